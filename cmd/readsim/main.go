@@ -1,0 +1,177 @@
+// Command readsim measures what focused retrieval saves a reader: it indexes and
+// searches INEX-style XML articles, renders them for phone screens, replays
+// simulated readers over INEX topics, judgments and runs, computes every measure
+// of the specification, and serves a phone prototype with a live simulation view.
+//
+// This package holds flag parsing and wiring only; the work is done in the
+// library packages (effort, scenario, index, render, web).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one readsim subcommand.
+type command struct {
+	name    string // as typed on the command line
+	args    string // synopsis of the arguments, for usage lines
+	summary string // one line for the command list
+	// run executes the command. It returns a usageError or an inputError for
+	// exit status 2, any other error for exit status 1.
+	run func(env *env, args []string) error
+}
+
+// env is what a command may touch of the outside world, so that tests can run
+// commands in-process.
+type env struct {
+	stdout io.Writer
+	stderr io.Writer
+	// stderrIsTerminal tells whether progress bars may be drawn on stderr.
+	stderrIsTerminal bool
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("readsim: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// usageError is bad usage (unknown flag, missing argument): exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// inputError is bad input (a file that cannot be read or parsed): exit status 2.
+// The message names the file, the line and the problem.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+// errNotDone marks a command whose implementation has not landed yet.
+var errNotDone = errors.New("not implemented yet")
+
+func main() {
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, stderrIsTerminal: isTerminal(os.Stderr)}
+	os.Exit(runMain(e, os.Args[1:]))
+}
+
+// runMain runs the command line args and returns the exit status.
+func runMain(e *env, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		printCommands(e.stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(e.stderr, "readsim: unknown command %q\n\n", args[0])
+		printCommands(e.stderr)
+		return 2
+	}
+	err := c.run(e, args[1:])
+	return exitStatus(e, c, err)
+}
+
+// exitStatus reports err on stderr and maps it to an exit status.
+func exitStatus(e *env, c *command, err error) int {
+	var ue usageError
+	var ie inputError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "readsim %s: %s\nusage: readsim %s %s\n", c.name, ue.msg, c.name, c.args)
+		return 2
+	case errors.As(err, &ie):
+		fmt.Fprintf(e.stderr, "readsim %s: %v\n", c.name, err)
+		return 2
+	case errors.Is(err, errNotDone):
+		fmt.Fprintf(e.stderr, "readsim %s: not implemented yet in this version\n", c.name)
+		return 1
+	default:
+		fmt.Fprintf(e.stderr, "readsim %s: %v\n", c.name, err)
+		return 1
+	}
+}
+
+func printCommands(w io.Writer) {
+	fmt.Fprintln(w, "usage: readsim COMMAND [flags] [arguments]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'readsim COMMAND -h' for a command's flags.")
+}
+
+// newFlags returns a flag set for c whose usage message prints c's synopsis and
+// flags to e.stderr.
+func newFlags(e *env, c *command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: readsim %s %s\n\n%s\n", c.name, c.args, c.summary)
+		var b strings.Builder
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(e.stderr)
+		if b.Len() > 0 {
+			fmt.Fprintf(e.stderr, "\nflags:\n%s", b.String())
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args with fs, allowing flags before and after positional
+// arguments (cli.md), and returns the positional arguments. "--" ends flag
+// parsing. A flag error becomes a usageError; -h becomes flag.ErrHelp.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		// fs.Parse stops at the first non-flag or after "--".
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }

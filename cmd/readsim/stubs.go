@@ -1,0 +1,29 @@
+package main
+
+// The commands whose issues have not landed yet. Each is moved to a file of its
+// own when it is implemented; none may remain when the last issue ends.
+
+func init() {
+	for _, c := range []*command{
+		{name: "demo", args: "[--addr :8080]", summary: "index the bundled sample and serve the phone prototype and the simulation view"},
+		{name: "index", args: "--articles DIR --index IDX", summary: "build a persistent Bleve index of the articles and their elements"},
+		{name: "search", args: "--index IDX [--k N] QUERY...", summary: "fetch and browse: ranked articles, each with its best passages"},
+		{name: "run", args: "--index IDX --topics FILE [--task ric|focused|bic|doc] [--k N] [--run-id ID]", summary: "one run for every topic, as FOL text or a TREC document run"},
+		{name: "eval", args: "--qrels Q [-m MEASURE]... [-q] [-c] [--order natural|best|worst] [--doc-baseline] [--group] [--merge-overlaps] [--compat inex] [--format tsv|json] RUN...", summary: "every measure of a run against the judgments"},
+		{name: "compare", args: "--qrels Q [-m MEASURE]... RUN_A (RUN_B | --doc-baseline)", summary: "paired comparison of two runs, one row per measure"},
+		{name: "replay", args: "--qrels Q --run R [--topic T]... [--order O] [--t2i X] [--screen S] [--nr N]", summary: "the simulated reader's trace as JSON Lines"},
+		{name: "fidelity", args: "--qrels Q [--articles DIR] [-m MEASURE]...", summary: "the fidelity suite of simulated runs"},
+		{name: "render", args: "--articles DIR ARTICLE_ID [--passage OFFSET:LENGTH]...", summary: "the anchored single-column XHTML page of an article"},
+		{name: "serve", args: "--index IDX [--addr A] [--qrels Q] [--run R]...", summary: "the web prototype and simulation view over an index"},
+	} {
+		c := c
+		c.run = func(e *env, args []string) error {
+			fs := newFlags(e, c)
+			if _, err := parseFlags(fs, args); err != nil && len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+				return err
+			}
+			return errNotDone
+		}
+		register(c)
+	}
+}

@@ -1,0 +1,3 @@
+module github.com/readsim/readsim
+
+go 1.26

@@ -1,0 +1,341 @@
+// Package article is readsim's model of an INEX article: the text content with
+// INEX character offsets, every element with its positional XPath and its
+// [start,end) character span, the title, the id and the links to other
+// articles, plus the lookups the rest of readsim needs (XPath → span, offset →
+// containing elements, the smallest element around a span, the largest and the
+// leaf elements inside one, byte ↔ character offsets).
+//
+// Articles are read with encoding/xml, streaming: memory grows with the text
+// and the number of elements, never with the raw XML.
+//
+// # Offsets
+//
+// As formats.md says, offsets count Unicode characters (code points) of the
+// text content from the root element's start tag on, in document order:
+// markup (tags, attributes, comments, processing instructions, the XML
+// declaration, the DOCTYPE) counts zero, a character or entity reference counts
+// as the character it stands for, CDATA counts as its characters, whitespace
+// counts as it stands, and a character outside the BMP counts one. Offsets are
+// 0-based.
+//
+// Decisions where formats.md is silent:
+//   - An internal DTD entity whose replacement text has several characters
+//     (<!ENTITY x "abc">) counts as that many characters: the text content is
+//     what a DOM would give. Markup inside a replacement text is kept as text.
+//   - Line ends follow the XML rule (XML 1.0 §2.11): a CRLF pair or a lone CR in
+//     the file is the one character LF of the text content, as every
+//     conforming parser reports it; a CR written as &#13; stays a CR.
+//   - The root element must be named "article" (both INEX collections); any
+//     other root is "not an article". Elements inside the root may have any
+//     name and are kept as generic containers.
+//   - A leaf element is an element with no child elements.
+package article
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Attr is an attribute of an element, its name as written (prefix:local).
+type Attr struct {
+	Name  string
+	Value string
+}
+
+// Element is one element of an article.
+type Element struct {
+	// Name is the element's name as written, with its prefix if any ("sec", "xlink:x").
+	Name string
+	// XPath is the positional path, e.g. /article[1]/bdy[1]/sec[2]/p[3].
+	XPath string
+	// Start and End delimit the element's text: characters [Start, End).
+	Start, End int
+	// Parent is the index of the parent element in Article.Elements, -1 for the root.
+	Parent int
+	// Depth is 0 for the root, 1 for its children, and so on.
+	Depth int
+	// Next is the index of the first element after this element's subtree:
+	// Elements[i+1 : Next] are the descendants of element i.
+	Next int
+	// Attrs are the element's attributes in document order.
+	Attrs []Attr
+}
+
+// Attr returns the value of the attribute whose name (with or without its
+// prefix) is name, and whether it is present.
+func (e *Element) Attr(name string) (string, bool) {
+	for _, a := range e.Attrs {
+		if a.Name == name {
+			return a.Value, true
+		}
+	}
+	for _, a := range e.Attrs {
+		if i := strings.IndexByte(a.Name, ':'); i >= 0 && a.Name[i+1:] == name {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// Link is a link from an article to another article of the collection.
+type Link struct {
+	// Target is the id of the linked article.
+	Target string
+	// Elem is the index of the link element in Article.Elements.
+	Elem int
+	// Start and End delimit the link's anchor text.
+	Start, End int
+}
+
+// Article is a parsed article. Elements are in document order (pre-order), so
+// their Start offsets never decrease.
+type Article struct {
+	// ID is the article id: the file name without ".xml".
+	ID string
+	// Title is the text of /article/header/title (2009 collection) or of
+	// /article/name (2006 collection); empty when neither exists.
+	Title string
+	// Text is the article's text content, UTF-8 encoded.
+	Text string
+	// Len is the length of Text in characters: the article length of the judgments.
+	Len int
+	// Elements are all elements in document order; Elements[0] is the root.
+	Elements []Element
+	// Links are the links to other articles, in document order.
+	Links []Link
+
+	// byteAt[i] is the byte offset of character i*checkpointEvery; nil when
+	// Text is ASCII (bytes and characters coincide).
+	byteAt []int
+
+	xpathOnce sync.Once
+	byXPath   map[string]int
+}
+
+const checkpointEvery = 64
+
+// IDFromPath returns the article id of a file: its base name without ".xml".
+func IDFromPath(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, ".xml")
+}
+
+// index builds the byte-offset checkpoints after parsing.
+func (a *Article) index() {
+	ascii := true
+	for i := 0; i < len(a.Text); i++ {
+		if a.Text[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return
+	}
+	a.byteAt = make([]int, 0, a.Len/checkpointEvery+1)
+	c := 0
+	for b := range a.Text { // ranges over runes: b is each rune's byte offset
+		if c%checkpointEvery == 0 {
+			a.byteAt = append(a.byteAt, b)
+		}
+		c++
+	}
+}
+
+// ByteOffset converts a character offset into a byte offset of Text. Offsets
+// are clamped to [0, Len].
+func (a *Article) ByteOffset(char int) int {
+	if char <= 0 {
+		return 0
+	}
+	if char >= a.Len {
+		return len(a.Text)
+	}
+	if a.byteAt == nil {
+		return char
+	}
+	b := a.byteAt[char/checkpointEvery]
+	for n := char % checkpointEvery; n > 0; n-- {
+		_, size := utf8.DecodeRuneInString(a.Text[b:])
+		b += size
+	}
+	return b
+}
+
+// CharOffset converts a byte offset of Text into a character offset. A byte
+// offset inside a multi-byte character maps to that character. Offsets are
+// clamped to [0, len(Text)].
+func (a *Article) CharOffset(b int) int {
+	if b <= 0 {
+		return 0
+	}
+	if b >= len(a.Text) {
+		return a.Len
+	}
+	if a.byteAt == nil {
+		return b
+	}
+	// the last checkpoint at or before b
+	k := sort.Search(len(a.byteAt), func(i int) bool { return a.byteAt[i] > b }) - 1
+	c, p := k*checkpointEvery, a.byteAt[k]
+	for p < b {
+		_, size := utf8.DecodeRuneInString(a.Text[p:])
+		if p+size > b {
+			break
+		}
+		p += size
+		c++
+	}
+	return c
+}
+
+// Slice returns the text of characters [start, end), clamped to the article.
+func (a *Article) Slice(start, end int) string {
+	if end < start {
+		end = start
+	}
+	return a.Text[a.ByteOffset(start):a.ByteOffset(end)]
+}
+
+// Lookup returns the index of the element with the given positional XPath.
+// Steps without a position mean position 1 ("/article/bdy" is
+// "/article[1]/bdy[1]"), and a trailing slash is ignored.
+func (a *Article) Lookup(xpath string) (int, bool) {
+	a.xpathOnce.Do(func() {
+		a.byXPath = make(map[string]int, len(a.Elements))
+		for i := range a.Elements {
+			a.byXPath[a.Elements[i].XPath] = i
+		}
+	})
+	i, ok := a.byXPath[NormalizeXPath(xpath)]
+	return i, ok
+}
+
+// NormalizeXPath writes a positional XPath with every step's position explicit
+// ("/article/bdy/sec[2]" → "/article[1]/bdy[1]/sec[2]").
+func NormalizeXPath(xpath string) string {
+	xpath = strings.TrimSpace(xpath)
+	xpath = strings.TrimRight(xpath, "/")
+	if xpath == "" {
+		return ""
+	}
+	steps := strings.Split(strings.TrimPrefix(xpath, "/"), "/")
+	var b strings.Builder
+	for _, s := range steps {
+		b.WriteByte('/')
+		b.WriteString(s)
+		if !strings.HasSuffix(s, "]") {
+			b.WriteString("[1]")
+		}
+	}
+	return b.String()
+}
+
+// Span returns the [start,end) span of the element with the given XPath.
+func (a *Article) Span(xpath string) (start, end int, err error) {
+	i, ok := a.Lookup(xpath)
+	if !ok {
+		return 0, 0, fmt.Errorf("article %s: no element %s", a.ID, xpath)
+	}
+	return a.Elements[i].Start, a.Elements[i].End, nil
+}
+
+// Containing returns the indexes of the elements whose span contains the
+// character at offset off, outermost (the root) first. Empty elements contain
+// nothing.
+func (a *Article) Containing(off int) []int {
+	i := a.deepest(off)
+	if i < 0 {
+		return nil
+	}
+	out := make([]int, a.Elements[i].Depth+1)
+	for k := len(out) - 1; i >= 0; k, i = k-1, a.Elements[i].Parent {
+		out[k] = i
+	}
+	return out
+}
+
+// deepest returns the index of the deepest element containing off, or -1.
+func (a *Article) deepest(off int) int {
+	els := a.Elements
+	if off < 0 || len(els) == 0 {
+		return -1
+	}
+	// The last element starting at or before off is the deepest element that
+	// contains off, or a descendant of it: every element after that one's
+	// subtree starts at or after its end.
+	i := sort.Search(len(els), func(i int) bool { return els[i].Start > off }) - 1
+	for i >= 0 && !(els[i].Start <= off && off < els[i].End) {
+		i = els[i].Parent
+	}
+	return i
+}
+
+// Smallest returns the index of the smallest (deepest) element whose span
+// contains [start,end), or -1 when none does (an empty or out-of-range span).
+func (a *Article) Smallest(start, end int) int {
+	if end <= start {
+		return -1
+	}
+	i := a.deepest(start)
+	for i >= 0 && a.Elements[i].End < end {
+		i = a.Elements[i].Parent
+	}
+	return i
+}
+
+// Largest returns the largest elements lying entirely inside [start,end): the
+// non-empty elements inside the span whose parent is not inside it, in
+// document order. They do not overlap.
+func (a *Article) Largest(start, end int) []int {
+	var out []int
+	els := a.Elements
+	i := sort.Search(len(els), func(i int) bool { return els[i].Start >= start })
+	for i < len(els) && els[i].Start < end {
+		e := &els[i]
+		if e.End <= end && e.End > e.Start {
+			out = append(out, i)
+			i = e.Next
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+// Leaves returns the leaf elements (elements with no child elements) lying
+// entirely inside [start,end) and containing at least one character, in
+// document order.
+func (a *Article) Leaves(start, end int) []int {
+	var out []int
+	els := a.Elements
+	i := sort.Search(len(els), func(i int) bool { return els[i].Start >= start })
+	for ; i < len(els) && els[i].Start < end; i++ {
+		e := &els[i]
+		if e.Next == i+1 && e.End <= end && e.End > e.Start {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// linkTarget returns the article id an href points to ("../../123.xml" →
+// "123"), or "" when it is not a link into the collection.
+func linkTarget(href string) string {
+	if !strings.HasSuffix(href, ".xml") || strings.Contains(href, "://") {
+		return ""
+	}
+	id := IDFromPath(strings.ReplaceAll(href, "\\", "/"))
+	if id == "" || id == "." || id == ".." {
+		return ""
+	}
+	return id
+}
+
+// itoa is strconv.Itoa, named for brevity in the hot path.
+func itoa(n int) string { return strconv.Itoa(n) }
