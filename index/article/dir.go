@@ -1,0 +1,78 @@
+package article
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Dir is a collection folder: every *.xml file below Root, nested folders
+// included, known by its article id (the file name without ".xml"). Ids are
+// only ever looked up in this table, never joined into a path, so an id from
+// a URL cannot reach a file outside the folder.
+type Dir struct {
+	Root  string
+	paths map[string]string
+	ids   []string
+}
+
+// OpenDir lists the articles below root. Two files with the same id are an
+// error naming both; a missing or unreadable folder is an error naming it.
+func OpenDir(root string) (*Dir, error) {
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read the articles folder: %w", root, unwrapPath(err))
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s: not a folder", root)
+	}
+	d := &Dir{Root: root, paths: map[string]string{}}
+	err = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, unwrapPath(err))
+		}
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".xml") {
+			return nil
+		}
+		id := IDFromPath(path)
+		if prev, dup := d.paths[id]; dup {
+			return fmt.Errorf("duplicate article id %s: %s and %s", id, prev, path)
+		}
+		d.paths[id] = path
+		d.ids = append(d.ids, id)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(d.ids)
+	return d, nil
+}
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// IDs returns the article ids in sorted order.
+func (d *Dir) IDs() []string { return d.ids }
+
+// Path returns the file of article id.
+func (d *Dir) Path(id string) (string, bool) {
+	p, ok := d.paths[id]
+	return p, ok
+}
+
+// Parse reads article id.
+func (d *Dir) Parse(id string) (*Article, error) {
+	p, ok := d.paths[id]
+	if !ok {
+		return nil, fmt.Errorf("no article %q in %s", id, d.Root)
+	}
+	return ParseFile(p)
+}

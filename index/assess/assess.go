@@ -1,0 +1,232 @@
+// Package assess turns a readable highlights file — quotes of the relevant
+// text per topic and article — into INEX FOL judgments, the way an INEX
+// assessor's highlighting became offsets. It fails loudly: a quote that is not
+// in the article, or that is in it more than once, is an error naming the
+// highlights file and line.
+//
+// # The highlights format
+//
+//	# a comment
+//	topic 2026001
+//	article 1001
+//	> an exact quote of relevant text
+//	> the opening words of a long stretch ... its closing words
+//	article 1004
+//
+// A quote is matched against the article's text content (tags removed,
+// references resolved), so it may cross inline markup. "A ... B" (space, three
+// dots, space) highlights from the start of A to the end of the first B after
+// A. An article listed with no quote is judged non-relevant. Each topic and
+// each article within a topic may be listed once; highlighted passages of one
+// article must not overlap.
+//
+// # The judgments written
+//
+// One FOL line per listed article, in the order of the highlights file:
+//
+//	topic Q0 article rsize length bep offset:length…
+//
+// The best entry point (bep), which the highlights do not give, is the start of
+// the first highlighted passage; a non-relevant article has rsize 0, bep 0 and
+// no passages.
+package assess
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/readsim/readsim/index/article"
+)
+
+// Passage is a highlighted [Start,End) character span.
+type Passage struct{ Start, End int }
+
+// Judgment is one article judged for one topic.
+type Judgment struct {
+	Topic, Article string
+	Len            int       // article length in characters
+	Passages       []Passage // in document order; none for non-relevant
+}
+
+// RelevantChars is the number of highlighted characters.
+func (j *Judgment) RelevantChars() int {
+	n := 0
+	for _, p := range j.Passages {
+		n += p.End - p.Start
+	}
+	return n
+}
+
+// Error is a problem in the highlights file.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Articles gives the parsed article for an id.
+type Articles func(id string) (*article.Article, error)
+
+type quote struct {
+	line int
+	text string
+}
+
+type entry struct {
+	topic, article string
+	line           int
+	quotes         []quote
+}
+
+// Judge reads the highlights from r (named name in errors), finds every quote in
+// its article and returns the judgments in the order of the file.
+func Judge(r io.Reader, name string, articles Articles) ([]Judgment, error) {
+	entries, err := parse(r, name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Judgment, 0, len(entries))
+	for _, e := range entries {
+		a, err := articles(e.article)
+		if err != nil {
+			return nil, &Error{name, e.line, fmt.Sprintf("article %s: %v", e.article, err)}
+		}
+		j := Judgment{Topic: e.topic, Article: e.article, Len: a.Len}
+		for _, q := range e.quotes {
+			p, err := find(a, q.text)
+			if err != nil {
+				return nil, &Error{name, q.line, fmt.Sprintf("article %s: %v", e.article, err)}
+			}
+			j.Passages = append(j.Passages, p)
+		}
+		sort.Slice(j.Passages, func(x, y int) bool { return j.Passages[x].Start < j.Passages[y].Start })
+		for k := 1; k < len(j.Passages); k++ {
+			if j.Passages[k].Start < j.Passages[k-1].End {
+				return nil, &Error{name, e.line, fmt.Sprintf("article %s: highlighted passages %d:%d and %d:%d overlap",
+					e.article, j.Passages[k-1].Start, j.Passages[k-1].End-j.Passages[k-1].Start,
+					j.Passages[k].Start, j.Passages[k].End-j.Passages[k].Start)}
+			}
+		}
+		out = append(out, j)
+	}
+	return out, nil
+}
+
+func parse(r io.Reader, name string) ([]entry, error) {
+	var entries []entry
+	topic := ""
+	seenTopic := map[string]int{}
+	seenArticle := map[string]int{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		s := strings.TrimRight(sc.Text(), " \t\r")
+		trimmed := strings.TrimSpace(s)
+		switch {
+		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
+		case strings.HasPrefix(s, ">"):
+			if len(entries) == 0 || entries[len(entries)-1].topic != topic {
+				return nil, &Error{name, line, "a quote before any 'article' line"}
+			}
+			q := strings.TrimSpace(s[1:])
+			if q == "" {
+				return nil, &Error{name, line, "an empty quote"}
+			}
+			e := &entries[len(entries)-1]
+			e.quotes = append(e.quotes, quote{line, q})
+		default:
+			f := strings.Fields(trimmed)
+			if len(f) != 2 || (f[0] != "topic" && f[0] != "article") {
+				return nil, &Error{name, line, fmt.Sprintf("want 'topic ID', 'article ID', '> quote' or '# comment', got %q", trimmed)}
+			}
+			if f[0] == "topic" {
+				if prev, dup := seenTopic[f[1]]; dup {
+					return nil, &Error{name, line, fmt.Sprintf("topic %s listed again (first on line %d)", f[1], prev)}
+				}
+				seenTopic[f[1]] = line
+				topic = f[1]
+				continue
+			}
+			if topic == "" {
+				return nil, &Error{name, line, "an 'article' line before any 'topic' line"}
+			}
+			key := topic + " " + f[1]
+			if prev, dup := seenArticle[key]; dup {
+				return nil, &Error{name, line, fmt.Sprintf("article %s listed again for topic %s (first on line %d)", f[1], topic, prev)}
+			}
+			seenArticle[key] = line
+			entries = append(entries, entry{topic: topic, article: f[1], line: line})
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &Error{name, line + 1, err.Error()}
+	}
+	if len(entries) == 0 {
+		return nil, &Error{name, line, "no judgments in the file"}
+	}
+	return entries, nil
+}
+
+// find locates a quote ("A" or "A ... B") in the article's text.
+func find(a *article.Article, q string) (Passage, error) {
+	head, tail, ranged := strings.Cut(q, " ... ")
+	start, err := unique(a.Text, head)
+	if err != nil {
+		return Passage{}, err
+	}
+	end := start + len(head)
+	if ranged {
+		k := strings.Index(a.Text[end:], tail)
+		if k < 0 {
+			return Passage{}, fmt.Errorf("quote end %q not found after %q", clip(tail), clip(head))
+		}
+		end += k + len(tail)
+	}
+	return Passage{a.CharOffset(start), a.CharOffset(end)}, nil
+}
+
+// unique returns the byte offset of the only occurrence of s in text.
+func unique(text, s string) (int, error) {
+	i := strings.Index(text, s)
+	if i < 0 {
+		return 0, fmt.Errorf("quote %q not found in the text", clip(s))
+	}
+	if j := strings.Index(text[i+1:], s); j >= 0 {
+		n := strings.Count(text, s)
+		return 0, fmt.Errorf("quote %q is ambiguous: found %d times", clip(s), n)
+	}
+	return i, nil
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:57]) + "..."
+	}
+	return s
+}
+
+// WriteFOL writes judgments as INEX FOL lines.
+func WriteFOL(w io.Writer, js []Judgment) error {
+	bw := bufio.NewWriter(w)
+	for _, j := range js {
+		bep := 0
+		if len(j.Passages) > 0 {
+			bep = j.Passages[0].Start
+		}
+		bw.WriteString(j.Topic + " Q0 " + j.Article + " " + strconv.Itoa(j.RelevantChars()) + " " +
+			strconv.Itoa(j.Len) + " " + strconv.Itoa(bep))
+		for _, p := range j.Passages {
+			bw.WriteString(" " + strconv.Itoa(p.Start) + ":" + strconv.Itoa(p.End-p.Start))
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
