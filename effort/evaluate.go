@@ -1,0 +1,251 @@
+package effort
+
+// RankedDoc is one document of a topic's ranked list (a relevant-in-context
+// run grouped by article, or a document run).
+type RankedDoc struct {
+	// Judged tells whether the judgments list the document for the topic;
+	// then L is its length and Rel its relevant text (normalised, in [0,L)).
+	// An unjudged document is non-relevant and scores 0 (effort: NR).
+	Judged bool
+	L      int
+	Rel    Spans
+	// Ret is the retrieved text, normalised; for a judged document it must be
+	// clipped to [0,L). For an unjudged document it is kept as given (its
+	// length counts in ret_size).
+	Ret Spans
+	// Full marks full document retrieval (a document run): Ret = [0,L).
+	Full bool
+	// Entry is an entry point (best in context) for a document returned with
+	// no passage, or -1. Such a document is read from Entry (EntryPoint).
+	Entry int
+}
+
+// TopicInput is everything the measures need of one topic of one run.
+type TopicInput struct {
+	// Trel is the number of relevant documents of the topic and TrelChars its
+	// relevant characters (Σ NRC), both from the judgments.
+	Trel, TrelChars int
+	// Docs is the ranked list of documents (each article once).
+	Docs []RankedDoc
+	// Passages is the ranked list of passages for the focused measures, in
+	// the run's line order; it may be nil when no focused measure is asked.
+	Passages []Passage
+}
+
+// Config selects how documents are read.
+type Config struct {
+	// Order is the reading order after the retrieved passages.
+	Order Order
+	// DocBaseline reads every retrieved document in full from its beginning
+	// (and scores F on the whole document): the run's own ranking with full
+	// document retrieval.
+	DocBaseline bool
+	// CompatINEX repeats gP[n] for k > n, as the official INEX tool.
+	CompatINEX bool
+}
+
+// Evaluator computes a list of measures for topics. It is safe for
+// concurrent use with one Workspace per goroutine.
+type Evaluator struct {
+	ms     []Measure
+	cfg    Config
+	docs   []DocScore // distinct document scores
+	docIdx []int      // per measure: index in docs, or -1
+}
+
+// NewEvaluator returns an evaluator of ms under cfg.
+func NewEvaluator(ms []Measure, cfg Config) *Evaluator {
+	e := &Evaluator{ms: ms, cfg: cfg, docIdx: make([]int, len(ms))}
+	for i, m := range ms {
+		e.docIdx[i] = -1
+		if m.Doc.Kind == DocNone {
+			continue
+		}
+		for j, d := range e.docs {
+			if d == m.Doc {
+				e.docIdx[i] = j
+			}
+		}
+		if e.docIdx[i] < 0 {
+			e.docIdx[i] = len(e.docs)
+			e.docs = append(e.docs, m.Doc)
+		}
+	}
+	return e
+}
+
+// Measures returns the evaluator's measures.
+func (e *Evaluator) Measures() []Measure { return e.ms }
+
+// Workspace holds the reusable buffers of one goroutine.
+type Workspace struct {
+	r      Reader
+	scores [][]float64
+	isrel  []bool
+	rsize  []int
+	full   Spans
+	curve  FocusedCurve
+	doc    Doc
+}
+
+// DocValues holds the per-rank inputs of the list scores of one topic, as
+// computed by Evaluator.Docs.
+type DocValues struct {
+	// Scores[i][r] is the i-th distinct document score of the document at
+	// 0-based rank r.
+	Scores [][]float64
+	// IsRel[r] and RSize[r] are isrel and rsize (NRC) of the document at rank r.
+	IsRel []bool
+	RSize []int
+	// RetLen and RetRel are Σ|Ret(d)| and Σ|Ret(d)∩Rel(d)|; NumRelRet counts
+	// the relevant retrieved documents.
+	RetLen, RetRel, NumRelRet int
+}
+
+// Docs computes the document scores of t's ranked documents into w and
+// returns them (valid until the workspace's next use).
+func (e *Evaluator) Docs(t *TopicInput, w *Workspace) DocValues {
+	n := len(t.Docs)
+	if len(w.scores) < len(e.docs) {
+		w.scores = make([][]float64, len(e.docs))
+	}
+	for i := range e.docs {
+		w.scores[i] = w.scores[i][:0]
+	}
+	w.isrel, w.rsize = w.isrel[:0], w.rsize[:0]
+	v := DocValues{}
+	for r := 0; r < n; r++ {
+		d := &t.Docs[r]
+		nrc := 0
+		if d.Judged {
+			nrc = d.Rel.Len()
+		}
+		ret := d.Ret
+		if d.Full || (e.cfg.DocBaseline && d.Judged) {
+			w.full = w.full[:0]
+			if d.Judged && d.L > 0 {
+				w.full = append(w.full, Span{0, d.L})
+			}
+			ret = w.full
+		}
+		doc := &w.doc
+		*doc = Doc{NRC: nrc, RetLen: ret.Len()}
+		if nrc > 0 {
+			doc.RetRel = IntersectLen(ret, d.Rel)
+			if len(e.docs) > 0 {
+				switch {
+				case d.Full || e.cfg.DocBaseline:
+					doc.Segs = w.r.Baseline(d.L, d.Rel)
+				case len(ret) == 0 && d.Entry >= 0:
+					doc.Segs = w.r.EntryPoint(d.L, d.Entry, d.Rel)
+				default:
+					doc.Segs = w.r.Read(e.cfg.Order, d.L, ret, d.Rel)
+				}
+			}
+			v.NumRelRet++
+		}
+		v.RetLen += doc.RetLen
+		v.RetRel += doc.RetRel
+		for i, ds := range e.docs {
+			w.scores[i] = append(w.scores[i], ds.Of(doc))
+		}
+		w.isrel = append(w.isrel, nrc > 0)
+		w.rsize = append(w.rsize, nrc)
+	}
+	v.Scores, v.IsRel, v.RSize = w.scores[:len(e.docs)], w.isrel, w.rsize
+	return v
+}
+
+// Topic appends to out the value of every measure for topic t, in the order
+// of the evaluator's measures, and returns the extended slice.
+func (e *Evaluator) Topic(t *TopicInput, w *Workspace, out []float64) []float64 {
+	v := e.Docs(t, w)
+	focusedDone := false
+	for i, m := range e.ms {
+		var s []float64
+		if j := e.docIdx[i]; j >= 0 {
+			s = v.Scores[j]
+		}
+		if m.IsFocused() && !focusedDone {
+			w.curve.fill(t.Passages, t.TrelChars)
+			focusedDone = true
+		}
+		out = append(out, e.value(m, t, &v, s, w))
+	}
+	return out
+}
+
+func (e *Evaluator) value(m Measure, t *TopicInput, v *DocValues, s []float64, w *Workspace) float64 {
+	nr := m.Doc.NR
+	ratio := func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return float64(a) / float64(b)
+	}
+	switch m.List {
+	case ListAgP:
+		return AgP(s, v.IsRel, t.Trel)
+	case ListAgP1:
+		return AgP1(s, v.RSize, t.TrelChars)
+	case ListAgP2:
+		return AgP2(s, v.RSize, t.TrelChars)
+	case ListGP:
+		return GP(s, m.K, e.cfg.CompatINEX)
+	case ListGR:
+		return GR(v.IsRel, t.Trel, m.K)
+	case ListCE:
+		return CE(s, m.K, nr)
+	case ListNCE:
+		return NCE(s, t.Trel, m.K, nr)
+	case ListANCE:
+		return ANCE(s, t.Trel, m.K, nr)
+	case ListP:
+		return P(v.IsRel, m.K)
+	case ListAP:
+		return AP(v.IsRel, t.Trel)
+	case ListIP:
+		return w.curve.IP(m.X)
+	case ListAiP:
+		return w.curve.AiP()
+	case CountNumRet:
+		return float64(len(t.Docs))
+	case CountNumRel:
+		return float64(t.Trel)
+	case CountNumRelRet:
+		return float64(v.NumRelRet)
+	case CountRetSize:
+		return float64(v.RetLen)
+	case CountRelSize:
+		return float64(t.TrelChars)
+	case CountRelRetSize:
+		return float64(v.RetRel)
+	case CountArtPrec:
+		return ratio(v.NumRelRet, len(t.Docs))
+	case CountArtRec:
+		return ratio(v.NumRelRet, t.Trel)
+	case CountArtF1:
+		return FScore(ratio(v.NumRelRet, len(t.Docs)), ratio(v.NumRelRet, t.Trel), 1)
+	case CountCharPrec:
+		return ratio(v.RetRel, v.RetLen)
+	case CountCharRec:
+		return ratio(v.RetRel, t.TrelChars)
+	case CountCharF1:
+		return FScore(ratio(v.RetRel, v.RetLen), ratio(v.RetRel, t.TrelChars), 1)
+	}
+	return 0
+}
+
+// Aggregate returns the `all` value of m over per-topic values: the sum for
+// the counts (num_ret …, as the official tool), the arithmetic mean otherwise
+// (0 for no topic).
+func Aggregate(m Measure, vals []float64) float64 {
+	s := 0.0
+	for _, v := range vals {
+		s += v
+	}
+	if m.IsSum() || len(vals) == 0 {
+		return s
+	}
+	return s / float64(len(vals))
+}

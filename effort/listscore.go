@@ -1,0 +1,277 @@
+package effort
+
+// The list scores of measures.md §5–7. Ranks are 1-based in the names and
+// 0-based in the slices: scores[0] is the score of the document at rank 1.
+
+// GP returns gP[k] = Σ_{j≤k} S(d_j)/k. For k past the end of the list the
+// standard definition still divides by k; compatINEX repeats gP[n] instead,
+// as the official INEX tool does. gP of an empty list is 0.
+func GP(scores []float64, k int, compatINEX bool) float64 {
+	if k <= 0 {
+		return 0
+	}
+	n := len(scores)
+	if k > n && compatINEX {
+		k = n
+		if k == 0 {
+			return 0
+		}
+	}
+	s := 0.0
+	for j := 0; j < k && j < n; j++ {
+		s += scores[j]
+	}
+	return s / float64(k)
+}
+
+// GR returns gR[k] = Σ_{j≤k} isrel(d_j)/Trel (0 when trel is 0).
+func GR(isrel []bool, trel, k int) float64 {
+	if trel <= 0 {
+		return 0
+	}
+	c := 0
+	for j := 0; j < k && j < len(isrel); j++ {
+		if isrel[j] {
+			c++
+		}
+	}
+	return float64(c) / float64(trel)
+}
+
+// AgP returns (1/Trel)·Σ_r isrel(d_r)·gP[r] (0 when trel is 0).
+func AgP(scores []float64, isrel []bool, trel int) float64 {
+	if trel <= 0 {
+		return 0
+	}
+	cum, sum := 0.0, 0.0
+	for r, s := range scores {
+		cum += s
+		if isrel[r] {
+			sum += cum / float64(r+1)
+		}
+	}
+	return sum / float64(trel)
+}
+
+// AgP1 returns Pehcevski & Thom's AgP' (their eq. 8):
+// Σ_r (rsize(d_r)/Trel_chars)·isrel(d_r)·gP[r].
+func AgP1(scores []float64, rsize []int, trelChars int) float64 {
+	if trelChars <= 0 {
+		return 0
+	}
+	cum, sum := 0.0, 0.0
+	for r, s := range scores {
+		cum += s
+		if rsize[r] > 0 {
+			sum += float64(rsize[r]) / float64(trelChars) * (cum / float64(r+1))
+		}
+	}
+	return sum
+}
+
+// AgP2 returns Pehcevski & Thom's AgP'' (their eq. 11):
+// gR'[n]·Σ_r isrel·gP[r] / Σ_r isrel, with gR'[n] = Σ_r rsize(d_r)/Trel_chars.
+func AgP2(scores []float64, rsize []int, trelChars int) float64 {
+	if trelChars <= 0 {
+		return 0
+	}
+	cum, sum, nrel, chars := 0.0, 0.0, 0, 0
+	for r, s := range scores {
+		cum += s
+		if rsize[r] > 0 {
+			sum += cum / float64(r+1)
+			nrel++
+			chars += rsize[r]
+		}
+	}
+	if nrel == 0 {
+		return 0
+	}
+	return float64(chars) / float64(trelChars) * sum / float64(nrel)
+}
+
+// esAt returns ES at 0-based rank j: es[j], or nr past the end of the run.
+func esAt(es []float64, j, nr int) float64 {
+	if j < len(es) {
+		return es[j]
+	}
+	return float64(nr)
+}
+
+// CE returns the cumulated effort CE[k] = Σ_{j≤k} (ES(d_j) − minES), minES = 1;
+// ranks past the end of the run count as ES = nr.
+func CE(es []float64, k, nr int) float64 {
+	s := 0.0
+	for j := 0; j < k; j++ {
+		s += esAt(es, j, nr) - 1
+	}
+	return s
+}
+
+// NCE returns the normalised cumulated effort NCE[k] = Σ_{j≤k} (ES_j − IE_j)/IE_j
+// with the ideal effort IE_j = 1 for j ≤ trel and nr after.
+func NCE(es []float64, trel, k, nr int) float64 {
+	s := 0.0
+	for j := 0; j < k; j++ {
+		ie := 1.0
+		if j >= trel {
+			ie = float64(nr)
+		}
+		s += (esAt(es, j, nr) - ie) / ie
+	}
+	return s
+}
+
+// ANCE returns (1/k)·Σ_{i≤k} NCE[i].
+func ANCE(es []float64, trel, k, nr int) float64 {
+	if k <= 0 {
+		return 0
+	}
+	nce, sum := 0.0, 0.0
+	for j := 0; j < k; j++ {
+		ie := 1.0
+		if j >= trel {
+			ie = float64(nr)
+		}
+		nce += (esAt(es, j, nr) - ie) / ie
+		sum += nce
+	}
+	return sum / float64(k)
+}
+
+// P returns binary precision at k: relevant documents in the top k, over k.
+func P(isrel []bool, k int) float64 {
+	if k <= 0 {
+		return 0
+	}
+	c := 0
+	for j := 0; j < k && j < len(isrel); j++ {
+		if isrel[j] {
+			c++
+		}
+	}
+	return float64(c) / float64(k)
+}
+
+// AP returns binary average precision: Σ_r isrel(d_r)·P[r] / Trel.
+func AP(isrel []bool, trel int) float64 {
+	if trel <= 0 {
+		return 0
+	}
+	c, sum := 0, 0.0
+	for r, ok := range isrel {
+		if ok {
+			c++
+			sum += float64(c) / float64(r+1)
+		}
+	}
+	return sum / float64(trel)
+}
+
+// InterpolatedGP returns the official INEX tool's ircl_prn points of a
+// relevant-in-context evaluation: for each recall level x = i/(points-1),
+// i = 0…points-1, the maximum gP[r] over the ranks r with gR[r] ≥ x, or 0.
+// The official -r and -i outputs use 11 points.
+func InterpolatedGP(scores []float64, isrel []bool, trel, points int) []float64 {
+	out := make([]float64, points)
+	if trel <= 0 {
+		return out
+	}
+	cum, nrel := 0.0, 0
+	for r, s := range scores {
+		cum += s
+		if isrel[r] {
+			nrel++
+		}
+		gp, gr := cum/float64(r+1), float64(nrel)/float64(trel)
+		for i := range out {
+			if gr >= float64(i)/float64(points-1) && gp > out[i] {
+				out[i] = gp
+			}
+		}
+	}
+	return out
+}
+
+// Passage is one passage of a focused run: its length and how many of its
+// characters are relevant.
+type Passage struct {
+	Len, RelLen int
+}
+
+// FocusedCurve holds the precision and recall after each rank of a focused run
+// (measures.md §7).
+type FocusedCurve struct {
+	P, R []float64
+}
+
+// NewFocusedCurve computes the curve of the ranked passages ps against a topic
+// with relChars relevant characters.
+func NewFocusedCurve(ps []Passage, relChars int) FocusedCurve {
+	c := FocusedCurve{P: make([]float64, len(ps)), R: make([]float64, len(ps))}
+	c.fill(ps, relChars)
+	return c
+}
+
+func (c *FocusedCurve) fill(ps []Passage, relChars int) {
+	c.P, c.R = c.P[:0], c.R[:0]
+	a, b := 0, 0
+	for _, p := range ps {
+		a += p.RelLen
+		b += p.Len
+		pr, rc := 0.0, 0.0
+		if b > 0 {
+			pr = float64(a) / float64(b)
+		}
+		if relChars > 0 {
+			rc = float64(a) / float64(relChars)
+		}
+		c.P, c.R = append(c.P, pr), append(c.R, rc)
+	}
+}
+
+// IP returns the interpolated precision iP[x] = max P[r] over the ranks with
+// R[r] ≥ x, or 0 if recall x is never reached.
+func (c FocusedCurve) IP(x float64) float64 {
+	best := 0.0
+	for r, rc := range c.R {
+		if rc >= x && c.P[r] > best {
+			best = c.P[r]
+		}
+	}
+	return best
+}
+
+// AiP returns the mean of iP[x] over x = 0.00, 0.01, …, 1.00. The levels are
+// computed as i/100, the double nearest to the decimal, as the official tool.
+func (c FocusedCurve) AiP() float64 {
+	pts := c.Interpolated(101)
+	s := 0.0
+	for _, v := range pts {
+		s += v
+	}
+	return s / 101
+}
+
+// Interpolated returns iP at x = i/(points-1), i = 0…points-1, in O(ranks +
+// points): the official -f output's ircl_prn uses 101 points.
+func (c FocusedCurve) Interpolated(points int) []float64 {
+	out := make([]float64, points)
+	// Walk ranks from the last: the running max of P over ranks with recall
+	// ≥ x, for x descending.
+	best := 0.0
+	r := len(c.R) - 1
+	for i := points - 1; i >= 0; i-- {
+		x := float64(i) / float64(points-1)
+		for ; r >= 0 && c.R[r] >= x; r-- {
+			if c.P[r] > best {
+				best = c.P[r]
+			}
+		}
+		// Ranks with R[r] < x may still be followed by later ranks with
+		// R ≥ x; recall is non-decreasing, so once R[r] < x all earlier ranks
+		// are below x too.
+		out[i] = best
+	}
+	return out
+}

@@ -1,0 +1,409 @@
+package effort
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// DocKind is a document score of measures.md §4.
+type DocKind int
+
+// The document scores.
+const (
+	DocNone   DocKind = iota // no document score (binary, focused and count measures)
+	DocF                     // F(β)
+	DocT2Ip                  // T2Ip(x)
+	DocT2Ir                  // T2Ir(x)
+	DocT2If                  // T2If(x,β)
+	DocChP                   // ChP[n]
+	DocAveChP                // aveChP
+	DocLE                    // LE(s,NR)
+)
+
+// DocScore is a document score with its parameters.
+type DocScore struct {
+	Kind DocKind
+	// Beta is β of F and T2If.
+	Beta float64
+	// X is the tolerance to irrelevance of T2Ip, T2Ir, T2If; N the characters
+	// of ChP; S the screen size and NR the maximum effort of LE.
+	X, N, S, NR int
+}
+
+// Default parameters of the document scores when a name omits them.
+const (
+	DefaultBeta    = 0.25 // F: the INEX 2008–09 official F(0.25)
+	DefaultT2IBeta = 1.0  // T2If: the paper's T2If1
+	DefaultX       = 300  // T2Ip, T2Ir, T2If: the INEX 2010 official T2I(300)
+	DefaultChPN    = 600  // ChP
+	DefaultScreen  = 300  // LE: a phone screen
+	DefaultNR      = 5    // LE
+)
+
+// String returns the canonical name, e.g. "F(0.25)", "T2If(2000,1)", "LE(300,5)".
+func (d DocScore) String() string {
+	switch d.Kind {
+	case DocF:
+		return "F(" + fmtNum(d.Beta) + ")"
+	case DocT2Ip:
+		return "T2Ip(" + strconv.Itoa(d.X) + ")"
+	case DocT2Ir:
+		return "T2Ir(" + strconv.Itoa(d.X) + ")"
+	case DocT2If:
+		return "T2If(" + strconv.Itoa(d.X) + "," + fmtNum(d.Beta) + ")"
+	case DocChP:
+		return "ChP[" + strconv.Itoa(d.N) + "]"
+	case DocAveChP:
+		return "aveChP"
+	case DocLE:
+		return "LE(" + strconv.Itoa(d.S) + "," + strconv.Itoa(d.NR) + ")"
+	}
+	return ""
+}
+
+// Of returns the score of document d. For LE it is the effort ES(d).
+func (d DocScore) Of(doc *Doc) float64 {
+	switch d.Kind {
+	case DocF:
+		return F(doc, d.Beta)
+	case DocT2Ip:
+		return T2Ip(doc, d.X)
+	case DocT2Ir:
+		return T2Ir(doc, d.X)
+	case DocT2If:
+		return T2If(doc, d.X, d.Beta)
+	case DocChP:
+		return ChP(doc, d.N)
+	case DocAveChP:
+		return AveChP(doc)
+	case DocLE:
+		return LE(doc, d.S, d.NR)
+	}
+	return 0
+}
+
+// ListKind is a list score (or a focused or count measure).
+type ListKind int
+
+// The list scores, focused scores and official counts.
+const (
+	ListAgP   ListKind = iota // AgP
+	ListAgP1                  // AgP'
+	ListAgP2                  // AgP''
+	ListGP                    // gP[k]
+	ListGR                    // gR[k]
+	ListCE                    // CE[k]
+	ListNCE                   // NCE[k]
+	ListANCE                  // ANCE[k]
+	ListP                     // P[k]
+	ListAP                    // AP
+	ListIP                    // iP[x]
+	ListAiP                   // AiP
+	// The official tool's counts and set measures (their `all` is a sum for
+	// the counts, a mean for the ratios).
+	CountNumRet
+	CountNumRel
+	CountNumRelRet
+	CountRetSize
+	CountRelSize
+	CountRelRetSize
+	CountArtPrec
+	CountArtRec
+	CountArtF1
+	CountCharPrec
+	CountCharRec
+	CountCharF1
+)
+
+var countNames = map[ListKind]string{
+	CountNumRet: "num_ret", CountNumRel: "num_rel", CountNumRelRet: "num_rel_ret",
+	CountRetSize: "ret_size", CountRelSize: "rel_size", CountRelRetSize: "rel_ret_size",
+	CountArtPrec: "art_prec", CountArtRec: "art_rec", CountArtF1: "art_f1",
+	CountCharPrec: "char_prec", CountCharRec: "char_rec", CountCharF1: "char_f1",
+}
+
+// Measure is a parsed measure name: a list score, its rank or recall level,
+// and the document score it aggregates.
+type Measure struct {
+	List ListKind
+	// K is the rank of gP, gR, CE, NCE, ANCE and P.
+	K int
+	// X is the recall level of iP.
+	X float64
+	// Doc is the document score (Kind DocNone for binary, focused and count
+	// measures).
+	Doc DocScore
+}
+
+// IsSum reports whether the measure's `all` value is the sum over topics (the
+// official tool's counts) rather than the mean.
+func (m Measure) IsSum() bool { return m.List >= CountNumRet && m.List <= CountRelRetSize }
+
+// IsFocused reports whether the measure evaluates ranked passages (iP, AiP),
+// which accept interleaved articles.
+func (m Measure) IsFocused() bool { return m.List == ListIP || m.List == ListAiP }
+
+// IsCount reports whether the measure is one of the official counts or set measures.
+func (m Measure) IsCount() bool { return m.List >= CountNumRet }
+
+// String returns the canonical full name, e.g. `AgP\F(0.25)`, `iP[0.01]`.
+func (m Measure) String() string {
+	var l string
+	switch m.List {
+	case ListAgP:
+		l = "AgP"
+	case ListAgP1:
+		l = "AgP'"
+	case ListAgP2:
+		l = "AgP''"
+	case ListGP:
+		l = "gP[" + strconv.Itoa(m.K) + "]"
+	case ListGR:
+		l = "gR[" + strconv.Itoa(m.K) + "]"
+	case ListCE:
+		l = "CE[" + strconv.Itoa(m.K) + "]"
+	case ListNCE:
+		l = "NCE[" + strconv.Itoa(m.K) + "]"
+	case ListANCE:
+		l = "ANCE[" + strconv.Itoa(m.K) + "]"
+	case ListP:
+		l = "P[" + strconv.Itoa(m.K) + "]"
+	case ListAP:
+		l = "AP"
+	case ListIP:
+		l = "iP[" + fmtLevel(m.X) + "]"
+	case ListAiP:
+		l = "AiP"
+	default:
+		l = countNames[m.List]
+	}
+	if m.Doc.Kind != DocNone {
+		return l + `\` + m.Doc.String()
+	}
+	return l
+}
+
+// KnownForms lists the measure names ParseMeasure accepts, for error messages.
+const KnownForms = `list scores with a document score: AgP\D, AgP'\D, AgP''\D, gP[k]\D, gR[k] (D optional);
+effort: CE[k]\LE(s,NR), NCE[k]\LE(s,NR), ANCE[k]\LE(s,NR);
+binary: P[k], AP; focused: iP[x] (0 ≤ x ≤ 1), AiP;
+official counts: num_ret, num_rel, num_rel_ret, ret_size, rel_size, rel_ret_size, art_prec, art_rec, art_f1, char_prec, char_rec, char_f1;
+document scores D: F(β), T2Ip(x), T2Ir(x), T2If(x,β), ChP[n], aveChP (LE(s,NR) only with CE, NCE, ANCE);
+omitted parameters: F → F(0.25), T2Ip/T2Ir/T2If → x=300, T2If β=1, ChP → ChP[600], LE → LE(300,5), LE(s) → LE(s,5);
+a list score without D: AgP, AgP', AgP'', gP[k] → \F(0.25); CE, NCE, ANCE → \LE(300,5)
+examples: AgP\F(0.25) gP[10]\F(0.25) AgP\T2Ip(300) AgP\T2If(2000,1) AgP\ChP[600] AgP\aveChP ANCE[100]\LE(300,5) P[10] AP iP[0.01] AiP`
+
+// ParseMeasure parses a measure name as measures.md writes them. Omitted
+// parameters take their defaults (see KnownForms); String gives the full
+// canonical name back.
+func ParseMeasure(name string) (Measure, error) {
+	bad := func(why string) (Measure, error) {
+		return Measure{}, fmt.Errorf("unknown measure %q: %s; known forms:\n%s", name, why, KnownForms)
+	}
+	list, doc, hasDoc := strings.Cut(strings.TrimSpace(name), `\`)
+	var m Measure
+	head, arg, hasArg, ok := splitCall(list, '[', ']')
+	if !ok {
+		return bad("malformed brackets")
+	}
+	needK := false
+	switch head {
+	case "AgP":
+		m.List = ListAgP
+	case "AgP'":
+		m.List = ListAgP1
+	case "AgP''":
+		m.List = ListAgP2
+	case "gP":
+		m.List, needK = ListGP, true
+	case "gR":
+		m.List, needK = ListGR, true
+	case "CE":
+		m.List, needK = ListCE, true
+	case "NCE":
+		m.List, needK = ListNCE, true
+	case "ANCE":
+		m.List, needK = ListANCE, true
+	case "P":
+		m.List, needK = ListP, true
+	case "AP":
+		m.List = ListAP
+	case "iP":
+		m.List = ListIP
+		if !hasArg {
+			return bad("iP needs a recall level, e.g. iP[0.01]")
+		}
+		x, err := strconv.ParseFloat(arg, 64)
+		if err != nil || !(x >= 0 && x <= 1) {
+			return bad("the recall level of iP must be a number in [0,1]")
+		}
+		m.X = x
+	case "AiP":
+		m.List = ListAiP
+	default:
+		found := false
+		for k, n := range countNames {
+			if n == head {
+				m.List, found = k, true
+			}
+		}
+		if !found {
+			return bad("unknown list score " + strconv.Quote(head))
+		}
+	}
+	if needK {
+		if !hasArg {
+			return bad(head + " needs a rank, e.g. " + head + "[10]")
+		}
+		k, err := strconv.Atoi(arg)
+		if err != nil || k < 1 {
+			return bad("the rank of " + head + " must be a positive integer")
+		}
+		m.K = k
+	} else if hasArg && m.List != ListIP {
+		return bad(head + " takes no [parameter]")
+	}
+	if hasDoc {
+		d, err := parseDoc(doc)
+		if err != nil {
+			return bad(err.Error())
+		}
+		m.Doc = d
+	}
+	switch m.List {
+	case ListAgP, ListAgP1, ListAgP2, ListGP:
+		if !hasDoc {
+			m.Doc = DocScore{Kind: DocF, Beta: DefaultBeta}
+		}
+		if m.Doc.Kind == DocLE {
+			return bad(m.Doc.String() + " is an effort; use it with CE, NCE or ANCE")
+		}
+	case ListGR:
+		if m.Doc.Kind == DocLE {
+			return bad(m.Doc.String() + " is an effort; use it with CE, NCE or ANCE")
+		}
+	case ListCE, ListNCE, ListANCE:
+		if !hasDoc {
+			m.Doc = DocScore{Kind: DocLE, S: DefaultScreen, NR: DefaultNR}
+		}
+		if m.Doc.Kind != DocLE {
+			return bad(head + " needs the effort score LE(s,NR)")
+		}
+	default:
+		if hasDoc {
+			return bad(head + " takes no document score")
+		}
+	}
+	return m, nil
+}
+
+func parseDoc(s string) (DocScore, error) {
+	head, arg, hasArg, ok := splitCall(s, '(', ')')
+	if !ok {
+		return DocScore{}, fmt.Errorf("malformed document score %q", s)
+	}
+	var args []string
+	if hasArg {
+		args = strings.Split(arg, ",")
+	}
+	intArg := func(i, def int, what string) (int, error) {
+		if i >= len(args) {
+			return def, nil
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(args[i]))
+		if err != nil || v < 1 {
+			return 0, fmt.Errorf("%s of %s must be a positive integer", what, head)
+		}
+		return v, nil
+	}
+	floatArg := func(i int, def float64) (float64, error) {
+		if i >= len(args) {
+			return def, nil
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(args[i]), 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("β of %s must be a positive number", head)
+		}
+		return v, nil
+	}
+	maxArgs := 0
+	var d DocScore
+	var err error
+	switch head {
+	case "F":
+		d.Kind, maxArgs = DocF, 1
+		d.Beta, err = floatArg(0, DefaultBeta)
+	case "T2Ip", "T2Ir":
+		d.Kind, maxArgs = DocT2Ip, 1
+		if head == "T2Ir" {
+			d.Kind = DocT2Ir
+		}
+		d.X, err = intArg(0, DefaultX, "the tolerance x")
+	case "T2If":
+		d.Kind, maxArgs = DocT2If, 2
+		if d.X, err = intArg(0, DefaultX, "the tolerance x"); err == nil {
+			d.Beta, err = floatArg(1, DefaultT2IBeta)
+		}
+	case "aveChP":
+		d.Kind = DocAveChP
+	case "LE":
+		d.Kind, maxArgs = DocLE, 2
+		if d.S, err = intArg(0, DefaultScreen, "the screen size s"); err == nil {
+			d.NR, err = intArg(1, DefaultNR, "NR")
+		}
+	default:
+		// ChP[n] uses brackets.
+		h, a, has, ok := splitCall(s, '[', ']')
+		if ok && h == "ChP" {
+			d.Kind, d.N = DocChP, DefaultChPN
+			if has {
+				n, e := strconv.Atoi(a)
+				if e != nil || n < 1 {
+					return d, fmt.Errorf("n of ChP[n] must be a positive integer")
+				}
+				d.N = n
+			}
+			return d, nil
+		}
+		return d, fmt.Errorf("unknown document score %q", s)
+	}
+	if err != nil {
+		return d, err
+	}
+	if len(args) > maxArgs {
+		return d, fmt.Errorf("%s takes at most %d parameters", head, maxArgs)
+	}
+	return d, nil
+}
+
+// splitCall splits "name(arg)" (with open/close the brackets) into name and
+// arg; a bare "name" has hasArg false. ok is false when brackets are malformed.
+func splitCall(s string, open, close byte) (head, arg string, hasArg, ok bool) {
+	i := strings.IndexByte(s, open)
+	if i < 0 {
+		return s, "", false, strings.IndexByte(s, close) < 0
+	}
+	if !strings.HasSuffix(s, string(close)) || i == 0 {
+		return "", "", false, false
+	}
+	arg = s[i+1 : len(s)-1]
+	if strings.ContainsAny(arg, string([]byte{open, close})) {
+		return "", "", false, false
+	}
+	return s[:i], arg, true, true
+}
+
+// fmtNum formats a parameter with the fewest digits that read back exactly.
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// fmtLevel formats a recall level with at least two decimals, as the official
+// tool does (iP[0.10]).
+func fmtLevel(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	if v, _ := strconv.ParseFloat(s, 64); v == x {
+		return s
+	}
+	return fmtNum(x)
+}

@@ -1,0 +1,233 @@
+// Package effort computes the measures of readsim's specification (measures.md):
+// character span sets, the simulated reading orders, the tolerance-to-irrelevance
+// stop, the document scores (F, T2Ip, T2Ir, T2If, ChP, aveChP, LE), the list
+// scores (gP, gR, AgP, AgP', AgP'', CE, NCE, ANCE, P, AP), the focused scores
+// (iP, AiP) and the official INEX counts.
+//
+// The package is pure: it does no I/O and imports nothing of readsim. Every
+// computation works on sorted half-open intervals, never on per-character
+// arrays, so its cost grows with the number of passages, not with the length
+// of the documents.
+package effort
+
+import "sort"
+
+// Span is the half-open character interval [Start, End) of a document.
+type Span struct {
+	Start, End int
+}
+
+// Len returns the number of characters of s (0 if s is empty or reversed).
+func (s Span) Len() int {
+	if s.End <= s.Start {
+		return 0
+	}
+	return s.End - s.Start
+}
+
+// Spans is a set of characters stored as sorted, disjoint, non-adjacent,
+// non-empty spans. The functions of this package that take Spans expect that
+// form; Normalize produces it from any list of spans.
+type Spans []Span
+
+// Normalize sorts ps, drops empty spans and merges overlapping or adjacent
+// ones, in place, and returns the result (which shares ps's storage).
+func Normalize(ps []Span) Spans {
+	sorted := true
+	for i := 1; i < len(ps); i++ {
+		if ps[i].Start < ps[i-1].Start {
+			sorted = false
+			break
+		}
+	}
+	if !sorted {
+		sort.Slice(ps, func(i, j int) bool { return ps[i].Start < ps[j].Start })
+	}
+	out := ps[:0]
+	for _, p := range ps {
+		if p.End <= p.Start {
+			continue
+		}
+		if n := len(out); n > 0 && p.Start <= out[n-1].End {
+			if p.End > out[n-1].End {
+				out[n-1].End = p.End
+			}
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Len returns the number of characters in s.
+func (s Spans) Len() int {
+	n := 0
+	for _, p := range s {
+		n += p.End - p.Start
+	}
+	return n
+}
+
+// Clip returns the part of s inside [lo, hi), in place (sharing s's storage).
+func (s Spans) Clip(lo, hi int) Spans {
+	out := s[:0]
+	for _, p := range s {
+		if p.Start < lo {
+			p.Start = lo
+		}
+		if p.End > hi {
+			p.End = hi
+		}
+		if p.End > p.Start {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Union returns a ∪ b as a new set.
+func Union(a, b Spans) Spans {
+	return AppendUnion(nil, a, b)
+}
+
+// AppendUnion appends a ∪ b to dst and returns the extended slice.
+func AppendUnion(dst Spans, a, b Spans) Spans {
+	base := len(dst)
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		var p Span
+		if j >= len(b) || (i < len(a) && a[i].Start <= b[j].Start) {
+			p = a[i]
+			i++
+		} else {
+			p = b[j]
+			j++
+		}
+		if n := len(dst); n > base && p.Start <= dst[n-1].End {
+			if p.End > dst[n-1].End {
+				dst[n-1].End = p.End
+			}
+			continue
+		}
+		dst = append(dst, p)
+	}
+	return dst
+}
+
+// IntersectLen returns |a ∩ b| without allocating.
+func IntersectLen(a, b Spans) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		lo, hi := a[i].Start, a[i].End
+		if b[j].Start > lo {
+			lo = b[j].Start
+		}
+		if b[j].End < hi {
+			hi = b[j].End
+		}
+		if hi > lo {
+			n += hi - lo
+		}
+		if a[i].End < b[j].End {
+			i++
+		} else {
+			j++
+		}
+	}
+	return n
+}
+
+// SpanIntersectLen returns |[p.Start,p.End) ∩ s|.
+func SpanIntersectLen(p Span, s Spans) int {
+	// Binary search for the first span of s ending after p.Start.
+	k := sort.Search(len(s), func(i int) bool { return s[i].End > p.Start })
+	n := 0
+	for ; k < len(s) && s[k].Start < p.End; k++ {
+		lo, hi := s[k].Start, s[k].End
+		if lo < p.Start {
+			lo = p.Start
+		}
+		if hi > p.End {
+			hi = p.End
+		}
+		n += hi - lo
+	}
+	return n
+}
+
+// Intersect returns a ∩ b as a new set.
+func Intersect(a, b Spans) Spans {
+	return AppendIntersect(nil, a, b)
+}
+
+// AppendIntersect appends a ∩ b to dst and returns the extended slice.
+func AppendIntersect(dst Spans, a, b Spans) Spans {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		lo, hi := a[i].Start, a[i].End
+		if b[j].Start > lo {
+			lo = b[j].Start
+		}
+		if b[j].End < hi {
+			hi = b[j].End
+		}
+		if hi > lo {
+			dst = append(dst, Span{lo, hi})
+		}
+		if a[i].End < b[j].End {
+			i++
+		} else {
+			j++
+		}
+	}
+	return dst
+}
+
+// Complement returns [lo,hi) \ s as a new set.
+func (s Spans) Complement(lo, hi int) Spans {
+	return AppendComplement(nil, s, lo, hi)
+}
+
+// AppendComplement appends [lo,hi) \ s to dst and returns the extended slice.
+func AppendComplement(dst Spans, s Spans, lo, hi int) Spans {
+	pos := lo
+	for _, p := range s {
+		if p.End <= pos {
+			continue
+		}
+		if p.Start >= hi {
+			break
+		}
+		if p.Start > pos {
+			dst = append(dst, Span{pos, p.Start})
+		}
+		pos = p.End
+	}
+	if pos < hi {
+		dst = append(dst, Span{pos, hi})
+	}
+	return dst
+}
+
+// AppendDifference appends a \ b to dst and returns the extended slice.
+func AppendDifference(dst Spans, a, b Spans) Spans {
+	j := 0
+	for _, p := range a {
+		pos := p.Start
+		for j < len(b) && b[j].End <= pos {
+			j++
+		}
+		for k := j; k < len(b) && b[k].Start < p.End; k++ {
+			if b[k].Start > pos {
+				dst = append(dst, Span{pos, b[k].Start})
+			}
+			if b[k].End > pos {
+				pos = b[k].End
+			}
+		}
+		if pos < p.End {
+			dst = append(dst, Span{pos, p.End})
+		}
+	}
+	return dst
+}

@@ -1,0 +1,283 @@
+package scenario
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+// dataDir returns ../shared/data/inex relative to the module root, or skips.
+func dataDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("module root (go.mod) not found")
+		}
+		dir = parent
+	}
+	d := filepath.Join(dir, "..", "shared", "data", "inex")
+	if _, err := os.Stat(filepath.Join(d, "inex2009-2010.qrels")); err != nil {
+		t.Skipf("reference data absent (%s): skipping the comparison with the official INEX outputs", d)
+	}
+	return d
+}
+
+type refValue struct {
+	name, topic string
+	value       float64
+	line        int
+}
+
+// readRef reads "name<TAB>topic<TAB>value" lines (tabs may be doubled),
+// skipping the <eval> wrapper of the official files.
+func readRef(t testing.TB, path string) []refValue {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []refValue
+	sc := bufio.NewScanner(f)
+	ln := 0
+	for sc.Scan() {
+		ln++
+		fs := strings.Fields(sc.Text())
+		if len(fs) == 0 || strings.HasPrefix(fs[0], "<") {
+			continue
+		}
+		if len(fs) != 3 {
+			t.Fatalf("%s:%d: %d fields", path, ln, len(fs))
+		}
+		v, err := strconv.ParseFloat(fs[2], 64)
+		if err != nil {
+			t.Fatalf("%s:%d: %v", path, ln, err)
+		}
+		out = append(out, refValue{fs[0], fs[1], v, ln})
+	}
+	return out
+}
+
+var cachedQrels *inex.Qrels
+
+func loadQrels(t testing.TB, dir string) *inex.Qrels {
+	if cachedQrels == nil {
+		q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cachedQrels = q
+	}
+	return cachedQrels
+}
+
+func mustMeasure(t testing.TB, s string) effort.Measure {
+	m, err := effort.ParseMeasure(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// evaluator computes any official or readsim value of one run.
+type evaluator struct {
+	t       testing.TB
+	q       *inex.Qrels
+	run     *inex.Run
+	opt     EvalOptions
+	cache   map[string]*Result
+	curves  map[string][]float64 // "doc|topic" → interpolated points
+	focused bool
+}
+
+func (e *evaluator) value(m effort.Measure, topic string) (float64, bool) {
+	key := m.String()
+	r := e.cache[key]
+	if r == nil {
+		opt := e.opt
+		opt.Measures = []effort.Measure{m}
+		var err error
+		r, err = Evaluate(e.q, e.run, opt, 2)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		e.cache[key] = r
+	}
+	if topic == "all" {
+		return r.All[0], true
+	}
+	for i, id := range r.Topics {
+		if id == topic {
+			return r.Values[0][i], true
+		}
+	}
+	return 0, false
+}
+
+// ircl returns the official ircl_prn points: the mean over the evaluated
+// topics of the interpolated gP (points 11) or iP (points 101).
+func (e *evaluator) ircl(doc effort.DocScore, points int) []float64 {
+	m := effort.Measure{List: effort.ListAgP, Doc: doc}
+	if points == 101 {
+		m = effort.Measure{List: effort.ListAiP}
+	}
+	ev := effort.NewEvaluator([]effort.Measure{m}, e.opt.Config)
+	var ws effort.Workspace
+	var in effort.TopicInput
+	sum := make([]float64, points)
+	n := 0
+	for _, rt := range e.run.Topics {
+		j := e.q.Topics[rt.ID]
+		if j == nil {
+			continue
+		}
+		var cl clipCount
+		if err := buildInput(&in, j, rt, e.run.File, true, false, points == 101, &cl); err != nil {
+			e.t.Fatal(err)
+		}
+		var pts []float64
+		if points == 101 {
+			pts = effort.NewFocusedCurve(in.Passages, in.TrelChars).Interpolated(points)
+		} else {
+			v := ev.Docs(&in, &ws)
+			pts = effort.InterpolatedGP(v.Scores[0], v.IsRel, in.Trel, points)
+		}
+		for i, p := range pts {
+			sum[i] += p
+		}
+		n++
+	}
+	for i := range sum {
+		sum[i] /= float64(n)
+	}
+	return sum
+}
+
+func openRun(t testing.TB, path string) *inex.Run {
+	r, err := inex.OpenRun(path, inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestOfficialINEX reproduces every value of the official inex_eval outputs.
+func TestOfficialINEX(t *testing.T) {
+	dir := dataDir(t)
+	q := loadQrels(t, dir)
+	for _, tc := range []struct {
+		file, run string
+		doc       string // document score of the gP/AgP lines; "" for focused
+	}{
+		{"passage-run.ric.RiC-F0.25.txt", "passage-run.ric.fol", `F(0.25)`},
+		{"passage-run.ric.T2I-300.txt", "passage-run.ric.fol", `T2Ip(300)`},
+		{"passage-run.focused.Focused.txt", "passage-run.focused.fol", ""},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			run := openRun(t, filepath.Join(dir, tc.run))
+			opt := EvalOptions{Config: effort.Config{CompatINEX: tc.doc != ""}}
+			e := &evaluator{t: t, q: q, run: run, opt: opt, cache: map[string]*Result{}}
+			var irclPts []float64
+			checked := 0
+			for _, ref := range readRef(t, filepath.Join(dir, "expected", tc.file)) {
+				name := ref.name
+				var got float64
+				switch {
+				case name == "num_q":
+					r, _ := e.value(mustMeasure(t, "num_ret"), "all")
+					_ = r
+					got = float64(len(e.cache["num_ret"].Topics))
+				case strings.HasPrefix(name, "ircl_prn."):
+					x, err := strconv.ParseFloat(strings.TrimPrefix(name, "ircl_prn."), 64)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if irclPts == nil {
+						if tc.doc == "" {
+							irclPts = e.ircl(effort.DocScore{}, 101)
+						} else {
+							irclPts = e.ircl(mustMeasure(t, `AgP\`+tc.doc).Doc, 11)
+						}
+					}
+					got = irclPts[int(math.Round(x*float64(len(irclPts)-1)))]
+				default:
+					switch {
+					case name == "MAgP":
+						name = "AgP"
+					case name == "MAiP":
+						name = "AiP"
+					}
+					if tc.doc != "" && (strings.HasPrefix(name, "gP[") || name == "AgP") {
+						name += `\` + tc.doc
+					}
+					var ok bool
+					got, ok = e.value(mustMeasure(t, name), ref.topic)
+					if !ok {
+						t.Fatalf("line %d: topic %s not evaluated", ref.line, ref.topic)
+					}
+				}
+				if math.Abs(got-ref.value) > 1e-9 {
+					t.Errorf("line %d: %s %s = %.17g, official %.17g", ref.line, ref.name, ref.topic, got, ref.value)
+				}
+				checked++
+			}
+			t.Logf("%d official values reproduced", checked)
+		})
+	}
+}
+
+// TestEffortReference reproduces the independent implementation's values of
+// the spec's measures in the four reading modes.
+func TestEffortReference(t *testing.T) {
+	dir := dataDir(t)
+	q := loadQrels(t, dir)
+	run := openRun(t, filepath.Join(dir, "passage-run.ric.fol"))
+	for _, tc := range []struct {
+		file string
+		cfg  effort.Config
+	}{
+		{"passage-run.ric.effort-natural.tsv", effort.Config{Order: effort.Natural}},
+		{"passage-run.ric.effort-best.tsv", effort.Config{Order: effort.Best}},
+		{"passage-run.ric.effort-worst.tsv", effort.Config{Order: effort.Worst}},
+		{"passage-run.ric.effort-docbaseline.tsv", effort.Config{DocBaseline: true}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			e := &evaluator{t: t, q: q, run: run, opt: EvalOptions{Config: tc.cfg}, cache: map[string]*Result{}}
+			n := 0
+			for _, ref := range readRef(t, filepath.Join(dir, "expected", tc.file)) {
+				m := mustMeasure(t, ref.name)
+				if m.String() != ref.name {
+					t.Errorf("line %d: canonical name %q, reference %q", ref.line, m.String(), ref.name)
+				}
+				got, ok := e.value(m, ref.topic)
+				if !ok {
+					t.Fatalf("line %d: topic %s not evaluated", ref.line, ref.topic)
+				}
+				if math.Abs(got-ref.value) > 1e-9 {
+					t.Errorf("line %d: %s %s = %.17g, reference %.17g", ref.line, ref.name, ref.topic, got, ref.value)
+				}
+				n++
+			}
+			if n == 0 {
+				t.Fatal("no reference value")
+			}
+			t.Log(fmt.Sprint(n, " reference values reproduced"))
+		})
+	}
+}

@@ -1,0 +1,305 @@
+package inex
+
+import (
+	"bufio"
+	"io"
+
+	"github.com/readsim/readsim/effort"
+)
+
+// Format is the format of a run file.
+type Format int
+
+// The run formats of formats.md.
+const (
+	FOL  Format = iota // topic Q0 article rank rsv run-id offset length
+	TREC               // topic Q0 article rank score run-id (full documents)
+	XML                // INEX XML submission
+)
+
+// Passage is one result of a run: a passage [Start,End) of an article, a
+// whole article (Full), or an entry point (Entry >= 0, no text).
+type Passage struct {
+	Article    string
+	Start, End int
+	Full       bool
+	// Entry is the best entry point of a <bep> result, -1 otherwise.
+	Entry int
+	// Line is the line of the result in the run file.
+	Line int
+}
+
+// RunTopic is the results of one topic, in rank (line) order.
+type RunTopic struct {
+	ID       string
+	Passages []Passage
+}
+
+// Run is a parsed run file.
+type Run struct {
+	File   string
+	ID     string
+	Format Format
+	// Topics are in order of first appearance.
+	Topics []*RunTopic
+	// Lines is the number of results read.
+	Lines int
+}
+
+// PathResolver turns an element's XPath in an article into its character
+// span. The article model (package index/article) implements it over
+// --articles DIR.
+type PathResolver interface {
+	Span(article, xpath string) (start, end int, err error)
+}
+
+// RunOptions configures ReadRun.
+type RunOptions struct {
+	// Warn receives warnings, one per kind of problem with a count.
+	Warn func(string)
+	// Resolver resolves the <path> elements of XML submissions; without it
+	// such results are an error.
+	Resolver PathResolver
+}
+
+// OpenRun reads a run file (FOL, TREC or XML, detected from the content;
+// gzip or not).
+func OpenRun(path string, opt RunOptions) (*Run, error) {
+	r, closeFn, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	return ReadRun(path, r, opt)
+}
+
+// ReadRun reads a run from r; name names it in errors. The format is
+// detected: a first non-blank character '<' means an XML submission,
+// otherwise each line is FOL (8 columns) or TREC (6 columns). Within a topic
+// the line order is the rank; a warning counts the lines whose rank or rsv
+// disagrees with it.
+func ReadRun(name string, r io.Reader, opt RunOptions) (*Run, error) {
+	r, err := maybeGunzip(name, r)
+	if err != nil {
+		return nil, err
+	}
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(r, 256<<10)
+	}
+	for {
+		b, err := br.Peek(1)
+		if err != nil {
+			return nil, &Error{File: name, Msg: "empty file: no results"}
+		}
+		if b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == 0xEF || b[0] == 0xBB || b[0] == 0xBF {
+			br.ReadByte()
+			continue
+		}
+		if b[0] == '<' {
+			return readXML(name, br, opt)
+		}
+		break
+	}
+	return readText(name, br, opt)
+}
+
+func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
+	lr := newLineReader(name, r)
+	run := &Run{File: name, Format: FOL}
+	in := interner{}
+	byID := map[string]*RunTopic{}
+	var fs [][]byte
+	var w warnings
+	var cur *RunTopic
+	lastRank, lastRSV := 0, 0.0
+	formats := 0
+	for {
+		b, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if isBlank(b) {
+			continue
+		}
+		ln := lr.line
+		fs = fields(fs, b)
+		p := Passage{Line: ln, Entry: -1}
+		switch len(fs) {
+		case 8:
+			formats |= 1
+			if p.Start, err = intField(name, ln, "offset", fs[6]); err != nil {
+				return nil, err
+			}
+			n, err := intField(name, ln, "length", fs[7])
+			if err != nil {
+				return nil, err
+			}
+			p.End = p.Start + n
+		case 6:
+			formats |= 2
+			p.Full = true
+		default:
+			return nil, errorf(name, ln, "%d columns, want 8 (FOL: topic Q0 article rank rsv run-id offset length) or 6 (TREC: topic Q0 article rank score run-id)", len(fs))
+		}
+		rank, err := intField(name, ln, "rank", fs[3])
+		if err != nil {
+			return nil, err
+		}
+		rsv, ok := parseFloat(fs[4])
+		if !ok {
+			return nil, errorf(name, ln, "rsv %q is not a number", fs[4])
+		}
+		if run.ID == "" {
+			run.ID = string(fs[5])
+		}
+		topic := in.get(fs[0])
+		p.Article = in.get(fs[2])
+		if cur == nil || cur.ID != topic {
+			cur = byID[topic]
+			if cur == nil {
+				cur = &RunTopic{ID: topic}
+				byID[topic] = cur
+				run.Topics = append(run.Topics, cur)
+			} else {
+				w.add("topic's lines are not contiguous (its results are joined in line order)", ln)
+			}
+			lastRank, lastRSV = 0, 0
+		}
+		if len(cur.Passages) > 0 && (rank < lastRank || rsv > lastRSV) {
+			w.add("rank or rsv disagrees with the line order (the line order is the rank)", ln)
+		}
+		lastRank, lastRSV = rank, rsv
+		cur.Passages = append(cur.Passages, p)
+		run.Lines++
+	}
+	if run.Lines == 0 {
+		return nil, &Error{File: name, Msg: "empty file: no results"}
+	}
+	if formats == 2 {
+		run.Format = TREC
+	}
+	w.emit(name, opt.Warn)
+	return run, nil
+}
+
+// Doc is one article of a topic's ranked list, with its retrieved passages.
+type Doc struct {
+	Article string
+	// Ret is the union of the article's passages (not clipped: the article
+	// length comes from the judgments).
+	Ret   effort.Spans
+	Full  bool
+	Entry int
+	// Line is the line of the article's first result.
+	Line int
+}
+
+// Group returns the topic's ranked articles, each with its passages. An
+// article that reappears after another article is an error naming the topic,
+// the article and both lines, unless group (then articles are ranked by first
+// appearance). Overlapping passages of one article (including a repeated
+// line or a whole-article result beside a passage) are an error naming both
+// lines, unless merge (then their union is used).
+func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
+	docs := make([]Doc, 0, len(t.Passages))
+	idx := make(map[string]int, len(t.Passages))
+	last := map[string]int{} // article → line of its last passage
+	prev := ""
+	for _, p := range t.Passages {
+		i, seen := idx[p.Article]
+		if seen && p.Article != prev && !group {
+			return nil, errorf(file, p.Line, "topic %s: article %s reappears after another article (its results are at lines %d and %d); results of one article must be together (use --group to group them by first appearance)", t.ID, p.Article, last[p.Article], p.Line)
+		}
+		if !seen {
+			i = len(docs)
+			idx[p.Article] = i
+			docs = append(docs, Doc{Article: p.Article, Entry: -1, Line: p.Line})
+		}
+		d := &docs[i]
+		switch {
+		case p.Full:
+			d.Full = true
+		case p.Entry >= 0 && p.End <= p.Start:
+			if d.Entry < 0 {
+				d.Entry = p.Entry
+			}
+		default:
+			if p.End > p.Start {
+				d.Ret = append(d.Ret, effort.Span{Start: p.Start, End: p.End})
+			}
+		}
+		last[p.Article] = p.Line
+		prev = p.Article
+	}
+	if err := t.checkOverlaps(file, idx, docs, merge); err != nil {
+		return nil, err
+	}
+	for i := range docs {
+		docs[i].Ret = effort.Normalize(docs[i].Ret)
+	}
+	return docs, nil
+}
+
+// checkOverlaps reports the first pair of overlapping results of an article.
+func (t *RunTopic) checkOverlaps(file string, idx map[string]int, docs []Doc, merge bool) error {
+	if merge {
+		return nil
+	}
+	// Fast path: a doc whose passages are sorted and disjoint as given.
+	type seenSpan struct {
+		s    effort.Span
+		line int
+		full bool
+	}
+	var bad []int
+	for i, d := range docs {
+		n := len(d.Ret)
+		if d.Full {
+			n++
+		}
+		if n <= 1 {
+			continue
+		}
+		ok := !d.Full
+		for k := 1; ok && k < len(d.Ret); k++ {
+			if d.Ret[k].Start < d.Ret[k-1].End {
+				ok = false
+			}
+		}
+		if !ok {
+			bad = append(bad, i)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	badSet := map[string]bool{}
+	for _, i := range bad {
+		badSet[docs[i].Article] = true
+	}
+	seen := map[string][]seenSpan{}
+	for _, p := range t.Passages {
+		if !badSet[p.Article] {
+			continue
+		}
+		cur := seenSpan{effort.Span{Start: p.Start, End: p.End}, p.Line, p.Full}
+		if cur.s.End <= cur.s.Start && !cur.full {
+			continue
+		}
+		for _, q := range seen[p.Article] {
+			if q.full || cur.full || (cur.s.Start < q.s.End && q.s.Start < cur.s.End) {
+				what := "overlaps"
+				if q.full == cur.full && q.s == cur.s {
+					what = "repeats"
+				}
+				return errorf(file, p.Line, "topic %s, article %s: this result %s the one at line %d (use --merge-overlaps to merge them)", t.ID, p.Article, what, q.line)
+			}
+		}
+		seen[p.Article] = append(seen[p.Article], cur)
+	}
+	return nil
+}

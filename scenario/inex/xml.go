@@ -1,0 +1,172 @@
+package inex
+
+import (
+	"encoding/xml"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// readXML reads an INEX XML submission:
+//
+//	<inex-submission participant-id run-id task query result-type>
+//	  <topic topic-id="…">
+//	    <result><file>…</file><rank>…</rank><rsv>…</rsv>
+//	      <fol offset="…" length="…"/>… | <path>XPath</path>… | <bep offset="…"/>
+//	    </result>…
+//
+// A result with several <fol> or <path> elements gives one passage each; a
+// result with none of them and no <bep> is the whole article. Element paths
+// are resolved through opt.Resolver.
+func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
+	dec := xml.NewDecoder(r)
+	dec.Strict = false
+	run := &Run{File: name, Format: XML}
+	byID := map[string]*RunTopic{}
+	var cur *RunTopic
+	var res *result
+	var text strings.Builder
+	var w warnings
+	sawRoot := false
+	line := func() int { l, _ := dec.InputPos(); return l }
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var se *xml.SyntaxError
+			if errors.As(err, &se) {
+				return nil, errorf(name, se.Line, "XML: %s", se.Msg)
+			}
+			return nil, errorf(name, line(), "XML: %v", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			text.Reset()
+			attr := func(k string) (string, bool) {
+				for _, a := range t.Attr {
+					if a.Name.Local == k {
+						return a.Value, true
+					}
+				}
+				return "", false
+			}
+			switch t.Name.Local {
+			case "inex-submission":
+				sawRoot = true
+				run.ID, _ = attr("run-id")
+			case "topic":
+				id, ok := attr("topic-id")
+				if !ok {
+					return nil, errorf(name, line(), "<topic> without topic-id")
+				}
+				cur = byID[id]
+				if cur == nil {
+					cur = &RunTopic{ID: id}
+					byID[id] = cur
+					run.Topics = append(run.Topics, cur)
+				}
+			case "result":
+				if cur == nil {
+					return nil, errorf(name, line(), "<result> outside a <topic>")
+				}
+				res = &result{line: line(), entry: -1}
+			case "fol", "bep":
+				if res == nil {
+					return nil, errorf(name, line(), "<%s> outside a <result>", t.Name.Local)
+				}
+				off, err := xmlInt(name, line(), t.Name.Local+" offset", attr, "offset")
+				if err != nil {
+					return nil, err
+				}
+				if t.Name.Local == "bep" {
+					res.entry = off
+					continue
+				}
+				n, err := xmlInt(name, line(), "fol length", attr, "length")
+				if err != nil {
+					return nil, err
+				}
+				res.spans = append(res.spans, [2]int{off, off + n})
+			}
+		case xml.CharData:
+			text.Write(t)
+		case xml.EndElement:
+			if res == nil {
+				continue
+			}
+			v := strings.TrimSpace(text.String())
+			switch t.Name.Local {
+			case "file":
+				res.file = strings.TrimSuffix(v, ".xml")
+			case "rank":
+				if _, err := strconv.Atoi(v); err != nil {
+					return nil, errorf(name, line(), "rank %q is not an integer", v)
+				}
+			case "rsv":
+				if _, err := strconv.ParseFloat(v, 64); err != nil {
+					return nil, errorf(name, line(), "rsv %q is not a number", v)
+				}
+			case "path":
+				res.paths = append(res.paths, v)
+			case "result":
+				if err := res.passages(name, cur, opt.Resolver); err != nil {
+					return nil, err
+				}
+				run.Lines++
+				res = nil
+			}
+		}
+	}
+	if !sawRoot {
+		return nil, &Error{File: name, Msg: "not an INEX submission: no <inex-submission> element"}
+	}
+	if run.Lines == 0 {
+		return nil, &Error{File: name, Msg: "empty submission: no <result>"}
+	}
+	w.emit(name, opt.Warn)
+	return run, nil
+}
+
+type result struct {
+	line  int
+	file  string
+	spans [][2]int
+	paths []string
+	entry int
+}
+
+func (r *result) passages(name string, t *RunTopic, res PathResolver) error {
+	if r.file == "" {
+		return errorf(name, r.line, "<result> without <file>")
+	}
+	for _, p := range r.paths {
+		if res == nil {
+			return errorf(name, r.line, "element path %q needs the articles (--articles DIR) to be resolved", p)
+		}
+		s, e, err := res.Span(r.file, p)
+		if err != nil {
+			return errorf(name, r.line, "article %s, path %s: %v", r.file, p, err)
+		}
+		r.spans = append(r.spans, [2]int{s, e})
+	}
+	if len(r.spans) == 0 {
+		p := Passage{Article: r.file, Line: r.line, Entry: r.entry, Full: r.entry < 0}
+		t.Passages = append(t.Passages, p)
+		return nil
+	}
+	for _, s := range r.spans {
+		t.Passages = append(t.Passages, Passage{Article: r.file, Start: s[0], End: s[1], Entry: r.entry, Line: r.line})
+	}
+	return nil
+}
+
+func xmlInt(name string, line int, what string, attr func(string) (string, bool), key string) (int, error) {
+	v, ok := attr(key)
+	if !ok {
+		return 0, errorf(name, line, "%s missing", what)
+	}
+	return intField(name, line, what, []byte(strings.TrimSpace(v)))
+}
