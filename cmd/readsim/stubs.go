@@ -9,7 +9,6 @@ func init() {
 		{name: "index", args: "--articles DIR --index IDX", summary: "build a persistent Bleve index of the articles and their elements"},
 		{name: "search", args: "--index IDX [--k N] QUERY...", summary: "fetch and browse: ranked articles, each with its best passages"},
 		{name: "run", args: "--index IDX --topics FILE [--task ric|focused|bic|doc] [--k N] [--run-id ID]", summary: "one run for every topic, as FOL text or a TREC document run"},
-		{name: "eval", args: "--qrels Q [-m MEASURE]... [-q] [-c] [--order natural|best|worst] [--doc-baseline] [--group] [--merge-overlaps] [--compat inex] [--format tsv|json] RUN...", summary: "every measure of a run against the judgments"},
 		{name: "compare", args: "--qrels Q [-m MEASURE]... RUN_A (RUN_B | --doc-baseline)", summary: "paired comparison of two runs, one row per measure"},
 		{name: "replay", args: "--qrels Q --run R [--topic T]... [--order O] [--t2i X] [--screen S] [--nr N]", summary: "the simulated reader's trace as JSON Lines"},
 		{name: "fidelity", args: "--qrels Q [--articles DIR] [-m MEASURE]...", summary: "the fidelity suite of simulated runs"},

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+// defaultMeasures are the measures of eval without -m (cli.md).
+var defaultMeasures = []string{
+	`AgP\F(0.25)`, `gP[5]\F(0.25)`, `gP[10]\F(0.25)`, `gP[25]\F(0.25)`, `gP[50]\F(0.25)`,
+	`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`,
+}
+
+func init() {
+	register(&command{
+		name:    "eval",
+		args:    "--qrels Q [-m MEASURE]... [-q] [-c] [--order natural|best|worst] [--doc-baseline] [--group] [--merge-overlaps] [--compat inex] [--format tsv|json] [--articles DIR] RUN...",
+		summary: "every measure of a run against the judgments",
+		run:     runEval,
+	})
+}
+
+// runEval implements `readsim eval` (cli.md, formats.md). Output: for each
+// run, for each measure in the order asked, the per-topic lines (with -q,
+// topics sorted numerically) and then the `all` line. With several runs each
+// block starts with a `run<TAB>all<TAB>FILE` line (like trec_eval's runid
+// line); --format json gives one object per value with a "run" field (the
+// run file as given). The official counts (num_ret, num_rel, num_rel_ret,
+// ret_size, rel_size, rel_ret_size, art_prec … char_f1) are printed only when
+// asked with -m; their `all` is a sum for the counts and a mean for the
+// ratios, and with --compat inex num_rel and rel_size sum over every judged
+// topic as inex_eval -r/-i do.
+func runEval(e *env, args []string) error {
+	c := commands["eval"]
+	fs := newFlags(e, c)
+	qrels := fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
+	var ms multiFlag
+	fs.Var(&ms, "m", "measure, repeatable (default: the eleven of cli.md)")
+	perTopic := fs.Bool("q", false, "print per-topic values as well as `all`")
+	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
+	order := fs.String("order", "natural", "reading order after the retrieved passages: natural, best or worst")
+	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")
+	group := fs.Bool("group", false, "group an article's interleaved results at its first appearance instead of failing")
+	merge := fs.Bool("merge-overlaps", false, "merge overlapping passages of an article instead of failing")
+	compat := fs.String("compat", "", "inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n])")
+	format := fs.String("format", "tsv", "output format: tsv or json")
+	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
+	runs, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *qrels == "" {
+		return usageError{"--qrels is required"}
+	}
+	if len(runs) == 0 {
+		return usageError{"no run given"}
+	}
+	o, err := effort.ParseOrder(*order)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if *format != "tsv" && *format != "json" {
+		return usageError{fmt.Sprintf("unknown --format %q (tsv or json)", *format)}
+	}
+	if *compat != "" && *compat != "inex" {
+		return usageError{fmt.Sprintf("unknown --compat %q (only inex)", *compat)}
+	}
+	if len(ms) == 0 {
+		ms = defaultMeasures
+	}
+	var measures []effort.Measure
+	seen := map[string]bool{}
+	for _, name := range ms {
+		m, err := effort.ParseMeasure(name)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		if !seen[m.String()] {
+			seen[m.String()] = true
+			measures = append(measures, m)
+		}
+	}
+	var mu sync.Mutex
+	warn := func(s string) {
+		mu.Lock()
+		fmt.Fprintln(e.stderr, s)
+		mu.Unlock()
+	}
+	q, err := inex.OpenQrels(*qrels, warn)
+	if err != nil {
+		return asInputError(err)
+	}
+	opt := scenario.EvalOptions{
+		Measures:      measures,
+		Config:        effort.Config{Order: o, DocBaseline: *baseline, CompatINEX: *compat == "inex"},
+		Group:         *group,
+		MergeOverlaps: *merge,
+		AllTopics:     *allTopics,
+		Warn:          warn,
+	}
+	if *articles != "" {
+		opt.Read.Resolver = unwiredResolver{*articles}
+	}
+	results, err := scenario.EvaluateFiles(q, runs, opt)
+	if err != nil {
+		return asInputError(err)
+	}
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	var line []byte
+	for i, r := range results {
+		if *format == "tsv" && len(results) > 1 {
+			fmt.Fprintf(w, "run\tall\t%s\n", runs[i])
+		}
+		for mi, m := range measures {
+			name := m.String()
+			emit := func(topic string, v float64) {
+				if *format == "json" {
+					line = append(line[:0], `{"run":`...)
+					line = strconv.AppendQuote(line, runs[i])
+					line = append(line, `,"measure":`...)
+					line = strconv.AppendQuote(line, name)
+					line = append(line, `,"topic":`...)
+					line = strconv.AppendQuote(line, topic)
+					line = append(line, `,"value":`...)
+					line = strconv.AppendFloat(line, v, 'f', -1, 64)
+					line = append(line, "}\n"...)
+				} else {
+					line = append(append(append(append(line[:0], name...), '\t'), topic...), '\t')
+					line = strconv.AppendFloat(line, v, 'f', -1, 64)
+					line = append(line, '\n')
+				}
+				w.Write(line)
+			}
+			if *perTopic {
+				for ti, t := range r.Topics {
+					emit(t, r.Values[mi][ti])
+				}
+			}
+			emit("all", r.All[mi])
+		}
+	}
+	return w.Flush()
+}
+
+// asInputError maps a file problem to exit status 2.
+func asInputError(err error) error {
+	var ie *inex.Error
+	if errors.As(err, &ie) {
+		return inputError{err}
+	}
+	return err
+}
+
+// unwiredResolver stands in for the article model until --articles is wired.
+type unwiredResolver struct{ dir string }
+
+func (u unwiredResolver) Span(article, xpath string) (int, int, error) {
+	return 0, 0, fmt.Errorf("resolving element paths through --articles %s is not wired yet in this version", strings.TrimSpace(u.dir))
+}
