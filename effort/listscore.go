@@ -69,7 +69,7 @@ func AgP1(scores []float64, rsize []int, trelChars int) float64 {
 	return sum
 }
 
-// AgP2 returns Pehcevski & Thom's AgP'' (their eq. 11):
+// AgP2 returns Pehcevski & Thom's AgP” (their eq. 11):
 // gR'[n]·Σ_r isrel·gP[r] / Σ_r isrel, with gR'[n] = Σ_r rsize(d_r)/Trel_chars.
 func AgP2(scores []float64, rsize []int, trelChars int) float64 {
 	if trelChars <= 0 {

@@ -89,18 +89,18 @@ type ListKind int
 
 // The list scores, focused scores and official counts.
 const (
-	ListAgP   ListKind = iota // AgP
-	ListAgP1                  // AgP'
-	ListAgP2                  // AgP''
-	ListGP                    // gP[k]
-	ListGR                    // gR[k]
-	ListCE                    // CE[k]
-	ListNCE                   // NCE[k]
-	ListANCE                  // ANCE[k]
-	ListP                     // P[k]
-	ListAP                    // AP
-	ListIP                    // iP[x]
-	ListAiP                   // AiP
+	ListAgP  ListKind = iota // AgP
+	ListAgP1                 // AgP'
+	ListAgP2                 // AgP''
+	ListGP                   // gP[k]
+	ListGR                   // gR[k]
+	ListCE                   // CE[k]
+	ListNCE                  // NCE[k]
+	ListANCE                 // ANCE[k]
+	ListP                    // P[k]
+	ListAP                   // AP
+	ListIP                   // iP[x]
+	ListAiP                  // AiP
 	// The official tool's counts and set measures (their `all` is a sum for
 	// the counts, a mean for the ratios).
 	CountNumRet

@@ -1,7 +1,7 @@
 // Package effort computes the measures of readsim's specification (measures.md):
 // character span sets, the simulated reading orders, the tolerance-to-irrelevance
 // stop, the document scores (F, T2Ip, T2Ir, T2If, ChP, aveChP, LE), the list
-// scores (gP, gR, AgP, AgP', AgP'', CE, NCE, ANCE, P, AP), the focused scores
+// scores (gP, gR, AgP, AgP', AgP”, CE, NCE, ANCE, P, AP), the focused scores
 // (iP, AiP) and the official INEX counts.
 //
 // The package is pure: it does no I/O and imports nothing of readsim. Every

@@ -1,0 +1,420 @@
+package effort
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+func sp(xs ...int) Spans {
+	var s Spans
+	for i := 0; i+1 < len(xs); i += 2 {
+		s = append(s, Span{xs[i], xs[i+1]})
+	}
+	return s
+}
+
+func near(a, b, eps float64) bool { return math.Abs(a-b) <= eps }
+
+func TestSpans(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		a, b       Spans
+		union      Spans
+		inter      int
+		complement Spans // of a in [0,20)
+		diff       Spans // a \ b
+	}{
+		{"disjoint", sp(0, 2, 5, 7), sp(3, 4), sp(0, 2, 3, 4, 5, 7), 0, sp(2, 5, 7, 20), sp(0, 2, 5, 7)},
+		{"adjacent merge", sp(0, 2), sp(2, 4), sp(0, 4), 0, sp(2, 20), sp(0, 2)},
+		{"overlap", sp(0, 10), sp(5, 15), sp(0, 15), 5, sp(10, 20), sp(0, 5)},
+		{"inside", sp(0, 20), sp(3, 4, 8, 9), sp(0, 20), 2, nil, sp(0, 3, 4, 8, 9, 20)},
+		{"empty b", sp(1, 3), nil, sp(1, 3), 0, sp(0, 1, 3, 20), sp(1, 3)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Union(tc.a, tc.b); !reflect.DeepEqual(got, tc.union) {
+				t.Errorf("union %v", got)
+			}
+			if got := IntersectLen(tc.a, tc.b); got != tc.inter {
+				t.Errorf("intersect len %d", got)
+			}
+			if got := Intersect(tc.a, tc.b).Len(); got != tc.inter {
+				t.Errorf("intersect %d", got)
+			}
+			if got := tc.a.Complement(0, 20); !reflect.DeepEqual(got, tc.complement) {
+				t.Errorf("complement %v", got)
+			}
+			if got := AppendDifference(nil, tc.a, tc.b); !reflect.DeepEqual(got, tc.diff) {
+				t.Errorf("difference %v", got)
+			}
+			for _, p := range tc.a {
+				want := IntersectLen(Spans{p}, tc.b)
+				if got := SpanIntersectLen(p, tc.b); got != want {
+					t.Errorf("SpanIntersectLen(%v) = %d, want %d", p, got, want)
+				}
+			}
+		})
+	}
+	if got := Normalize([]Span{{5, 9}, {0, 3}, {2, 4}, {7, 7}, {9, 10}}); !reflect.DeepEqual(got, sp(0, 4, 5, 10)) {
+		t.Errorf("Normalize = %v", got)
+	}
+	if got := sp(0, 5, 8, 30).Clip(2, 20); !reflect.DeepEqual(got, sp(2, 5, 8, 20)) {
+		t.Errorf("Clip = %v", got)
+	}
+}
+
+// chars expands segments into the reading order, character by character (test
+// oracle only).
+func chars(segs []Segment, rel Spans) (order []int, r []bool) {
+	for _, s := range segs {
+		for c := s.From; c < s.To; c++ {
+			order = append(order, c)
+			in := SpanIntersectLen(Span{c, c + 1}, rel) == 1
+			if in != s.Rel {
+				panic("segment relevance wrong")
+			}
+			r = append(r, in)
+		}
+	}
+	return
+}
+
+func seq(a, b int) []int {
+	var s []int
+	for i := a; i < b; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+func cat(xs ...[]int) []int {
+	var s []int
+	for _, x := range xs {
+		s = append(s, x...)
+	}
+	return s
+}
+
+func TestReadingOrders(t *testing.T) {
+	// L = 20, relevant [2,5) and [12,15), retrieved [8,13).
+	rel, ret := sp(2, 5, 12, 15), sp(8, 13)
+	for _, tc := range []struct {
+		order Order
+		want  []int
+	}{
+		{Natural, cat(seq(8, 13), seq(0, 8), seq(13, 20))},
+		{Best, cat(seq(8, 13), seq(2, 5), seq(13, 15), seq(0, 2), seq(5, 8), seq(15, 20))},
+		{Worst, cat(seq(8, 13), seq(0, 2), seq(5, 8), seq(15, 20), seq(2, 5), seq(13, 15))},
+	} {
+		var r Reader
+		got, _ := chars(r.Read(tc.order, 20, ret, rel), rel)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%v: %v, want %v", tc.order, got, tc.want)
+		}
+	}
+	var r Reader
+	if got, _ := chars(r.Baseline(20, rel), rel); !reflect.DeepEqual(got, seq(0, 20)) {
+		t.Errorf("baseline %v", got)
+	}
+	if got, _ := chars(r.EntryPoint(20, 7, rel), rel); !reflect.DeepEqual(got, cat(seq(7, 20), seq(0, 7))) {
+		t.Errorf("entry point %v", got)
+	}
+}
+
+// bruteAveChP is measures.md's definition of aveChP, per character.
+func bruteAveChP(r []bool, nrc int) float64 {
+	g, s := 0, 0.0
+	for i, x := range r {
+		if x {
+			g++
+			s += float64(g) / float64(i+1)
+		}
+	}
+	return s / float64(nrc)
+}
+
+// TestPaperExamples is measures.md §4's worked examples: a 55-character
+// document, relevant [0,27).
+func TestPaperExamples(t *testing.T) {
+	rel := sp(0, 27)
+	for _, tc := range []struct {
+		ret         Spans
+		order       []int
+		aveChP, f1  float64 // the spec's rounded values
+		f1Exact     float64 // derived by hand
+		aveChPExact float64 // Σ by hand where closed
+	}{
+		{sp(32, 55), cat(seq(32, 55), seq(0, 32)), 0.3484, 0, 0, -1},
+		{sp(0, 55), seq(0, 55), 1, 0.6585, 54.0 / 82, 1},
+		{sp(23, 45), cat(seq(23, 45), seq(0, 23), seq(45, 55)), 0.5306, 0.1633, 8.0 / 49, -1},
+	} {
+		var r Reader
+		segs := r.Read(Natural, 55, tc.ret, rel)
+		order, relv := chars(segs, rel)
+		if !reflect.DeepEqual(order, tc.order) {
+			t.Errorf("%v: order %v", tc.ret, order)
+		}
+		d := &Doc{NRC: 27, RetLen: tc.ret.Len(), RetRel: IntersectLen(tc.ret, rel), Segs: segs}
+		a := AveChP(d)
+		if !near(a, tc.aveChP, 5e-5) {
+			t.Errorf("%v: aveChP %v, spec %v", tc.ret, a, tc.aveChP)
+		}
+		if b := bruteAveChP(relv, 27); !near(a, b, 1e-12) {
+			t.Errorf("%v: aveChP %v, per character %v", tc.ret, a, b)
+		}
+		if tc.aveChPExact >= 0 && !near(a, tc.aveChPExact, 1e-12) {
+			t.Errorf("%v: aveChP %v, want %v", tc.ret, a, tc.aveChPExact)
+		}
+		f := F(d, 1)
+		if !near(f, tc.f1, 5e-5) || !near(f, tc.f1Exact, 1e-15) {
+			t.Errorf("%v: F(1) %v, spec %v (exact %v)", tc.ret, f, tc.f1, tc.f1Exact)
+		}
+	}
+}
+
+// TestT2I is measures.md §3's verified example: L=1000, relevant [500,510),
+// retrieved [0,100).
+func TestT2I(t *testing.T) {
+	rel := sp(500, 510)
+	var r Reader
+	segs := r.Read(Natural, 1000, sp(0, 100), rel)
+	for _, tc := range []struct {
+		x, read, relRead, firstRel int
+		stopped                    bool
+	}{
+		{501, 511, 10, 500, true},
+		{500, 500, 0, -1, true},
+		{100, 100, 0, -1, true},
+		{990, 1000, 10, 500, false},
+		{5000, 1000, 10, 500, false},
+		{0, 1000, 10, 500, false},
+	} {
+		got := T2I(segs, tc.x)
+		if got.Read != tc.read || got.RelRead != tc.relRead || got.FirstRel != tc.firstRel || got.Stopped != tc.stopped {
+			t.Errorf("x=%d: %+v", tc.x, got)
+		}
+	}
+	d := &Doc{NRC: 10, RetLen: 100, Segs: segs}
+	if got := T2Ip(d, 501); got != 10.0/511 {
+		t.Errorf("T2Ip(501) = %v", got)
+	}
+	if got := T2Ir(d, 501); got != 1 {
+		t.Errorf("T2Ir(501) = %v", got)
+	}
+	if got, want := T2If(d, 501, 1), 2*(10.0/511)/(10.0/511+1); !near(got, want, 1e-15) {
+		t.Errorf("T2If(501,1) = %v, want %v", got, want)
+	}
+	if got := T2Ip(d, 500); got != 0 {
+		t.Errorf("T2Ip(500) = %v", got)
+	}
+	// ChP: after 505 characters read, 5 are relevant; past the end the rest
+	// counts as non-relevant.
+	if got := ChP(d, 505); got != 5.0/505 {
+		t.Errorf("ChP[505] = %v", got)
+	}
+	if got := ChP(d, 2000); got != 10.0/2000 {
+		t.Errorf("ChP[2000] = %v", got)
+	}
+	// LE: 500 characters before the first relevant one.
+	for _, tc := range []struct{ s, nr, want int }{{300, 5, 2}, {2000, 5, 1}, {100, 5, 5}, {100, 9, 6}, {500, 5, 2}, {501, 5, 1}} {
+		if got := LE(d, tc.s, tc.nr); got != float64(tc.want) {
+			t.Errorf("LE(%d,%d) = %v, want %d", tc.s, tc.nr, got, tc.want)
+		}
+	}
+	if got := LE(&Doc{}, 300, 5); got != 5 {
+		t.Errorf("LE of a non-relevant document = %v", got)
+	}
+}
+
+// TestEffortExample is the paper's example of measures.md §6.
+func TestEffortExample(t *testing.T) {
+	es := []float64{1, 2, 5, 1, 5}
+	ce := []float64{0, 1, 5, 5, 9}
+	nce := []float64{0, 1, 5, 4.2, 4.2}
+	for k := 1; k <= 5; k++ {
+		if got := CE(es, k, 5); !near(got, ce[k-1], 1e-12) {
+			t.Errorf("CE[%d] = %v, want %v", k, got, ce[k-1])
+		}
+		if got := NCE(es, 3, k, 5); !near(got, nce[k-1], 1e-12) {
+			t.Errorf("NCE[%d] = %v, want %v", k, got, nce[k-1])
+		}
+	}
+	if got := ANCE(es, 3, 5, 5); !near(got, 2.88, 1e-12) {
+		t.Errorf("ANCE[5] = %v, want 2.88", got)
+	}
+	// Past the end of the run every rank costs NR: NCE[6] = 4.2 + 0 (IE = 5).
+	if got := NCE(es, 3, 6, 5); !near(got, 4.2, 1e-12) {
+		t.Errorf("NCE[6] = %v", got)
+	}
+	// An empty run of a topic with 2 relevant documents: NCE = 4, 8, 8.
+	if got := ANCE(nil, 2, 3, 5); !near(got, (4+8+8)/3.0, 1e-12) {
+		t.Errorf("ANCE[3] of nothing = %v", got)
+	}
+}
+
+func TestListScores(t *testing.T) {
+	s := []float64{0.5, 0, 1, 0}
+	isrel := []bool{true, false, true, true}
+	rsize := []int{100, 0, 300, 100}
+	// gP[1]=.5, gP[2]=.25, gP[3]=.5, gP[4]=.375; Trel = 5.
+	for _, tc := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"gP[3]", GP(s, 3, false), 0.5},
+		{"gP[8]", GP(s, 8, false), 1.5 / 8},
+		{"gP[8] inex", GP(s, 8, true), 1.5 / 4},
+		{"gP[1] of nothing", GP(nil, 1, true), 0},
+		{"gR[3]", GR(isrel, 5, 3), 2.0 / 5},
+		{"AgP", AgP(s, isrel, 5), (0.5 + 0.5 + 0.375) / 5},
+		{"AgP'", AgP1(s, rsize, 1000), 0.1*0.5 + 0.3*0.5 + 0.1*0.375},
+		{"AgP''", AgP2(s, rsize, 1000), 0.5 * (0.5 + 0.5 + 0.375) / 3},
+		{"P[2]", P(isrel, 2), 0.5},
+		{"P[10]", P(isrel, 10), 0.3},
+		{"AP", AP(isrel, 5), (1 + 2.0/3 + 3.0/4) / 5},
+	} {
+		if !near(tc.got, tc.want, 1e-15) {
+			t.Errorf("%s = %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+	pts := InterpolatedGP(s, isrel, 5, 11)
+	// gR after ranks: .2 .2 .4 .6 ; max gP with gR ≥ x.
+	want := []float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.375, 0.375, 0, 0, 0, 0}
+	if !reflect.DeepEqual(pts, want) {
+		t.Errorf("InterpolatedGP = %v, want %v", pts, want)
+	}
+}
+
+func TestFocused(t *testing.T) {
+	// Topic with 100 relevant characters; passages (len, rel): (50,25), (50,0), (100,75).
+	c := NewFocusedCurve([]Passage{{50, 25}, {50, 0}, {100, 75}}, 100)
+	// P = .5, .25, .5 ; R = .25, .25, 1
+	for _, tc := range []struct{ x, want float64 }{{0, 0.5}, {0.01, 0.5}, {0.25, 0.5}, {0.26, 0.5}, {1, 0.5}} {
+		if got := c.IP(tc.x); got != tc.want {
+			t.Errorf("iP[%v] = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+	if got := c.AiP(); got != 0.5 {
+		t.Errorf("AiP = %v", got)
+	}
+	c = NewFocusedCurve([]Passage{{10, 10}, {90, 0}}, 40)
+	// P = 1, .1 ; R = .25, .25: iP = 1 up to 0.25, 0 after; AiP = 26/101.
+	if got := c.AiP(); !near(got, 26.0/101, 1e-15) {
+		t.Errorf("AiP = %v", got)
+	}
+	pts := c.Interpolated(101)
+	for i, v := range pts {
+		if want := c.IP(float64(i) / 100); v != want {
+			t.Errorf("Interpolated[%d] = %v, IP = %v", i, v, want)
+		}
+	}
+}
+
+func TestHarmonicDiff(t *testing.T) {
+	for _, tc := range [][2]int{{0, 1}, {0, 10}, {3, 200}, {63, 65}, {64, 1000}, {1000, 100000}, {99999, 100000}, {0, 1000000}} {
+		want := 0.0
+		for k := tc[1]; k > tc[0]; k-- {
+			want += 1 / float64(k)
+		}
+		if got := HarmonicDiff(tc[0], tc[1]); !near(got, want, 1e-13*math.Max(1, want)) {
+			t.Errorf("H(%d)-H(%d) = %.17g, want %.17g", tc[1], tc[0], got, want)
+		}
+	}
+}
+
+// TestAveChPLong checks the O(runs) aveChP against the per-character
+// definition on a long document with many runs.
+func TestAveChPLong(t *testing.T) {
+	rel := sp(100, 3000, 5000, 5001, 7000, 90000)
+	for _, o := range []Order{Natural, Best, Worst} {
+		var r Reader
+		segs := r.Read(o, 100000, sp(4000, 8000, 95000, 99000), rel)
+		_, relv := chars(segs, rel)
+		d := &Doc{NRC: rel.Len(), Segs: segs}
+		if got, want := AveChP(d), bruteAveChP(relv, rel.Len()); !near(got, want, 1e-12) {
+			t.Errorf("%v: aveChP %.17g, per character %.17g", o, got, want)
+		}
+	}
+}
+
+func TestParseMeasure(t *testing.T) {
+	for _, tc := range []struct{ in, canonical string }{
+		{`AgP\F(0.25)`, `AgP\F(0.25)`},
+		{`AgP`, `AgP\F(0.25)`},
+		{`gP[10]\F(0.25)`, `gP[10]\F(0.25)`},
+		{`gP[10]`, `gP[10]\F(0.25)`},
+		{`gR[10]`, `gR[10]`},
+		{`AgP\T2Ip(300)`, `AgP\T2Ip(300)`},
+		{`AgP\T2Ip`, `AgP\T2Ip(300)`},
+		{`AgP\T2Ir(300)`, `AgP\T2Ir(300)`},
+		{`AgP\T2If(2000,1)`, `AgP\T2If(2000,1)`},
+		{`AgP\T2If(2000)`, `AgP\T2If(2000,1)`},
+		{`AgP\T2If(300,0.5)`, `AgP\T2If(300,0.5)`},
+		{`AgP\ChP[600]`, `AgP\ChP[600]`},
+		{`AgP\ChP`, `AgP\ChP[600]`},
+		{`AgP\aveChP`, `AgP\aveChP`},
+		{`AgP\F(1)`, `AgP\F(1)`},
+		{`AgP\F(1.0)`, `AgP\F(1)`},
+		{`AgP\F`, `AgP\F(0.25)`},
+		{`AgP'\F(0.25)`, `AgP'\F(0.25)`},
+		{`AgP''\aveChP`, `AgP''\aveChP`},
+		{`ANCE[100]\LE(300,5)`, `ANCE[100]\LE(300,5)`},
+		{`ANCE[100]\LE(2000)`, `ANCE[100]\LE(2000,5)`},
+		{`ANCE[100]`, `ANCE[100]\LE(300,5)`},
+		{`CE[10]\LE`, `CE[10]\LE(300,5)`},
+		{`NCE[10]\LE(300,7)`, `NCE[10]\LE(300,7)`},
+		{`P[10]`, `P[10]`},
+		{`AP`, `AP`},
+		{`iP[0.01]`, `iP[0.01]`},
+		{`iP[0.1]`, `iP[0.10]`},
+		{`iP[0.005]`, `iP[0.005]`},
+		{`AiP`, `AiP`},
+		{`num_rel_ret`, `num_rel_ret`},
+		{`char_f1`, `char_f1`},
+	} {
+		m, err := ParseMeasure(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if m.String() != tc.canonical {
+			t.Errorf("%s: canonical %s, want %s", tc.in, m.String(), tc.canonical)
+		}
+		if m2, err := ParseMeasure(m.String()); err != nil || m2 != m {
+			t.Errorf("%s: canonical name does not parse back: %v %v", tc.in, m2, err)
+		}
+	}
+	for _, bad := range []string{``, `MAP`, `gP`, `gP[0]`, `gP[x]`, `AgP[3]`, `AgP\LE(300,5)`, `ANCE[10]\F(1)`, `AP\F(1)`,
+		`iP`, `iP[2]`, `AgP\F(0)`, `AgP\F(-1)`, `AgP\T2Ip(0)`, `AgP\T2Ip(3,4)`, `AgP\Foo`, `AgP\F(1`, `gP[10`, `AgP\ChP[0]`, `AiP\aveChP`} {
+		if _, err := ParseMeasure(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+func TestEvaluatorDefaults(t *testing.T) {
+	// One topic, Trel 2; ranked: a relevant document read in part, an
+	// unjudged one. Checks the wiring of Evaluator against the functions.
+	ms := []Measure{}
+	for _, n := range []string{`AgP\F(1)`, `gP[1]\F(1)`, `AP`, `num_ret`, `ret_size`, `rel_ret_size`, `char_prec`, `ANCE[2]\LE(300,5)`} {
+		m, err := ParseMeasure(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	ev := NewEvaluator(ms, Config{})
+	in := &TopicInput{Trel: 2, TrelChars: 30, Docs: []RankedDoc{
+		{Judged: true, L: 100, Rel: sp(10, 30), Ret: sp(0, 20), Entry: -1},
+		{Ret: sp(0, 50), Entry: -1},
+	}}
+	var w Workspace
+	got := ev.Topic(in, &w, nil)
+	// F(1): P = 10/20, R = 10/20 → .5. AgP = .5/2. AP = 1/2.
+	// ES: 10 chars before the first relevant one → 1; unjudged → 5.
+	// NCE: 0, (5-1)/1 = 4 → ANCE[2] = 2.
+	want := []float64{0.25, 0.5, 0.5, 2, 70, 10, 10.0 / 70, 2}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
