@@ -208,11 +208,11 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 	docs := make([]Doc, 0, len(t.Passages))
 	idx := make(map[string]int, len(t.Passages))
 	last := map[string]int{} // article → line of its last passage
-	prev := ""
+	prev, prevLine := "", 0
 	for _, p := range t.Passages {
 		i, seen := idx[p.Article]
 		if seen && p.Article != prev && !group {
-			return nil, errorf(file, p.Line, "topic %s: article %s reappears after another article (its results are at lines %d and %d); results of one article must be together (use --group to group them by first appearance)", t.ID, p.Article, last[p.Article], p.Line)
+			return nil, errorf(file, p.Line, "topic %s: article %s (line %d) reappears at line %d after article %s (line %d); the results of an article must be together (use --group to rank it at its first appearance)", t.ID, p.Article, last[p.Article], p.Line, prev, prevLine)
 		}
 		if !seen {
 			i = len(docs)
@@ -233,9 +233,9 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 			}
 		}
 		last[p.Article] = p.Line
-		prev = p.Article
+		prev, prevLine = p.Article, p.Line
 	}
-	if err := t.checkOverlaps(file, idx, docs, merge); err != nil {
+	if err := t.checkOverlaps(file, docs, merge); err != nil {
 		return nil, err
 	}
 	for i := range docs {
@@ -245,11 +245,11 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 }
 
 // checkOverlaps reports the first pair of overlapping results of an article.
-func (t *RunTopic) checkOverlaps(file string, idx map[string]int, docs []Doc, merge bool) error {
+func (t *RunTopic) checkOverlaps(file string, docs []Doc, merge bool) error {
 	if merge {
 		return nil
 	}
-	// Fast path: a doc whose passages are sorted and disjoint as given.
+	// Fast path: an article whose passages are sorted and disjoint as given.
 	type seenSpan struct {
 		s    effort.Span
 		line int

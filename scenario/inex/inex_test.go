@@ -1,0 +1,210 @@
+package inex
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/readsim/readsim/effort"
+)
+
+func sp(xs ...int) effort.Spans {
+	var s effort.Spans
+	for i := 0; i+1 < len(xs); i += 2 {
+		s = append(s, effort.Span{Start: xs[i], End: xs[i+1]})
+	}
+	return s
+}
+
+func gz(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+func TestReadQrels(t *testing.T) {
+	const good = "1 Q0 a 30 100 0 10:20 40:10\n1 Q0 b 0 50 0\n2 Q0 a 5 10 0 8:5\n"
+	for _, tc := range []struct {
+		name, in string
+		warns    int
+	}{
+		{"LF", good, 1},
+		{"CRLF", strings.ReplaceAll(good, "\n", "\r\n"), 1},
+		{"gzip", gz(good), 1},
+		{"no final newline", strings.TrimSuffix(good, "\n"), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var warns []string
+			q, err := ReadQrels("q.txt", strings.NewReader(tc.in), func(s string) { warns = append(warns, s) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(q.IDs, []string{"1", "2"}) {
+				t.Errorf("IDs %v", q.IDs)
+			}
+			t1 := q.Topics["1"]
+			if t1.Trel != 1 || t1.RelChars != 30 || t1.Docs["b"].NRC != 0 {
+				t.Errorf("topic 1: %+v", t1)
+			}
+			if !reflect.DeepEqual(t1.Docs["a"].Rel, sp(10, 30, 40, 50)) {
+				t.Errorf("rel %v", t1.Docs["a"].Rel)
+			}
+			// 2/a: 8:5 runs past 10 → clipped to [8,10), rsize 5 ≠ 2.
+			if a := q.Topics["2"].Docs["a"]; !reflect.DeepEqual(a.Rel, sp(8, 10)) || a.NRC != 2 {
+				t.Errorf("2/a %+v", a)
+			}
+			if len(warns) != 2 || !strings.Contains(warns[0], "q.txt:3:") {
+				t.Errorf("warnings %q", warns)
+			}
+		})
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"empty", "", "q.txt: empty file"},
+		{"blank", "\n \r\n", "q.txt: empty file"},
+		{"columns", "1 Q0 a 30 100\n", "q.txt:1: 5 columns"},
+		{"negative", "1 Q0 a 30 100 0\n1 Q0 b -3 100 0\n", "q.txt:2: negative rsize"},
+		{"non-numeric", "1 Q0 a 30 1x0 0\n", `q.txt:1: length "1x0" is not`},
+		{"passage", "1 Q0 a 30 100 0 10-20\n", `q.txt:1: passage "10-20"`},
+		{"passage length", "1 Q0 a 30 100 0 10:-2\n", `q.txt:1: negative passage length`},
+		{"duplicate", "1 Q0 a 30 100 0\n2 Q0 a 1 1 0\n1 Q0 a 30 100 0\n", "q.txt:3: topic 1, article a judged twice (lines 1 and 3)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadQrels("q.txt", strings.NewReader(tc.in), nil)
+			var e *Error
+			if !errors.As(err, &e) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadRun(t *testing.T) {
+	const fol = "1 Q0 a 1 9 r 0 10\n1 Q0 a 2 8 r 20 5\n1 Q0 b 3 7 r 5 5\n2 Q0 c 1 1 r 0 3\n"
+	for _, in := range []string{fol, strings.ReplaceAll(fol, "\n", "\r\n"), gz(fol)} {
+		r, err := ReadRun("r.fol", strings.NewReader(in), RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ID != "r" || r.Format != FOL || r.Lines != 4 || len(r.Topics) != 2 {
+			t.Fatalf("%+v", r)
+		}
+		docs, err := r.Topics[0].Group("r.fol", false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Doc{{Article: "a", Ret: sp(0, 10, 20, 25), Entry: -1, Line: 1}, {Article: "b", Ret: sp(5, 10), Entry: -1, Line: 3}}
+		if !reflect.DeepEqual(docs, want) {
+			t.Errorf("docs %+v", docs)
+		}
+	}
+	r, err := ReadRun("r.trec", strings.NewReader("1 Q0 a 1 2.5 x\n1 Q0 b 2 1.5 x\n"), RunOptions{})
+	if err != nil || r.Format != TREC || !r.Topics[0].Passages[0].Full {
+		t.Fatalf("trec: %v %+v", err, r)
+	}
+	var warns []string
+	if _, err := ReadRun("r", strings.NewReader("1 Q0 a 2 1 r 0 1\n1 Q0 b 1 2 r 0 1\n"), RunOptions{Warn: func(s string) { warns = append(warns, s) }}); err != nil || len(warns) != 1 || !strings.Contains(warns[0], "r:2: warning: rank or rsv") {
+		t.Errorf("rank warning: %v %q", err, warns)
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"empty", "", "r: empty file"},
+		{"columns", "1 Q0 a 1 1 r 0\n", "r:1: 7 columns"},
+		{"negative", "1 Q0 a 1 1 r -5 10\n", "r:1: negative offset"},
+		{"rsv", "1 Q0 a 1 abc r 0 10\n", `r:1: rsv "abc"`},
+		{"rank", "1 Q0 a x 1 r 0 10\n", `r:1: rank "x"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestGroup(t *testing.T) {
+	for _, tc := range []struct {
+		name, in     string
+		group, merge bool
+		want         []Doc
+		err          string
+	}{
+		{name: "interleaved", in: "1 Q0 a 1 1 r 0 10\n1 Q0 b 2 1 r 0 10\n1 Q0 a 3 1 r 20 10\n",
+			err: "r:3: topic 1: article a (line 1) reappears at line 3 after article b (line 2)"},
+		{name: "grouped", in: "1 Q0 a 1 1 r 0 10\n1 Q0 b 2 1 r 0 10\n1 Q0 a 3 1 r 20 10\n", group: true,
+			want: []Doc{{Article: "a", Ret: sp(0, 10, 20, 30), Entry: -1, Line: 1}, {Article: "b", Ret: sp(0, 10), Entry: -1, Line: 2}}},
+		{name: "overlap", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 5 10\n", err: "r:2: topic 1, article a: this result overlaps the one at line 1"},
+		{name: "duplicate", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 0 10\n", err: "r:2: topic 1, article a: this result repeats the one at line 1"},
+		{name: "unordered overlap", in: "1 Q0 a 1 1 r 50 10\n1 Q0 a 2 1 r 0 100\n", err: "r:2: topic 1, article a: this result overlaps the one at line 1"},
+		{name: "unordered fine", in: "1 Q0 a 1 1 r 50 10\n1 Q0 a 2 1 r 0 10\n",
+			want: []Doc{{Article: "a", Ret: sp(0, 10, 50, 60), Entry: -1, Line: 1}}},
+		{name: "merged", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 5 10\n", merge: true,
+			want: []Doc{{Article: "a", Ret: sp(0, 15), Entry: -1, Line: 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs, err := r.Topics[0].Group("r", tc.group, tc.merge)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(docs, tc.want) {
+				t.Errorf("%v %+v", err, docs)
+			}
+		})
+	}
+}
+
+type fakeResolver map[string][2]int
+
+func (f fakeResolver) Span(article, xpath string) (int, int, error) {
+	s, ok := f[article+xpath]
+	if !ok {
+		return 0, 0, errors.New("no such element")
+	}
+	return s[0], s[1], nil
+}
+
+func TestReadXML(t *testing.T) {
+	const sub = `<?xml version="1.0"?>
+<inex-submission participant-id="7" run-id="xr" task="RelevantInContext" query="automatic" result-type="element">
+  <topic topic-id="2009001">
+    <result><file>12</file><rank>1</rank><rsv>2.0</rsv><fol offset="5" length="10"/><fol offset="40" length="5"/></result>
+    <result><file>13.xml</file><rank>2</rank><rsv>1.0</rsv><path>/article[1]/bdy[1]</path></result>
+    <result><file>14</file><rank>3</rank><rsv>0.5</rsv><bep offset="70"/></result>
+    <result><file>15</file><rank>4</rank><rsv>0.1</rsv></result>
+  </topic>
+</inex-submission>
+`
+	r, err := ReadRun("s.xml", strings.NewReader(sub), RunOptions{Resolver: fakeResolver{"13/article[1]/bdy[1]": {3, 30}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Passage{
+		{Article: "12", Start: 5, End: 15, Entry: -1, Line: 4},
+		{Article: "12", Start: 40, End: 45, Entry: -1, Line: 4},
+		{Article: "13", Start: 3, End: 30, Entry: -1, Line: 5},
+		{Article: "14", Entry: 70, Line: 6},
+		{Article: "15", Full: true, Entry: -1, Line: 7},
+	}
+	if r.ID != "xr" || r.Format != XML || !reflect.DeepEqual(r.Topics[0].Passages, want) {
+		t.Errorf("%+v %+v", r, r.Topics[0].Passages)
+	}
+	_, err = ReadRun("s.xml", strings.NewReader(sub), RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "s.xml:5:") || !strings.Contains(err.Error(), "--articles") {
+		t.Errorf("without resolver: %v", err)
+	}
+	_, err = ReadRun("s.xml", strings.NewReader(strings.Replace(sub, `length="5"`, `length="x"`, 1)), RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "s.xml:4:") {
+		t.Errorf("bad length: %v", err)
+	}
+}
