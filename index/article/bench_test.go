@@ -102,6 +102,8 @@ func BenchmarkParse50MB(b *testing.B) {
 		runtime.ReadMemStats(&after)
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(len(a.Text)), "heap/text")
 		b.ReportMetric(float64(len(a.Elements)), "elements")
+		b.ReportMetric(float64(len(a.Text))/(1<<20), "text-MiB")
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "heap-MiB")
 		runtime.KeepAlive(a)
 	}
 }

@@ -50,6 +50,10 @@ func Parse(r io.Reader, name string) (*Article, error) {
 		return nil, err
 	}
 	p.a.Text = p.text.String()
+	if p.text.Cap()-p.text.Len() > p.text.Len()/8 {
+		// Drop the builder's doubling slack: the article keeps only its text.
+		p.a.Text = strings.Clone(p.a.Text)
+	}
 	p.a.Len = p.chars
 	p.a.index()
 	return p.a, nil
@@ -74,7 +78,22 @@ type parser struct {
 	done  bool // the root element has ended
 
 	titleElem int // element whose text is the title, while it is open
-	linkElem  []int
+
+	names map[string]string // interned element and attribute names
+}
+
+// intern returns one shared copy of an element or attribute name, so that a
+// large article keeps each distinct name once.
+func (p *parser) intern(n xml.Name) string {
+	s := qname(n)
+	if v, ok := p.names[s]; ok {
+		return v
+	}
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	p.names[s] = s
+	return s
 }
 
 func (p *parser) errAt(d *xml.Decoder, format string, args ...any) error {
@@ -158,7 +177,7 @@ func qname(n xml.Name) string {
 }
 
 func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
-	name := qname(t.Name)
+	name := p.intern(t.Name)
 	if p.done {
 		return p.errAt(d, "content after the root element: <%s>", name)
 	}
@@ -191,7 +210,7 @@ func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
 	if len(t.Attr) > 0 {
 		attrs = make([]Attr, len(t.Attr))
 		for i, at := range t.Attr {
-			attrs[i] = Attr{Name: qname(at.Name), Value: at.Value}
+			attrs[i] = Attr{Name: p.intern(at.Name), Value: at.Value}
 		}
 	}
 	idx := len(p.a.Elements)
