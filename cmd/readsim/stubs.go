@@ -6,9 +6,6 @@ package main
 func init() {
 	for _, c := range []*command{
 		{name: "demo", args: "[--addr :8080]", summary: "index the bundled sample and serve the phone prototype and the simulation view"},
-		{name: "index", args: "--articles DIR --index IDX", summary: "build a persistent Bleve index of the articles and their elements"},
-		{name: "search", args: "--index IDX [--k N] QUERY...", summary: "fetch and browse: ranked articles, each with its best passages"},
-		{name: "run", args: "--index IDX --topics FILE [--task ric|focused|bic|doc] [--k N] [--run-id ID]", summary: "one run for every topic, as FOL text or a TREC document run"},
 		{name: "compare", args: "--qrels Q [-m MEASURE]... RUN_A (RUN_B | --doc-baseline)", summary: "paired comparison of two runs, one row per measure"},
 		{name: "replay", args: "--qrels Q --run R [--topic T]... [--order O] [--t2i X] [--screen S] [--nr N]", summary: "the simulated reader's trace as JSON Lines"},
 		{name: "fidelity", args: "--qrels Q [--articles DIR] [-m MEASURE]...", summary: "the fidelity suite of simulated runs"},

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/readsim/readsim/index"
+)
+
+func init() {
+	register(&command{
+		name:    "index",
+		args:    "--articles DIR --index IDX [--elements sec,p,...] [--rebuild]",
+		summary: "build a persistent Bleve index of the articles and their elements",
+		run:     runIndex,
+	})
+}
+
+func runIndex(e *env, args []string) error {
+	fs := newFlags(e, commands["index"])
+	articles := fs.String("articles", "", "the folder of articles (`DIR`, searched recursively)")
+	idx := fs.String("index", "", "the index folder to build or update (`IDX`)")
+	elements := fs.String("elements", strings.Join(index.DefaultElements, ","), "candidate element names for browse, comma-separated")
+	rebuild := fs.Bool("rebuild", false, "build from scratch even if IDX is an up-to-date index")
+	workers := fs.Int("workers", 0, "parsing goroutines (0: one per CPU)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	if *articles == "" || *idx == "" {
+		return usageError{"--articles and --index are required"}
+	}
+	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers}
+	for _, n := range strings.Split(*elements, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			opt.Elements = append(opt.Elements, n)
+		}
+	}
+	if len(opt.Elements) == 0 {
+		return usageError{"--elements names no element"}
+	}
+	var bar *progressbar.ProgressBar
+	if e.stderrIsTerminal {
+		opt.Progress = func(p index.Progress) {
+			if bar == nil {
+				bar = progressbar.NewOptions64(p.TotalBytes,
+					progressbar.OptionSetWriter(e.stderr),
+					progressbar.OptionShowBytes(true),
+					progressbar.OptionSetPredictTime(true),
+					progressbar.OptionSetWidth(30),
+					progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionClearOnFinish(),
+				)
+			}
+			rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-9)
+			bar.Describe(fmt.Sprintf("indexing %d/%d articles (%.0f articles/s)", p.Done, p.Total, rate))
+			bar.Set64(p.Bytes)
+		}
+	}
+	res, err := index.Build(opt)
+	if bar != nil {
+		bar.Finish()
+	}
+	var ie *index.InputError
+	if errors.As(err, &ie) {
+		return inputError{err}
+	}
+	if err != nil {
+		return err
+	}
+	printBuildSummary(e.stderr, *idx, res)
+	return nil
+}
+
+// printBuildSummary writes what was indexed and what was skipped, naming
+// every skipped file.
+func printBuildSummary(w io.Writer, idx string, r *index.BuildResult) {
+	for _, s := range r.Broken {
+		fmt.Fprintf(w, "readsim index: skipped broken article %s: %s\n", s.Path, s.Reason)
+	}
+	for _, s := range r.Dups {
+		fmt.Fprintf(w, "readsim index: skipped duplicate %s: %s\n", s.Path, s.Reason)
+	}
+	for _, p := range r.NotXML {
+		fmt.Fprintf(w, "readsim index: skipped non-XML file %s\n", p)
+	}
+	secs := r.Elapsed.Seconds()
+	mode := "built"
+	if !r.Full {
+		mode = "updated"
+	}
+	fmt.Fprintf(w, "readsim index: %s %s: %d articles, %d elements; this run indexed %d (%.1f MB in %.1fs, %.1f MB/s), kept %d unchanged, removed %d\n",
+		mode, idx, r.Articles, r.Elements, r.Indexed, float64(r.Bytes)/1e6, secs, float64(r.Bytes)/1e6/max(secs, 1e-9), r.Unchanged, r.Removed)
+	if n := len(r.Broken) + len(r.Dups) + len(r.NotXML); n > 0 {
+		fmt.Fprintf(w, "readsim index: skipped %d files: %d broken, %d duplicate ids, %d not XML\n", n, len(r.Broken), len(r.Dups), len(r.NotXML))
+	}
+}

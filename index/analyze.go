@@ -1,0 +1,106 @@
+package index
+
+import (
+	"sort"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// The index mapping shared by both Bleve indexes: the English analyzer
+// (Unicode tokenizer, possessive filter, lower case, English stop words,
+// Porter stemmer) and BM25 scoring. Documents are built by hand (Batch.
+// IndexAdvanced), so the mapping only carries the scoring model and the
+// analyzers.
+func newMapping() *mapping.IndexMappingImpl {
+	im := mapping.NewIndexMapping()
+	im.DefaultAnalyzer = en.AnalyzerName
+	im.ScoringModel = bindex.BM25Scoring
+	im.StoreDynamic = false
+	im.IndexDynamic = false
+	return im
+}
+
+var (
+	analyzerOnce sync.Once
+	enAnalyzer   analysis.Analyzer
+	kwAnalyzer   analysis.Analyzer
+)
+
+func analyzers() (analysis.Analyzer, analysis.Analyzer) {
+	analyzerOnce.Do(func() {
+		im := newMapping()
+		enAnalyzer = im.AnalyzerNamed(en.AnalyzerName)
+		kwAnalyzer = im.AnalyzerNamed(keyword.Name)
+		if enAnalyzer == nil || kwAnalyzer == nil {
+			panic("index: Bleve analyzers not registered")
+		}
+	})
+	return enAnalyzer, kwAnalyzer
+}
+
+// QueryTerms analyzes a query as the indexes analyze text and returns its
+// terms with their number of occurrences, in order of first occurrence.
+// The query is a bag of words: quotes, +, -, parentheses and the like are
+// punctuation to the tokenizer, and AND, OR, NOT are English stop words, so
+// a query of only stop words or operators has no terms.
+func QueryTerms(q string) []Term {
+	an, _ := analyzers()
+	var out []Term
+	pos := map[string]int{}
+	for _, tok := range an.Analyze([]byte(q)) {
+		t := string(tok.Term)
+		if i, ok := pos[t]; ok {
+			out[i].N++
+			continue
+		}
+		pos[t] = len(out)
+		out = append(out, Term{Text: t, N: 1})
+	}
+	return out
+}
+
+// Term is an analyzed query term and how often it occurs in the query.
+type Term struct {
+	Text string
+	N    int
+}
+
+// token is an analyzed token of an article's text: its term and the
+// character offsets of the word it comes from.
+type token struct {
+	term       string
+	start, end int // characters
+}
+
+// tokenize analyzes text with the English analyzer and returns its tokens with
+// character (not byte) offsets, in text order.
+func tokenize(text string) []token {
+	an, _ := analyzers()
+	ts := an.Analyze([]byte(text))
+	out := make([]token, len(ts))
+	// Bleve reports byte offsets in increasing order: convert incrementally.
+	b, c := 0, 0
+	conv := func(to int) int {
+		if to < b { // not expected; restart
+			b, c = 0, 0
+		}
+		c += utf8.RuneCountInString(text[b:to])
+		b = to
+		return c
+	}
+	for i, tok := range ts {
+		out[i].term = string(tok.Term)
+		out[i].start = conv(tok.Start)
+		out[i].end = conv(tok.End)
+	}
+	if !sort.SliceIsSorted(out, func(i, j int) bool { return out[i].start < out[j].start }) {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
+	}
+	return out
+}

@@ -1,0 +1,225 @@
+package index
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Elem is a candidate element of an article: a unit that browse may return.
+type Elem struct {
+	XPath      string
+	Start, End int // characters, [Start, End)
+}
+
+// Passage is a best-matching passage of an article: one candidate element or
+// several adjacent ones merged.
+type Passage struct {
+	Start, End int      // characters, [Start, End)
+	XPaths     []string // the merged elements, in document order
+	Score      float64  // the best score among them
+}
+
+// Len is the passage length in characters.
+func (p Passage) Len() int { return p.End - p.Start }
+
+// ElemStats are the collection statistics browse scores elements with: the
+// number of candidate elements in the collection, their average length in
+// tokens and each query term's element frequency.
+type ElemStats struct {
+	N      float64
+	AvgLen float64
+	DF     map[string]float64
+}
+
+// BrowseOptions tune browse.
+type BrowseOptions struct {
+	// Threshold keeps the elements scoring at least Threshold times the best
+	// element's score (0 < Threshold ≤ 1; 0 means DefaultThreshold).
+	Threshold float64
+}
+
+// DefaultThreshold is the default relative threshold of browse.
+const DefaultThreshold = 0.5
+
+// BM25 parameters of browse, Bleve's values.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// browse returns the best non-overlapping passages of an article whose text
+// and candidate elements are given, in document order.
+//
+// Each candidate element is scored with BM25 (k1 = 1.2, b = 0.75, raw term
+// frequency, idf log(1 + (N−df+0.5)/(df+0.5))) against the collection's
+// element statistics; element length is its number of tokens after analysis
+// (stop words removed), as Bleve counts field length. Elements scoring at
+// least Threshold × the best score are the winners; winners are taken by
+// decreasing score (ties: the shorter, then the earlier), each one kept
+// unless it overlaps one already kept, so a section and a paragraph inside it
+// are never both returned. The kept elements are put in document order and
+// adjacent ones — nothing but white space between them — are merged into one
+// passage. An article none of whose candidate elements contains a query term
+// has no passages.
+func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats, opt BrowseOptions) []Passage {
+	th := opt.Threshold
+	if th <= 0 || th > 1 {
+		th = DefaultThreshold
+	}
+	if len(terms) == 0 || len(elems) == 0 {
+		return nil
+	}
+	starts := make([]int, len(toks))
+	for i := range toks {
+		starts[i] = toks[i].start
+	}
+	// positions of each query term
+	qpos := make([][]int, len(terms))
+	idx := make(map[string]int, len(terms))
+	for i, t := range terms {
+		idx[t.Text] = i
+	}
+	for _, tk := range toks {
+		if i, ok := idx[tk.term]; ok {
+			qpos[i] = append(qpos[i], tk.start)
+		}
+	}
+	idf := make([]float64, len(terms))
+	for i, t := range terms {
+		df := st.DF[t.Text]
+		n := math.Max(st.N, df)
+		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+	}
+	avg := st.AvgLen
+	if avg <= 0 {
+		avg = 1
+	}
+	count := func(pos []int, s, e int) int {
+		return sort.SearchInts(pos, e) - sort.SearchInts(pos, s)
+	}
+	type scored struct {
+		e     int
+		score float64
+	}
+	var cands []scored
+	best := 0.0
+	for k, el := range elems {
+		var score float64
+		dl := float64(count(starts, el.Start, el.End))
+		for i, t := range terms {
+			tf := float64(count(qpos[i], el.Start, el.End))
+			if tf == 0 {
+				continue
+			}
+			score += float64(t.N) * idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
+		}
+		if score > 0 {
+			cands = append(cands, scored{k, score})
+			best = math.Max(best, score)
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		la, lb := elems[a.e].End-elems[a.e].Start, elems[b.e].End-elems[b.e].Start
+		if la != lb {
+			return la < lb
+		}
+		return elems[a.e].Start < elems[b.e].Start
+	})
+	var kept []scored
+	for _, c := range cands {
+		if c.score < th*best {
+			break
+		}
+		el := elems[c.e]
+		overlaps := false
+		for _, k := range kept {
+			o := elems[k.e]
+			if el.Start < o.End && o.Start < el.End {
+				overlaps = true
+				break
+			}
+		}
+		if !overlaps {
+			kept = append(kept, c)
+		}
+	}
+	sort.Slice(kept, func(i, j int) bool { return elems[kept[i].e].Start < elems[kept[j].e].Start })
+	ci := newCharIndex(text)
+	var out []Passage
+	for _, k := range kept {
+		el := elems[k.e]
+		if n := len(out); n > 0 && blank(ci.slice(out[n-1].End, el.Start)) {
+			p := &out[n-1]
+			p.End = el.End
+			p.XPaths = append(p.XPaths, el.XPath)
+			p.Score = math.Max(p.Score, k.score)
+			continue
+		}
+		out = append(out, Passage{Start: el.Start, End: el.End, XPaths: []string{el.XPath}, Score: k.score})
+	}
+	return out
+}
+
+func blank(s string) bool {
+	return strings.TrimFunc(s, unicode.IsSpace) == ""
+}
+
+// charIndex converts character offsets of a text into byte offsets.
+type charIndex struct {
+	text   string
+	n      int   // characters
+	byteAt []int // byte offset of character i*64; nil for ASCII text
+}
+
+func newCharIndex(text string) *charIndex {
+	ci := &charIndex{text: text, n: len(text)}
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			ci.n = 0
+			for b := range text {
+				if ci.n%64 == 0 {
+					ci.byteAt = append(ci.byteAt, b)
+				}
+				ci.n++
+			}
+			break
+		}
+	}
+	return ci
+}
+
+func (ci *charIndex) byteOf(c int) int {
+	if c <= 0 {
+		return 0
+	}
+	if c >= ci.n {
+		return len(ci.text)
+	}
+	if ci.byteAt == nil {
+		return c
+	}
+	b := ci.byteAt[c/64]
+	for k := c % 64; k > 0; k-- {
+		_, size := utf8.DecodeRuneInString(ci.text[b:])
+		b += size
+	}
+	return b
+}
+
+// slice returns the text of characters [s, e).
+func (ci *charIndex) slice(s, e int) string {
+	if e < s {
+		return ""
+	}
+	return ci.text[ci.byteOf(s):ci.byteOf(e)]
+}

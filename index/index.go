@@ -1,0 +1,359 @@
+// Package index is readsim's retrieval system: a persistent Bleve index of an
+// article collection and the fetch-and-browse search of the reading scenario
+// (Arvola, Kekäläinen & Junkkari 2010, §2).
+//
+// An index is a folder holding two Bleve (scorch) indexes and a manifest:
+//
+//   - articles/: one document per article, id = article id, with the title and
+//     the text content (English analyzer, stored) and, stored only, the
+//     candidate elements (start, end, XPath) and the file's path;
+//   - elements/: one document per candidate element (sections, paragraphs,
+//     list items, table rows by default), with its article id (keyword), XPath
+//     and [start,end) character span stored and its text indexed;
+//   - manifest.json: the files indexed (path, size, modification time), the
+//     candidate element names and the build time. It is written last: a folder
+//     without it is not a complete index.
+//
+// Two Bleve indexes rather than one, because Bleve's BM25 counts documents per
+// index: articles and elements each get their own collection statistics.
+//
+// Fetch ranks articles with Bleve's BM25 over title and text. Browse scores
+// the candidate elements of one article with BM25 against the element
+// collection's statistics (see browse), keeps those within a threshold of the
+// best, and returns them non-overlapping, merged when adjacent, in document
+// order.
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Index is an open index, safe for concurrent searches.
+type Index struct {
+	dir      string
+	art, el  bleve.Index
+	man      *manifest
+	elemN    float64
+	elemAvg  float64
+	articles int
+}
+
+// ErrNoTerms means that a query has no term left after analysis: only stop
+// words, operators or punctuation.
+var ErrNoTerms = errors.New("the query has no searchable word: only stop words, operators or punctuation")
+
+// Open opens the index in dir for searching. Opening does not block: when
+// another process holds the index's write lock, it fails with ErrLocked.
+func Open(dir string) (*Index, error) {
+	if st, err := os.Stat(dir); err != nil {
+		return nil, &InputError{fmt.Sprintf("index %s: %v (build it with readsim index)", dir, errors.Unwrap(err))}
+	} else if !st.IsDir() {
+		return nil, &InputError{fmt.Sprintf("index %s: not a folder", dir)}
+	}
+	m, err := readManifest(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, &InputError{fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, manifestName)}
+		}
+		return nil, &InputError{fmt.Sprintf("index %s: %v", dir, err)}
+	}
+	if m.Version != manifestVersion {
+		return nil, &InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); run readsim index again", dir, m.Version, manifestVersion)}
+	}
+	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
+	open := func(sub string) (bleve.Index, error) {
+		i, err := bleve.OpenUsing(filepath.Join(dir, sub), cfg)
+		if err != nil {
+			if strings.Contains(err.Error(), "timeout") {
+				return nil, fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked)
+			}
+			return nil, fmt.Errorf("index %s: %w", dir, err)
+		}
+		return i, nil
+	}
+	x := &Index{dir: dir, man: m}
+	if x.art, err = open(articlesDir); err != nil {
+		return nil, err
+	}
+	if x.el, err = open(elementsDir); err != nil {
+		x.art.Close()
+		return nil, err
+	}
+	if err := x.loadStats(); err != nil {
+		x.Close()
+		return nil, err
+	}
+	return x, nil
+}
+
+func (x *Index) loadStats() error {
+	n, err := x.art.DocCount()
+	if err != nil {
+		return err
+	}
+	x.articles = int(n)
+	adv, err := x.el.Advanced()
+	if err != nil {
+		return err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	en, err := r.DocCount()
+	if err != nil {
+		return err
+	}
+	x.elemN = float64(en)
+	if br, ok := r.(bindex.BM25Reader); ok && en > 0 {
+		card, err := br.FieldCardinality("text")
+		if err != nil {
+			return err
+		}
+		x.elemAvg = float64(card) / float64(en)
+	}
+	return nil
+}
+
+// Close closes the index.
+func (x *Index) Close() error {
+	var errs []error
+	if x.art != nil {
+		errs = append(errs, x.art.Close())
+	}
+	if x.el != nil {
+		errs = append(errs, x.el.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Articles is the number of articles in the index.
+func (x *Index) Articles() int { return x.articles }
+
+// Elements is the number of candidate elements in the index.
+func (x *Index) Elements() int { return int(x.elemN) }
+
+// Options tune fetch and browse.
+type Options struct {
+	// TitleBoost and TextBoost weight the title and text fields in fetch;
+	// zero means the default (2 and 1).
+	TitleBoost, TextBoost float64
+	// Threshold is browse's relative threshold (BrowseOptions).
+	Threshold float64
+}
+
+func (o Options) boosts() (float64, float64) {
+	tb, xb := o.TitleBoost, o.TextBoost
+	if tb == 0 {
+		tb = 2
+	}
+	if xb == 0 {
+		xb = 1
+	}
+	return tb, xb
+}
+
+// Hit is a fetched article.
+type Hit struct {
+	ID    string
+	Title string
+	Score float64
+}
+
+// Query is an analyzed query with the element statistics of its terms,
+// ready for fetch and browse.
+type Query struct {
+	Text  string
+	Terms []Term
+	stats ElemStats
+}
+
+// Prepare analyzes a query and looks up its terms' element statistics. A
+// query without terms is ErrNoTerms.
+func (x *Index) Prepare(q string) (*Query, error) {
+	terms := QueryTerms(q)
+	if len(terms) == 0 {
+		return nil, ErrNoTerms
+	}
+	pq := &Query{Text: q, Terms: terms, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
+	adv, err := x.el.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	for _, t := range terms {
+		tfr, err := r.TermFieldReader(context.Background(), []byte(t.Text), "text", false, false, false)
+		if err != nil {
+			return nil, err
+		}
+		pq.stats.DF[t.Text] = float64(tfr.Count())
+		tfr.Close()
+	}
+	return pq, nil
+}
+
+// Fetch returns the k best articles for q by BM25 over title and text.
+// Ties are broken by article id, so rankings are reproducible.
+func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	tb, xb := opt.boosts()
+	var qs []query.Query
+	for _, t := range q.Terms {
+		for _, f := range []struct {
+			field string
+			boost float64
+		}{{"title", tb}, {"text", xb}} {
+			tq := query.NewTermQuery(t.Text)
+			tq.SetField(f.field)
+			tq.SetBoost(f.boost * float64(t.N))
+			qs = append(qs, tq)
+		}
+	}
+	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), k, 0, false)
+	req.Fields = []string{"title"}
+	req.SortBy([]string{"-_score", "_id"})
+	res, err := x.art.Search(req)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		title, _ := h.Fields["title"].(string)
+		hits = append(hits, Hit{ID: h.ID, Title: title, Score: h.Score})
+	}
+	return hits, nil
+}
+
+// Doc is an article as the index stores it.
+type Doc struct {
+	ID, Title, Path string
+	Text            string
+	Len             int // characters
+	Elems           []Elem
+	toks            []token
+}
+
+// Doc loads an article from the index.
+func (x *Index) Doc(id string) (*Doc, error) {
+	d, err := x.art.Document(id)
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		return nil, fmt.Errorf("index %s: no article %s", x.dir, id)
+	}
+	out := &Doc{ID: id}
+	d.VisitFields(func(f bindex.Field) {
+		v := string(f.Value())
+		switch f.Name() {
+		case "title":
+			out.Title = v
+		case "text":
+			out.Text = v
+		case "elems":
+			out.Elems = decodeElems(v)
+		case "path":
+			out.Path = v
+		}
+	})
+	out.Len = len([]rune(out.Text))
+	return out, nil
+}
+
+// Browse returns the best passages of the article d for q (see browse).
+func (x *Index) Browse(d *Doc, q *Query, opt Options) []Passage {
+	if d.toks == nil {
+		d.toks = tokenize(d.Text)
+	}
+	return browse(d.Text, d.toks, d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
+}
+
+// Result is a fetched article with its passages.
+type Result struct {
+	Hit
+	Doc      *Doc
+	Passages []Passage
+}
+
+// Search fetches the k best articles for q and browses each.
+func (x *Index) Search(q *Query, k int, opt Options) ([]Result, error) {
+	hits, err := x.Fetch(q, k, opt)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, len(hits))
+	for i, h := range hits {
+		d, err := x.Doc(h.ID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Result{Hit: h, Doc: d, Passages: x.Browse(d, q, opt)}
+	}
+	return out, nil
+}
+
+// Snippet returns about width characters of the passage around its first
+// query term, with the words matching a query term written as [word]. An
+// ellipsis marks a cut.
+func Snippet(d *Doc, p Passage, q *Query, width int) string {
+	if d.toks == nil {
+		d.toks = tokenize(d.Text)
+	}
+	want := map[string]bool{}
+	for _, t := range q.Terms {
+		want[t.Text] = true
+	}
+	lo := sort.Search(len(d.toks), func(i int) bool { return d.toks[i].start >= p.Start })
+	first := -1
+	for i := lo; i < len(d.toks) && d.toks[i].start < p.End; i++ {
+		if want[d.toks[i].term] {
+			first = d.toks[i].start
+			break
+		}
+	}
+	s := p.Start
+	if first >= 0 && first-width/4 > s {
+		s = first - width/4
+	}
+	e := min(s+width, p.End)
+	if e-s < width {
+		s = max(p.Start, e-width)
+	}
+	ci := newCharIndex(d.Text)
+	var b strings.Builder
+	if s > p.Start {
+		b.WriteString("…")
+	}
+	at := s
+	for i := sort.Search(len(d.toks), func(i int) bool { return d.toks[i].start >= s }); i < len(d.toks) && d.toks[i].start < e; i++ {
+		t := d.toks[i]
+		if !want[t.term] || t.end > e {
+			continue
+		}
+		b.WriteString(ci.slice(at, t.start))
+		b.WriteString("[" + ci.slice(t.start, t.end) + "]")
+		at = t.end
+	}
+	b.WriteString(ci.slice(at, e))
+	if e < p.End {
+		b.WriteString("…")
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
