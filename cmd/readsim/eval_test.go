@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// inexData returns ../shared/data/inex relative to the module root, or skips.
+func inexData(t *testing.T) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			t.Skip("module root not found")
+		}
+		dir = filepath.Dir(dir)
+	}
+	d := filepath.Join(dir, "..", "shared", "data", "inex")
+	if _, err := os.Stat(filepath.Join(d, "inex2009-2010.qrels")); err != nil {
+		t.Skipf("reference data absent (%s): skipping", d)
+	}
+	return d
+}
+
+func runEvalCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = runMain(&env{stdout: &out, stderr: &errb}, append([]string{"eval"}, args...))
+	return code, out.String(), errb.String()
+}
+
+// values parses measure<TAB>topic<TAB>value lines (tabs may be doubled, the
+// <eval> wrapper of the official files is skipped) into measure|topic → value.
+func values(t *testing.T, text string) map[string]float64 {
+	t.Helper()
+	m := map[string]float64{}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "<") {
+			continue
+		}
+		if len(f) != 3 {
+			t.Fatalf("bad line %q", line)
+		}
+		if f[0] == "run" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			t.Fatalf("bad value in %q", line)
+		}
+		m[f[0]+"|"+f[1]] = v
+	}
+	return m
+}
+
+func readFile(t *testing.T, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestEvalReference(t *testing.T) {
+	d := inexData(t)
+	qrels := filepath.Join(d, "inex2009-2010.qrels")
+	ric := filepath.Join(d, "passage-run.ric.fol")
+	natural := values(t, readFile(t, filepath.Join(d, "expected", "passage-run.ric.effort-natural.tsv")))
+	official := values(t, readFile(t, filepath.Join(d, "expected", "passage-run.ric.RiC-F0.25.txt")))
+	// The default measures gP[k]\F(0.25) are the official gP[k] (every topic
+	// of the run has 100 articles, so --compat inex makes no difference).
+	for k, v := range official {
+		if strings.HasPrefix(k, "gP[") {
+			name, topic, _ := strings.Cut(k, "|")
+			natural[name+`\F(0.25)|`+topic] = v
+		}
+	}
+	docBaseline := values(t, readFile(t, filepath.Join(d, "expected", "passage-run.ric.effort-docbaseline.tsv")))
+	for _, tc := range []struct {
+		name string
+		args []string
+		ref  map[string]float64
+		// rename maps our measure names to the reference's.
+		rename func(string) string
+		lines  int
+	}{
+		{"defaults", []string{"--qrels", qrels, ric}, natural, func(s string) string { return s }, 11},
+		{"flags after the run", []string{ric, "--qrels", qrels, "-q"}, natural, func(s string) string { return s }, 11 * 119},
+		{"best", []string{"--qrels", qrels, "--order", "best", "-q", "-m", `AgP\T2If(300,1)`, "-m", `AgP\ChP[600]`, ric},
+			values(t, readFile(t, filepath.Join(d, "expected", "passage-run.ric.effort-best.tsv"))), func(s string) string { return s }, 2 * 119},
+		{"doc baseline", []string{"--qrels", qrels, "--doc-baseline", "-q", "-m", `AgP\F(0.25)`, "-m", `AgP\T2Ip(300)`, "-m", `AgP\T2Ip(2000)`, "-m", `AgP\aveChP`, "-m", `ANCE[100]\LE(300,5)`, "-m", `ANCE[100]\LE(2000,5)`, "-m", "AP", ric},
+			docBaseline, func(s string) string { return s }, 7 * 119},
+		{"official RiC", []string{"--qrels", qrels, "--compat", "inex", "-q", "-m", "AgP", "-m", "gP[1]", "-m", "gR[25]", "-m", "gP[50]", "-m", "num_rel_ret", "-m", "rel_size", ric},
+			official, func(s string) string {
+				s = strings.Replace(s, `\F(0.25)|`, "|", 1)
+				return strings.Replace(s, "AgP|all", "MAgP|all", 1)
+			}, 6 * 119},
+		{"official focused", []string{"--qrels", qrels, "-q", "-m", "iP[0.01]", "-m", "AiP", "-m", "char_f1", "-m", "art_rec", filepath.Join(d, "passage-run.focused.fol")},
+			values(t, readFile(t, filepath.Join(d, "expected", "passage-run.focused.Focused.txt"))), func(s string) string {
+				return strings.Replace(s, "AiP|all", "MAiP|all", 1)
+			}, 4 * 119},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := runEvalCmd(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			got := values(t, out)
+			if n := strings.Count(out, "\n"); n != tc.lines {
+				t.Errorf("%d lines, want %d", n, tc.lines)
+			}
+			for k, v := range got {
+				want, ok := tc.ref[tc.rename(k)]
+				if !ok {
+					t.Errorf("%s not in the reference", k)
+					continue
+				}
+				if math.Abs(v-want) > 1e-9 {
+					t.Errorf("%s = %v, reference %v", k, v, want)
+				}
+			}
+		})
+	}
+}
+
+func TestEvalRefusesInterleaved(t *testing.T) {
+	d := inexData(t)
+	qrels := filepath.Join(d, "inex2009-2010.qrels")
+	code, _, stderr := runEvalCmd(t, "--qrels", qrels, filepath.Join(d, "passage-run.focused.fol"))
+	if code != 2 || !strings.Contains(stderr, "passage-run.focused.fol:6: topic 2009001: article 21201 (line 3) reappears at line 6") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runEvalCmd(t, "--qrels", qrels, "-m", "AiP", filepath.Join(d, "passage-run.focused-overlapping.fol"))
+	if code != 2 || !strings.Contains(stderr, "passage-run.focused-overlapping.fol:32582: topic 2009079, article 1584732: this result repeats the one at line 15924") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	// --group makes it a valid relevant-in-context run.
+	code, out, stderr := runEvalCmd(t, "--qrels", qrels, "--group", "-m", "AP", filepath.Join(d, "passage-run.focused.fol"))
+	if code != 0 || !strings.HasPrefix(out, "AP\tall\t") {
+		t.Errorf("--group: exit %d: %s %s", code, out, stderr)
+	}
+}
+
+// writeFiles writes name → content into a temporary folder.
+func writeFiles(t *testing.T, files map[string]string) string {
+	dir := t.TempDir()
+	for n, c := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestEvalSmall(t *testing.T) {
+	// Topic 1: a relevant [0,50) of 100, b relevant [10,20) of 40; c unjudged.
+	// Topic 2: d relevant [0,10) of 10. Topic 9 is not judged.
+	dir := writeFiles(t, map[string]string{
+		"q":  "1 Q0 a 50 100 0 0:50\r\n1 Q0 b 10 40 0 10:10\r\n2 Q0 d 10 10 0 0:10\r\n",
+		"r1": "1 Q0 c 1 3 r1 0 10\n1 Q0 a 2 2 r1 0 200\n9 Q0 x 1 1 r1 0 5\n",
+		"r2": "1 Q0 b 1 3 r2\n1 Q0 a 2 2 r2\n",
+	})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		out    string // exact stdout
+		stderr []string
+	}{
+		// r1 topic 1: ranks c (unjudged), a (retrieved [0,200) clipped to [0,100)).
+		// F(1) of a: P = .5, R = 1 → 2/3; gP[2] = 1/3; AgP = (1/3)/2 = 1/6.
+		{"list", []string{"--qrels", p("q"), "-q", "-m", `AgP\F(1)`, "-m", "P[2]", "-m", "ret_size", p("r1")}, 0,
+			"AgP\\F(1)\t1\t0.16666666666666666\nAgP\\F(1)\tall\t0.16666666666666666\n" +
+				"P[2]\t1\t0.5\nP[2]\tall\t0.5\nret_size\t1\t110\nret_size\tall\t110\n",
+			[]string{"1 topic(s) of the run are not in the judgments", "r1:2: warning: 1 result(s) run past their article's end"}},
+		// -c: topic 2 is missing from the run and scores 0.
+		{"-c", []string{"--qrels", p("q"), "-c", "-m", `AgP\F(1)`, p("r1")}, 0, "AgP\\F(1)\tall\t0.08333333333333333\n", nil},
+		// ANCE[2] for topic 2 missing (Trel 1): ES = 5,5; IE = 1,5 → NCE = 4,4 → 4.
+		{"-c effort", []string{"--qrels", p("q"), "-c", "-q", "-m", `ANCE[2]`, p("r2")}, 0,
+			"ANCE[2]\\LE(300,5)\t1\t0\nANCE[2]\\LE(300,5)\t2\t4\nANCE[2]\\LE(300,5)\tall\t2\n", nil},
+		{"several runs", []string{"--qrels", p("q"), "-m", "AP", p("r1"), p("r2")}, 0,
+			"run\tall\t" + p("r1") + "\nAP\tall\t0.25\nrun\tall\t" + p("r2") + "\nAP\tall\t1\n", nil},
+		{"unknown measure", []string{"--qrels", p("q"), "-m", "MAP", p("r1")}, 2, "", []string{`unknown measure "MAP"`, `AgP\F(0.25)`, "iP[0.01]"}},
+		{"no qrels", []string{p("r1")}, 2, "", []string{"--qrels is required"}},
+		{"no run", []string{"--qrels", p("q")}, 2, "", []string{"no run given"}},
+		{"bad order", []string{"--qrels", p("q"), "--order", "random", p("r1")}, 2, "", []string{"unknown reading order"}},
+		{"bad format", []string{"--qrels", p("q"), "--format", "xml", p("r1")}, 2, "", []string{"unknown --format"}},
+		{"bad compat", []string{"--qrels", p("q"), "--compat", "trec", p("r1")}, 2, "", []string{"unknown --compat"}},
+		{"missing file", []string{"--qrels", p("nope"), p("r1")}, 2, "", []string{p("nope")}},
+		{"bad qrels", []string{"--qrels", p("r1"), p("r1")}, 2, "", []string{p("r1") + `:1: bep "r1" is not`}},
+		{"help", []string{"-h"}, 0, "", []string{"--doc-baseline"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := runEvalCmd(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr)
+			}
+			if out != tc.out {
+				t.Errorf("stdout\n%s\nwant\n%s", out, tc.out)
+			}
+			for _, s := range tc.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestEvalGPPastTheEnd(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"q": "1 Q0 a 50 100 0 0:50\n1 Q0 b 10 40 0 10:10\n",
+		"r": "1 Q0 b 1 3 r\n1 Q0 a 2 2 r\n",
+	})
+	// Full documents: F(1) of b = 2·(10/40)/(10/40+1) = 0.4, of a = 2·.5/1.5 = 2/3.
+	// gP[5]: the standard definition divides by 5; --compat inex repeats gP[2].
+	for _, tc := range []struct {
+		compat bool
+		want   float64
+	}{{false, (0.4 + 2.0/3) / 5}, {true, (0.4 + 2.0/3) / 2}} {
+		args := []string{"--qrels", filepath.Join(dir, "q"), "-m", `gP[5]\F(1)`, filepath.Join(dir, "r")}
+		if tc.compat {
+			args = append(args, "--compat", "inex")
+		}
+		code, out, stderr := runEvalCmd(t, args...)
+		if code != 0 {
+			t.Fatal(stderr)
+		}
+		if v := values(t, out)[`gP[5]\F(1)|all`]; math.Abs(v-tc.want) > 1e-12 {
+			t.Errorf("compat %v: %v, want %v", tc.compat, v, tc.want)
+		}
+	}
+}
+
+func TestEvalJSON(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"q": "1 Q0 a 50 100 0 0:50\n",
+		"r": "1 Q0 a 1 1 r 0 100\n",
+	})
+	code, out, stderr := runEvalCmd(t, "--qrels", filepath.Join(dir, "q"), "--format", "json", "-q", "-m", `AgP\F(1)`, "-m", "iP[0.5]", filepath.Join(dir, "r"))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	type row struct {
+		Run, Measure, Topic string
+		Value               float64
+	}
+	var rows []row
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var r row
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%q: %v", sc.Text(), err)
+		}
+		rows = append(rows, r)
+	}
+	r := filepath.Join(dir, "r")
+	want := []row{{r, `AgP\F(1)`, "1", 2.0 / 3}, {r, `AgP\F(1)`, "all", 2.0 / 3}, {r, "iP[0.50]", "1", 0.5}, {r, "iP[0.50]", "all", 0.5}}
+	if len(rows) != len(want) {
+		t.Fatalf("%v", rows)
+	}
+	for i := range want {
+		if rows[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, rows[i], want[i])
+		}
+	}
+}
