@@ -489,7 +489,8 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 	a.ID = f.id
 	en, kw := analyzers()
 	text := []byte(a.Text)
-	toks := en.Analyze(text)
+	// the analyzer lower-cases token terms in place: give it its own copy
+	toks := en.Analyze([]byte(a.Text))
 	elems := candidates(a, names)
 
 	doc := document.NewDocument(a.ID)

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/index/topics"
+)
+
+func init() {
+	register(&command{
+		name:    "run",
+		args:    "--index IDX --topics FILE [--task ric|focused|bic|doc] [--k N] [--run-id ID] [--fields title,description] [--out FILE]",
+		summary: "one run for every topic, as FOL text or a TREC document run",
+		run:     runRun,
+	})
+}
+
+func runRun(e *env, args []string) error {
+	fs := newFlags(e, commands["run"])
+	rf := addRetrievalFlags(fs, 100)
+	topicsFile := fs.String("topics", "", "the topic `FILE` (INEX 2009 or 2006 XML, or plain text \"id title…\" lines)")
+	task := fs.String("task", "ric", "ric, focused, bic (FOL text) or doc (TREC document run)")
+	runID := fs.String("run-id", "", "the run id column (default readsim-TASK)")
+	fields := fs.String("fields", "title", "topic fields that make the query, comma-separated: title, castitle, phrasetitle, description, narrative")
+	out := fs.String("out", "", "write the run to `FILE` (written beside, then renamed) instead of standard output")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	}
+	if err := rf.check(); err != nil {
+		return err
+	}
+	if *topicsFile == "" {
+		return usageError{"--topics is required"}
+	}
+	if !slices.Contains(index.Tasks, *task) {
+		return usageError{fmt.Sprintf("unknown task %q: want one of %s", *task, strings.Join(index.Tasks, ", "))}
+	}
+	if strings.ContainsAny(*runID, " \t\n") {
+		return usageError{"--run-id must not contain white space"}
+	}
+	var fieldNames []string
+	for _, f := range strings.Split(*fields, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			if _, err := (&topics.Topic{}).Field(f); err != nil {
+				return usageError{err.Error()}
+			}
+			fieldNames = append(fieldNames, f)
+		}
+	}
+	if len(fieldNames) == 0 {
+		return usageError{"--fields names no field"}
+	}
+	ts, err := topics.ReadFile(*topicsFile)
+	if err != nil {
+		return inputError{err}
+	}
+	qs := make([]index.TopicQuery, len(ts))
+	for i := range ts {
+		var parts []string
+		for _, f := range fieldNames {
+			v, _ := ts[i].Field(f)
+			if v != "" {
+				parts = append(parts, v)
+			}
+		}
+		qs[i] = index.TopicQuery{ID: ts[i].ID, Text: strings.Join(parts, " ")}
+	}
+	x, err := openIndex(*rf.idx)
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	opt := index.RunOptions{Task: *task, K: *rf.k, RunID: *runID, Options: rf.options(),
+		Warn: func(s string) { fmt.Fprintf(e.stderr, "readsim run: %s\n", s) }}
+	if *out == "" {
+		return x.WriteRun(e.stdout, qs, opt)
+	}
+	f, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // after a successful rename there is nothing left to remove
+	if err := x.WriteRun(f, qs, opt); err != nil {
+		f.Close()
+		return err
+	}
+	if err := errors.Join(f.Sync(), f.Close()); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), *out)
+}

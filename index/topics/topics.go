@@ -1,0 +1,234 @@
+// Package topics reads INEX topic files: the INEX 2009–2010 <inex-topic-file>
+// (whose real copy redefines lt, gt and amp in an internal DTD), INEX
+// 2006–2008 <inex_topic> files (one topic, or several under any root), and
+// plain text with one "id title words…" topic per line.
+package topics
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// Topic is one topic's fields, white space collapsed.
+type Topic struct {
+	ID          string
+	Title       string
+	CASTitle    string
+	PhraseTitle string
+	Description string
+	Narrative   string
+}
+
+// Field returns the named field: title, castitle, phrasetitle, description or
+// narrative. The castitle is reduced to its keywords (Keywords). A topic
+// without a title falls back to its reduced castitle.
+func (t *Topic) Field(name string) (string, error) {
+	switch name {
+	case "title":
+		if t.Title == "" {
+			return Keywords(t.CASTitle), nil
+		}
+		return t.Title, nil
+	case "castitle":
+		return Keywords(t.CASTitle), nil
+	case "phrasetitle":
+		return t.PhraseTitle, nil
+	case "description":
+		return t.Description, nil
+	case "narrative":
+		return t.Narrative, nil
+	}
+	return "", fmt.Errorf("unknown topic field %q (title, castitle, phrasetitle, description, narrative)", name)
+}
+
+// Error is a problem in a topic file, with its line.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// ReadFile reads a topic file of any of the three formats.
+func ReadFile(path string) ([]Topic, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: fmt.Sprint(errors.Unwrap(err))}
+	}
+	return Read(b, path)
+}
+
+// Read parses topics from b; name is used in error messages.
+func Read(b []byte, name string) ([]Topic, error) {
+	trim := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
+	var ts []Topic
+	var err error
+	if bytes.HasPrefix(trim, []byte("<")) {
+		ts, err = readXML(b, name)
+	} else {
+		ts, err = readPlain(b, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) == 0 {
+		return nil, &Error{File: name, Msg: "no topic in the file"}
+	}
+	seen := map[string]bool{}
+	for _, t := range ts {
+		if seen[t.ID] {
+			return nil, &Error{File: name, Msg: fmt.Sprintf("topic %s appears twice", t.ID)}
+		}
+		seen[t.ID] = true
+	}
+	return ts, nil
+}
+
+func readPlain(b []byte, name string) ([]Topic, error) {
+	var ts []Topic
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		f := strings.Fields(s)
+		if len(f) < 2 {
+			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("want \"id title words…\", got %q", s)}
+		}
+		ts = append(ts, Topic{ID: f[0], Title: strings.Join(f[1:], " ")})
+	}
+	return ts, sc.Err()
+}
+
+func readXML(b []byte, name string) ([]Topic, error) {
+	d := xml.NewDecoder(bytes.NewReader(b))
+	d.Strict = true
+	// Entities declared in an internal DTD are honoured, except that the five
+	// predefined ones keep their XML meaning: encoding/xml resolves those
+	// before consulting Entity, so the real 2009 file's redefinition of lt,
+	// gt and amp (as words) does not change "&amp;" into "ampersand".
+	d.Entity = map[string]string{}
+	var ts []Topic
+	var cur *Topic
+	var field string
+	var text strings.Builder
+	errAt := func(msg string) error {
+		line, _ := d.InputPos()
+		return &Error{File: name, Line: line, Msg: msg}
+	}
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var se *xml.SyntaxError
+			if errors.As(err, &se) {
+				return nil, &Error{File: name, Line: se.Line, Msg: strings.TrimPrefix(se.Msg, "xml: ")}
+			}
+			return nil, errAt(err.Error())
+		}
+		switch t := tok.(type) {
+		case xml.Directive:
+			declareEntities(d.Entity, string(t))
+		case xml.StartElement:
+			switch {
+			case t.Name.Local == "topic" || t.Name.Local == "inex_topic":
+				if cur != nil {
+					return nil, errAt("a topic inside a topic")
+				}
+				cur = &Topic{}
+				for _, a := range t.Attr {
+					if a.Name.Local == "id" || a.Name.Local == "topic_id" {
+						cur.ID = strings.TrimSpace(a.Value)
+					}
+				}
+				if cur.ID == "" {
+					return nil, errAt(fmt.Sprintf("<%s> without an id attribute", t.Name.Local))
+				}
+			case cur != nil && field == "":
+				switch t.Name.Local {
+				case "title", "castitle", "phrasetitle", "description", "narrative":
+					field = t.Name.Local
+					text.Reset()
+				}
+			}
+		case xml.CharData:
+			if field != "" {
+				text.Write(t)
+			}
+		case xml.EndElement:
+			switch {
+			case field != "" && t.Name.Local == field:
+				v := strings.Join(strings.Fields(text.String()), " ")
+				switch field {
+				case "title":
+					cur.Title = v
+				case "castitle":
+					cur.CASTitle = v
+				case "phrasetitle":
+					cur.PhraseTitle = v
+				case "description":
+					cur.Description = v
+				case "narrative":
+					cur.Narrative = v
+				}
+				field = ""
+			case cur != nil && (t.Name.Local == "topic" || t.Name.Local == "inex_topic"):
+				ts = append(ts, *cur)
+				cur = nil
+			}
+		}
+	}
+	return ts, nil
+}
+
+var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)\s+(?:"([^"]*)"|'([^']*)')`)
+
+func declareEntities(m map[string]string, dtd string) {
+	for _, s := range entityDecl.FindAllStringSubmatch(dtd, -1) {
+		if _, dup := m[s[1]]; !dup {
+			m[s[1]] = s[2] + s[3]
+		}
+	}
+}
+
+var (
+	aboutRe = regexp.MustCompile(`about\s*\(\s*[^,()]*,([^()]*)\)`)
+	pathRe  = regexp.MustCompile(`//?[A-Za-z_*][\w.*|-]*`)
+)
+
+// Keywords reduces a content-and-structure title to its keywords: the text
+// arguments of its about() clauses, joined by spaces
+// ("//article[about(., Nobel prize)]//sec[about(., winners)]" → "Nobel prize
+// winners"). A title without about() has its path steps and brackets removed.
+// Signs and quotes stay: the analyzer drops them.
+func Keywords(cas string) string {
+	var kws []string
+	for _, m := range aboutRe.FindAllStringSubmatch(cas, -1) {
+		if k := strings.TrimSpace(m[1]); k != "" {
+			kws = append(kws, k)
+		}
+	}
+	if len(kws) == 0 {
+		s := pathRe.ReplaceAllString(cas, " ")
+		s = strings.NewReplacer("[", " ", "]", " ", "(", " ", ")", " ").Replace(s)
+		return strings.Join(strings.Fields(s), " ")
+	}
+	return strings.Join(strings.Fields(strings.Join(kws, " ")), " ")
+}
