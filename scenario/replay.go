@@ -1,0 +1,443 @@
+package scenario
+
+import (
+	"fmt"
+	"iter"
+	"sync"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+// Reader configures the simulated reader of scenario.md.
+//
+// Decisions where the specification is silent:
+//
+//   - Entry points: a run result that is a best entry point with no text
+//     (an INEX XML <bep>) is read from that point, exactly as `readsim eval`
+//     reads it (effort.Reader.EntryPoint); there is no separate switch.
+//   - Depth cuts the ranked list: the reader looks at ranks 1…Depth only, and
+//     every score (document and list) is that of the run cut at Depth. 0 means
+//     the whole list.
+//   - T2I only stops the trace and the T2I document scores; the LE effort in
+//     the scores is the one `readsim eval` computes (effort.LE, over the whole
+//     reading), so that replay and eval never disagree.
+//   - An article that is not in the judgments has an unknown length: the
+//     trace opens it with "len":0 and "judged":false and reads only its
+//     retrieved passages (document baseline: [0, end of its last retrieved
+//     passage)), all non-relevant; a full-article result of an unjudged article
+//     reads nothing. Its scores are those of eval (0; LE = NR).
+type Reader struct {
+	// Order is what is read after the retrieved passages.
+	Order effort.Order
+	// DocBaseline reads every article in full from its beginning.
+	DocBaseline bool
+	// T2I is the tolerance to irrelevance x in characters; 0 means none (the
+	// reader reads the whole article).
+	T2I int
+	// Screen is the screen size s in characters (default 300) and NR the
+	// maximum effort (default 5).
+	Screen, NR int
+	// Depth is how many ranks the reader looks at (0: all).
+	Depth int
+	// CompatINEX repeats gP[n] past the end of the list (eval --compat inex).
+	CompatINEX bool
+	// Group and MergeOverlaps are eval's --group and --merge-overlaps.
+	Group, MergeOverlaps bool
+	// Measures are the list scores of the `done` event; their distinct
+	// document scores are those of the `score` events. Nil means
+	// DefaultMeasures.
+	Measures []effort.Measure
+}
+
+func (r Reader) screen() int {
+	if r.Screen <= 0 {
+		return effort.DefaultScreen
+	}
+	return r.Screen
+}
+
+func (r Reader) nr() int {
+	if r.NR <= 0 {
+		return effort.DefaultNR
+	}
+	return r.NR
+}
+
+// DefaultMeasures returns the list scores of the configured reader:
+// AgP\F(0.25), gP[5]\F(0.25), gP[10]\F(0.25), AgP\aveChP,
+// ANCE[100]\LE(s,NR), AP, and with a tolerance x also AgP\T2Ip(x),
+// AgP\T2Ir(x) and AgP\T2If(x,1).
+func DefaultMeasures(r Reader) []effort.Measure {
+	f := effort.DocScore{Kind: effort.DocF, Beta: effort.DefaultBeta}
+	le := effort.DocScore{Kind: effort.DocLE, S: r.screen(), NR: r.nr()}
+	ms := []effort.Measure{
+		{List: effort.ListAgP, Doc: f},
+		{List: effort.ListGP, K: 5, Doc: f},
+		{List: effort.ListGP, K: 10, Doc: f},
+	}
+	if r.T2I > 0 {
+		ms = append(ms,
+			effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocT2Ip, X: r.T2I}},
+			effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocT2Ir, X: r.T2I}},
+			effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocT2If, X: r.T2I, Beta: effort.DefaultT2IBeta}},
+		)
+	}
+	return append(ms,
+		effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocAveChP}},
+		effort.Measure{List: effort.ListANCE, K: 100, Doc: le},
+		effort.Measure{List: effort.ListAP},
+	)
+}
+
+// Replayer replays the topics of one run against judgments. It is built once
+// per run (the run is read and indexed by topic) and is then safe for
+// concurrent use: a server can replay single topics of the same run on
+// demand, each replay costing only that topic.
+type Replayer struct {
+	q        *inex.Qrels
+	run      *inex.Run
+	cfg      Reader
+	ms       []effort.Measure
+	ev       *effort.Evaluator
+	docNames []string // distinct document scores, in the evaluator's order
+	byID     map[string]*inex.RunTopic
+	topics   []string
+	focused  bool
+	pool     sync.Pool
+}
+
+type work struct {
+	ws   effort.Workspace
+	in   effort.TopicInput
+	rd   effort.Reader
+	segs []effort.Segment
+	tmp  effort.Spans
+	out  []float64
+	ev   Event
+	cl   clipCount
+}
+
+// NewReplayer prepares the replay of run against q. Topics of the run that
+// are not in the judgments are not replayed.
+func NewReplayer(q *inex.Qrels, run *inex.Run, cfg Reader) (*Replayer, error) {
+	ms := cfg.Measures
+	if ms == nil {
+		ms = DefaultMeasures(cfg)
+	}
+	p := &Replayer{q: q, run: run, cfg: cfg, ms: ms, byID: map[string]*inex.RunTopic{}}
+	for _, m := range ms {
+		if m.IsFocused() {
+			p.focused = true
+		}
+	}
+	p.ev = effort.NewEvaluator(ms, effort.Config{Order: cfg.Order, DocBaseline: cfg.DocBaseline, CompatINEX: cfg.CompatINEX})
+	p.docNames = docScoreNames(ms)
+	for _, t := range run.Topics {
+		if q.Topics[t.ID] != nil {
+			p.byID[t.ID] = t
+		}
+	}
+	for _, id := range q.IDs {
+		if p.byID[id] != nil {
+			p.topics = append(p.topics, id)
+		}
+	}
+	p.pool.New = func() any { return new(work) }
+	return p, nil
+}
+
+// docScoreNames returns the names of the distinct document scores of ms in
+// order of first appearance: the order of effort.DocValues.Scores.
+func docScoreNames(ms []effort.Measure) []string {
+	var ds []effort.DocScore
+	var names []string
+	for _, m := range ms {
+		if m.Doc.Kind == effort.DocNone {
+			continue
+		}
+		dup := false
+		for _, d := range ds {
+			if d == m.Doc {
+				dup = true
+			}
+		}
+		if !dup {
+			ds = append(ds, m.Doc)
+			names = append(names, m.Doc.String())
+		}
+	}
+	return names
+}
+
+// Topics returns the topics that can be replayed: those of the run that are
+// in the judgments, in the judgments' order.
+func (p *Replayer) Topics() []string { return p.topics }
+
+// Measures returns the list scores of the `done` events.
+func (p *Replayer) Measures() []effort.Measure { return p.ms }
+
+// DocScoreNames returns the names of the document scores of the `score`
+// events, in the order of TopicValues.DocScores.
+func (p *Replayer) DocScoreNames() []string { return p.docNames }
+
+// Run returns the replayed run.
+func (p *Replayer) Run() *inex.Run { return p.run }
+
+// TopicValues are the scores of one topic without its trace.
+type TopicValues struct {
+	Topic string
+	// Trel is the number of relevant articles of the topic.
+	Trel int
+	// Docs are the ranked article ids (cut at the reader's depth).
+	Docs []string
+	// DocScores[i][r] is document score i (DocScoreNames) of the article at
+	// 0-based rank r; IsRel[r] tells whether it is relevant.
+	DocScores [][]float64
+	IsRel     []bool
+	// List[m] is measure m (Measures) for the topic.
+	List []float64
+}
+
+// input builds the topic's effort input into w with eval's own code.
+func (p *Replayer) input(id string, w *work) ([]inex.Doc, *inex.TopicJudgments, error) {
+	t := p.byID[id]
+	j := p.q.Topics[id]
+	if t == nil || j == nil {
+		return nil, nil, fmt.Errorf("topic %s is not in both the run %s and the judgments %s", id, p.run.File, p.q.File)
+	}
+	if err := buildInput(&w.in, j, t, p.run.File, p.cfg.Group, p.cfg.MergeOverlaps, p.focused, &w.cl); err != nil {
+		return nil, nil, err
+	}
+	// Group is cheap next to reading; the trace needs the article ids that
+	// buildInput does not keep.
+	docs, err := t.Group(p.run.File, p.cfg.Group, p.cfg.MergeOverlaps)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d := p.cfg.Depth; d > 0 && len(w.in.Docs) > d {
+		w.in.Docs = w.in.Docs[:d]
+		docs = docs[:d]
+	}
+	return docs, j, nil
+}
+
+// Values returns the scores of topic id without building its trace.
+func (p *Replayer) Values(id string) (*TopicValues, error) {
+	w := p.pool.Get().(*work)
+	defer p.pool.Put(w)
+	docs, j, err := p.input(id, w)
+	if err != nil {
+		return nil, err
+	}
+	tv := &TopicValues{Topic: id, Trel: j.Trel}
+	tv.List = p.ev.Topic(&w.in, &w.ws, nil)
+	dv := p.ev.Docs(&w.in, &w.ws)
+	tv.DocScores = make([][]float64, len(dv.Scores))
+	for i, s := range dv.Scores {
+		tv.DocScores[i] = append([]float64(nil), s...)
+	}
+	tv.IsRel = append([]bool(nil), dv.IsRel...)
+	for _, d := range docs {
+		tv.Docs = append(tv.Docs, d.Article)
+	}
+	return tv, nil
+}
+
+// Replay replays the given topics (all replayable topics when nil) in order,
+// calling emit for every event; it stops at emit's first error.
+func (p *Replayer) Replay(topics []string, emit func(*Event) error) error {
+	if topics == nil {
+		topics = p.topics
+	}
+	for _, id := range topics {
+		if err := p.ReplayTopic(id, emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Events returns the events of topic id as an iterator; the error, if any,
+// comes last with a nil event. The event is only valid until the next one.
+func (p *Replayer) Events(id string) iter.Seq2[*Event, error] {
+	return func(yield func(*Event, error) bool) {
+		stopped := errStopped{}
+		err := p.ReplayTopic(id, func(e *Event) error {
+			if !yield(e, nil) {
+				return stopped
+			}
+			return nil
+		})
+		if err != nil && err != error(stopped) {
+			yield(nil, err)
+		}
+	}
+}
+
+type errStopped struct{}
+
+func (errStopped) Error() string { return "stopped" }
+
+// ReplayTopic replays topic id, calling emit for every event in order: topic,
+// then per article open, jump/read…, stop, score, and finally done. The
+// event passed to emit (and its slices) is reused: it is valid only during
+// the call. Scores come from the same effort.Evaluator as `readsim eval`.
+func (p *Replayer) ReplayTopic(id string, emit func(*Event) error) error {
+	w := p.pool.Get().(*work)
+	defer p.pool.Put(w)
+	docs, j, err := p.input(id, w)
+	if err != nil {
+		return err
+	}
+	w.out = p.ev.Topic(&w.in, &w.ws, w.out[:0])
+	list := w.out
+	dv := p.ev.Docs(&w.in, &w.ws)
+
+	e := &w.ev
+	seq := 0
+	next := func(k Kind, rank int, doc string) {
+		seq++
+		*e = Event{Kind: k, Topic: id, Rank: rank, Doc: doc, Seq: seq, Passages: e.Passages[:0], Scores: e.Scores[:0]}
+	}
+	next(EvTopic, 0, "")
+	e.Trel, e.Run = j.Trel, p.run.ID
+	if err := emit(e); err != nil {
+		return err
+	}
+	s := p.cfg.screen()
+	for r := range w.in.Docs {
+		d := &w.in.Docs[r]
+		rank := r + 1
+		name := docs[r].Article
+		segs := p.segments(d, w)
+		next(EvOpen, rank, name)
+		e.Len, e.Judged = d.L, d.Judged
+		if d.Judged {
+			e.NRC = d.Rel.Len()
+		}
+		e.Passages = append(e.Passages, p.shownPassages(d)...)
+		if err := emit(e); err != nil {
+			return err
+		}
+		t := effort.T2I(segs, p.cfg.T2I)
+		// Walk the reading up to the stop, one read event per screen at most.
+		pos, read := 0, 0
+		var cur Event
+		open := false
+		flush := func() error {
+			if !open {
+				return nil
+			}
+			open = false
+			next(EvRead, rank, name)
+			e.From, e.To, e.Rel, e.NonRel, e.Screen = cur.From, cur.To, cur.Rel, cur.NonRel, cur.Screen
+			return emit(e)
+		}
+		for i := 0; i < t.End; i++ {
+			sg := segs[i]
+			end := sg.To
+			if i == t.End-1 {
+				end = t.EndAt
+			}
+			if sg.From != pos {
+				if err := flush(); err != nil {
+					return err
+				}
+				next(EvJump, rank, name)
+				e.To = sg.From
+				if err := emit(e); err != nil {
+					return err
+				}
+				pos = sg.From
+			}
+			for pos < end {
+				scr := read/s + 1
+				if open && scr != cur.Screen {
+					if err := flush(); err != nil {
+						return err
+					}
+				}
+				n := min(end-pos, scr*s-read)
+				if !open {
+					cur = Event{From: pos, To: pos, Screen: scr}
+					open = true
+				}
+				cur.To = pos + n
+				if sg.Rel {
+					cur.Rel += n
+				} else {
+					cur.NonRel += n
+				}
+				pos += n
+				read += n
+			}
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		next(EvStop, rank, name)
+		e.Reason = "end"
+		if t.Stopped {
+			e.Reason = "t2i"
+		}
+		e.Read, e.RelRead = t.Read, t.RelRead
+		if err := emit(e); err != nil {
+			return err
+		}
+		next(EvScore, rank, name)
+		for i, n := range p.docNames {
+			e.Scores = append(e.Scores, Score{n, dv.Scores[i][r]})
+		}
+		if err := emit(e); err != nil {
+			return err
+		}
+	}
+	next(EvDone, 0, "")
+	for i, m := range p.ms {
+		e.Scores = append(e.Scores, Score{m.String(), list[i]})
+	}
+	return emit(e)
+}
+
+// shownPassages returns the retrieved passages of d as shown to the reader:
+// the best-matching passages the arrows chain (the whole article for full
+// retrieval and the document baseline).
+func (p *Replayer) shownPassages(d *effort.RankedDoc) effort.Spans {
+	if d.Judged && (d.Full || p.cfg.DocBaseline) {
+		if d.L > 0 {
+			return effort.Spans{{Start: 0, End: d.L}}
+		}
+		return nil
+	}
+	return d.Ret
+}
+
+// segments returns the reading of d in the order `readsim eval` uses
+// (effort.Evaluator.Docs): the document baseline for full retrieval or
+// --doc-baseline, the entry point for a <bep> result, otherwise the retrieved
+// passages then the configured order. An unjudged article reads its retrieved
+// passages only (see Reader).
+func (p *Replayer) segments(d *effort.RankedDoc, w *work) []effort.Segment {
+	if !d.Judged {
+		w.segs = w.segs[:0]
+		if p.cfg.DocBaseline {
+			if n := len(d.Ret); n > 0 {
+				w.segs = append(w.segs, effort.Segment{From: 0, To: d.Ret[n-1].End, Retrieved: true})
+			}
+			return w.segs
+		}
+		for _, s := range d.Ret {
+			w.segs = append(w.segs, effort.Segment{From: s.Start, To: s.End, Retrieved: true})
+		}
+		return w.segs
+	}
+	switch {
+	case d.Full || p.cfg.DocBaseline:
+		return w.rd.Baseline(d.L, d.Rel)
+	case len(d.Ret) == 0 && d.Entry >= 0:
+		return w.rd.EntryPoint(d.L, d.Entry, d.Rel)
+	default:
+		return w.rd.Read(p.cfg.Order, d.L, d.Ret, d.Rel)
+	}
+}
