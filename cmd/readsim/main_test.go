@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// runCLI runs a readsim command line in-process and returns its exit status and
+// what it printed.
+func runCLI(args ...string) (status int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	status = runMain(&env{stdout: &o, stderr: &e}, args)
+	return status, o.String(), e.String()
+}
+
+// The commands of ../shared/spec/cli.md, plus assess (issue 2's judgments tool).
+var cliCommands = []string{"demo", "index", "search", "run", "eval", "compare", "replay", "fidelity", "inspect", "render", "serve", "assess"}
+
+func TestEveryCommandAnswersHelp(t *testing.T) {
+	for _, name := range cliCommands {
+		for _, h := range []string{"-h", "--help"} {
+			t.Run(name+h, func(t *testing.T) {
+				status, stdout, stderr := runCLI(name, h)
+				if status != 0 {
+					t.Errorf("exit %d, want 0; stderr:\n%s", status, stderr)
+				}
+				if !strings.Contains(stderr, "usage: readsim "+name) {
+					t.Errorf("stderr has no usage line:\n%s", stderr)
+				}
+				if stdout != "" {
+					t.Errorf("help went to stdout: %q", stdout)
+				}
+			})
+		}
+	}
+	if len(commands) != len(cliCommands) {
+		t.Errorf("%d commands registered, want the %d of cli.md and assess", len(commands), len(cliCommands))
+	}
+}
+
+func TestTopLevelUsage(t *testing.T) {
+	tests := []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{nil, 2, "usage: readsim COMMAND"},
+		{[]string{"help"}, 0, "commands:"},
+		{[]string{"nosuch"}, 2, `unknown command "nosuch"`},
+		{[]string{"inspect"}, 2, "want exactly one article file"},
+		{[]string{"inspect", "--nosuchflag", "x.xml"}, 2, "flag provided but not defined"},
+		{[]string{"inspect", "no/such/file.xml"}, 2, "no/such/file.xml"},
+		{[]string{"assess", "h.txt"}, 2, "want --articles DIR"},
+	}
+	for _, tc := range tests {
+		status, _, stderr := runCLI(tc.args...)
+		if status != tc.status || !strings.Contains(stderr, tc.want) {
+			t.Errorf("readsim %v: exit %d, stderr %q; want exit %d containing %q", tc.args, status, stderr, tc.status, tc.want)
+		}
+	}
+}
+
+func TestInspect(t *testing.T) {
+	// "Fresnel" 0-7 in title; p: "A " 7-9, b "lens" 9-13, "." 13-14
+	dir := t.TempDir()
+	path := dir + "/odd name é (1).xml"
+	mustWriteFile(t, path, `<article><header><title>Fresnel</title></header><bdy><p>A <b>lens</b>.</p></bdy></article>`)
+	status, stdout, stderr := runCLI("inspect", path)
+	want := "14\n/article[1]\t0\t14\n/article[1]/header[1]\t0\t7\n/article[1]/header[1]/title[1]\t0\t7\n" +
+		"/article[1]/bdy[1]\t7\t14\n/article[1]/bdy[1]/p[1]\t7\t14\n/article[1]/bdy[1]/p[1]/b[1]\t9\t13\n"
+	if status != 0 || stdout != want {
+		t.Errorf("exit %d, stdout\n%s\nwant\n%s\nstderr: %s", status, stdout, want, stderr)
+	}
+	bad := dir + "/bad.xml"
+	mustWriteFile(t, bad, "<article>\n<p>unclosed\n</article>")
+	status, _, stderr = runCLI("inspect", bad)
+	if status != 2 || !strings.Contains(stderr, bad+":3") {
+		t.Errorf("bad article: exit %d, stderr %q; want 2 naming %s:3", status, stderr, bad)
+	}
+}
+
+func mustWriteFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
