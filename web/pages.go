@@ -1,0 +1,208 @@
+package web
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+type pageTemplates struct {
+	home, results, simulate, errorPage *template.Template
+}
+
+func parseTemplates() (*pageTemplates, error) {
+	parse := func(name string) (*template.Template, error) {
+		return template.New("").Funcs(template.FuncMap{
+			"articleURL": articleURL,
+		}).ParseFS(assets, "templates/base.html", "templates/"+name)
+	}
+	var t pageTemplates
+	var err error
+	for _, p := range []struct {
+		t    **template.Template
+		name string
+	}{{&t.home, "home.html"}, {&t.results, "results.html"}, {&t.simulate, "simulate.html"}, {&t.errorPage, "error.html"}} {
+		if *p.t, err = parse(p.name); err != nil {
+			return nil, err
+		}
+	}
+	return &t, nil
+}
+
+// articleURL is the prototype's link to article id for query q.
+func articleURL(id, q string) string {
+	u := "/article/" + url.PathEscape(id)
+	if q != "" {
+		u += "?q=" + url.QueryEscape(q)
+	}
+	return u
+}
+
+// resultsURL is the link back to the result list of q.
+func resultsURL(q string) string {
+	if q == "" {
+		return "/"
+	}
+	return "/search?q=" + url.QueryEscape(q)
+}
+
+// maxQueryChars is the longest search query accepted, in characters.
+const maxQueryChars = 300
+
+func (s *Server) render(w http.ResponseWriter, status int, t *template.Template, data any) {
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, "base", data); err != nil {
+		s.opt.Logf("web: template: %v", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(b.Bytes())
+}
+
+// httpError answers a plain-text error.
+func httpError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write([]byte(msg + "\n"))
+}
+
+func (s *Server) errorPage(w http.ResponseWriter, status int, msg string) {
+	s.render(w, status, s.pages.errorPage, map[string]any{"Title": http.StatusText(status), "Status": status, "Message": msg})
+}
+
+// query reads and checks the q parameter.
+func query(r *http.Request) (string, bool) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	return q, utf8.ValidString(q) && utf8.RuneCountInString(q) <= maxQueryChars
+}
+
+func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
+	s.render(w, http.StatusOK, s.pages.home, map[string]any{
+		"Title": "readsim", "HasSearch": s.opt.Searcher != nil, "HasSim": s.opt.Replayer != nil,
+	})
+}
+
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
+	q, ok := query(r)
+	if !ok {
+		s.errorPage(w, http.StatusBadRequest, "The query is too long or not valid text.")
+		return
+	}
+	if q == "" {
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return
+	}
+	if s.opt.Searcher == nil {
+		s.errorPage(w, http.StatusNotFound, "This server has no search index.")
+		return
+	}
+	hits, err := s.opt.Searcher.Search(r.Context(), q, s.opt.K)
+	if err != nil {
+		s.opt.Logf("web: search %q: %v", q, err)
+		s.errorPage(w, http.StatusInternalServerError, "The search failed.")
+		return
+	}
+	s.render(w, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits})
+}
+
+// maxPassages is the most passages a page request may name.
+const maxPassages = 500
+
+// parsePassages reads OFFSET:LENGTH values.
+func parsePassages(vals []string) ([]Passage, bool) {
+	if len(vals) > maxPassages {
+		return nil, false
+	}
+	var ps []Passage
+	for _, v := range vals {
+		for _, f := range strings.Split(v, ",") {
+			if f == "" {
+				continue
+			}
+			o, l, ok := strings.Cut(f, ":")
+			off, err1 := strconv.Atoi(o)
+			n, err2 := strconv.Atoi(l)
+			if !ok || err1 != nil || err2 != nil || off < 0 || n <= 0 || off > 1<<30 || n > 1<<30 {
+				return nil, false
+			}
+			ps = append(ps, Passage{off, n})
+			if len(ps) > maxPassages {
+				return nil, false
+			}
+		}
+	}
+	return ps, true
+}
+
+// handleArticle serves the anchored article page. With ?q= the passages are
+// the live system's best passages for q; with ?p=OFFSET:LENGTH… (the
+// simulation frame) they are the given ones.
+func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !validID(id) {
+		s.errorPage(w, http.StatusNotFound, "There is no such article.")
+		return
+	}
+	if _, ok := s.opt.Pages.Info(id); !ok {
+		s.errorPage(w, http.StatusNotFound, "There is no such article.")
+		return
+	}
+	q, ok := query(r)
+	if !ok {
+		s.errorPage(w, http.StatusBadRequest, "The query is too long or not valid text.")
+		return
+	}
+	passages, ok := parsePassages(r.URL.Query()["p"])
+	if !ok {
+		s.errorPage(w, http.StatusBadRequest, "Bad passages: expected OFFSET:LENGTH.")
+		return
+	}
+	sim := r.URL.Query().Has("p")
+	if !sim && q != "" && s.opt.Searcher != nil {
+		var err error
+		passages, err = s.opt.Searcher.Passages(r.Context(), q, id)
+		if err != nil {
+			s.opt.Logf("web: passages %q %s: %v", q, id, err)
+			s.errorPage(w, http.StatusInternalServerError, "The search failed.")
+			return
+		}
+	}
+	opt := PageOptions{
+		ResultsURL:    resultsURL(q),
+		ArticleURL:    func(to string) string { return articleURL(to, q) },
+		StylesheetURL: "/static/article.css",
+		Highlight:     true,
+	}
+	if sim {
+		opt.ResultsURL = "/simulate"
+		opt.ArticleURL = func(string) string { return "#" }
+	}
+	page, err := s.opt.Pages.Render(id, passages, opt)
+	if err != nil {
+		s.opt.Logf("web: render %s: %v", id, err)
+		s.errorPage(w, http.StatusInternalServerError, "The article could not be shown.")
+		return
+	}
+	// application/xhtml+xml: the renderer writes well-formed XHTML, and the
+	// XML parser then shows any mistake instead of guessing around it.
+	w.Header().Set("Content-Type", "application/xhtml+xml; charset=utf-8")
+	w.Write(page)
+}
+
+func (s *Server) handleSimulate(w http.ResponseWriter, r *http.Request) {
+	if s.opt.Replayer == nil {
+		s.errorPage(w, http.StatusNotFound, "This server has no judgments or runs to replay: start it with --qrels and --run.")
+		return
+	}
+	topics := s.opt.Replayer.Topics()
+	runs := s.opt.Replayer.Runs()
+	s.render(w, http.StatusOK, s.pages.simulate, map[string]any{
+		"Title": "Simulation – readsim", "Topics": topics, "Runs": runs,
+	})
+}

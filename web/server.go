@@ -1,0 +1,168 @@
+package web
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"regexp"
+	"sync"
+	"syscall"
+	"time"
+)
+
+//go:embed static templates
+var assets embed.FS
+
+// Server is the prototype's HTTP handler.
+type Server struct {
+	opt     Options
+	mux     *http.ServeMux
+	limiter *limiter
+	pages   *pageTemplates
+	// conns tracks the open WebSockets, to close them on shutdown.
+	connsMu sync.Mutex
+	conns   map[*wsConn]struct{}
+}
+
+// New returns a server over opt. opt.Pages is required.
+func New(opt Options) (*Server, error) {
+	if opt.Pages == nil {
+		return nil, errors.New("web: no article pages")
+	}
+	opt.defaults()
+	t, err := parseTemplates()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opt: opt, mux: http.NewServeMux(), pages: t, conns: map[*wsConn]struct{}{}}
+	if opt.RatePerSecond > 0 {
+		s.limiter = newLimiter(opt.RatePerSecond, opt.RateBurst)
+	}
+	static, _ := fs.Sub(assets, "static")
+	fileServer := http.StripPrefix("/static/", http.FileServer(http.FS(static)))
+	s.mux.Handle("GET /static/", cacheStatic(fileServer))
+	s.mux.HandleFunc("GET /static/article.css", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/css; charset=utf-8")
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		w.Write(s.opt.ArticleCSS)
+	})
+	s.mux.HandleFunc("GET /{$}", s.handleHome)
+	s.mux.HandleFunc("GET /search", s.handleSearch)
+	s.mux.HandleFunc("GET /article/{id}", s.handleArticle)
+	s.mux.HandleFunc("GET /simulate", s.handleSimulate)
+	s.mux.HandleFunc("GET /api/search", s.apiSearch)
+	s.mux.HandleFunc("GET /api/article/{id}", s.apiArticle)
+	s.mux.HandleFunc("GET /api/topics", s.apiTopics)
+	s.mux.HandleFunc("GET /api/runs", s.apiRuns)
+	s.mux.HandleFunc("GET /api/relevant", s.apiRelevant)
+	s.mux.HandleFunc("GET /ws/replay", s.handleReplay)
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok\n"))
+	})
+	return s, nil
+}
+
+// maxBody is the largest request body accepted: every route is a GET, so any
+// body at all is suspicious.
+const maxBody = 1 << 10
+
+// maxQuery is the longest query string accepted, in bytes.
+const maxQuery = 2 << 10
+
+// ServeHTTP applies the security headers and limits, then routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "SAMEORIGIN")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+	if s.limiter != nil && !s.limiter.allow(clientIP(r)) {
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusTooManyRequests, "too many requests")
+		return
+	}
+	if r.ContentLength > maxBody {
+		httpError(w, http.StatusRequestEntityTooLarge, "request body too large")
+		return
+	}
+	if len(r.URL.RawQuery) > maxQuery {
+		httpError(w, http.StatusRequestURITooLong, "query string too long")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	s.mux.ServeHTTP(w, r)
+}
+
+// csp allows only same-origin scripts, styles, images, frames and
+// connections (the WebSocket included), and no inline code of any kind.
+const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; frame-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'"
+
+func cacheStatic(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// idPattern is what an article id may look like: the file name of an article
+// without ".xml". Ids are then looked up in the collection's table; this check
+// only turns away junk early (and with it every path trick).
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+
+// validID reports whether id is a well-formed article id.
+func validID(id string) bool { return idPattern.MatchString(id) && id != "." && id != ".." }
+
+// ListenAndServe serves h on addr until ctx is done or SIGINT/SIGTERM
+// arrives, then shuts down gracefully (open requests get up to 5 seconds).
+// ready, when not nil, is called with the bound address once listening.
+func ListenAndServe(ctx context.Context, addr string, s *Server, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return Serve(ctx, ln, s, ready)
+}
+
+// Serve is ListenAndServe on an open listener.
+func Serve(ctx context.Context, ln net.Listener, s *Server, ready func(net.Addr)) error {
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.closeSockets()
+	err := srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = srv.Close()
+	}
+	if e := <-errc; err == nil && !errors.Is(e, http.ErrServerClosed) {
+		err = e
+	}
+	return err
+}

@@ -1,0 +1,177 @@
+// Package web serves readsim's phone prototype and its live simulation view.
+//
+// The prototype is the interface of scenario.md on a real phone: a search form
+// (/), a ranked list of articles (/search?q=…) and the anchored article page
+// (/article/{id}?q=…) with its arrow links. The reading path is plain links and
+// anchors: it works without JavaScript and with the browser's back button.
+//
+// The simulation view (/simulate) shows a simulated reader working through a
+// topic's results in a phone-sized frame. It is driven by the trace events of
+// scenario.md, streamed as JSON text messages over a WebSocket at /ws/replay.
+//
+// The package knows nothing of Bleve, the renderer or the scenario: it talks to
+// them through the small interfaces below (Searcher, Pages, Replayer), so that
+// its handlers are tested with fakes and wired to the real packages by the
+// readsim command.
+//
+// Decisions where the specification is silent:
+//   - The server streams a replay's events as fast as the client reads them;
+//     the page buffers them and plays them back at the chosen speed, so pause,
+//     step, speed and jump to a rank are client-side and cost the server
+//     nothing. A client that does not read for SlowClientTimeout is dropped.
+//   - On reconnection the page asks for the events after the last one it has
+//     (query parameter after=SEQ), so a dropped connection resumes, not restarts.
+//   - The simulation frame shows the run's retrieved passages highlighted
+//     (/article/{id}?p=OFFSET:LENGTH…): they are what the simulated reader
+//     follows, whereas ?q= asks the live system for its own best passages.
+//   - Relevant text is coloured only once read: the page fetches the judged
+//     passages of the open article (/api/relevant) and marks their intersection
+//     with each read event's range.
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Passage is a half-open character span [Offset, Offset+Length) of an article.
+type Passage struct {
+	Offset int `json:"offset"`
+	Length int `json:"length"`
+}
+
+// Hit is one ranked article of a search.
+type Hit struct {
+	Rank     int       `json:"rank"`
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Snippet  string    `json:"snippet"`
+	Score    float64   `json:"score"`
+	Passages []Passage `json:"passages"`
+}
+
+// Searcher is the live retrieval system: fetch (ranked articles) and browse
+// (the best non-overlapping passages of one article, in document order).
+type Searcher interface {
+	Search(ctx context.Context, q string, k int) ([]Hit, error)
+	Passages(ctx context.Context, q, id string) ([]Passage, error)
+}
+
+// PageOptions are the links and looks of a rendered article page.
+type PageOptions struct {
+	// ResultsURL is the target of the ← links (the result list).
+	ResultsURL string
+	// ArticleURL gives the URL of a link to another article.
+	ArticleURL func(id string) string
+	// StylesheetURL is the page's only stylesheet (no inline style: the CSP
+	// forbids it).
+	StylesheetURL string
+	// Highlight marks the passages.
+	Highlight bool
+}
+
+// ArticleInfo describes an article for the JSON API.
+type ArticleInfo struct {
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Length int    `json:"length"`
+}
+
+// Pages gives articles: whether one exists, its description and its anchored
+// XHTML page with the given passages.
+type Pages interface {
+	// Info returns the article's description; ok is false when there is no
+	// article id. Ids are looked up, never joined into a path.
+	Info(id string) (info ArticleInfo, ok bool)
+	// Render returns the article's anchored XHTML page (a complete document).
+	Render(id string, passages []Passage, opt PageOptions) ([]byte, error)
+}
+
+// Topic is a topic of the simulation view.
+type Topic struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// RunInfo is a run of the simulation view.
+type RunInfo struct {
+	ID string `json:"id"`
+	// Source is "sample" (a run shipped with the sample), "flag" (given with
+	// --run) or "live" (the live system's own run).
+	Source string `json:"source"`
+	// Topics are the topics the run answers.
+	Topics []string `json:"topics"`
+}
+
+// ReplayRequest selects a replay: a topic of a run and the reader.
+type ReplayRequest struct {
+	Topic  string `json:"topic"`
+	Run    string `json:"run"`
+	Order  string `json:"order"`  // natural, best or worst
+	T2I    int    `json:"t2i"`    // tolerance to irrelevance in characters; 0: none
+	Screen int    `json:"screen"` // screen size in characters
+}
+
+// Replayer replays runs against the judgments.
+type Replayer interface {
+	Topics() []Topic
+	Runs() []RunInfo
+	// Replay calls emit with each trace event (one JSON object of
+	// scenario.md) in order. It stops with emit's error when emit fails and
+	// with ctx's error when ctx is done.
+	Replay(ctx context.Context, req ReplayRequest, emit func(event json.RawMessage) error) error
+	// Relevant returns the judged relevant passages of doc for topic.
+	Relevant(topic, doc string) []Passage
+}
+
+// Options configure a Server.
+type Options struct {
+	Searcher Searcher // nil: no search (the pages say so)
+	Pages    Pages    // required
+	Replayer Replayer // nil: no simulation view
+	// ArticleCSS is the stylesheet of the article pages, served at
+	// /static/article.css (the renderer's CSS).
+	ArticleCSS []byte
+	// AllowOrigins are the Origins besides the server's own that may open the
+	// WebSocket ("*" allows any).
+	AllowOrigins []string
+	// K is the number of results of a search (default 20, at most 100).
+	K int
+	// RatePerSecond and RateBurst limit the requests of one client address
+	// (defaults 50 and 200; RatePerSecond < 0 disables the limit).
+	RatePerSecond float64
+	RateBurst     int
+	// SlowClientTimeout is how long a replay waits for a client to read before
+	// dropping it (default 10s).
+	SlowClientTimeout time.Duration
+	// PingInterval is the WebSocket ping period (default 20s); a client that
+	// answers no ping for twice that is dropped.
+	PingInterval time.Duration
+	// Logf logs server events (nil: silent).
+	Logf func(format string, args ...any)
+}
+
+func (o *Options) defaults() {
+	if o.K <= 0 {
+		o.K = 20
+	}
+	if o.K > 100 {
+		o.K = 100
+	}
+	if o.RatePerSecond == 0 {
+		o.RatePerSecond = 50
+	}
+	if o.RateBurst <= 0 {
+		o.RateBurst = 200
+	}
+	if o.SlowClientTimeout <= 0 {
+		o.SlowClientTimeout = 10 * time.Second
+	}
+	if o.PingInterval <= 0 {
+		o.PingInterval = 20 * time.Second
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+}
