@@ -114,6 +114,7 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	var cur *RunTopic
 	lastRank, lastRSV := 0, 0.0
 	formats := 0
+	prevArticle := ""
 	for {
 		b, err := lr.next()
 		if err == io.EOF {
@@ -157,7 +158,12 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 			run.ID = string(fs[5])
 		}
 		topic := in.get(fs[0])
-		p.Article = in.get(fs[2])
+		if string(fs[2]) == prevArticle {
+			p.Article = prevArticle
+		} else {
+			p.Article = string(fs[2])
+			prevArticle = p.Article
+		}
 		if cur == nil || cur.ID != topic {
 			cur = byID[topic]
 			if cur == nil {
@@ -207,14 +213,18 @@ type Doc struct {
 func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 	docs := make([]Doc, 0, len(t.Passages))
 	idx := make(map[string]int, len(t.Passages))
-	last := map[string]int{} // article → line of its last passage
-	prev, prevLine := "", 0
+	last := make([]int, 0, len(t.Passages)) // per doc: line of its last passage
+	prev, prevLine, i := "", 0, -1
 	for _, p := range t.Passages {
-		i, seen := idx[p.Article]
+		seen := true
+		if p.Article != prev {
+			i, seen = idx[p.Article]
+		}
 		if seen && p.Article != prev && !group {
-			return nil, errorf(file, p.Line, "topic %s: article %s (line %d) reappears at line %d after article %s (line %d); the results of an article must be together (use --group to rank it at its first appearance)", t.ID, p.Article, last[p.Article], p.Line, prev, prevLine)
+			return nil, errorf(file, p.Line, "topic %s: article %s (line %d) reappears at line %d after article %s (line %d); the results of an article must be together (use --group to rank it at its first appearance)", t.ID, p.Article, last[i], p.Line, prev, prevLine)
 		}
 		if !seen {
+			last = append(last, 0)
 			i = len(docs)
 			idx[p.Article] = i
 			docs = append(docs, Doc{Article: p.Article, Entry: -1, Line: p.Line})
@@ -232,7 +242,7 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 				d.Ret = append(d.Ret, effort.Span{Start: p.Start, End: p.End})
 			}
 		}
-		last[p.Article] = p.Line
+		last[i] = p.Line
 		prev, prevLine = p.Article, p.Line
 	}
 	if err := t.checkOverlaps(file, docs, merge); err != nil {
