@@ -78,16 +78,53 @@ type token struct {
 	start, end int // characters
 }
 
-// tokenize analyzes text with the English analyzer and returns its tokens with
-// character (not byte) offsets, in text order.
-func tokenize(text string) []token {
+// analyzeText analyzes an article's text with the English analyzer, as
+// separate segments split at the byte offsets breaks (increasing): the text
+// content of "<st>History</st><p>The…" is "HistoryThe…", and a word must not
+// run across the boundary of two block elements. Token offsets are bytes of
+// text; positions are renumbered across segments. The text is not modified
+// (the analyzer lower-cases in place, so it works on a copy).
+func analyzeText(text string, breaks []int) analysis.TokenStream {
 	an, _ := analyzers()
-	ts := an.Analyze([]byte(text))
+	buf := []byte(text)
+	if len(breaks) == 0 {
+		return an.Analyze(buf)
+	}
+	var out analysis.TokenStream
+	from := 0
+	for k := 0; k <= len(breaks); k++ {
+		to := len(buf)
+		if k < len(breaks) {
+			to = breaks[k]
+		}
+		if to <= from {
+			continue
+		}
+		for _, t := range an.Analyze(buf[from:to:to]) {
+			t.Start += from
+			t.End += from
+			t.Position = len(out) + 1
+			out = append(out, t)
+		}
+		from = to
+	}
+	return out
+}
+
+// tokenize analyzes text (breaks as for analyzeText, in characters) and
+// returns its tokens with character offsets, in text order.
+func tokenize(text string, breaks []int) []token {
+	ci := newCharIndex(text)
+	bb := make([]int, len(breaks))
+	for i, c := range breaks {
+		bb[i] = ci.byteOf(c)
+	}
+	ts := analyzeText(text, bb)
 	out := make([]token, len(ts))
-	// Bleve reports byte offsets in increasing order: convert incrementally.
+	// byte offsets come in increasing order: convert incrementally
 	b, c := 0, 0
 	conv := func(to int) int {
-		if to < b { // not expected; restart
+		if to < b {
 			b, c = 0, 0
 		}
 		c += utf8.RuneCountInString(text[b:to])

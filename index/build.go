@@ -489,14 +489,19 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 	a.ID = f.id
 	en, kw := analyzers()
 	text := []byte(a.Text)
-	// the analyzer lower-cases token terms in place: give it its own copy
-	toks := en.Analyze([]byte(a.Text))
+	brk := breaks(a)
+	bb := make([]int, len(brk))
+	for i, c := range brk {
+		bb[i] = a.ByteOffset(c)
+	}
+	toks := analyzeText(a.Text, bb)
 	elems := candidates(a, names)
 
 	doc := document.NewDocument(a.ID)
 	doc.AddField(document.NewTextFieldCustom("title", nil, []byte(a.Title), bindex.IndexField|bindex.StoreField, en))
 	doc.AddField(document.NewTextFieldCustom("text", nil, text, bindex.IndexField|bindex.StoreField, fixedAnalyzer(toks)))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("elems", nil, []byte(encodeElems(elems)), bindex.StoreField))
+	doc.AddField(document.NewTextFieldWithIndexingOptions("breaks", nil, []byte(encodeInts(brk)), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("path", nil, []byte(f.rel), bindex.StoreField))
 
 	p := parsed{f: f, doc: doc}
@@ -512,6 +517,75 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 		p.elems = append(p.elems, d)
 	}
 	return p
+}
+
+// inline are the elements whose boundaries are not word boundaries (emphasis
+// and links of both collections); an element with a wordnetid attribute (a
+// YAGO wrapper such as <person>) or a link target is inline too. Every other
+// element boundary separates words.
+var inline = map[string]bool{
+	"b": true, "i": true, "it": true, "u": true, "em": true, "emph": true, "emph2": true, "emph3": true, "emph4": true, "emph5": true,
+	"sub": true, "sup": true, "font": true, "span": true, "tt": true, "small": true, "big": true, "strike": true, "s": true,
+	"link": true, "collectionlink": true, "unknownlink": true, "outsidelink": true, "wikipedialink": true, "weblink": true, "languagelink": true,
+}
+
+// breaks returns the character offsets at which the text of two block
+// elements touch with no white space between them: the analyzer must not
+// join words across them.
+func breaks(a *article.Article) []int {
+	seen := map[int]bool{}
+	isSpace := func(c int) bool {
+		s := a.Slice(c, c+1)
+		return s == "" || blank(s)
+	}
+	for i := range a.Elements {
+		e := &a.Elements[i]
+		if inline[e.Name] {
+			continue
+		}
+		if _, ok := e.Attr("wordnetid"); ok {
+			continue
+		}
+		if _, ok := e.Attr("href"); ok {
+			continue
+		}
+		for _, c := range [2]int{e.Start, e.End} {
+			if c > 0 && c < a.Len && !seen[c] && !isSpace(c-1) && !isSpace(c) {
+				seen[c] = true
+			}
+		}
+	}
+	out := make([]int, 0, len(seen))
+	for c := range seen {
+		out = append(out, c)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func encodeInts(v []int) string {
+	var b strings.Builder
+	for i, n := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	return b.String()
+}
+
+func decodeInts(s string) []int {
+	if s == "" {
+		return nil
+	}
+	f := strings.Split(s, ",")
+	out := make([]int, 0, len(f))
+	for _, x := range f {
+		if n, err := strconv.Atoi(x); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // candidates returns the article's candidate elements: elements with one of

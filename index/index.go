@@ -247,6 +247,7 @@ type Doc struct {
 	Text            string
 	Len             int // characters
 	Elems           []Elem
+	breaks          []int // word breaks between block elements, characters
 	toks            []token
 }
 
@@ -269,6 +270,8 @@ func (x *Index) Doc(id string) (*Doc, error) {
 			out.Text = v
 		case "elems":
 			out.Elems = decodeElems(v)
+		case "breaks":
+			out.breaks = decodeInts(v)
 		case "path":
 			out.Path = v
 		}
@@ -280,7 +283,7 @@ func (x *Index) Doc(id string) (*Doc, error) {
 // Browse returns the best passages of the article d for q (see browse).
 func (x *Index) Browse(d *Doc, q *Query, opt Options) []Passage {
 	if d.toks == nil {
-		d.toks = tokenize(d.Text)
+		d.toks = tokenize(d.Text, d.breaks)
 	}
 	return browse(d.Text, d.toks, d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
@@ -314,7 +317,7 @@ func (x *Index) Search(q *Query, k int, opt Options) ([]Result, error) {
 // ellipsis marks a cut.
 func Snippet(d *Doc, p Passage, q *Query, width int) string {
 	if d.toks == nil {
-		d.toks = tokenize(d.Text)
+		d.toks = tokenize(d.Text, d.breaks)
 	}
 	want := map[string]bool{}
 	for _, t := range q.Terms {

@@ -1,0 +1,263 @@
+package index
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The test collection. Offsets were counted by hand from the text content
+// (no white space between elements):
+//
+// 1001: "Fresnel lens" [0,12); p[1] "Lighthouses use lenses." [12,35);
+// sec[1] [35,83) = st "History" [35,42) + p[1] "The Fresnel lens was
+// invented by Fresnel." [42,83).
+//
+// 2001: name "Suspension bridge" [0,17); p[1] "A suspension bridge hangs
+// from cables." [17,55); p[2] "Cables are spun from steel wire." [55,87);
+// p[3] "Café owners like bridges." [87,112) (é is one character, two bytes).
+var testArticles = map[string]string{
+	"1001.xml": `<article><header><title>Fresnel lens</title></header><bdy><p>Lighthouses use lenses.</p><sec><st>History</st><p>The Fresnel lens was invented by Fresnel.</p></sec></bdy></article>`,
+	"b/2001.xml": `<?xml version="1.0" encoding="UTF-8"?>
+<article><name id="2001">Suspension bridge</name><body><p>A suspension bridge hangs from cables.</p><p>Cables are spun from steel wire.</p><p>Café owners like bridges.</p></body></article>`,
+	"c/d/3001.xml": `<article><header><title>Optics</title></header><bdy><p>Optics studies light. Many lenses exist, among them one named after Fresnel.</p></bdy></article>`,
+	"notes.txt":    "not an article",
+	"broken.xml":   "<article>\n<p>unclosed\n</article>",
+	"sub/1001.xml": `<article><header><title>Duplicate</title></header><bdy><p>Fresnel again</p></bdy></article>`,
+}
+
+func writeArticles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func buildTest(t *testing.T) (articles, idx string, res *BuildResult) {
+	t.Helper()
+	dir := t.TempDir()
+	articles = filepath.Join(dir, "articles")
+	idx = filepath.Join(dir, "idx")
+	writeArticles(t, articles, testArticles)
+	res, err := Build(BuildOptions{Articles: articles, Index: idx, Batch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return articles, idx, res
+}
+
+func TestBuildSummary(t *testing.T) {
+	articles, _, res := buildTest(t)
+	if !res.Full || res.Indexed != 3 || res.Articles != 3 {
+		t.Errorf("full=%v indexed=%d articles=%d, want a full build of 3 articles", res.Full, res.Indexed, res.Articles)
+	}
+	// candidate elements: 1001 p, sec, sec/p; 2001 three p; 3001 one p
+	if res.Elements != 7 {
+		t.Errorf("elements = %d, want 7", res.Elements)
+	}
+	if len(res.NotXML) != 1 || filepath.Base(res.NotXML[0]) != "notes.txt" {
+		t.Errorf("not XML = %v, want notes.txt", res.NotXML)
+	}
+	if len(res.Broken) != 1 || filepath.Base(res.Broken[0].Path) != "broken.xml" || !strings.Contains(res.Broken[0].Reason, "line 3") {
+		t.Errorf("broken = %+v, want broken.xml at line 3", res.Broken)
+	}
+	if len(res.Dups) != 1 || res.Dups[0].Path != filepath.Join(articles, "sub", "1001.xml") {
+		t.Errorf("dups = %+v, want sub/1001.xml", res.Dups)
+	}
+}
+
+func openTest(t *testing.T, idx string) *Index {
+	t.Helper()
+	x, err := Open(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	return x
+}
+
+func search(t *testing.T, x *Index, q string) []Result {
+	t.Helper()
+	pq, err := x.Prepare(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := x.Search(pq, 10, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+type span struct {
+	start, end int
+	xpaths     string
+}
+
+func spans(ps []Passage) []span {
+	var out []span
+	for _, p := range ps {
+		out = append(out, span{p.Start, p.End, strings.Join(p.XPaths, " ")})
+	}
+	return out
+}
+
+func TestFetchAndBrowse(t *testing.T) {
+	_, idx, _ := buildTest(t)
+	x := openTest(t, idx)
+	if x.Articles() != 3 || x.Elements() != 7 {
+		t.Fatalf("articles %d elements %d, want 3 and 7", x.Articles(), x.Elements())
+	}
+	tests := []struct {
+		query string
+		ids   []string // fetch order
+		first []span   // passages of the first article
+	}{
+		// 1001 has fresnel in its title and twice in its text; 3001 once.
+		// The paragraph and its section both hold both occurrences: the
+		// shorter paragraph scores higher and the section overlaps it.
+		{"Fresnel", []string{"1001", "3001"}, []span{{42, 83, "/article[1]/bdy[1]/sec[1]/p[1]"}}},
+		// steel is rarer than cable: p[2] scores more than twice p[1]
+		{"cables steel", []string{"2001"}, []span{{55, 87, "/article[1]/body[1]/p[2]"}}},
+		// p[1] and p[2] each hold one "cables" and three other words:
+		// equal scores, adjacent, merged
+		{"cables", []string{"2001"}, []span{{17, 87, "/article[1]/body[1]/p[1] /article[1]/body[1]/p[2]"}}},
+		// bridge and bridges stem alike; p[2] between them does not match
+		{"bridge", []string{"2001"}, []span{{17, 55, "/article[1]/body[1]/p[1]"}, {87, 112, "/article[1]/body[1]/p[3]"}}},
+	}
+	for _, tc := range tests {
+		res := search(t, x, tc.query)
+		var ids []string
+		for _, r := range res {
+			ids = append(ids, r.ID)
+		}
+		if !reflect.DeepEqual(ids, tc.ids) {
+			t.Errorf("%q: fetched %v, want %v", tc.query, ids, tc.ids)
+			continue
+		}
+		if got := spans(res[0].Passages); !reflect.DeepEqual(got, tc.first) {
+			t.Errorf("%q: passages %v, want %v", tc.query, got, tc.first)
+		}
+	}
+	res := search(t, x, "bridge")
+	if res[0].Title != "Suspension bridge" || res[0].Doc.Len != 112 {
+		t.Errorf("title %q len %d, want Suspension bridge and 112", res[0].Title, res[0].Doc.Len)
+	}
+	pq, _ := x.Prepare("bridge")
+	if got, want := Snippet(res[0].Doc, res[0].Passages[1], pq, 160), "Café owners like [bridges]."; got != want {
+		t.Errorf("snippet %q, want %q", got, want)
+	}
+}
+
+func TestNoTerms(t *testing.T) {
+	_, idx, _ := buildTest(t)
+	x := openTest(t, idx)
+	for _, q := range []string{"the and of", "AND OR NOT", `+"-" ()`, ""} {
+		if _, err := x.Prepare(q); !errors.Is(err, ErrNoTerms) {
+			t.Errorf("%q: err %v, want ErrNoTerms", q, err)
+		}
+	}
+}
+
+func TestIncremental(t *testing.T) {
+	articles, idx, _ := buildTest(t)
+	// add 4001, remove 3001, change 2001
+	writeArticles(t, articles, map[string]string{
+		"4001.xml":   `<article><header><title>Lens grinding</title></header><bdy><p>Grinding a Fresnel lens by hand.</p></bdy></article>`,
+		"b/2001.xml": `<article><name id="2001">Suspension bridge</name><body><p>Cables of steel.</p></body></article>`,
+	})
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(articles, "b", "2001.xml"), later, later)
+	os.Remove(filepath.Join(articles, "c", "d", "3001.xml"))
+	res, err := Build(BuildOptions{Articles: articles, Index: idx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Full || res.Indexed != 2 || res.Unchanged != 1 || res.Removed != 1 || res.Articles != 3 {
+		t.Errorf("full=%v indexed=%d unchanged=%d removed=%d articles=%d, want 2, 1, 1, 3",
+			res.Full, res.Indexed, res.Unchanged, res.Removed, res.Articles)
+	}
+	// 1001: 3 elements, 2001: 1, 4001: 1
+	if res.Elements != 5 {
+		t.Errorf("elements %d, want 5", res.Elements)
+	}
+	x := openTest(t, idx)
+	if x.Elements() != 5 {
+		t.Errorf("element documents %d, want 5", x.Elements())
+	}
+	var ids []string
+	for _, r := range search(t, x, "fresnel") {
+		ids = append(ids, r.ID)
+	}
+	if !reflect.DeepEqual(ids, []string{"1001", "4001"}) && !reflect.DeepEqual(ids, []string{"4001", "1001"}) {
+		t.Errorf("fetched %v, want 1001 and 4001 only", ids)
+	}
+	if r := search(t, x, "cables"); len(r) != 1 || spans(r[0].Passages)[0] != (span{17, 33, "/article[1]/body[1]/p[1]"}) {
+		t.Errorf("changed article not re-indexed: %+v", r)
+	}
+	// nothing changed: nothing to do
+	res, err = Build(BuildOptions{Articles: articles, Index: idx})
+	if err != nil || res.Indexed != 0 || res.Unchanged != 3 {
+		t.Errorf("re-run: %+v %v, want 3 unchanged", res, err)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	var ie *InputError
+	if _, err := Build(BuildOptions{Articles: filepath.Join(dir, "none"), Index: filepath.Join(dir, "idx")}); !errors.As(err, &ie) {
+		t.Errorf("missing folder: %v, want an InputError", err)
+	}
+	os.Mkdir(filepath.Join(dir, "empty"), 0o755)
+	if _, err := Build(BuildOptions{Articles: filepath.Join(dir, "empty"), Index: filepath.Join(dir, "idx")}); !errors.As(err, &ie) {
+		t.Errorf("empty folder: %v, want an InputError", err)
+	}
+	// an interrupted build: a folder without manifest
+	os.MkdirAll(filepath.Join(dir, "half", "articles"), 0o755)
+	if _, err := Open(filepath.Join(dir, "half")); !errors.As(err, &ie) || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("half-built index: %v", err)
+	}
+	if _, err := Open(filepath.Join(dir, "nothing")); !errors.As(err, &ie) {
+		t.Errorf("missing index: %v", err)
+	}
+}
+
+func TestLocked(t *testing.T) {
+	articles, idx, _ := buildTest(t)
+	f, err := os.OpenFile(idx+".lock", os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if ok, _ := lockFile(f); !ok {
+		t.Skip("no file locking here")
+	}
+	// flock locks belong to the open file: a second open in this process
+	// conflicts like another process would
+	_, err = Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true})
+	if !errors.Is(err, ErrLocked) {
+		t.Errorf("build while locked: %v, want ErrLocked", err)
+	}
+}
+
+func TestLeftoversRemoved(t *testing.T) {
+	articles, idx, _ := buildTest(t)
+	left := idx + ".building-99999"
+	os.MkdirAll(filepath.Join(left, "articles"), 0o755)
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("leftover %s still there", left)
+	}
+}
