@@ -1,0 +1,87 @@
+package topics
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestRealINEX2009(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "shared", "data", "inex", "inex2009-topics.xml")
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("skipping: %s is absent (shared data folder not beside the repository)", path)
+	}
+	ts, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 115 {
+		t.Errorf("%d topics, want 115 (2009001–2009115)", len(ts))
+	}
+	if ts[0].ID != "2009001" || ts[0].Title != "Nobel prize" || Keywords(ts[0].CASTitle) != "Nobel prize" {
+		t.Errorf("first topic %+v", ts[0])
+	}
+	// "&amp;" keeps its XML meaning although the DTD redefines amp
+	for _, tp := range ts {
+		if strings.Contains(tp.Narrative, "history of Java") && !strings.Contains(tp.Narrative, "history of Java & on") {
+			t.Errorf("topic %s narrative: %q", tp.ID, tp.Narrative)
+		}
+	}
+}
+
+func TestFormats(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []Topic
+	}{
+		{"2009", `<?xml version="1.0"?>
+<!DOCTYPE inex-topic-file [ <!ENTITY lt "lessthan"> <!ENTITY co "company"> ]>
+<inex-topic-file><topic id="7" ct_no="1"><title> fish
+  &amp; chips </title><castitle>//article[about(., fish)]</castitle><description>a &co; &lt;x&gt;</description></topic></inex-topic-file>`,
+			[]Topic{{ID: "7", Title: "fish & chips", CASTitle: "//article[about(., fish)]", Description: "a company <x>"}}},
+		{"2006", `<inex_topic topic_id="289" query_type="CO+S"><title>emperor "Napoleon I" Polish</title><castitle>//article[about(.,Napoleon)]//section[about(., Polish)]</castitle><description>d</description><narrative>n</narrative></inex_topic>`,
+			[]Topic{{ID: "289", Title: `emperor "Napoleon I" Polish`, CASTitle: "//article[about(.,Napoleon)]//section[about(., Polish)]", Description: "d", Narrative: "n"}}},
+		{"plain", "# comment\n1 nobel prize\n\n2  best   movie\n",
+			[]Topic{{ID: "1", Title: "nobel prize"}, {ID: "2", Title: "best movie"}}},
+	}
+	for _, tc := range tests {
+		got, err := Read([]byte(tc.in), tc.name)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"1 a\n2\n", "x:2:"},
+		{"<inex-topic-file><topic><title>a</title></topic></inex-topic-file>", "without an id"},
+		{"<inex-topic-file><topic id='1'><title>a</title></inex-topic-file>", "x:1:"},
+		{"1 a\n1 b\n", "appears twice"},
+		{"<inex-topic-file/>", "no topic"},
+	} {
+		if _, err := Read([]byte(tc.in), "x"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestKeywords(t *testing.T) {
+	for in, want := range map[string]string{
+		"//article[about(., Nobel prize)]":                         "Nobel prize",
+		"//article[about(.,Napoleon)]//section[about(., Polish)]":  "Napoleon Polish",
+		`//article[about(., +"hatha yoga" -deity)]`:                `+"hatha yoga" -deity`,
+		"//article//sec[about(.//st, history) and about(., lens)]": "history lens",
+		"//article[fresnel lens]":                                  "fresnel lens",
+	} {
+		if got := Keywords(in); got != want {
+			t.Errorf("Keywords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
