@@ -1,0 +1,124 @@
+package render
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+)
+
+// CSS is the stylesheet of the page. A web server serves it (as text/css) at
+// the URL it gives in Options.StylesheetURL; with no such URL, Page embeds it
+// in a <style> element. It contains no '<', '>' or '&', so it reads the same
+// embedded in XHTML or HTML.
+//
+// The design: one column of 17px type, at most 38em wide, 16px side margins
+// (about 40 characters a line on a 360-px screen); words and URLs break
+// anywhere rather than overflow; tables scroll sideways inside their own box;
+// the header metadata is small and grey; arrows and the highlight switch are
+// at least 48×48 CSS px; the highlight is a soft yellow that follows the
+// switch (a checkbox, no script).
+const CSS = `html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
+body{margin:0;padding:0 16px 64px;font:17px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",Arial,sans-serif;color:#1d1d1f;background:#fff;overflow-wrap:anywhere;word-wrap:break-word}
+.rs-top,.rs-doc{max-width:38em;margin:0 auto}
+.rs-top{display:flex;align-items:center;gap:4px;padding:4px 0;margin-left:-12px}
+.rs-arrow{display:inline-flex;align-items:center;justify-content:center;box-sizing:border-box;min-width:48px;min-height:48px;padding:0 4px;font-size:24px;line-height:1;font-weight:bold;color:#0b57d0;text-decoration:none;border-radius:12px;vertical-align:middle}
+.rs-arrow:hover,.rs-arrow:focus-visible{background:#e8f0fe}
+.rs-arrow:focus-visible,#rs-hl:focus-visible ~ .rs-top .rs-switch{outline:3px solid #0b57d0;outline-offset:1px}
+.rs-nav{display:inline-flex;gap:4px;margin:0 2px;vertical-align:middle;line-height:1}
+.rs-nav .rs-arrow{background:#e8f0fe}
+#rs-hl{position:absolute;top:0;left:0;width:1px;height:1px;margin:0;opacity:0}
+.rs-switch{display:inline-flex;align-items:center;box-sizing:border-box;min-height:48px;min-width:48px;margin-left:auto;padding:0 14px;border:1px solid #c4c7c5;border-radius:24px;font-size:15px;color:#444;cursor:pointer;-webkit-user-select:none;user-select:none}
+.rs-switch::before{content:"\25CB\00A0";font-size:18px}
+#rs-hl:checked ~ .rs-top .rs-switch{background:#fff3a8;border-color:#d9b800;color:#1d1d1f}
+#rs-hl:checked ~ .rs-top .rs-switch::before{content:"\25CF\00A0"}
+.rs-pass{scroll-margin-top:12px}
+.rs-doc mark{background:none;color:inherit}
+#rs-hl:checked ~ .rs-doc mark{background:#fff3a8;box-shadow:0 0 0 1px #fff3a8}
+.rs-head{margin:0 0 1.2em;font-size:13px;line-height:1.45;color:#5f6368}
+.rs-head h1,.rs-doc h1{margin:.4em 0 .3em;font-size:28px;line-height:1.2;color:#1d1d1f}
+.rs-meta{font-size:13px;color:#5f6368}
+.rs-cat{display:inline-block;margin:2px 0;padding:0 6px;border-radius:4px;background:#f1f3f4}
+h2,h3,h4,h5,h6{line-height:1.25;margin:1.2em 0 .4em}
+h2{font-size:23px}
+h3{font-size:20px}
+h4,h5,h6{font-size:17px}
+p,.rs-p{margin:0 0 .9em}
+ul,ol{margin:0 0 .9em;padding-left:1.4em}
+li{margin:.2em 0}
+.rs-table{max-width:100%;overflow-x:auto;margin:0 0 .9em;-webkit-overflow-scrolling:touch}
+.rs-table table{border-collapse:collapse;font-size:15px;line-height:1.4}
+.rs-table td,.rs-table th{min-width:4em;padding:4px 8px;border:1px solid #dadce0;vertical-align:top;text-align:left;overflow-wrap:break-word}
+.rs-table th{background:#f8f9fa}
+a{color:#0b57d0}
+.rs-ext::after{content:"\2009\2197";font-size:.8em}
+img,svg,video{max-width:100%;height:auto}
+code{font-size:.9em;word-break:break-all}
+`
+
+// CSSHash returns the Content-Security-Policy source ("sha256-…", to be
+// quoted) that allows the <style> element Page embeds when no StylesheetURL is
+// given, for a server that prefers embedding to a separate stylesheet.
+func CSSHash() string {
+	sum := sha256.Sum256([]byte(CSS))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+// Script is JavaScript for a client of the page, to be served as an external
+// script (Options.ScriptURL) under a Content-Security-Policy without
+// 'unsafe-inline'. It defines two functions on window, which implement the
+// rule of the package documentation ("Locating a character offset"):
+//
+//   - readsimLocate(offset) returns {node, index}: the text node holding the
+//     character at that offset and its UTF-16 index in the node, or null when
+//     the offset is outside the article.
+//   - readsimScrollTo(offset) scrolls the window so that the character at
+//     that offset is at the top of the viewport and returns whether it found
+//     it.
+const Script = `(function () {
+"use strict";
+function doc() { return document.querySelector(".rs-doc"); }
+function ui(node) {
+  for (var n = node.parentNode; n && n.nodeType === 1; n = n.parentNode) {
+    if (n.classList.contains("rs-ui")) return true;
+    if (n.classList.contains("rs-doc")) return false;
+  }
+  return false;
+}
+function locate(offset) {
+  var root = doc();
+  if (!root || !(offset >= 0)) return null;
+  var marks = root.querySelectorAll("[data-o]");
+  var lo = 0, hi = marks.length - 1, start = root, base = 0;
+  while (lo <= hi) {
+    var mid = (lo + hi) >> 1, o = +marks[mid].getAttribute("data-o");
+    if (o <= offset) { start = marks[mid]; base = o; lo = mid + 1; } else { hi = mid - 1; }
+  }
+  var w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, null);
+  w.currentNode = start;
+  var left = offset - base, t;
+  while ((t = w.nextNode())) {
+    if (ui(t)) continue;
+    var s = t.data;
+    for (var i = 0; i < s.length; i++) {
+      if (left === 0) return {node: t, index: i};
+      var c = s.charCodeAt(i);
+      if (c >= 0xD800 && c < 0xDC00 && i + 1 < s.length) i++;
+      left--;
+    }
+  }
+  return null;
+}
+function scrollTo(offset) {
+  var p = locate(offset);
+  if (!p) return false;
+  var r = document.createRange();
+  r.setStart(p.node, p.index);
+  r.setEnd(p.node, Math.min(p.index + 1, p.node.data.length));
+  var rects = r.getClientRects();
+  var rect = rects.length ? rects[0] : p.node.parentNode.getBoundingClientRect();
+  window.scrollBy(0, rect.top);
+  return true;
+}
+window.readsimLocate = locate;
+window.readsimScrollTo = scrollTo;
+})();
+`

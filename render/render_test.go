@@ -1,0 +1,402 @@
+package render
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/readsim/readsim/index/article"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func parse(t testing.TB, name, src string) *article.Article {
+	t.Helper()
+	a, err := article.Parse(strings.NewReader(src), name)
+	if err != nil {
+		t.Fatalf("parse %s: %v", name, err)
+	}
+	return a
+}
+
+func render(t testing.TB, a *article.Article, ps []Passage, opt Options) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Page(&b, a, ps, opt); err != nil {
+		t.Fatalf("Page: %v", err)
+	}
+	if _, err := checkPage(a, ps, b.Bytes(), opt); err != nil {
+		t.Fatalf("%v\n%s", err, b.Bytes())
+	}
+	return b.Bytes()
+}
+
+// The markup of the anchors and arrows, as documented.
+func anchor(k, o int) string {
+	return fmt.Sprintf(`<span class="rs-ui rs-pass" id="p%d" data-o="%d"></span>`, k, o)
+}
+
+const back = `<a class="rs-arrow" href="./" aria-label="Back to the results">←</a>`
+
+func next(k int) string {
+	return `<span class="rs-ui rs-nav">` + back +
+		fmt.Sprintf(`<a class="rs-arrow" href="#p%d" aria-label="Next passage">↓</a></span>`, k)
+}
+
+const last = `<span class="rs-ui rs-nav">` + back +
+	`<a class="rs-arrow" href="#top" aria-label="Back to the top of the article">↑</a></span>`
+
+const xl = ` xmlns:xlink="http://www.w3.org/1999/xlink"`
+
+func TestPage(t *testing.T) {
+	tests := []struct {
+		name    string
+		xml     string
+		ps      []Passage
+		opt     Options
+		want    []string // substrings of the page
+		notWant []string
+	}{{
+		name: "passage on an inline element",
+		xml:  `<article><p>Hello <b>big</b> world</p></article>`,
+		ps:   []Passage{{6, 9}},
+		want: []string{`<p data-o="0">Hello <b data-o="6">` + anchor(1, 6) + `<mark data-o="6">big</mark>` + last + `</b> world</p>`},
+	}, {
+		name: "passage cutting through elements",
+		xml:  `<article><p>ab<b>cd</b>ef</p></article>`,
+		ps:   []Passage{{1, 5}},
+		want: []string{`<p data-o="0">a` + anchor(1, 1) + `<mark data-o="1">b</mark><b data-o="2"><mark data-o="2">cd</mark></b><mark data-o="4">e</mark>` + last + `f</p>`},
+	}, {
+		name: "two passages given out of order chain",
+		xml:  `<article><p>one two three</p></article>`,
+		ps:   []Passage{{8, 13}, {0, 3}},
+		want: []string{
+			`<p data-o="0">` + anchor(1, 0) + `<mark data-o="0">one</mark>` + next(2) + ` two ` + anchor(2, 8) + `<mark data-o="8">three</mark>` + last + `</p>`,
+			`<nav id="top" class="rs-ui rs-top" aria-label="Passages">` + back + `<a class="rs-arrow" href="#p1" aria-label="First passage">↓</a><label for="rs-hl" class="rs-switch">Highlight</label></nav>`,
+		},
+	}, {
+		name: "overlapping passages merge",
+		xml:  `<article><p>abcdef</p></article>`,
+		ps:   []Passage{{0, 3}, {2, 5}, {9, 20}, {-4, 0}},
+		want: []string{`<p data-o="0">` + anchor(1, 0) + `<mark data-o="0">abcde</mark>` + last + `f</p>`},
+	}, {
+		name: "arrows follow a link the passage ends in",
+		xml:  `<article` + xl + `><p>see <link xlink:href="../42.xml">the bridge</link> now</p></article>`,
+		ps:   []Passage{{0, 7}},
+		want: []string{`<p data-o="0">` + anchor(1, 0) + `<mark data-o="0">see </mark><a data-o="4" href="42.xhtml"><mark data-o="4">the</mark> bridge</a>` + last + ` now</p>`},
+	}, {
+		name: "arrows before trailing white space",
+		xml:  `<article><p>abc  </p><p>def</p></article>`,
+		ps:   []Passage{{0, 5}},
+		want: []string{`<p data-o="0">` + anchor(1, 0) + `<mark data-o="0">abc</mark>` + last + `<mark data-o="3">  </mark></p><p data-o="5">def</p>`},
+	}, {
+		name: "white space between list items is left alone",
+		xml:  "<article><list>\n<entry>x</entry>\n<entry>y</entry>\n</list></article>",
+		ps:   []Passage{{0, 6}},
+		want: []string{"<ul data-o=\"0\">\n<li data-o=\"1\">" + anchor(1, 1) + `<mark data-o="1">x</mark></li>` + "\n" + `<li data-o="3"><mark data-o="3">y</mark>` + last + "</li>\n</ul>"},
+	}, {
+		name: "anchor moves past white space between sections",
+		xml:  "<article><bdy><sec><p>a</p>\n</sec>\n<sec><p>b</p></sec></bdy></article>",
+		ps:   []Passage{{2, 4}},
+		want: []string{`<section data-o="3"><p data-o="3">` + anchor(1, 3) + `<mark data-o="3">b</mark>` + last + `</p></section>`},
+	}, {
+		name: "table in its own box, header cells",
+		xml:  `<article><table><row><header>A</header><col>B</col></row></table></article>`,
+		want: []string{`<div class="rs-table" data-o="0"><table><tr data-o="0"><th data-o="0">A</th><td data-o="1">B</td></tr></table></div>`},
+	}, {
+		name: "headings from section titles",
+		xml:  `<article><bdy><sec><st>One</st><sec><st>Two</st></sec></sec><st>Loose</st></bdy></article>`,
+		want: []string{`<div class="rs-body" data-o="0"><section data-o="0"><h2 data-o="0">One</h2><section data-o="3"><h3 data-o="3">Two</h3></section></section><h2 data-o="6">Loose</h2></div>`},
+	}, {
+		name: "2006 article",
+		xml:  `<article><name id="7">Name</name><conversionwarning>0</conversionwarning><body><section><title>T</title><p><emph2>i</emph2><emph3>b</emph3></p><normallist><item>x</item></normallist></section></body></article>`,
+		want: []string{`<h1 data-o="0">Name</h1><div class="rs-meta" data-o="4">0</div><div class="rs-body" data-o="5"><section data-o="5"><h2 data-o="5">T</h2><p data-o="6"><i data-o="6">i</i><b data-o="7">b</b></p><ul data-o="8"><li data-o="8">x</li></ul></section></div>`,
+			`<title>Name</title>`},
+	}, {
+		name: "2009 header: title and muted metadata",
+		xml:  `<article><header><title>T</title><id>9</id><categories><category>C</category></categories></header><bdy/></article>`,
+		want: []string{`<header class="rs-head" data-o="0"><h1 data-o="0">T</h1><span data-o="1">9</span><span data-o="2"><span class="rs-cat" data-o="2">C</span></span></header>`},
+	}, {
+		name: "paragraph holding a list becomes a div",
+		xml:  `<article><p>a<list><entry>b</entry></list></p></article>`,
+		want: []string{`<div class="rs-p" data-o="0">a<ul data-o="1"><li data-o="1">b</li></ul></div>`},
+	}, {
+		name: "escaping",
+		xml:  `<article><p>a&#13;b &lt;c&gt; ]]&gt; &amp; "q" 'a'</p></article>`,
+		want: []string{`<p data-o="0">a&#13;b &lt;c&gt; ]]&gt; &amp; "q" 'a'</p>`},
+	}, {
+		name: "links: article, external, javascript, nested",
+		xml: `<article` + xl + `><p><outsidelink xlink:href="http://example.org/?a=1&amp;b=&quot;2&quot;">x</outsidelink>` +
+			`<outsidelink xlink:href="javascript:alert(1)">y</outsidelink>` +
+			`<collectionlink xlink:href="5.xml">z<link xlink:href="../6.xml">w</link></collectionlink></p></article>`,
+		want: []string{
+			`<a class="rs-ext" data-o="0" href="http://example.org/?a=1&amp;b=&quot;2&quot;" rel="external nofollow noopener noreferrer">x</a>`,
+			`<span data-o="1">y</span>`,
+			`<a data-o="2" href="5.xhtml">z<span class="rs-link" data-o="3">w</span></a>`,
+		},
+		notWant: []string{"javascript"},
+	}, {
+		name: "no passages: no down arrow",
+		xml:  `<article><p>x</p></article>`,
+		want: []string{`<nav id="top" class="rs-ui rs-top" aria-label="Passages">` + back + `<label for="rs-hl" class="rs-switch">Highlight</label></nav>`,
+			`<input type="checkbox" id="rs-hl" class="rs-ui" checked="checked"/>`,
+			`<meta name="viewport" content="width=device-width, initial-scale=1"/>`,
+			`<html xmlns="http://www.w3.org/1999/xhtml" lang="en" xml:lang="en">`,
+			`<style>` + CSS + `</style>`},
+		notWant: []string{`class="rs-ui rs-nav"`, `class="rs-ui rs-pass"`, "<mark"},
+	}, {
+		name:    "highlight off, stylesheet, script and URLs of a server",
+		xml:     `<article` + xl + `><p><link xlink:href="../42.xml">x</link></p></article>`,
+		ps:      []Passage{{0, 1}},
+		opt:     Options{NoHighlight: true, StylesheetURL: "/s/render.css", ScriptURL: "/s/render.js", ResultsURL: "/search?q=a&b", ArticleURL: func(id string) string { return "/article/" + id + "?q=a&b" }, Lang: "fi"},
+		want:    []string{`<input type="checkbox" id="rs-hl" class="rs-ui"/>`, `<link rel="stylesheet" href="/s/render.css"/>`, `<script src="/s/render.js" defer="defer"></script>`, `href="/search?q=a&amp;b"`, `<a data-o="0" href="/article/42?q=a&amp;b">`, `lang="fi" xml:lang="fi"`},
+		notWant: []string{"<style>", "checked"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := parse(t, "a.xml", tt.xml)
+			page := string(render(t, a, tt.ps, tt.opt))
+			for _, w := range tt.want {
+				if !strings.Contains(page, w) {
+					t.Errorf("page lacks\n%s\n---- page:\n%s", w, page)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(page, w) {
+					t.Errorf("page contains %q", w)
+				}
+			}
+		})
+	}
+}
+
+func TestNormalizePassages(t *testing.T) {
+	tests := []struct {
+		in   []Passage
+		n    int
+		want []Passage
+	}{
+		{nil, 10, []Passage{}},
+		{[]Passage{{5, 7}, {1, 2}}, 10, []Passage{{1, 2}, {5, 7}}},
+		{[]Passage{{1, 4}, {3, 6}, {6, 8}}, 10, []Passage{{1, 6}, {6, 8}}},
+		{[]Passage{{1, 9}, {2, 3}}, 10, []Passage{{1, 9}}},
+		{[]Passage{{-3, 2}, {8, 15}, {12, 14}, {4, 4}, {5, 3}}, 10, []Passage{{0, 2}, {8, 10}}},
+	}
+	for _, tt := range tests {
+		got := NormalizePassages(tt.in, tt.n)
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("NormalizePassages(%v, %d) = %v, want %v", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+// An Article built by hand may hold characters XML cannot carry; they become
+// U+FFFD one for one, so offsets still hold.
+func TestUnencodableCharacters(t *testing.T) {
+	text := "a\x01b\xffc\r\uFFFEd\x00"
+	n := utf8.RuneCountInString(text) // 9: the invalid byte counts one
+	a := &article.Article{ID: "h", Text: text, Len: n, Elements: []article.Element{
+		{Name: "article", XPath: "/article[1]", End: n, Parent: -1, Next: 2},
+		{Name: "p", XPath: "/article[1]/p[1]", End: n, Parent: 0, Depth: 1, Next: 2},
+	}}
+	page := string(render(t, a, []Passage{{2, 4}}, Options{}))
+	want := `<p data-o="0">a` + "\uFFFD" + anchor(1, 2) + `<mark data-o="2">b` + "\uFFFD" + `</mark>` + last + "c&#13;\uFFFDd\uFFFD</p>"
+	if !strings.Contains(page, want) {
+		t.Errorf("page lacks\n%s\n---- page:\n%s", want, page)
+	}
+}
+
+func TestInconsistentArticle(t *testing.T) {
+	good := func() *article.Article {
+		return &article.Article{ID: "x", Text: "abcd", Len: 4, Elements: []article.Element{
+			{Name: "article", End: 4, Parent: -1, Next: 3},
+			{Name: "p", Start: 0, End: 2, Parent: 0, Depth: 1, Next: 2},
+			{Name: "p", Start: 2, End: 4, Parent: 0, Depth: 1, Next: 3},
+		}}
+	}
+	tests := []struct {
+		name  string
+		spoil func(a *article.Article)
+	}{
+		{"no elements", func(a *article.Article) { a.Elements = nil }},
+		{"wrong length", func(a *article.Article) { a.Len = 5 }},
+		{"root short", func(a *article.Article) { a.Elements[0].End = 3 }},
+		{"child past parent", func(a *article.Article) { a.Elements[2].End = 9 }},
+		{"children overlap", func(a *article.Article) { a.Elements[2].Start = 1 }},
+		{"bad next", func(a *article.Article) { a.Elements[1].Next = 1 }},
+		{"bad parent", func(a *article.Article) { a.Elements[2].Parent = 1 }},
+	}
+	if err := Page(new(bytes.Buffer), good(), nil, Options{}); err != nil {
+		t.Fatalf("the good article: %v", err)
+	}
+	for _, tt := range tests {
+		a := good()
+		tt.spoil(a)
+		if err := Page(new(bytes.Buffer), a, nil, Options{}); err == nil {
+			t.Errorf("%s: no error", tt.name)
+		}
+	}
+	if err := Page(new(bytes.Buffer), nil, nil, Options{}); err == nil {
+		t.Errorf("nil article: no error")
+	}
+}
+
+func TestHostileArticle(t *testing.T) {
+	a, err := article.ParseFile("testdata/hostile.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := []Passage{{10, 25}, {96, 146}}
+	for _, opt := range []Options{{}, {StylesheetURL: "/c.css"}} {
+		page := string(render(t, a, ps, opt)) // checkPage: allowed elements, attributes, URLs only
+		for _, bad := range []string{"javascript:", " onclick=", " onload=", " onerror=", " onmouseover=", "<script", "<iframe", "<svg", "<img", "<object", " style=", "position:fixed", "evil.example", "data:text"} {
+			if strings.Contains(strings.ToLower(markup(t, page)), bad) {
+				t.Errorf("%q reaches the page", bad)
+			}
+		}
+		// what is text in the article stays text, escaped
+		for _, want := range []string{`&lt;script&gt;alert(8)&lt;/script&gt;`, `]]&gt;`, `&#13;CR`, `alert("script element") &amp;&amp; document.cookie`, `&lt;b onclick='alert(1)'&gt;x&lt;/b&gt;`} {
+			if !strings.Contains(page, want) {
+				t.Errorf("page lacks %s", want)
+			}
+		}
+		if n := strings.Count(page, `id="top"`); n != 1 {
+			t.Errorf("%d elements with id top", n)
+		}
+		if strings.Contains(page, "<style>") != (opt.StylesheetURL == "") {
+			t.Errorf("style element present: %v, stylesheet URL %q", strings.Contains(page, "<style>"), opt.StylesheetURL)
+		}
+	}
+}
+
+// markup returns the tags of page without its text: element names and
+// attributes, as <name attr="value" …>.
+func markup(t *testing.T, page string) string {
+	var b strings.Builder
+	d := xml.NewDecoder(strings.NewReader(page))
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return b.String()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, ok := tok.(xml.StartElement); ok {
+			b.WriteString("<" + s.Name.Local)
+			for _, a := range s.Attr {
+				fmt.Fprintf(&b, " %s=%q", a.Name.Local, a.Value)
+			}
+			b.WriteString(">")
+		}
+	}
+}
+
+func TestCSS(t *testing.T) {
+	if strings.ContainsAny(CSS, "<>&") {
+		t.Errorf("CSS contains one of < > &")
+	}
+	if h := CSSHash(); !strings.HasPrefix(h, "sha256-") || len(h) != len("sha256-")+44 {
+		t.Errorf("CSSHash() = %q", h)
+	}
+}
+
+// goldenCases are the articles of testdata/ with their passages.
+var goldenCases = []struct {
+	file string
+	ps   []Passage
+}{
+	{"2005", []Passage{{200, 400}, {1000, 1500}, {2758, 2763}}},
+	{"1105", []Passage{{60, 300}, {2100, 2400}}},
+	{"hostile", []Passage{{10, 25}, {96, 146}}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases {
+		t.Run(c.file, func(t *testing.T) {
+			a, err := article.ParseFile(filepath.Join("testdata", c.file+".xml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := render(t, a, c.ps, Options{StylesheetURL: "render.css"})
+			golden := filepath.Join("testdata", c.file+".golden.xhtml")
+			if *update {
+				if err := os.WriteFile(golden, page, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(page, want) {
+				t.Errorf("page differs from %s (review and run go test -update):\n%s", golden, firstDiff(want, page))
+			}
+		})
+	}
+}
+
+func firstDiff(want, got []byte) string {
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	from := max(i-80, 0)
+	return fmt.Sprintf("at byte %d:\nwant …%s\n got …%s", i, want[from:min(i+80, len(want))], got[from:min(i+80, len(got))])
+}
+
+// TestCorpusSample renders every article of corpus-sample with a few passages
+// and checks each page.
+func TestCorpusSample(t *testing.T) {
+	var files []string
+	filepath.WalkDir("../corpus-sample/articles", func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".xml") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Skip("no articles in ../corpus-sample/articles")
+	}
+	for _, f := range files {
+		a, err := article.ParseFile(f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		n := a.Len
+		var second Passage // the second element that holds text
+		for i, seen := 1, 0; i < len(a.Elements); i++ {
+			if e := a.Elements[i]; e.End > e.Start && e.Depth >= 2 {
+				if seen++; seen == 2 {
+					second = Passage{e.Start, e.End}
+					break
+				}
+			}
+		}
+		for _, ps := range [][]Passage{
+			nil,
+			{{n / 10, n / 5}, {n / 2, n/2 + 300}, {n - 50, n + 10}},
+			{second, {n / 3, n/3 + 1}},
+			{{0, n}},
+		} {
+			var b bytes.Buffer
+			if err := Page(&b, a, ps, Options{}); err != nil {
+				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			if _, err := checkPage(a, ps, b.Bytes(), Options{}); err != nil {
+				t.Errorf("%s with passages %v: %v", f, ps, err)
+			}
+		}
+	}
+	t.Logf("%d articles", len(files))
+}
