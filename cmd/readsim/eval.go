@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/readsim/readsim/index/article"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/readsim/readsim/effort"
@@ -107,7 +107,11 @@ func runEval(e *env, args []string) error {
 		Warn:          warn,
 	}
 	if *articles != "" {
-		opt.Read.Resolver = unwiredResolver{*articles}
+		d, err := article.OpenDir(*articles)
+		if err != nil {
+			return inputError{err}
+		}
+		opt.Read.Resolver = d.Spans()
 	}
 	results, err := scenario.EvaluateFiles(q, runs, opt)
 	if err != nil {
@@ -157,11 +161,4 @@ func asInputError(err error) error {
 		return inputError{err}
 	}
 	return err
-}
-
-// unwiredResolver stands in for the article model until --articles is wired.
-type unwiredResolver struct{ dir string }
-
-func (u unwiredResolver) Span(article, xpath string) (int, int, error) {
-	return 0, 0, fmt.Errorf("resolving element paths through --articles %s is not wired yet in this version", strings.TrimSpace(u.dir))
 }

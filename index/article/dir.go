@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Dir is a collection folder: every *.xml file below Root, nested folders
@@ -75,4 +76,39 @@ func (d *Dir) Parse(id string) (*Article, error) {
 		return nil, fmt.Errorf("no article %q in %s", id, d.Root)
 	}
 	return ParseFile(p)
+}
+
+// Spans resolves element paths of the articles of a Dir into character spans
+// (the INEX XML submission's <path> results). Each article is parsed once; only
+// its table of paths and spans is kept. It is safe for concurrent use.
+type Spans struct {
+	dir   *Dir
+	mu    sync.Mutex
+	cache map[string]map[string][2]int
+}
+
+// Spans returns a resolver of element paths over d.
+func (d *Dir) Spans() *Spans { return &Spans{dir: d, cache: map[string]map[string][2]int{}} }
+
+// Span returns the [start,end) span of the element at xpath in article id.
+func (s *Spans) Span(id, xpath string) (start, end int, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	paths, ok := s.cache[id]
+	if !ok {
+		a, err := s.dir.Parse(id)
+		if err != nil {
+			return 0, 0, err
+		}
+		paths = make(map[string][2]int, len(a.Elements))
+		for _, e := range a.Elements {
+			paths[e.XPath] = [2]int{e.Start, e.End}
+		}
+		s.cache[id] = paths
+	}
+	sp, ok := paths[NormalizeXPath(xpath)]
+	if !ok {
+		return 0, 0, fmt.Errorf("article %s has no element %s", id, xpath)
+	}
+	return sp[0], sp[1], nil
 }
