@@ -30,6 +30,8 @@ type wsConn struct {
 	// closeMsg is the close frame the writer sends when the replay ends.
 	closeMu  sync.Mutex
 	closeMsg []byte
+	// writeErr is why the writer gave up (a client too slow or gone).
+	writeErr error
 }
 
 func (s *Server) checkOrigin(r *http.Request) bool {
@@ -185,6 +187,12 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 			wc.setClose(websocket.CloseTryAgainLater, "too slow")
 			cancel()
 		case ctx.Err() != nil:
+			wc.closeMu.Lock()
+			werr := wc.writeErr
+			wc.closeMu.Unlock()
+			if werr != nil {
+				s.opt.Logf("web: replay %s/%s: dropped a slow client: %v", req.Run, req.Topic, werr)
+			}
 		default:
 			s.opt.Logf("web: replay %s/%s: %v", req.Run, req.Topic, err)
 			b, _ := json.Marshal(map[string]string{"ev": "error", "message": "the replay failed"})
@@ -244,6 +252,9 @@ func (s *Server) writer(wc *wsConn) {
 			}
 			wc.c.SetWriteDeadline(time.Now().Add(wait))
 			if err := wc.c.WriteMessage(websocket.TextMessage, ev); err != nil {
+				wc.closeMu.Lock()
+				wc.writeErr = err
+				wc.closeMu.Unlock()
 				wc.cancel()
 				drain(wc.send)
 				return

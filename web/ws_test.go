@@ -1,0 +1,293 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+func wsURL(srv *httptest.Server, query string) string {
+	return "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws/replay" + query
+}
+
+// readAll reads text messages until the close frame and returns them with
+// the close code.
+func readAll(t *testing.T, c *websocket.Conn) ([]string, int) {
+	t.Helper()
+	var msgs []string
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, b, err := c.ReadMessage()
+		if err != nil {
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) {
+				return msgs, ce.Code
+			}
+			t.Fatalf("after %d messages: %v", len(msgs), err)
+		}
+		msgs = append(msgs, string(b))
+	}
+}
+
+func TestReplayStream(t *testing.T) {
+	tests := []struct {
+		name, query string
+		want        ReplayRequest
+		after       int
+	}{
+		{"defaults: first topic of the first run", "", ReplayRequest{Topic: "T1", Run: "runA", Order: "natural", T2I: 300, Screen: 300}, 0},
+		{"first topic of the given run", "?run=runB", ReplayRequest{Topic: "T2", Run: "runB", Order: "natural", T2I: 300, Screen: 300}, 0},
+		{"all parameters", "?run=runA&topic=T2&order=worst&t2i=0&screen=2000", ReplayRequest{Topic: "T2", Run: "runA", Order: "worst", T2I: 0, Screen: 2000}, 0},
+		{"resume after seq 5", "?after=5", ReplayRequest{Topic: "T1", Run: "runA", Order: "natural", T2I: 300, Screen: 300}, 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _, rep := newTestServer(t, nil)
+			srv := httptest.NewServer(s)
+			defer srv.Close()
+			c, _, err := websocket.DefaultDialer.Dial(wsURL(srv, tc.query), http.Header{"Origin": {srv.URL}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			msgs, code := readAll(t, c)
+			if code != websocket.CloseNormalClosure {
+				t.Errorf("close code %d", code)
+			}
+			want := fakeTrace(tc.want.Topic, tc.want.Run)[tc.after:]
+			if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
+				t.Errorf("got %d events\n%s\nwant %d\n%s", len(msgs), strings.Join(msgs, "\n"), len(want), strings.Join(want, "\n"))
+			}
+			if reqs := rep.requests(); len(reqs) != 1 || reqs[0] != tc.want {
+				t.Errorf("requests %+v, want %+v", reqs, tc.want)
+			}
+		})
+	}
+}
+
+func TestReplayBadRequests(t *testing.T) {
+	for _, q := range []string{"?run=nope", "?run=runA&topic=endless", "?order=random", "?t2i=-1", "?screen=0", "?screen=x", "?after=-3"} {
+		s, _, rep := newTestServer(t, nil)
+		srv := httptest.NewServer(s)
+		// A plain GET is a 400.
+		resp, err := http.Get(srv.URL + "/ws/replay" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 400 {
+			t.Errorf("GET %s: status %d", q, resp.StatusCode)
+		}
+		// A WebSocket gets an error event and a policy-violation close.
+		c, _, err := websocket.DefaultDialer.Dial(wsURL(srv, q), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs, code := readAll(t, c)
+		c.Close()
+		if len(msgs) != 1 || !strings.Contains(msgs[0], `"ev":"error"`) || code != websocket.ClosePolicyViolation {
+			t.Errorf("%s: %v, close %d", q, msgs, code)
+		}
+		if len(rep.requests()) != 0 {
+			t.Errorf("%s: replayed", q)
+		}
+		srv.Close()
+	}
+}
+
+func TestReplayOrigin(t *testing.T) {
+	tests := []struct {
+		origin string
+		allow  []string
+		ok     bool
+	}{
+		{"", nil, true},
+		{"SAME", nil, true},
+		{"http://evil.example", nil, false},
+		{"http://evil.example", []string{"http://evil.example"}, true},
+		{"http://evil.example", []string{"http://other.example"}, false},
+		{"http://evil.example", []string{"*"}, true},
+		{"null", nil, false},
+	}
+	for _, tc := range tests {
+		s, _, _ := newTestServer(t, func(o *Options) { o.AllowOrigins = tc.allow })
+		srv := httptest.NewServer(s)
+		h := http.Header{}
+		if tc.origin == "SAME" {
+			h.Set("Origin", srv.URL)
+		} else if tc.origin != "" {
+			h.Set("Origin", tc.origin)
+		}
+		c, resp, err := websocket.DefaultDialer.Dial(wsURL(srv, ""), h)
+		if tc.ok != (err == nil) {
+			t.Errorf("origin %q allow %v: err %v", tc.origin, tc.allow, err)
+		}
+		if !tc.ok && resp != nil && resp.StatusCode != http.StatusForbidden {
+			t.Errorf("origin %q: status %d", tc.origin, resp.StatusCode)
+		}
+		if c != nil {
+			c.Close()
+		}
+		srv.Close()
+	}
+}
+
+// TestSlowClientDropped: a viewer that stops reading is dropped after
+// SlowClientTimeout, while another viewer of the same server is served.
+func TestSlowClientDropped(t *testing.T) {
+	var logs = make(chan string, 10)
+	s, _, rep := newTestServer(t, func(o *Options) {
+		o.SlowClientTimeout = 300 * time.Millisecond
+		o.Logf = func(f string, a ...any) {
+			select {
+			case logs <- f:
+			default:
+			}
+		}
+	})
+	rep.eventSize = 64 << 10 // fills the socket buffers quickly
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	slow, _, err := websocket.DefaultDialer.Dial(wsURL(srv, "?run=runB&topic=endless"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	// The slow client reads nothing. Meanwhile a normal one is served in full.
+	fast, _, err := websocket.DefaultDialer.Dial(wsURL(srv, ""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, code := readAll(t, fast)
+	fast.Close()
+	if len(msgs) != len(fakeTrace("T1", "runA")) || code != websocket.CloseNormalClosure {
+		t.Errorf("fast client: %d events, close %d", len(msgs), code)
+	}
+	select {
+	case l := <-logs:
+		if !strings.Contains(l, "slow") {
+			t.Errorf("log %q", l)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the slow client was not dropped")
+	}
+	// The server has let go of the connection.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s.connsMu.Lock()
+		n := len(s.conns)
+		s.connsMu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections still open", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestPing: the server pings; a client that answers stays connected past the
+// read deadline of two ping periods.
+func TestPing(t *testing.T) {
+	s, _, rep := newTestServer(t, func(o *Options) { o.PingInterval = 50 * time.Millisecond })
+	rep.eventSize = 10
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c, _, err := websocket.DefaultDialer.Dial(wsURL(srv, "?run=runB&topic=endless"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	pings := 0
+	c.SetPingHandler(func(data string) error {
+		pings++
+		return c.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+	})
+	end := time.Now().Add(400 * time.Millisecond)
+	for time.Now().Before(end) {
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		if _, _, err := c.ReadMessage(); err != nil {
+			t.Fatalf("dropped after %d pings: %v", pings, err)
+		}
+	}
+	if pings < 2 {
+		t.Errorf("%d pings in 400ms at a 50ms interval", pings)
+	}
+}
+
+// TestGracefulShutdown: cancelling Serve's context closes open replays with
+// "going away" and returns without error.
+func TestGracefulShutdown(t *testing.T) {
+	s, _, rep := newTestServer(t, nil)
+	rep.eventSize = 10
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, s, nil) }()
+	c, _, err := websocket.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/ws/replay?run=runB&topic=endless", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, _, err := c.ReadMessage(); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var code int
+	for {
+		_, _, err := c.ReadMessage()
+		if err != nil {
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) {
+				code = ce.Code
+			}
+			break
+		}
+	}
+	if code != websocket.CloseGoingAway {
+		t.Errorf("close code %d, want %d", code, websocket.CloseGoingAway)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+}
+
+// The events are valid JSON objects with the scenario.md common fields.
+func TestReplayEventsAreJSON(t *testing.T) {
+	s, _, _ := newTestServer(t, nil)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	c, _, err := websocket.DefaultDialer.Dial(wsURL(srv, ""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	msgs, _ := readAll(t, c)
+	for i, m := range msgs {
+		var ev struct {
+			Ev  string `json:"ev"`
+			Seq int    `json:"seq"`
+		}
+		if err := json.Unmarshal([]byte(m), &ev); err != nil || ev.Seq != i+1 || ev.Ev == "" {
+			t.Errorf("event %d: %s (%v)", i, m, err)
+		}
+	}
+}
