@@ -6,8 +6,6 @@ package main
 func init() {
 	for _, c := range []*command{
 		{name: "demo", args: "[--addr :8080]", summary: "index the bundled sample and serve the phone prototype and the simulation view"},
-		{name: "compare", args: "--qrels Q [-m MEASURE]... RUN_A (RUN_B | --doc-baseline)", summary: "paired comparison of two runs, one row per measure"},
-		{name: "replay", args: "--qrels Q --run R [--topic T]... [--order O] [--t2i X] [--screen S] [--nr N]", summary: "the simulated reader's trace as JSON Lines"},
 		{name: "fidelity", args: "--qrels Q [--articles DIR] [-m MEASURE]...", summary: "the fidelity suite of simulated runs"},
 		{name: "serve", args: "--index IDX [--addr A] [--qrels Q] [--run R]...", summary: "the web prototype and simulation view over an index"},
 	} {

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+func init() {
+	register(&command{
+		name:    "replay",
+		args:    "--qrels Q --run R [--topic T]... [--order O] [--doc-baseline] [--t2i X] [--screen S] [--nr N] [--depth D] [-m MEASURE]... [--out FILE]",
+		summary: "the simulated reader's trace as JSON Lines",
+		run:     runReplay,
+	})
+}
+
+// simFlags are the flags of the simulated reader shared by replay, compare
+// and fidelity.
+type simFlags struct {
+	qrels        *string
+	ms           multiFlag
+	order        *string
+	group, merge *bool
+	compat       *string
+}
+
+func addSimFlags(fs *flag.FlagSet, msUsage string) *simFlags {
+	f := &simFlags{}
+	f.qrels = fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
+	fs.Var(&f.ms, "m", msUsage)
+	f.order = fs.String("order", "natural", "reading order after the retrieved passages: natural, best or worst")
+	f.group = fs.Bool("group", false, "group an article's interleaved results at its first appearance instead of failing")
+	f.merge = fs.Bool("merge-overlaps", false, "merge overlapping passages of an article instead of failing")
+	f.compat = fs.String("compat", "", "inex: gP[k] for k > n repeats gP[n], as the official INEX tool")
+	return f
+}
+
+// check validates the common flags and returns the order and the measures
+// (nil when -m was not given and there is no default).
+func (f *simFlags) check(defaults []string) (effort.Order, []effort.Measure, error) {
+	if *f.qrels == "" {
+		return 0, nil, usageError{"--qrels is required"}
+	}
+	o, err := effort.ParseOrder(*f.order)
+	if err != nil {
+		return 0, nil, usageError{err.Error()}
+	}
+	if *f.compat != "" && *f.compat != "inex" {
+		return 0, nil, usageError{fmt.Sprintf("unknown --compat %q (only inex)", *f.compat)}
+	}
+	names := []string(f.ms)
+	if len(names) == 0 {
+		names = defaults
+	}
+	var ms []effort.Measure
+	seen := map[string]bool{}
+	for _, n := range names {
+		m, err := effort.ParseMeasure(n)
+		if err != nil {
+			return 0, nil, usageError{err.Error()}
+		}
+		if !seen[m.String()] {
+			seen[m.String()] = true
+			ms = append(ms, m)
+		}
+	}
+	return o, ms, nil
+}
+
+// lockedWarn returns a warning printer safe for concurrent use.
+func lockedWarn(w io.Writer) func(string) {
+	var mu sync.Mutex
+	return func(s string) {
+		mu.Lock()
+		fmt.Fprintln(w, s)
+		mu.Unlock()
+	}
+}
+
+// runReplay implements `readsim replay`: the trace of scenario.md as JSON
+// Lines, one event per line, topics in the judgments' order (or the order
+// of --topic). Without -m the `done` scores are scenario.DefaultMeasures of
+// the configured reader (with --t2i X they include AgP\T2Ip(X)); the
+// `score` events hold the distinct document scores of those measures.
+func runReplay(e *env, args []string) error {
+	c := commands["replay"]
+	fs := newFlags(e, c)
+	sf := addSimFlags(fs, "a list score of the done events, repeatable (default: AgP\\F(0.25), gP[5], gP[10], AgP\\aveChP, ANCE[100]\\LE(s,NR), AP, and with --t2i X AgP\\T2Ip(X), AgP\\T2Ir(X), AgP\\T2If(X,1))")
+	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML)")
+	var topics multiFlag
+	fs.Var(&topics, "topic", "replay only this topic, repeatable (default: every topic of the run in the judgments)")
+	baseline := fs.Bool("doc-baseline", false, "the document baseline: every article read in full from its start")
+	t2i := fs.Int("t2i", 0, "tolerance to irrelevance x in characters: stop after the x-th non-relevant character of an article (0: none, read everything)")
+	screen := fs.Int("screen", effort.DefaultScreen, "screen size s in characters (300: phone, 2000: laptop); each read event covers at most one screen")
+	nr := fs.Int("nr", effort.DefaultNR, "NR, the effort of a non-relevant article (LE)")
+	depth := fs.Int("depth", 0, "how many ranks the reader looks at (0: all)")
+	out := fs.String("out", "", "write the trace to FILE (atomically) instead of standard output")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q (the run is given with --run)", pos[0])}
+	}
+	if *run == "" {
+		return usageError{"--run is required"}
+	}
+	if *t2i < 0 || *screen < 1 || *nr < 1 || *depth < 0 {
+		return usageError{"--t2i and --depth must be >= 0, --screen and --nr >= 1"}
+	}
+	o, ms, err := sf.check(nil)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if m.IsFocused() {
+			return usageError{fmt.Sprintf("%s is a focused measure over ranked passages; the reader replays articles (use readsim eval)", m)}
+		}
+	}
+	warn := lockedWarn(e.stderr)
+	q, err := inex.OpenQrels(*sf.qrels, warn)
+	if err != nil {
+		return asInputError(err)
+	}
+	r, err := inex.OpenRun(*run, inex.RunOptions{Warn: warn})
+	if err != nil {
+		return asInputError(err)
+	}
+	p, err := scenario.NewReplayer(q, r, scenario.Reader{
+		Order: o, DocBaseline: *baseline, T2I: *t2i, Screen: *screen, NR: *nr, Depth: *depth,
+		CompatINEX: *sf.compat == "inex", Group: *sf.group, MergeOverlaps: *sf.merge, Measures: ms,
+	})
+	if err != nil {
+		return err
+	}
+	ids := p.Topics()
+	if len(topics) > 0 {
+		ok := map[string]bool{}
+		for _, id := range ids {
+			ok[id] = true
+		}
+		for _, id := range topics {
+			if !ok[id] {
+				return usageError{fmt.Sprintf("topic %s is not in both the run %s and the judgments %s", id, *run, *sf.qrels)}
+			}
+		}
+		ids = topics
+	} else if len(ids) == 0 {
+		warn(fmt.Sprintf("%s: warning: no topic of the run is in the judgments %s", *run, *sf.qrels))
+	}
+	write := func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 256<<10)
+		var bar *progressbar.ProgressBar
+		if e.stderrIsTerminal {
+			bar = progressbar.NewOptions(len(ids),
+				progressbar.OptionSetWriter(e.stderr),
+				progressbar.OptionSetDescription("replaying topics"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetWidth(30),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			)
+		}
+		var line []byte
+		for _, id := range ids {
+			err := p.ReplayTopic(id, func(ev *scenario.Event) error {
+				line = append(ev.AppendJSON(line[:0]), '\n')
+				_, err := bw.Write(line)
+				return err
+			})
+			if err != nil {
+				return asInputError(err)
+			}
+			if bar != nil {
+				bar.Add(1)
+			}
+		}
+		if bar != nil {
+			bar.Finish()
+		}
+		return bw.Flush()
+	}
+	if *out == "" {
+		return write(e.stdout)
+	}
+	return writeFileAtomic(*out, func(f *os.File) error {
+		f.Chmod(0o644)
+		return write(f)
+	})
+}

@@ -1,0 +1,170 @@
+package scenario
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/readsim/readsim/effort"
+)
+
+// DefaultPermutations and DefaultSeed are the randomization test's defaults.
+const (
+	DefaultPermutations = 10000
+	DefaultSeed         = 1
+)
+
+// Paired is the paired comparison of two runs a and b under one measure over
+// the same topics (measures.md §9).
+type Paired struct {
+	// N is the number of topics; MeanA and MeanB the means; Diff = MeanA − MeanB.
+	N            int
+	MeanA, MeanB float64
+	Diff         float64
+	// Wins, Ties and Losses count the topics where a is better than, equal to
+	// or worse than b. "Better" follows the measure: higher, except for the
+	// effort measures CE, NCE and ANCE (lower is better). Values closer than
+	// TieTolerance are a tie.
+	Wins, Ties, Losses int
+	// PT is the two-sided paired t-test p-value; PRand the two-sided paired
+	// randomization test p-value (NaN when not computed).
+	PT, PRand float64
+}
+
+// TieTolerance is the relative difference below which two per-topic values
+// count as a tie: floating-point noise of equal readings computed in two ways
+// (e.g. aveChP summed over differently cut segments). Tied topics count as a
+// difference of exactly 0 in both tests.
+const TieTolerance = 1e-12
+
+// diff returns a − b, or 0 when a and b are tied.
+func diff(a, b float64) float64 {
+	d := a - b
+	if math.Abs(d) <= TieTolerance*math.Max(1, math.Max(math.Abs(a), math.Abs(b))) {
+		return 0
+	}
+	return d
+}
+
+// LowerIsBetter reports whether smaller values of m are better: the
+// cumulated effort measures CE, NCE and ANCE.
+func LowerIsBetter(m effort.Measure) bool {
+	switch m.List {
+	case effort.ListCE, effort.ListNCE, effort.ListANCE:
+		return true
+	}
+	return false
+}
+
+// ComparePaired compares the per-topic values a and b (same topics, same
+// order). perms > 0 runs the randomization test with that many random sign
+// assignments from seed; perms == 0 leaves PRand NaN.
+func ComparePaired(a, b []float64, lowerBetter bool, perms int, seed uint64) Paired {
+	if len(a) != len(b) {
+		panic("scenario: ComparePaired on lists of different lengths")
+	}
+	p := Paired{N: len(a), PRand: math.NaN()}
+	for i := range a {
+		p.MeanA += a[i]
+		p.MeanB += b[i]
+		d := diff(a[i], b[i])
+		if lowerBetter {
+			d = -d
+		}
+		switch {
+		case d == 0:
+			p.Ties++
+		case d > 0:
+			p.Wins++
+		default:
+			p.Losses++
+		}
+	}
+	if p.N > 0 {
+		p.MeanA /= float64(p.N)
+		p.MeanB /= float64(p.N)
+	}
+	p.Diff = p.MeanA - p.MeanB
+	p.PT = PairedTTest(a, b)
+	if perms > 0 {
+		p.PRand = RandomizationTest(a, b, perms, seed)
+	}
+	return p
+}
+
+// PairedTTest returns the two-sided p-value of the paired t-test of a against
+// b: t = mean(d)/(sd(d)/√n), d = a − b, with n−1 degrees of freedom (Student's
+// t distribution of gonum). With fewer than two topics it is NaN; when every
+// difference is the same it is 1 if they are 0 (no difference at all) and 0
+// otherwise (a constant non-zero difference).
+func PairedTTest(a, b []float64) float64 {
+	n := len(a)
+	if n < 2 {
+		return math.NaN()
+	}
+	ds := make([]float64, n)
+	mean := 0.0
+	for i := range a {
+		ds[i] = diff(a[i], b[i])
+		mean += ds[i]
+	}
+	mean /= float64(n)
+	ss := 0.0
+	for _, d := range ds {
+		ss += (d - mean) * (d - mean)
+	}
+	sd := math.Sqrt(ss / float64(n-1))
+	if sd == 0 || sd <= 1e-14*math.Abs(mean) {
+		if mean == 0 {
+			return 1
+		}
+		return 0
+	}
+	t := mean / (sd / math.Sqrt(float64(n)))
+	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}
+	return math.Min(1, 2*st.Survival(math.Abs(t)))
+}
+
+// RandomizationTest returns the two-sided p-value of the paired randomization
+// (permutation) test (Smucker, Allan & Carterette 2007): under the null
+// hypothesis each topic's two values are exchangeable, so each difference
+// d = a − b keeps or flips its sign with probability ½. The statistic is
+// |Σd|; the p-value is (c+1)/(perms+1), c being the number of perms random
+// sign assignments whose |Σ±d| reaches the observed one (the "+1" counts the
+// observed assignment, so p is never 0). The signs come from a PCG generator
+// seeded with seed: the result is reproducible, and the same for a measure
+// whatever other measures are compared.
+func RandomizationTest(a, b []float64, perms int, seed uint64) float64 {
+	n := len(a)
+	d := make([]float64, n)
+	obs, scale := 0.0, 0.0
+	for i := range a {
+		d[i] = diff(a[i], b[i])
+		obs += d[i]
+		scale += math.Abs(d[i])
+	}
+	obs = math.Abs(obs)
+	eps := 1e-9 * scale / math.Max(1, float64(n)) // summation-order noise
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	c := 0
+	for k := 0; k < perms; k++ {
+		s := 0.0
+		var bits uint64
+		for i := 0; i < n; i++ {
+			if i&63 == 0 {
+				bits = rng.Uint64()
+			}
+			if bits&1 != 0 {
+				s += d[i]
+			} else {
+				s -= d[i]
+			}
+			bits >>= 1
+		}
+		if math.Abs(s) >= obs-eps {
+			c++
+		}
+	}
+	return float64(c+1) / float64(perms+1)
+}
