@@ -412,27 +412,47 @@ func indexFiles(ai, ei bleve.Index, files []srcFile, opt BuildOptions, res *Buil
 		wg.Wait()
 	}()
 
+	// The two indexes build their segments concurrently, each in its own
+	// goroutine, while the workers parse the next articles.
+	type indexer struct {
+		idx  bleve.Index
+		in   chan *bleve.Batch
+		done chan error
+	}
+	run := func(idx bleve.Index) *indexer {
+		ix := &indexer{idx: idx, in: make(chan *bleve.Batch, 1), done: make(chan error, 1)}
+		go func() {
+			var err error
+			for b := range ix.in {
+				if err == nil {
+					err = idx.Batch(b)
+				}
+			}
+			ix.done <- err
+		}()
+		return ix
+	}
+	ia, ie := run(ai), run(ei)
+	finish := func() error {
+		close(ia.in)
+		close(ie.in)
+		return errors.Join(<-ia.done, <-ie.done)
+	}
 	ab, eb := ai.NewBatch(), ei.NewBatch()
 	inBatch := 0
 	var done int
 	var bytes int64
-	flush := func() error {
+	flush := func() {
 		if inBatch == 0 {
-			return nil
+			return
 		}
-		if err := ai.Batch(ab); err != nil {
-			return err
-		}
-		if err := ei.Batch(eb); err != nil {
-			return err
-		}
-		ab.Reset()
-		eb.Reset()
+		ia.in <- ab
+		ie.in <- eb
+		ab, eb = ai.NewBatch(), ei.NewBatch()
 		inBatch = 0
 		if opt.Progress != nil {
 			opt.Progress(Progress{Done: done, Total: len(files), Bytes: bytes, TotalBytes: total, Elapsed: time.Since(start)})
 		}
-		return nil
 	}
 	for i := range files {
 		p := <-out[i]
@@ -446,10 +466,12 @@ func indexFiles(ai, ei bleve.Index, files []srcFile, opt BuildOptions, res *Buil
 			continue
 		}
 		if err := ab.IndexAdvanced(p.doc); err != nil {
+			finish()
 			return err
 		}
 		for _, d := range p.elems {
 			if err := eb.IndexAdvanced(d); err != nil {
+				finish()
 				return err
 			}
 		}
@@ -457,12 +479,11 @@ func indexFiles(ai, ei bleve.Index, files []srcFile, opt BuildOptions, res *Buil
 		res.Indexed++
 		inBatch++
 		if inBatch >= opt.Batch || eb.Size() > 20*opt.Batch {
-			if err := flush(); err != nil {
-				return err
-			}
+			flush()
 		}
 	}
-	return flush()
+	flush()
+	return finish()
 }
 
 // fixedAnalyzer returns tokens computed beforehand: an article's text is

@@ -1,0 +1,146 @@
+package index
+
+import (
+	"fmt"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/readsim/readsim/index/synth"
+)
+
+// BenchmarkScale builds an index of a synthetic collection (index/synth) and
+// runs 100 random queries against it, reporting indexing MB/s (of XML) and
+// articles/s, the index size, the process's peak resident memory, and fetch
+// (top 100) and browse (per article) latency percentiles. Run each size once:
+//
+//	go test -run '^$' -bench 'Scale/10k' -benchtime 1x -timeout 60m ./index/
+//	go test -run '^$' -bench 'Scale/100k' -benchtime 1x -timeout 120m ./index/
+//
+// The collection is generated under $READSIM_BENCH_DIR (default the system
+// temporary folder) and reused by later runs; the index is rebuilt each time.
+func BenchmarkScale(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) { benchScale(b, n) })
+	}
+}
+
+func benchCollection(b *testing.B, n int) (string, int64) {
+	root := os.Getenv("READSIM_BENCH_DIR")
+	if root == "" {
+		root = os.TempDir()
+	}
+	dir := filepath.Join(root, fmt.Sprintf("readsim-synth-%d", n))
+	done := filepath.Join(dir, ".complete")
+	if _, err := os.Stat(done); err != nil {
+		os.RemoveAll(dir)
+		if _, err := synth.Generate(dir, synth.Options{N: n, Seed: int64(n)}); err != nil {
+			b.Fatal(err)
+		}
+		os.WriteFile(done, nil, 0o644)
+	}
+	return dir, dirSize(dir)
+}
+
+func dirSize(dir string) int64 {
+	var total int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
+}
+
+// peakRSS is the process's peak resident set size in bytes (Linux), or 0.
+func peakRSS() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			f := strings.Fields(l)
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+func pct(d []time.Duration, p float64) float64 {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	if len(d) == 0 {
+		return 0
+	}
+	return float64(d[int(p*float64(len(d)-1))]) / 1e6
+}
+
+func benchScale(b *testing.B, n int) {
+	arts, xmlBytes := benchCollection(b, n)
+	idx := filepath.Join(b.TempDir(), "idx")
+	b.ResetTimer()
+	var res *BuildResult
+	for i := 0; i < b.N; i++ {
+		var err error
+		if res, err = Build(BuildOptions{Articles: arts, Index: idx, Rebuild: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	secs := res.Elapsed.Seconds()
+	b.ReportMetric(float64(xmlBytes)/1e6/secs, "MB/s")
+	b.ReportMetric(float64(res.Articles)/secs, "articles/s")
+	b.ReportMetric(float64(dirSize(idx))/1e6, "index-MB")
+	b.ReportMetric(float64(xmlBytes)/1e6, "xml-MB")
+	b.ReportMetric(peakRSS()/1e6, "peak-RSS-MB")
+
+	x, err := Open(idx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x.Close()
+	g := synth.New(synth.Options{Seed: int64(n)})
+	rng := rand.New(rand.NewSource(42))
+	var fetch, browse []time.Duration
+	for q := 0; q < 100; q++ {
+		// 1–3 words of frequency ranks 50–5,000: content words, not the
+		// stop-word-like head of the Zipf curve
+		var words []string
+		for k := 1 + rng.Intn(3); k > 0; k-- {
+			words = append(words, g.WordOfRank(50+rng.Intn(4950)))
+		}
+		t0 := time.Now()
+		pq, err := x.Prepare(strings.Join(words, " "))
+		if err != nil {
+			b.Fatal(err)
+		}
+		hits, err := x.Fetch(pq, 100, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		fetch = append(fetch, time.Since(t0))
+		for _, h := range hits[:min(10, len(hits))] {
+			t1 := time.Now()
+			d, err := x.Doc(h.ID)
+			if err != nil {
+				b.Fatal(err)
+			}
+			x.Browse(d, pq, Options{})
+			browse = append(browse, time.Since(t1))
+		}
+	}
+	b.ReportMetric(pct(fetch, 0.5), "fetch-p50-ms")
+	b.ReportMetric(pct(fetch, 0.95), "fetch-p95-ms")
+	b.ReportMetric(pct(browse, 0.5), "browse-p50-ms")
+	b.ReportMetric(pct(browse, 0.95), "browse-p95-ms")
+}
