@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"html"
 	"strings"
@@ -125,7 +124,7 @@ func fakeTrace(topic, run string) []string {
 	return evs
 }
 
-func (r *fakeReplayer) Replay(ctx context.Context, req ReplayRequest, emit func(json.RawMessage) error) error {
+func (r *fakeReplayer) Replay(ctx context.Context, req ReplayRequest, emit func([]byte) error) error {
 	r.mu.Lock()
 	r.reqs = append(r.reqs, req)
 	r.mu.Unlock()
@@ -136,13 +135,13 @@ func (r *fakeReplayer) Replay(ctx context.Context, req ReplayRequest, emit func(
 				return err
 			}
 			ev := fmt.Sprintf(`{"ev":"read","topic":"endless","rank":1,"doc":"101","seq":%d,"pad":%q}`, seq, pad)
-			if err := emit(json.RawMessage(ev)); err != nil {
+			if err := emit([]byte(ev)); err != nil {
 				return err
 			}
 		}
 	}
 	for _, ev := range fakeTrace(req.Topic, req.Run) {
-		if err := emit(json.RawMessage(ev)); err != nil {
+		if err := emit([]byte(ev)); err != nil {
 			return err
 		}
 	}

@@ -18,6 +18,7 @@ func parseTemplates() (*pageTemplates, error) {
 	parse := func(name string) (*template.Template, error) {
 		return template.New("").Funcs(template.FuncMap{
 			"articleURL": articleURL,
+			"snippet":    snippetHTML,
 		}).ParseFS(assets, "templates/base.html", "templates/"+name)
 	}
 	var t pageTemplates
@@ -205,4 +206,33 @@ func (s *Server) handleSimulate(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, s.pages.simulate, map[string]any{
 		"Title": "Simulation – readsim", "Topics": topics, "Runs": runs,
 	})
+}
+
+// snippetHTML escapes a snippet and shows its matching words, which the
+// searcher writes as [word], in bold.
+func snippetHTML(s string) template.HTML {
+	var b strings.Builder
+	for s != "" {
+		i := strings.IndexByte(s, '[')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], ']')
+		if j < 0 {
+			break
+		}
+		word := s[i+1 : i+1+j]
+		if word == "" || strings.ContainsAny(word, "[ \t\n") {
+			b.WriteString(template.HTMLEscapeString(s[:i+1]))
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(template.HTMLEscapeString(s[:i]))
+		b.WriteString("<b>")
+		b.WriteString(template.HTMLEscapeString(word))
+		b.WriteString("</b>")
+		s = s[i+2+j:]
+	}
+	b.WriteString(template.HTMLEscapeString(s))
+	return template.HTML(b.String())
 }

@@ -31,7 +31,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 )
 
@@ -120,7 +119,7 @@ type Replayer interface {
 	// Replay calls emit with each trace event (one JSON object of
 	// scenario.md) in order. It stops with emit's error when emit fails and
 	// with ctx's error when ctx is done.
-	Replay(ctx context.Context, req ReplayRequest, emit func(event json.RawMessage) error) error
+	Replay(ctx context.Context, req ReplayRequest, emit func(event []byte) error) error
 	// Relevant returns the judged relevant passages of doc for topic.
 	Relevant(topic, doc string) []Passage
 }

@@ -401,3 +401,20 @@ func TestStaticServed(t *testing.T) {
 		}
 	}
 }
+
+func TestSnippetHTML(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a [Fresnel] [lens] is", "a <b>Fresnel</b> <b>lens</b> is"},
+		{"<i>[x]</i> & y", "&lt;i&gt;<b>x</b>&lt;/i&gt; &amp; y"},
+		{"[<script>]", "<b>&lt;script&gt;</b>"},
+		{"open [ bracket and [two words] and ]", "open [ bracket and [two words] and ]"},
+		{"[[x]]", "[<b>x</b>]"},
+		{"no bracket", "no bracket"},
+		{"[]", "[]"},
+	}
+	for _, tc := range tests {
+		if got := string(snippetHTML(tc.in)); got != tc.want {
+			t.Errorf("snippetHTML(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -168,7 +168,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		wc.send <- b
 		wc.setClose(websocket.ClosePolicyViolation, "bad request")
 	} else {
-		err := s.opt.Replayer.Replay(ctx, req, func(ev json.RawMessage) error {
+		err := s.opt.Replayer.Replay(ctx, req, func(ev []byte) error {
 			if after > 0 {
 				var e struct {
 					Seq int `json:"seq"`

@@ -1,0 +1,301 @@
+// Package backend wires readsim's real packages to the web server's
+// interfaces: the Bleve index (index) as web.Searcher, the renderer (render)
+// over the indexed articles as web.Pages, and the simulated reader (scenario)
+// over judgments and runs as web.Replayer.
+package backend
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/topics"
+	"github.com/readsim/readsim/render"
+	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/scenario/inex"
+	"github.com/readsim/readsim/web"
+)
+
+// SnippetWidth is the length of a result's snippet in characters.
+const SnippetWidth = 180
+
+// Search is the live system: fetch and browse over an index.
+type Search struct {
+	X   *index.Index
+	Opt index.Options
+}
+
+// Search fetches the k best articles for q, each with its passages and a
+// snippet around its first passage. A query with no searchable word (only
+// stop words, say) finds nothing rather than failing.
+func (s *Search) Search(ctx context.Context, q string, k int) ([]web.Hit, error) {
+	pq, err := s.X.Prepare(q)
+	if errors.Is(err, index.ErrNoTerms) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rs, err := s.X.Search(pq, k, s.Opt)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]web.Hit, 0, len(rs))
+	for i, r := range rs {
+		h := web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Score: r.Score, Passages: passages(r.Passages)}
+		if r.Doc != nil {
+			p := index.Passage{Start: 0, End: r.Doc.Len}
+			if len(r.Passages) > 0 {
+				p = r.Passages[0]
+			}
+			h.Snippet = index.Snippet(r.Doc, p, pq, SnippetWidth)
+		}
+		hits = append(hits, h)
+	}
+	return hits, nil
+}
+
+// Passages browses article id for q.
+func (s *Search) Passages(ctx context.Context, q, id string) ([]web.Passage, error) {
+	pq, err := s.X.Prepare(q)
+	if errors.Is(err, index.ErrNoTerms) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.X.Doc(id)
+	if err != nil {
+		return nil, err
+	}
+	return passages(s.X.Browse(d, pq, s.Opt)), nil
+}
+
+func passages(ps []index.Passage) []web.Passage {
+	out := make([]web.Passage, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, web.Passage{Offset: p.Start, Length: p.End - p.Start})
+	}
+	return out
+}
+
+// Pages renders the articles of a collection folder. Parsed articles are
+// kept in a small cache.
+type Pages struct {
+	dir   *article.Dir
+	mu    sync.Mutex
+	cache map[string]*article.Article
+}
+
+// pageCache is how many parsed articles Pages keeps.
+const pageCache = 256
+
+// NewPages serves the articles of dir.
+func NewPages(dir *article.Dir) *Pages {
+	return &Pages{dir: dir, cache: map[string]*article.Article{}}
+}
+
+func (p *Pages) load(id string) (*article.Article, bool) {
+	p.mu.Lock()
+	a, ok := p.cache[id]
+	p.mu.Unlock()
+	if ok {
+		return a, true
+	}
+	if _, ok := p.dir.Path(id); !ok {
+		return nil, false
+	}
+	a, err := p.dir.Parse(id)
+	if err != nil {
+		return nil, false
+	}
+	p.mu.Lock()
+	if len(p.cache) >= pageCache {
+		for k := range p.cache { // drop one at random
+			delete(p.cache, k)
+			break
+		}
+	}
+	p.cache[id] = a
+	p.mu.Unlock()
+	return a, true
+}
+
+// Info describes article id.
+func (p *Pages) Info(id string) (web.ArticleInfo, bool) {
+	a, ok := p.load(id)
+	if !ok {
+		return web.ArticleInfo{}, false
+	}
+	return web.ArticleInfo{ID: a.ID, Title: a.Title, Length: a.Len}, true
+}
+
+// Render writes the anchored page of article id with the passages.
+func (p *Pages) Render(id string, ps []web.Passage, opt web.PageOptions) ([]byte, error) {
+	a, ok := p.load(id)
+	if !ok {
+		return nil, fmt.Errorf("no article %q", id)
+	}
+	rp := make([]render.Passage, 0, len(ps))
+	for _, x := range ps {
+		rp = append(rp, render.Passage{Start: x.Offset, End: x.Offset + x.Length})
+	}
+	var b bytes.Buffer
+	err := render.Page(&b, a, rp, render.Options{
+		ResultsURL:    opt.ResultsURL,
+		ArticleURL:    opt.ArticleURL,
+		StylesheetURL: opt.StylesheetURL,
+		NoHighlight:   !opt.Highlight,
+	})
+	return b.Bytes(), err
+}
+
+// CSS is the article pages' stylesheet.
+func CSS() []byte { return []byte(render.CSS) }
+
+// Run is a run offered by the simulation view.
+type Run struct {
+	Run    *inex.Run
+	Source string // "sample", "flag" or "live"
+}
+
+// Replays replays runs against judgments.
+type Replays struct {
+	q      *inex.Qrels
+	topics []web.Topic
+	runs   []Run
+	infos  []web.RunInfo
+
+	mu      sync.Mutex
+	players map[playerKey]*scenario.Replayer
+}
+
+type playerKey struct {
+	run         int
+	order       effort.Order
+	t2i, screen int
+}
+
+// maxPlayers bounds the cached replayers (one per run and reader).
+const maxPlayers = 64
+
+// NewReplays offers runs against q. Topic titles come from ts (which may be
+// nil); the topics listed are those of the judgments.
+func NewReplays(q *inex.Qrels, ts []topics.Topic, runs []Run) *Replays {
+	titles := map[string]string{}
+	for _, t := range ts {
+		title, _ := t.Field("title")
+		titles[t.ID] = title
+	}
+	r := &Replays{q: q, runs: runs, players: map[playerKey]*scenario.Replayer{}}
+	for _, id := range q.IDs {
+		r.topics = append(r.topics, web.Topic{ID: id, Title: titles[id]})
+	}
+	for _, run := range runs {
+		info := web.RunInfo{ID: run.Run.ID, Source: run.Source, Topics: []string{}}
+		for _, t := range run.Run.Topics {
+			if _, ok := q.Topics[t.ID]; ok {
+				info.Topics = append(info.Topics, t.ID)
+			}
+		}
+		inex.SortTopics(info.Topics)
+		r.infos = append(r.infos, info)
+	}
+	return r
+}
+
+// Topics are the judged topics.
+func (r *Replays) Topics() []web.Topic { return r.topics }
+
+// Runs are the runs with the judged topics each answers.
+func (r *Replays) Runs() []web.RunInfo { return r.infos }
+
+func (r *Replays) player(req web.ReplayRequest) (*scenario.Replayer, error) {
+	run := -1
+	for i, info := range r.infos {
+		if info.ID == req.Run {
+			run = i
+			break
+		}
+	}
+	if run < 0 {
+		return nil, fmt.Errorf("no run %q", req.Run)
+	}
+	order, err := effort.ParseOrder(req.Order)
+	if err != nil {
+		return nil, err
+	}
+	key := playerKey{run, order, req.T2I, req.Screen}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p, ok := r.players[key]; ok {
+		return p, nil
+	}
+	p, err := scenario.NewReplayer(r.q, r.runs[run].Run, scenario.Reader{Order: order, T2I: req.T2I, Screen: req.Screen})
+	if err != nil {
+		return nil, err
+	}
+	if len(r.players) >= maxPlayers {
+		for k := range r.players {
+			delete(r.players, k)
+			break
+		}
+	}
+	r.players[key] = p
+	return p, nil
+}
+
+// Replay streams the trace of one topic of one run.
+func (r *Replays) Replay(ctx context.Context, req web.ReplayRequest, emit func([]byte) error) error {
+	p, err := r.player(req)
+	if err != nil {
+		return err
+	}
+	return p.ReplayTopic(req.Topic, func(ev *scenario.Event) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return emit(ev.AppendJSON(nil))
+	})
+}
+
+// Relevant returns the judged passages of doc for topic.
+func (r *Replays) Relevant(topic, doc string) []web.Passage {
+	tj, ok := r.q.Topics[topic]
+	if !ok {
+		return nil
+	}
+	j, ok := tj.Docs[doc]
+	if !ok {
+		return nil
+	}
+	out := make([]web.Passage, 0, len(j.Rel))
+	for _, s := range j.Rel {
+		out = append(out, web.Passage{Offset: s.Start, Length: s.End - s.Start})
+	}
+	return out
+}
+
+// LiveRun is the live system's own run over the topics: relevant in context
+// (the fetched articles with their passages), k articles per topic, read back
+// as any run would be.
+func LiveRun(x *index.Index, ts []topics.Topic, k int, runID string) (*inex.Run, error) {
+	var tq []index.TopicQuery
+	for _, t := range ts {
+		title, err := t.Field("title")
+		if err != nil || title == "" {
+			continue
+		}
+		tq = append(tq, index.TopicQuery{ID: t.ID, Text: title})
+	}
+	var b bytes.Buffer
+	if err := x.WriteRun(&b, tq, index.RunOptions{Task: "ric", K: k, RunID: runID}); err != nil {
+		return nil, err
+	}
+	return inex.ReadRun(runID, &b, inex.RunOptions{})
+}
