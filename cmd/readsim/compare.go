@@ -210,6 +210,8 @@ func fmtP(p float64) string {
 	switch {
 	case math.IsNaN(p):
 		return "n/a"
+	case p == 0:
+		return "0"
 	case p < 1e-4:
 		return strconv.FormatFloat(p, 'e', 2, 64)
 	}
