@@ -22,6 +22,26 @@
 // collection's statistics (see browse), keeps those within a threshold of the
 // best, and returns them non-overlapping, merged when adjacent, in document
 // order.
+//
+// Decisions where the specification is silent:
+//   - Fetch uses Bleve's BM25 (its tf is √freq); browse uses textbook BM25
+//     (raw tf, k1 = 1.2, b = 0.75) over element statistics read from the
+//     elements index (N, average length, df).
+//   - Queries are bags of words analyzed like the text; operators and quotes
+//     are ignored, so a query of only stop words or operators is ErrNoTerms.
+//   - The text content joins adjacent block elements without a space
+//     ("<st>History</st><p>The" is "HistoryThe"): the analyzer splits the text
+//     at such boundaries (the "breaks" stored with each article), so no word
+//     runs across them. Emphasis, links and YAGO wrappers (wordnetid) are
+//     inline and do not split words.
+//   - A file is re-indexed when its size or modification time changed; of
+//     several files with one article id, the first in path order is indexed
+//     and the others are reported as duplicates; symbolic links to folders are
+//     not followed, and hidden folders are skipped.
+//   - Snippets mark query-term words as [word].
+//   - In runs, an article none of whose elements matches gets the whole
+//     article as its passage (ric, bic); bic writes the best passage's start
+//     and length.
 package index
 
 import (
