@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for a server goroutine and a test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// demoServer is the demo on the sample, served on loopback for a test.
+type demoServer struct {
+	url     string // http://127.0.0.1:PORT
+	qrels   string
+	runFile string // the live system's run written as a file (served as --run)
+	runID   string
+	stdout  *syncBuffer
+	stderr  *syncBuffer
+}
+
+// startDemo indexes the sample into a temporary folder, writes the live
+// system's run to a file and serves everything on 127.0.0.1 until the test
+// ends.
+func startDemo(t *testing.T) *demoServer {
+	t.Helper()
+	sample, err := findSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
+	d := &demoServer{stdout: &syncBuffer{}, stderr: &syncBuffer{}, runID: "e2e-ric"}
+	e := &env{stdout: d.stdout, stderr: d.stderr}
+	cfg, err := demoConfig(e, sample)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, d.stderr)
+	}
+	if cfg.qrels == "" || cfg.topics == "" {
+		t.Fatalf("the sample has no judgments or topics: %+v", cfg)
+	}
+	d.qrels = cfg.qrels
+	d.runFile = filepath.Join(tmp, "live.fol")
+	status, out, errs := runCLI("run", "--index", cfg.index, "--topics", cfg.topics, "--run-id", d.runID, "--k", "100")
+	if status != 0 {
+		t.Fatalf("readsim run: %d\n%s", status, errs)
+	}
+	if err := os.WriteFile(d.runFile, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.runs = []string{d.runFile}
+	cfg.addr = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.ctx = ctx
+	ready := make(chan net.Addr, 1)
+	cfg.ready = func(a net.Addr) { ready <- a }
+	done := make(chan error, 1)
+	go func() { done <- serve(e, cfg) }()
+	select {
+	case a := <-ready:
+		d.url = "http://" + a.String()
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, d.stderr)
+	case <-time.After(60 * time.Second):
+		t.Fatal("the server did not start")
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("the server did not stop")
+		}
+	})
+	return d
+}
+
+func TestDemoServesTheSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the sample")
+	}
+	d := startDemo(t)
+	if !strings.Contains(d.stdout.String(), "local: http://") {
+		t.Errorf("no local URL printed: %q", d.stdout.String())
+	}
+	get := func(path string) (int, string, http.Header) {
+		resp, err := http.Get(d.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	tests := []struct {
+		path, ctype string
+		status      int
+		contains    []string
+	}{
+		// The sample's article 1001 is "Fresnel lens" (corpus-sample/articles/lighthouses/1001.xml).
+		{"/search?q=fresnel+lens", "text/html", 200, []string{`href="/article/1001?q=fresnel&#43;lens"`, "Fresnel lens", "matching passage"}},
+		{"/article/1001?q=fresnel+lens", "application/xhtml+xml", 200, []string{`href="/search?q=fresnel+lens"`, `href="#p1"`, `/static/article.css`}},
+		{"/article/..%2f..%2fetc%2fpasswd", "text/html", 404, nil},
+		{"/api/runs", "application/json", 200, []string{`"id":"e2e-ric"`, `"source":"flag"`, `"id":"readsim-live"`, `"source":"live"`}},
+		{"/api/topics", "application/json", 200, []string{`"id":"2026001"`}},
+		{"/static/article.css", "text/css", 200, []string{".rs-doc"}},
+		{"/simulate", "text/html", 200, []string{`<option value="e2e-ric"`}},
+	}
+	for _, tc := range tests {
+		status, body, h := get(tc.path)
+		if status != tc.status || !strings.HasPrefix(h.Get("Content-Type"), tc.ctype) {
+			t.Errorf("%s: %d %q, want %d %s", tc.path, status, h.Get("Content-Type"), tc.status, tc.ctype)
+		}
+		for _, w := range tc.contains {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s lacks %q", tc.path, w)
+			}
+		}
+	}
+}
+
+func TestDemoIndexReused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the sample")
+	}
+	sample, err := findSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(t.TempDir(), "idx"))
+	var first, second bytes.Buffer
+	if _, err := demoConfig(&env{stdout: io.Discard, stderr: &first}, sample); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := demoConfig(&env{stdout: io.Discard, stderr: &second}, sample); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(first.String(), "built") {
+		t.Errorf("first run: %q", first.String())
+	}
+	if !strings.Contains(second.String(), "reusing the index") {
+		t.Errorf("second run: %q", second.String())
+	}
+}
+
+func TestFindSampleFromSubfolder(t *testing.T) {
+	// The test runs in cmd/readsim: the sample is two folders up.
+	got, err := findSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.Abs("../../corpus-sample")
+	if got != want {
+		t.Errorf("findSample = %q, want %q", got, want)
+	}
+}
+
+func TestServeUsage(t *testing.T) {
+	tests := []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"serve"}, 2, "--index is required"},
+		{[]string{"serve", "--index", "x", "--run", "r"}, 2, "--run needs --qrels"},
+		{[]string{"serve", "--index", "x", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"serve", "--index", filepath.Join(os.TempDir(), "no-such-readsim-index")}, 2, "no-such-readsim-index"},
+		{[]string{"demo", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"demo", "--sample", filepath.Join(os.TempDir(), "no-such-sample")}, 2, "not the sample"},
+	}
+	for _, tc := range tests {
+		status, _, stderr := runCLI(tc.args...)
+		if status != tc.status || !strings.Contains(stderr, tc.want) {
+			t.Errorf("readsim %v: exit %d, stderr %q; want %d with %q", tc.args, status, stderr, tc.status, tc.want)
+		}
+	}
+}
+
+func TestPrintURLs(t *testing.T) {
+	tests := []struct {
+		addr     *net.TCPAddr
+		demo     bool
+		want     []string
+		wantNone []string
+	}{
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, false, []string{"local: http://localhost:8080/"}, []string{"LAN:", "Scan"}},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 8081}, false, []string{"local: http://localhost:8081/"}, []string{"Scan"}},
+		{&net.TCPAddr{IP: net.IPv4(192, 168, 1, 20), Port: 9000}, true, []string{"local: http://192.168.1.20:9000/", "Scan"}, []string{"LAN:"}},
+	}
+	for _, tc := range tests {
+		var out bytes.Buffer
+		printURLs(&env{stdout: &out, stderr: io.Discard}, tc.addr, tc.demo)
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%v: output lacks %q:\n%s", tc.addr, w, out.String())
+			}
+		}
+		for _, w := range tc.wantNone {
+			if strings.Contains(out.String(), w) {
+				t.Errorf("%v: output has %q:\n%s", tc.addr, w, out.String())
+			}
+		}
+	}
+}
