@@ -95,6 +95,10 @@ func (c *Chart) WriteSVG(w io.Writer) error {
 	if len(c.Curves) > 0 && len(c.Curves[0].Y) > 0 {
 		p.X.Min = 1
 	}
+	if n := len(c.Curves); n > 2 && !c.LegendLeft {
+		// Room above the curves for a long legend.
+		p.Y.Max += (p.Y.Max - p.Y.Min) * 0.065 * float64(n)
+	}
 	p.Legend.XOffs = -vg.Points(6)
 	if c.LegendLeft {
 		p.Legend.XOffs = vg.Points(6)

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// simFiles writes the tiny judgments and run of the hand-derived trace (see
+// scenario's TestTraceByHand) plus a second topic, and returns their paths.
+// Topic 1: a (1,000 characters, relevant [500,510), retrieved [200,300)), c
+// (unjudged) and b (judged non-relevant). Topic 2: d (100 characters,
+// relevant [0,50), retrieved [0,50)).
+func simFiles(t *testing.T) (qrels, run string) {
+	dir := t.TempDir()
+	qrels, run = filepath.Join(dir, "t.qrels"), filepath.Join(dir, "t.fol")
+	mustWriteFile(t, qrels, "1 Q0 a 10 1000 100 500:10\n1 Q0 b 0 400 100\n2 Q0 d 50 100 0 0:50\n")
+	mustWriteFile(t, run, "1 Q0 a 1 1.0 r 200 100\n1 Q0 c 2 0.5 r 50 100\n1 Q0 b 3 0.3 r 100 100\n2 Q0 d 1 1.0 r 0 50\n")
+	return qrels, run
+}
+
+func TestReplayCommand(t *testing.T) {
+	qrels, run := simFiles(t)
+	out := filepath.Join(t.TempDir(), "trace.jsonl")
+	cases := []struct {
+		name   string
+		args   []string
+		status int
+		lines  int    // JSON lines on stdout (or in --out)
+		first  string // first line
+		errHas string
+	}{
+		// 26 events for topic 1 (hand-derived in scenario); topic 2: topic,
+		// open, read [0,100) (50 relevant then 50 not, contiguous and within
+		// one screen: one event), stop, score, done.
+		{"all", []string{"--qrels", qrels, "--run", run, "--t2i", "501"}, 0, 26 + 6, `{"ev":"topic","topic":"1","rank":0,"doc":"","seq":1,"trel":1,"run":"r"}`, ""},
+		{"one topic, flags after", []string{"--qrels", qrels, "--topic", "2", "--run", run}, 0, 6, `{"ev":"topic","topic":"2","rank":0,"doc":"","seq":1,"trel":1,"run":"r"}`, ""},
+		{"out file", []string{"--qrels", qrels, "--run", run, "--t2i", "501", "--out", out}, 0, 32, "", ""},
+		{"unknown topic", []string{"--qrels", qrels, "--run", run, "--topic", "9"}, 2, 0, "", "topic 9"},
+		{"no run", []string{"--qrels", qrels}, 2, 0, "", "--run is required"},
+		{"bad order", []string{"--qrels", qrels, "--run", run, "--order", "sideways"}, 2, 0, "", "sideways"},
+		{"missing file", []string{"--qrels", qrels, "--run", run + ".missing"}, 2, 0, "", ".missing"},
+		{"focused measure", []string{"--qrels", qrels, "--run", run, "-m", "iP[0.01]"}, 2, 0, "", "focused"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			status, stdout, stderr := runCLI(append([]string{"replay"}, c.args...)...)
+			if status != c.status {
+				t.Fatalf("status %d, want %d; stderr: %s", status, c.status, stderr)
+			}
+			if c.errHas != "" && !strings.Contains(stderr, c.errHas) {
+				t.Errorf("stderr %q lacks %q", stderr, c.errHas)
+			}
+			if c.status != 0 {
+				return
+			}
+			text := stdout
+			if strings.Contains(strings.Join(c.args, " "), "--out") {
+				if stdout != "" {
+					t.Errorf("stdout not empty with --out: %q", stdout)
+				}
+				b, err := os.ReadFile(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text = string(b)
+			}
+			lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+			if len(lines) != c.lines {
+				t.Errorf("%d lines, want %d", len(lines), c.lines)
+			}
+			if c.first != "" && lines[0] != c.first {
+				t.Errorf("first line %s, want %s", lines[0], c.first)
+			}
+			for _, l := range lines {
+				var m map[string]any
+				if err := json.Unmarshal([]byte(l), &m); err != nil {
+					t.Fatalf("not JSON: %s", l)
+				}
+			}
+			if stderr != "" {
+				t.Errorf("stderr not empty (no terminal, no bar): %q", stderr)
+			}
+		})
+	}
+	// Topic 2 under the document baseline with the default reader (no T2I):
+	// d is read from 0 in one screen: [0,50) relevant then [50,100).
+	_, stdout, _ := runCLI("replay", "--qrels", qrels, "--run", run, "--topic", "2", "--doc-baseline")
+	if !strings.Contains(stdout, `"ev":"read","topic":"2","rank":1,"doc":"d","seq":3,"from":0,"to":100,"rel":50,"nonrel":50,"screen":1}`) {
+		t.Errorf("baseline trace of topic 2:\n%s", stdout)
+	}
+}
