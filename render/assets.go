@@ -30,7 +30,7 @@ body{margin:0;padding:0 16px 64px;font:17px/1.55 system-ui,-apple-system,"Segoe 
 .rs-switch::before{content:"\25CB\00A0";font-size:18px}
 #rs-hl:checked ~ .rs-top .rs-switch{background:#fff3a8;border-color:#d9b800;color:#1d1d1f}
 #rs-hl:checked ~ .rs-top .rs-switch::before{content:"\25CF\00A0"}
-.rs-pass{scroll-margin-top:12px}
+.rs-pass{scroll-margin-top:4px}
 .rs-doc mark{background:none;color:inherit}
 #rs-hl:checked ~ .rs-doc mark{background:#fff3a8;box-shadow:0 0 0 1px #fff3a8}
 .rs-head{margin:0 0 1.2em;font-size:13px;line-height:1.45;color:#5f6368}

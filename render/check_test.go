@@ -243,8 +243,9 @@ func checkPassages(a *article.Article, ps []Passage, f *pageFacts, opt Options) 
 		if !ok {
 			return fmt.Errorf("no anchor p%d", k+1)
 		}
-		// the anchor is at the passage start, or later only past whitespace
-		if o < ps[k].Start || strings.TrimSpace(a.Slice(ps[k].Start, o)) != "" {
+		// the anchor is at the passage start, or later only past white
+		// space, or after the link in which the previous passage ends
+		if o < ps[k].Start || strings.TrimSpace(a.Slice(ps[k].Start, o)) != "" && !(k > 0 && sameLink(a, ps[k-1], ps[k])) {
 			return fmt.Errorf("anchor p%d at %d, passage starts at %d", k+1, o, ps[k].Start)
 		}
 	}
@@ -270,6 +271,16 @@ func checkPassages(a *article.Article, ps []Passage, f *pageFacts, opt Options) 
 		c++
 	}
 	return nil
+}
+
+// sameLink reports whether passages p and q both touch one link element.
+func sameLink(a *article.Article, p, q Passage) bool {
+	for _, e := range a.Elements {
+		if _, ok := e.Attr("href"); ok && e.Start < p.End && q.Start < e.End {
+			return true
+		}
+	}
+	return false
 }
 
 // checkHref accepts the URLs a page may link to.

@@ -11,7 +11,9 @@
 // the viewport meta "width=device-width, initial-scale=1", one column at most
 // 38em wide with 17px type (about 40 characters a line on a 360-px screen) and
 // nothing wider than the screen: long words and URLs break, tables scroll
-// inside their own box, images scale down.
+// inside their own box, images scale down. (Articles name images by files
+// that are not in the collection, so no <img> is made: an image element is
+// shown as its text, like any element the renderer does not know.)
 //
 // Every character of the article's text is on the page, in order, exactly
 // once: section titles become headings, paragraphs paragraphs, lists lists,
@@ -37,7 +39,8 @@
 //     whitespace), so that a passage made of whole paragraphs ends with arrows
 //     at the end of its last line rather than on a line of their own.
 //   - Arrows never nest inside a link: when a passage ends inside one, they
-//     follow the link's end.
+//     follow the link's end, and so does the anchor of a next passage that
+//     starts inside the same link (anchors and arrows keep their order).
 //   - White space that stands directly inside a list, a table or a table row
 //     (between items, rows, cells) gets no anchor, arrows or highlight, which
 //     would add boxes to the list or table; nor does white space between the

@@ -121,9 +121,11 @@ func AppendPage(dst []byte, a *article.Article, passages []Passage, opt Options)
 	if r.opt.Lang == "" {
 		r.opt.Lang = "en"
 	}
-	if 2*len(dst) < len(a.Text) { // the page is about twice the text, plus markup
-		r.out = make([]byte, 0, len(dst)+2*len(a.Text)+64*len(a.Elements)+len(CSS)+1024)
-		r.out = append(r.out, dst...)
+	// the page is about the text plus 40 bytes an element, the CSS and the
+	// head: grow dst once
+	if need := len(a.Text) + 48*len(a.Elements) + len(CSS) + 1024 + 256*len(r.ps); cap(dst)-len(dst) < need {
+		r.out = make([]byte, len(dst), len(dst)+need)
+		copy(r.out, dst)
 	}
 	r.events()
 	r.classify()
@@ -373,7 +375,6 @@ func (r *renderer) page() error {
 	if err := r.body(); err != nil {
 		return err
 	}
-	r.fire(true, true) // anything left over (only possible in odd articles)
 	r.out = append(r.out, "\n</body>\n</html>\n"...)
 	return nil
 }
@@ -427,6 +428,11 @@ func (r *renderer) closeTop() {
 	f := r.stack[len(r.stack)-1]
 	r.text(r.a.Elements[f.el].End)
 	r.stack = r.stack[:len(r.stack)-1]
+	if f.el == 0 {
+		// anchors and arrows still waiting for text (passages of white
+		// space at the very end) go at the end of the article
+		r.fire(true, true)
+	}
 	r.out = append(r.out, f.close...)
 	if f.link {
 		r.linkDepth--
@@ -450,6 +456,16 @@ func (r *renderer) startTag(tag, class string, off int) {
 
 var headings = [...]string{"h1", "h2", "h3", "h4", "h5", "h6"}
 
+// closeTags holds the end tag of every element open writes with simple.
+var closeTags = map[string]string{}
+
+func init() {
+	for _, tag := range []string{"h1", "h2", "h3", "h4", "h5", "h6", "header", "div", "section", "p", "ul", "ol",
+		"li", "tr", "td", "th", "b", "i", "u", "sub", "sup", "code", "span"} {
+		closeTags[tag] = "</" + tag + ">"
+	}
+}
+
 // open writes element i's start tag(s) and pushes its frame.
 func (r *renderer) open(i int) {
 	e := &r.a.Elements[i]
@@ -458,7 +474,7 @@ func (r *renderer) open(i int) {
 	simple := func(tag, class string) {
 		r.startTag(tag, class, e.Start)
 		r.out = append(r.out, '>')
-		f.close = "</" + tag + ">"
+		f.close = closeTags[tag]
 	}
 	heading := func(level int) {
 		if in.hasBlock {
@@ -577,10 +593,15 @@ func (r *renderer) advance(c int) int {
 	if r.ascii {
 		return c
 	}
+	t := r.a.Text
 	b, n := r.b, r.c
-	for n < c {
-		_, size := utf8.DecodeRuneInString(r.a.Text[b:])
-		b += size
+	for n < c && b < len(t) {
+		if t[b] < utf8.RuneSelf {
+			b++
+		} else {
+			_, size := utf8.DecodeRuneInString(t[b:])
+			b += size
+		}
 		n++
 	}
 	return b
@@ -626,7 +647,10 @@ func (r *renderer) text(end int) {
 		if r.evi < len(r.ev) && r.ev[r.evi].at > r.c {
 			next = min(next, r.ev[r.evi].at)
 		}
-		nb := r.advance(next)
+		nb := eb
+		if next < end {
+			nb = r.advance(next)
+		}
 		if in {
 			r.out = append(r.out, `<mark data-o="`...)
 			r.out = strconv.AppendInt(r.out, int64(r.c), 10)
