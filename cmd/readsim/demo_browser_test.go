@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// browser starts headless Chromium at 360×640 with mobile emulation. The
+// test is skipped when Chromium is missing, except under CI.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set and %s is missing: install it (apt-get install -y chromium)", chromiumPath)
+		}
+		t.Skipf("%s is missing (apt-get install -y chromium); the browser test needs it", chromiumPath)
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath),
+		chromedp.NoSandbox,
+		chromedp.Headless,
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.WindowSize(360, 640),
+	)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelA() })
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 640,
+		chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))); err != nil {
+		t.Fatalf("starting %s: %v", chromiumPath, err)
+	}
+	return ctx
+}
+
+// shot saves a screenshot of the viewport in $READSIM_SCREENSHOTS (if set).
+func shot(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("READSIM_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), b, 0o644); err != nil {
+		t.Error(err)
+	}
+}
+
+// eval runs a JavaScript expression with a time limit.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(c, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls a JavaScript predicate every 50ms, riding out navigations.
+func waitFor(t *testing.T, ctx context.Context, what, expr string, limit time.Duration) {
+	t.Helper()
+	end := time.Now().Add(limit)
+	var last error
+	for time.Now().Before(end) {
+		c, cancel := context.WithTimeout(ctx, 5*time.Second)
+		ok, err := chromedp.Run(c, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		last = err
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("waiting for %s (%s): timed out after %v (last error: %v)", what, expr, limit, last)
+}
+
+// jsClick clicks the element from script, after the evaluation returns.
+func jsClick(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`setTimeout(() => document.querySelector(%q).click(), 0)`, sel)))
+}
+
+func do(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserPhone reads on a phone-sized screen: search, open the first
+// result, follow ↓ twice, go back to the results; then watches a replay and
+// checks the final scores against readsim eval.
+func TestBrowserPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	ctx := browser(t)
+	d := startDemo(t)
+
+	// The reading path.
+	do(t, ctx, chromedp.Navigate(d.url+"/"))
+	shot(t, ctx, "1-home")
+	do(t, ctx,
+		chromedp.SendKeys(`input[name="q"]`, "fresnel lens lighthouse"),
+		chromedp.Submit(`input[name="q"]`),
+	)
+	waitFor(t, ctx, "results", `document.querySelectorAll(".hits .hit").length > 0`, 20*time.Second)
+	shot(t, ctx, "2-results")
+	resultsURL := eval[string](t, ctx, `location.href`)
+	if !strings.Contains(resultsURL, "/search?q=fresnel+lens+lighthouse") {
+		t.Errorf("results at %s", resultsURL)
+	}
+	firstHref := eval[string](t, ctx, `document.querySelector(".hits .hit").getAttribute("href")`)
+	do(t, ctx, chromedp.Click(`.hits li:first-child a`))
+	waitFor(t, ctx, "the article", `document.querySelector(".rs-doc") !== null`, 20*time.Second)
+	if got := eval[string](t, ctx, `location.pathname + location.search`); got != firstHref {
+		t.Errorf("opened %s, want the first result %s", got, firstHref)
+	}
+	if ct := eval[string](t, ctx, `document.contentType`); ct != "application/xhtml+xml" {
+		t.Errorf("article served as %s", ct)
+	}
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 360 {
+		t.Errorf("the article is %dpx wide on a 360px screen", w)
+	}
+	shot(t, ctx, "3-article")
+	y0 := eval[float64](t, ctx, `window.scrollY`)
+	for k := 1; k <= 2; k++ {
+		// The ↓ to passage k: in the top bar for k=1, at the end of passage k-1 after.
+		sel := fmt.Sprintf(`a.rs-arrow[href="#p%d"]`, k)
+		if n := eval[int](t, ctx, fmt.Sprintf(`document.querySelectorAll('%s').length`, sel)); n == 0 {
+			t.Fatalf("no ↓ to passage %d", k)
+		}
+		do(t, ctx, chromedp.Click(sel))
+		waitFor(t, ctx, fmt.Sprintf("passage %d", k), fmt.Sprintf(`location.hash === "#p%d"`, k), 10*time.Second)
+		y := eval[float64](t, ctx, `window.scrollY`)
+		if y <= y0 {
+			t.Errorf("↓ to passage %d: scrollY %v, not below %v", k, y, y0)
+		}
+		y0 = y
+		shot(t, ctx, fmt.Sprintf("4-passage%d", k))
+	}
+	// The back button: passage 2 → passage 1 → top of the article → results.
+	for range 3 {
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`setTimeout(() => history.back(), 0)`))
+		time.Sleep(300 * time.Millisecond)
+	}
+	waitFor(t, ctx, "the results again", `location.pathname === "/search" && document.querySelector(".hits") !== null`, 20*time.Second)
+	if got := eval[string](t, ctx, `location.href`); got != resultsURL {
+		t.Errorf("back at %s, want %s", got, resultsURL)
+	}
+	// ← goes to the same results too. (A page restored by the back button
+	// is clicked through script: chromedp's DOM view of it is stale.)
+	jsClick(t, ctx, `.hits li:first-child a`)
+	waitFor(t, ctx, "the article", `document.querySelector(".rs-doc") !== null`, 20*time.Second)
+	jsClick(t, ctx, `#top a.rs-arrow[aria-label="Back to the results"]`)
+	waitFor(t, ctx, "the results via ←", `location.pathname === "/search" && document.querySelector(".hits") !== null`, 20*time.Second)
+	if got := eval[string](t, ctx, `location.href`); got != resultsURL {
+		t.Errorf("← led to %s, want %s", got, resultsURL)
+	}
+
+	// The simulation view: the e2e run's first topic, natural order, T2I 300, phone screen.
+	topic := eval0(t, d)
+	do(t, ctx, chromedp.Navigate(d.url+"/simulate?run="+d.runID+"&topic="+topic+"&order=natural&t2i=300&screen=300"))
+	waitFor(t, ctx, "the first read", `+document.getElementById("c-read").textContent > 0`, 30*time.Second)
+	read1 := eval[int](t, ctx, `+document.getElementById("c-read").textContent`)
+	// Let the reader go on until the frame has scrolled and more has been read.
+	waitFor(t, ctx, "the frame to scroll", `document.getElementById("frame").contentWindow.scrollY > 0`, 30*time.Second)
+	shot(t, ctx, "5-simulate")
+	waitFor(t, ctx, "more reading", fmt.Sprintf(`+document.getElementById("c-read").textContent > %d || document.getElementById("c-rank").textContent.indexOf("2 ") === 0`, read1), 30*time.Second)
+	if n := eval[int](t, ctx, `document.getElementById("frame").contentDocument.querySelectorAll(".rs-read").length`); n == 0 {
+		t.Error("no text marked as read in the frame")
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.querySelector(".side").offsetTop)`))
+	shot(t, ctx, "6-simulate-counters")
+	// Then at full speed to the end.
+	do(t, ctx, chromedp.SetValue(`#speed`, "1000"))
+	waitFor(t, ctx, "the topic's scores", `document.querySelectorAll("#final td[data-measure]").length > 0`, 120*time.Second)
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.getElementById("final").getBoundingClientRect().top + window.scrollY - 300)`))
+	shot(t, ctx, "7-simulate-done")
+	shown := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#final td[data-measure]")].map(td => [td.dataset.measure, td.dataset.v]))`)
+	if len(shown) == 0 {
+		t.Fatal("no final scores shown")
+	}
+	// readsim eval, the same run and reader, per topic.
+	args := []string{"eval", "--qrels", d.qrels, "-q", "--order", "natural"}
+	for m := range shown {
+		args = append(args, "-m", m)
+	}
+	args = append(args, d.runFile)
+	status, out, errs := runCLI(args...)
+	if status != 0 {
+		t.Fatalf("readsim eval: %d\n%s", status, errs)
+	}
+	want := map[string]float64{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) == 3 && f[1] == topic {
+			v, err := strconv.ParseFloat(f[2], 64)
+			if err != nil {
+				t.Fatalf("eval line %q: %v", line, err)
+			}
+			want[f[0]] = v
+		}
+	}
+	for m, s := range shown {
+		got, err := strconv.ParseFloat(s, 64)
+		w, ok := want[m]
+		if err != nil || !ok || math.Abs(got-w) > 1e-12 {
+			t.Errorf("%s: shown %s, readsim eval %v (found %v)", m, s, w, ok)
+		}
+	}
+	t.Logf("topic %s: %d final scores equal readsim eval's", topic, len(shown))
+}
+
+// eval0 is the first topic of the e2e run (from the API, as the page does).
+func eval0(t *testing.T, d *demoServer) string {
+	t.Helper()
+	status, out, _ := runCLI("eval", "--qrels", d.qrels, "-q", "-m", "AP", d.runFile)
+	if status != 0 {
+		t.Fatal("eval failed")
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Split(line, "\t"); len(f) == 3 && f[1] != "all" {
+			return f[1]
+		}
+	}
+	t.Fatal("no topic in the run")
+	return ""
+}
