@@ -47,6 +47,12 @@ type demoServer struct {
 // ends.
 func startDemo(t *testing.T) *demoServer {
 	t.Helper()
+	return startDemoRate(t, 0)
+}
+
+// startDemoRate is startDemo with a request rate limit per address (0: the default).
+func startDemoRate(t *testing.T, rate float64) *demoServer {
+	t.Helper()
 	sample, err := findSample()
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +79,7 @@ func startDemo(t *testing.T) *demoServer {
 	}
 	cfg.runs = []string{d.runFile}
 	cfg.addr = "127.0.0.1:0"
+	cfg.rate = rate
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg.ctx = ctx
 	ready := make(chan net.Addr, 1)

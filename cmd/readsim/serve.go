@@ -38,6 +38,9 @@ type serveConfig struct {
 	allow    []string // extra WebSocket origins
 	liveK    int      // articles per topic of the live run
 	demo     bool     // print the LAN URL and its QR code
+	// rate is the request rate allowed per client address (0: the web
+	// package's default; < 0: no limit). Tests raise it.
+	rate float64
 	// ctx stops the server (tests); nil means until SIGINT/SIGTERM.
 	ctx context.Context
 	// ready is called with the bound address (tests).
@@ -123,10 +126,11 @@ func serve(e *env, cfg serveConfig) error {
 		return inputError{err}
 	}
 	opt := web.Options{
-		Searcher:     &backend.Search{X: x},
-		Pages:        backend.NewPages(dir),
-		ArticleCSS:   backend.CSS(),
-		AllowOrigins: cfg.allow,
+		Searcher:      &backend.Search{X: x},
+		Pages:         backend.NewPages(dir),
+		ArticleCSS:    backend.CSS(),
+		AllowOrigins:  cfg.allow,
+		RatePerSecond: cfg.rate,
 		Logf: func(f string, a ...any) {
 			fmt.Fprintf(e.stderr, "readsim: "+f+"\n", a...)
 		},

@@ -460,6 +460,10 @@
     curves(); counters();
     playing = true;
     status('Connecting…');
+    const tsel = $('topic').selectedOptions[0];
+    setText('setup-sum', params.run + ' · ' + (tsel ? tsel.textContent : params.topic) + ' · ' + params.order +
+      ', T2I ' + (+params.t2i > 0 ? params.t2i : '∞') + ', screen ' + params.screen);
+    $('setup').open = false;
     buttons();
     connect();
     history.replaceState(null, '', '/simulate?' + new URLSearchParams(params));
