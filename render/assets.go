@@ -26,7 +26,7 @@ body{margin:0;padding:0 16px 64px;font:17px/1.55 system-ui,-apple-system,"Segoe 
 .rs-nav{display:inline-flex;gap:4px;margin:0 2px;vertical-align:middle;line-height:1}
 .rs-nav .rs-arrow{background:#e8f0fe}
 #rs-hl{position:absolute;top:0;left:0;width:1px;height:1px;margin:0;opacity:0}
-.rs-switch{display:inline-flex;align-items:center;box-sizing:border-box;min-height:48px;min-width:48px;margin-left:auto;padding:0 14px;border:1px solid #c4c7c5;border-radius:24px;font-size:15px;color:#444;cursor:pointer;-webkit-user-select:none;user-select:none}
+.rs-switch{display:inline-flex;align-items:center;box-sizing:border-box;min-height:48px;min-width:48px;margin-left:auto;padding:0 14px;border:1px solid #c4c7c5;border-radius:24px;font-size:15px;color:#444;cursor:pointer;-webkit-user-select:none;user-select:none;-webkit-tap-highlight-color:transparent}
 .rs-switch::before{content:"\25CB\00A0";font-size:18px}
 #rs-hl:checked ~ .rs-top .rs-switch{background:#fff3a8;border-color:#d9b800;color:#1d1d1f}
 #rs-hl:checked ~ .rs-top .rs-switch::before{content:"\25CF\00A0"}
