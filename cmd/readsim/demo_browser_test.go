@@ -230,6 +230,32 @@ func TestBrowserPhone(t *testing.T) {
 		}
 	}
 	t.Logf("topic %s: %d final scores equal readsim eval's", topic, len(shown))
+
+	// Jump to rank 2, then pause and step: one event at a time.
+	do(t, ctx, chromedp.SetValue(`#speed`, "1"), chromedp.SetValue(`#rank`, "2"))
+	jsClick(t, ctx, `#jump`)
+	waitFor(t, ctx, "rank 2", `document.getElementById("c-rank").textContent.indexOf("2 ") === 0`, 20*time.Second)
+	if got := eval[string](t, ctx, `document.getElementById("c-read").textContent`); got != "0" {
+		t.Errorf("at the opening of rank 2, %s characters read", got)
+	}
+	if eval[string](t, ctx, `document.getElementById("play").textContent`) == "Pause" {
+		jsClick(t, ctx, `#play`)
+	}
+	waitFor(t, ctx, "paused", `document.getElementById("play").textContent !== "Pause"`, 5*time.Second)
+	before := eval[string](t, ctx, `document.getElementById("c-read").textContent + "|" + document.getElementById("c-rank").textContent`)
+	time.Sleep(time.Second)
+	if after := eval[string](t, ctx, `document.getElementById("c-read").textContent + "|" + document.getElementById("c-rank").textContent`); after != before {
+		t.Errorf("paused, yet the counters moved: %s → %s", before, after)
+	}
+	// Steps until something is read: the first read event of rank 2.
+	for i := 0; i < 5 && eval[string](t, ctx, `document.getElementById("c-read").textContent`) == "0"; i++ {
+		jsClick(t, ctx, `#step`)
+		time.Sleep(300 * time.Millisecond)
+	}
+	if got := eval[int](t, ctx, `+document.getElementById("c-read").textContent`); got <= 0 || got > 300 {
+		t.Errorf("after stepping to the first read of rank 2: %d characters read, want 1…300 (one screen)", got)
+	}
+	shot(t, ctx, "8-simulate-step")
 }
 
 // eval0 is the first topic of the e2e run (from the API, as the page does).
