@@ -66,22 +66,3 @@ func BenchmarkPage(b *testing.B) {
 	}
 }
 
-// TestPageSpeed fails when rendering a 20 KB article takes more than 2 ms
-// (the median of 21 runs, with a generous margin for loaded machines).
-func TestPageSpeed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test")
-	}
-	a, _ := benchArticle(t, 20<<10)
-	ps := benchPassages(a.Len)
-	res := testing.Benchmark(func(b *testing.B) {
-		for b.Loop() {
-			if _, err := AppendPage(nil, a, ps, Options{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	if ns := res.NsPerOp(); ns > 2e6 {
-		t.Errorf("a 20 KB article takes %v ns, want at most 2 ms", ns)
-	}
-}

@@ -2,11 +2,7 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -23,9 +19,8 @@ func init() {
 	})
 }
 
-// runRender prints the page of one article. The article file is the first
-// ID.xml found under DIR, folders visited in lexical order (collections
-// hold each id once). Passages partly past the article's end are clipped
+// runRender prints the page of one article, found by id anywhere under DIR
+// (two files with the same id are an input error). Passages partly past the article's end are clipped
 // with a warning, passages wholly past it are an input error, and
 // overlapping passages are merged with a warning.
 func runRender(e *env, args []string) error {
@@ -56,11 +51,11 @@ func runRender(e *env, args []string) error {
 		}
 		ps = append(ps, p)
 	}
-	path, err := findArticle(*dir, id)
+	d, err := article.OpenDir(*dir)
 	if err != nil {
 		return inputError{err}
 	}
-	a, err := article.ParseFile(path)
+	a, err := d.Parse(id)
 	if err != nil {
 		return inputError{err}
 	}
@@ -117,34 +112,4 @@ func parsePassage(s string) (render.Passage, error) {
 		return bad("the length must be at least 1")
 	}
 	return render.Passage{Start: off, End: off + n}, nil
-}
-
-var errFound = errors.New("found")
-
-// findArticle returns the path of the first file named id+".xml" under dir.
-func findArticle(dir, id string) (string, error) {
-	if st, err := os.Stat(dir); err != nil {
-		return "", fmt.Errorf("--articles %s: %v", dir, errors.Unwrap(err))
-	} else if !st.IsDir() {
-		return "", fmt.Errorf("--articles %s: not a folder", dir)
-	}
-	want := id + ".xml"
-	var found string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // an unreadable folder: look elsewhere
-		}
-		if !d.IsDir() && d.Name() == want {
-			found = path
-			return errFound
-		}
-		return nil
-	})
-	if err != nil && err != errFound {
-		return "", err
-	}
-	if found == "" {
-		return "", fmt.Errorf("no article %s under %s (no file %s)", id, dir, want)
-	}
-	return found, nil
 }

@@ -103,7 +103,7 @@ func TestRenderBadInput(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--articles", dir, "99"}, "no article 99 under"},
+		{[]string{"--articles", dir, "99"}, `no article "99" in`},
 		{[]string{"--articles", dir, "bad"}, "bad.xml"},
 		{[]string{"--articles", filepath.Join(dir, "nope"), "42"}, "nope"},
 		{[]string{"--articles", filepath.Join(dir, "7.xml"), "42"}, "not a folder"},
