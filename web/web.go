@@ -144,6 +144,9 @@ type Options struct {
 	// SlowClientTimeout is how long a replay waits for a client to read before
 	// dropping it (default 10s).
 	SlowClientTimeout time.Duration
+	// MaxSockets bounds the open replay WebSockets (default 1000); past it
+	// a new one is refused with 503.
+	MaxSockets int
 	// PingInterval is the WebSocket ping period (default 20s); a client that
 	// answers no ping for twice that is dropped.
 	PingInterval time.Duration
@@ -166,6 +169,9 @@ func (o *Options) defaults() {
 	}
 	if o.SlowClientTimeout <= 0 {
 		o.SlowClientTimeout = 10 * time.Second
+	}
+	if o.MaxSockets <= 0 {
+		o.MaxSockets = 1000
 	}
 	if o.PingInterval <= 0 {
 		o.PingInterval = 20 * time.Second

@@ -142,17 +142,31 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "expected a WebSocket upgrade")
 		return
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	wc := &wsConn{send: make(chan []byte, sendBuffer), ctx: ctx, cancel: cancel}
+	s.connsMu.Lock()
+	full := len(s.conns) >= s.opt.MaxSockets
+	if !full {
+		s.conns[wc] = struct{}{}
+	}
+	s.connsMu.Unlock()
+	if full {
+		cancel()
+		w.Header().Set("Retry-After", "5")
+		httpError(w, http.StatusServiceUnavailable, "too many viewers")
+		return
+	}
 	u := upgrader
 	u.CheckOrigin = s.checkOrigin
 	c, err := u.Upgrade(w, r, nil)
 	if err != nil {
+		cancel()
+		s.connsMu.Lock()
+		delete(s.conns, wc)
+		s.connsMu.Unlock()
 		return // Upgrade has answered
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	wc := &wsConn{c: c, send: make(chan []byte, sendBuffer), ctx: ctx, cancel: cancel}
-	s.connsMu.Lock()
-	s.conns[wc] = struct{}{}
-	s.connsMu.Unlock()
+	wc.c = c
 	defer func() {
 		s.connsMu.Lock()
 		delete(s.conns, wc)

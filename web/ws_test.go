@@ -291,3 +291,39 @@ func TestReplayEventsAreJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxSockets(t *testing.T) {
+	s, _, rep := newTestServer(t, func(o *Options) { o.MaxSockets = 1 })
+	rep.eventSize = 10
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	first, _, err := websocket.DefaultDialer.Dial(wsURL(srv, "?run=runB&topic=endless"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := first.ReadMessage(); err != nil {
+		t.Fatal(err)
+	}
+	_, resp, err := websocket.DefaultDialer.Dial(wsURL(srv, ""), nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("second viewer: %v, %v", err, resp)
+	}
+	first.Close()
+	// Once the first is gone, a viewer is welcome again.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, _, err := websocket.DefaultDialer.Dial(wsURL(srv, ""), nil)
+		if err == nil {
+			msgs, _ := readAll(t, c)
+			c.Close()
+			if len(msgs) != len(fakeTrace("T1", "runA")) {
+				t.Errorf("%d events", len(msgs))
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still refused: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

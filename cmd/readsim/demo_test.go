@@ -12,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/web/backend"
 )
 
 // syncBuffer is a bytes.Buffer safe for a server goroutine and a test.
@@ -149,6 +152,44 @@ func TestDemoServesTheSample(t *testing.T) {
 				t.Errorf("%s lacks %q", tc.path, w)
 			}
 		}
+	}
+}
+
+// TestArticlePageWeight: every article page of the sample, with its
+// stylesheet, weighs at most 50 KB beside the article's text.
+func TestArticlePageWeight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the sample")
+	}
+	d := startDemo(t)
+	sample, _ := findSample()
+	dir, err := article.OpenDir(filepath.Join(sample, "articles"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	css := len(backend.CSS())
+	worst, worstID := 0, ""
+	for _, id := range dir.IDs() {
+		a, err := dir.Parse(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.Get(d.url + "/article/" + id + "?q=lighthouse+lens+coffee+bridge")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d", id, resp.StatusCode)
+		}
+		if w := len(b) + css - len(a.Text); w > worst {
+			worst, worstID = w, id
+		}
+	}
+	t.Logf("heaviest article page beside its text: %d bytes (%s, stylesheet included)", worst, worstID)
+	if worst > 50_000 {
+		t.Errorf("article %s: %d bytes beside its text, more than 50 KB", worstID, worst)
 	}
 }
 

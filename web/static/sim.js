@@ -298,7 +298,10 @@
         }
         break;
       case 'jump':
-        if (!fast) scrollFrameTo(mark(ev.to, ev.to + 1, 'rs-at'), true);
+        if (!fast && fdoc) {
+          for (const old of fdoc.querySelectorAll('.rs-at')) old.setAttribute('class', '');
+          scrollFrameTo(mark(ev.to, ev.to + 1, 'rs-at'), true);
+        }
         break;
       case 'read':
         state.read += ev.to - ev.from;
