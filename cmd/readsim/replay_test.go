@@ -92,3 +92,16 @@ func TestReplayCommand(t *testing.T) {
 		t.Errorf("baseline trace of topic 2:\n%s", stdout)
 	}
 }
+
+// TestReplayProgressBar: with a terminal on stderr a bar is drawn there,
+// never on stdout.
+func TestReplayProgressBar(t *testing.T) {
+	qrels, run := simFiles(t)
+	var o, e strings.Builder
+	if s := runMain(&env{stdout: &o, stderr: &e, stderrIsTerminal: true}, []string{"replay", "--qrels", qrels, "--run", run}); s != 0 {
+		t.Fatalf("status %d: %s", s, e.String())
+	}
+	if e.Len() == 0 || !strings.HasPrefix(o.String(), `{"ev":"topic"`) {
+		t.Errorf("stderr %q, stdout starts %q", e.String(), o.String()[:min(40, o.Len())])
+	}
+}
