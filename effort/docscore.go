@@ -111,11 +111,16 @@ func AveChP(d *Doc) float64 {
 // LE returns the effort score ES(d) of measures.md §6 for screen size s and
 // NR: min(⌊r/s⌋+1, NR) for a relevant document, r being the characters read
 // before its first relevant character; NR for a non-relevant one.
-func LE(d *Doc, s, nr int) float64 {
+func LE(d *Doc, s, nr int) float64 { return LEStop(d, s, nr, 0) }
+
+// LEStop is LE for a reader who stops at T2I(x) (x = 0: no stop): a relevant
+// document whose first relevant character lies past the stop gets NR
+// (measures.md §6). Its name is LE(s,NR,x).
+func LEStop(d *Doc, s, nr, x int) float64 {
 	if d.NRC == 0 {
 		return float64(nr)
 	}
-	t := T2I(d.Segs, 0)
+	t := T2I(d.Segs, x)
 	return float64(LEOf(t.FirstRel, s, nr))
 }
 

@@ -224,6 +224,14 @@ func TestT2I(t *testing.T) {
 	if got := LE(&Doc{}, 300, 5); got != 5 {
 		t.Errorf("LE of a non-relevant document = %v", got)
 	}
+	// LE with a T2I stop (measures.md §6): T2I(501) reaches the relevant text
+	// after 500 characters, T2I(500) stops right before it, so the document
+	// gets NR whatever the screen size.
+	for _, tc := range []struct{ s, nr, x, want int }{{300, 5, 501, 2}, {2000, 5, 501, 1}, {300, 5, 500, 5}, {2000, 5, 500, 5}, {2000, 7, 500, 7}, {2000, 5, 0, 1}} {
+		if got := LEStop(d, tc.s, tc.nr, tc.x); got != float64(tc.want) {
+			t.Errorf("LE(%d,%d,%d) = %v, want %d", tc.s, tc.nr, tc.x, got, tc.want)
+		}
+	}
 }
 
 // TestEffortExample is the paper's example of measures.md §6.
@@ -363,6 +371,7 @@ func TestParseMeasure(t *testing.T) {
 		{`ANCE[100]`, `ANCE[100]\LE(300,5)`},
 		{`CE[10]\LE`, `CE[10]\LE(300,5)`},
 		{`NCE[10]\LE(300,7)`, `NCE[10]\LE(300,7)`},
+		{`ANCE[10]\LE(2000,5,300)`, `ANCE[10]\LE(2000,5,300)`},
 		{`P[10]`, `P[10]`},
 		{`AP`, `AP`},
 		{`iP[0.01]`, `iP[0.01]`},
@@ -384,7 +393,7 @@ func TestParseMeasure(t *testing.T) {
 			t.Errorf("%s: canonical name does not parse back: %v %v", tc.in, m2, err)
 		}
 	}
-	for _, bad := range []string{``, `MAP`, `gP`, `gP[0]`, `gP[x]`, `AgP[3]`, `AgP\LE(300,5)`, `ANCE[10]\F(1)`, `AP\F(1)`,
+	for _, bad := range []string{``, `MAP`, `gP`, `gP[0]`, `gP[x]`, `AgP[3]`, `AgP\LE(300,5)`, `ANCE[5]\LE(300,5,0)`, `ANCE[5]\LE(300,5,1,2)`, `ANCE[10]\F(1)`, `AP\F(1)`,
 		`iP`, `iP[2]`, `AgP\F(0)`, `AgP\F(-1)`, `AgP\T2Ip(0)`, `AgP\T2Ip(3,4)`, `AgP\Foo`, `AgP\F(1`, `gP[10`, `AgP\ChP[0]`, `AiP\aveChP`} {
 		if _, err := ParseMeasure(bad); err == nil {
 			t.Errorf("%q parsed", bad)

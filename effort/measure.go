@@ -19,7 +19,7 @@ const (
 	DocT2If                  // T2If(x,β)
 	DocChP                   // ChP[n]
 	DocAveChP                // aveChP
-	DocLE                    // LE(s,NR)
+	DocLE                    // LE(s,NR), or LE(s,NR,x) with a T2I stop
 )
 
 // DocScore is a document score with its parameters.
@@ -27,8 +27,9 @@ type DocScore struct {
 	Kind DocKind
 	// Beta is β of F and T2If.
 	Beta float64
-	// X is the tolerance to irrelevance of T2Ip, T2Ir, T2If; N the characters
-	// of ChP; S the screen size and NR the maximum effort of LE.
+	// X is the tolerance to irrelevance of T2Ip, T2Ir, T2If and of LE (0 for
+	// LE: no stop); N the characters of ChP; S the screen size and NR the
+	// maximum effort of LE.
 	X, N, S, NR int
 }
 
@@ -58,6 +59,9 @@ func (d DocScore) String() string {
 	case DocAveChP:
 		return "aveChP"
 	case DocLE:
+		if d.X > 0 {
+			return "LE(" + strconv.Itoa(d.S) + "," + strconv.Itoa(d.NR) + "," + strconv.Itoa(d.X) + ")"
+		}
 		return "LE(" + strconv.Itoa(d.S) + "," + strconv.Itoa(d.NR) + ")"
 	}
 	return ""
@@ -79,7 +83,7 @@ func (d DocScore) Of(doc *Doc) float64 {
 	case DocAveChP:
 		return AveChP(doc)
 	case DocLE:
-		return LE(doc, d.S, d.NR)
+		return LEStop(doc, d.S, d.NR, d.X)
 	}
 	return 0
 }
@@ -191,7 +195,7 @@ effort: CE[k]\LE(s,NR), NCE[k]\LE(s,NR), ANCE[k]\LE(s,NR);
 binary: P[k], AP; focused: iP[x] (0 ≤ x ≤ 1), AiP;
 official counts: num_ret, num_rel, num_rel_ret, ret_size, rel_size, rel_ret_size, art_prec, art_rec, art_f1, char_prec, char_rec, char_f1;
 document scores D: F(β), T2Ip(x), T2Ir(x), T2If(x,β), ChP[n], aveChP (LE(s,NR) only with CE, NCE, ANCE);
-omitted parameters: F → F(0.25), T2Ip/T2Ir/T2If → x=300, T2If β=1, ChP → ChP[600], LE → LE(300,5), LE(s) → LE(s,5);
+omitted parameters: F → F(0.25), T2Ip/T2Ir/T2If → x=300, T2If β=1, ChP → ChP[600], LE → LE(300,5), LE(s) → LE(s,5); LE(s,NR,x) stops at T2I(x);
 a list score without D: AgP, AgP', AgP'', gP[k] → \F(0.25); CE, NCE, ANCE → \LE(300,5)
 examples: AgP\F(0.25) gP[10]\F(0.25) AgP\T2Ip(300) AgP\T2If(2000,1) AgP\ChP[600] AgP\aveChP ANCE[100]\LE(300,5) P[10] AP iP[0.01] AiP`
 
@@ -349,9 +353,11 @@ func parseDoc(s string) (DocScore, error) {
 	case "aveChP":
 		d.Kind = DocAveChP
 	case "LE":
-		d.Kind, maxArgs = DocLE, 2
+		d.Kind, maxArgs = DocLE, 3
 		if d.S, err = intArg(0, DefaultScreen, "the screen size s"); err == nil {
-			d.NR, err = intArg(1, DefaultNR, "NR")
+			if d.NR, err = intArg(1, DefaultNR, "NR"); err == nil && len(args) > 2 {
+				d.X, err = intArg(2, 0, "the tolerance x")
+			}
 		}
 	default:
 		// ChP[n] uses brackets.

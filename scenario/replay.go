@@ -19,9 +19,11 @@ import (
 //   - Depth cuts the ranked list: the reader looks at ranks 1…Depth only, and
 //     every score (document and list) is that of the run cut at Depth. 0 means
 //     the whole list.
-//   - T2I only stops the trace and the T2I document scores; the LE effort in
-//     the scores is the one `readsim eval` computes (effort.LE, over the whole
-//     reading), so that replay and eval never disagree.
+//   - With a tolerance x the reader's effort is LE(s,NR,x): a relevant article
+//     whose first relevant character lies past the T2I stop costs NR
+//     (measures.md §6). The default measures use it; `readsim eval -m
+//     'ANCE[100]\LE(s,NR,x)'` computes the same numbers, and an explicit
+//     -m LE(s,NR) keeps the reading without a stop.
 //   - An article that is not in the judgments has an unknown length: the
 //     trace opens it with "len":0 and "judged":false and reads only its
 //     retrieved passages (document baseline: [0, end of its last retrieved
@@ -67,10 +69,10 @@ func (r Reader) nr() int {
 // DefaultMeasures returns the list scores of the configured reader:
 // AgP\F(0.25), gP[5]\F(0.25), gP[10]\F(0.25), AgP\aveChP,
 // ANCE[100]\LE(s,NR), AP, and with a tolerance x also AgP\T2Ip(x),
-// AgP\T2Ir(x) and AgP\T2If(x,1).
+// AgP\T2Ir(x) and AgP\T2If(x,1), and the effort becomes ANCE[100]\LE(s,NR,x).
 func DefaultMeasures(r Reader) []effort.Measure {
 	f := effort.DocScore{Kind: effort.DocF, Beta: effort.DefaultBeta}
-	le := effort.DocScore{Kind: effort.DocLE, S: r.screen(), NR: r.nr()}
+	le := effort.DocScore{Kind: effort.DocLE, S: r.screen(), NR: r.nr(), X: r.T2I}
 	ms := []effort.Measure{
 		{List: effort.ListAgP, Doc: f},
 		{List: effort.ListGP, K: 5, Doc: f},

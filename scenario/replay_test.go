@@ -383,3 +383,32 @@ func BenchmarkReplay(b *testing.B) {
 		})
 	}
 }
+
+// TestEffortWithT2IStop: with T2I 500 the reader of article a stops after
+// [200,300) [0,200) [300,500), 500 non-relevant characters, one short of the
+// relevant text at 500, so a costs NR = 5 (measures.md §6) instead of the 2 of
+// a reader without a stop. Every rank then costs 5; IE = ⟨1,5,5,…⟩, so
+// NCE[i] = (5−1)/1 = 4 at every rank and ANCE[100] = 4. Without the stop
+// ES(a) = 2 gives NCE[i] = 1 and ANCE[100] = 1.
+func TestEffortWithT2IStop(t *testing.T) {
+	tests := []struct {
+		name   string
+		reader Reader
+		key    string
+		want   float64
+	}{
+		{"default measures use the stop", Reader{T2I: 500, Screen: 300, NR: 5}, `ANCE[100]\LE(300,5,500)`, 4},
+		{"explicit LE without a stop", Reader{T2I: 500, Screen: 300, NR: 5, Measures: mustMeasures(t, `ANCE[100]\LE(300,5)`)}, `ANCE[100]\LE(300,5)`, 1},
+		{"a stop that reaches the relevant text", Reader{T2I: 501, Screen: 300, NR: 5}, `ANCE[100]\LE(300,5,501)`, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := trace(t, tinyReplayer(t, tc.reader), nil)
+			done := lines[len(lines)-1]
+			want := `"` + strings.ReplaceAll(tc.key, `\`, `\\`) + `":` + strconv.FormatFloat(tc.want, 'g', -1, 64)
+			if !strings.Contains(done, want) {
+				t.Errorf("done event %s lacks %s", done, want)
+			}
+		})
+	}
+}
