@@ -93,6 +93,9 @@ type fakeReplayer struct {
 	reqs []ReplayRequest
 	// eventSize pads the events of the "endless" topic.
 	eventSize int
+	// gate, when set, makes the first replay of topic T1 stop after three
+	// events and wait for its context to end (a dropped connection).
+	gate chan struct{}
 }
 
 func (r *fakeReplayer) Topics() []Topic {
@@ -140,7 +143,15 @@ func (r *fakeReplayer) Replay(ctx context.Context, req ReplayRequest, emit func(
 			}
 		}
 	}
-	for _, ev := range fakeTrace(req.Topic, req.Run) {
+	r.mu.Lock()
+	gated := r.gate != nil && req.Topic == "T1" && len(r.reqs) == 1
+	r.mu.Unlock()
+	for i, ev := range fakeTrace(req.Topic, req.Run) {
+		if gated && i == 3 {
+			close(r.gate)
+			<-ctx.Done()
+			return ctx.Err()
+		}
 		if err := emit([]byte(ev)); err != nil {
 			return err
 		}
