@@ -197,7 +197,7 @@ func serve(e *env, cfg serveConfig) error {
 	}
 	err = web.ListenAndServe(ctx, cfg.addr, srv, func(a net.Addr) {
 		printURLs(e, a, cfg.demo)
-		fmt.Fprintf(e.stderr, "readsim: serving %d articles, %d runs to replay; Ctrl-C stops\n", x.Articles(), runCount)
+		fmt.Fprintf(e.stderr, "readsim: serving %d articles, %d run(s) to replay; Ctrl-C stops\n", x.Articles(), runCount)
 		if cfg.ready != nil {
 			cfg.ready(a)
 		}
