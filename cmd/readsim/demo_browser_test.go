@@ -256,6 +256,11 @@ func TestBrowserPhone(t *testing.T) {
 		t.Errorf("after stepping to the first read of rank 2: %d characters read, want 1…300 (one screen)", got)
 	}
 	shot(t, ctx, "8-simulate-step")
+	if os.Getenv("READSIM_SCREENSHOTS") != "" { // the same view on a laptop, to look at
+		do(t, ctx, chromedp.EmulateViewport(1100, 800), chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		time.Sleep(500 * time.Millisecond)
+		shot(t, ctx, "9-simulate-laptop")
+	}
 }
 
 // eval0 is the first topic of the e2e run (from the API, as the page does).

@@ -220,7 +220,7 @@
   }
 
   function nrOf(name) {
-    const m = /^LE\(\s*\d+\s*,\s*(\d+)\s*\)/.exec(name || '');
+    const m = /^LE\(\s*\d+\s*,\s*(\d+)/.exec(name || '');
     return m ? +m[1] : 5;
   }
 
