@@ -62,8 +62,8 @@
   function indexFrame(doc) {
     fdoc = doc;
     segs = [];
-    const root = doc.querySelector('.rs-doc') || doc.body || doc.documentElement;
-    if (!root) return;
+    const root = doc.querySelector('.rs-doc');
+    if (!root) { fdoc = null; return; } // not an article page (an error page, say)
     let off = parseInt(root.getAttribute('data-o') || '0', 10) || 0;
     const walk = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
       acceptNode(n) {
