@@ -65,4 +65,3 @@ func BenchmarkPage(b *testing.B) {
 		})
 	}
 }
-

@@ -318,6 +318,12 @@ var goldenCases = []struct {
 	{"hostile", []Passage{{10, 25}, {96, 146}}},
 }
 
+// TestGolden guards against unintended changes to whole pages. The golden
+// files are the program's own output, reviewed by eye when written with
+// -update; they prove nothing about correctness. That is proved by the
+// hand-derived assertions of TestPage, by checkPage (every character of the
+// article on the page, every data-o, the anchor chain, the marks) and by the
+// hostile article's safety checks, which every golden page also passes.
 func TestGolden(t *testing.T) {
 	for _, c := range goldenCases {
 		t.Run(c.file, func(t *testing.T) {
