@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,13 +45,36 @@ func (s *Server) checkOrigin(r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	if strings.EqualFold(u.Host, r.Host) {
+	if strings.EqualFold(u.Host, r.Host) && trustedHost(r.Host) {
 		return true
 	}
 	for _, a := range s.opt.AllowOrigins {
 		if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), origin) {
 			return true
 		}
+	}
+	return false
+}
+
+// trustedHost reports whether a same-origin WebSocket may be trusted on the
+// Host it names. A page of a DNS-rebinding attack has an Origin equal to its
+// Host (evil.example, re-resolved to this machine), so same-origin alone is not
+// enough: the Host must be one no outside page can claim — an IP address,
+// localhost, or this machine's own name (with or without .local). A server
+// reached under any other name accepts its pages' sockets through
+// --allow-origin.
+func trustedHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.Trim(host, "[]"))
+	if net.ParseIP(host) != nil || host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	if name, err := os.Hostname(); err == nil && name != "" {
+		name = strings.ToLower(name)
+		return host == name || host == name+".local"
 	}
 	return false
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -137,6 +138,34 @@ func TestReplayOrigin(t *testing.T) {
 			c.Close()
 		}
 		srv.Close()
+	}
+}
+
+// TestReplayRejectsRebinding: a page served under a foreign name (a DNS
+// rebinding attack: evil.example re-resolved to this server) has an Origin equal
+// to its Host, yet may not open a socket unless the name is allowed.
+func TestReplayRejectsRebinding(t *testing.T) {
+	host, _ := os.Hostname()
+	tests := []struct {
+		host  string
+		allow []string
+		ok    bool
+	}{
+		{"evil.example:8080", nil, false},
+		{"evil.example:8080", []string{"http://evil.example:8080"}, true},
+		{"127.0.0.1:8080", nil, true},
+		{"192.168.1.5:8080", nil, true},
+		{"[::1]:8080", nil, true},
+		{"localhost:8080", nil, true},
+		{strings.ToLower(host) + ":8080", nil, true},
+	}
+	for _, tc := range tests {
+		s, _, _ := newTestServer(t, func(o *Options) { o.AllowOrigins = tc.allow })
+		r := httptest.NewRequest("GET", "http://"+tc.host+"/ws/replay", nil)
+		r.Header.Set("Origin", "http://"+tc.host)
+		if got := s.checkOrigin(r); got != tc.ok {
+			t.Errorf("Host and Origin %s, allow %v: accepted %v, want %v", tc.host, tc.allow, got, tc.ok)
+		}
 	}
 }
 
