@@ -7,8 +7,9 @@ import (
 )
 
 // writeFileAtomic writes path through write into a temporary file beside it,
-// then renames it into place, so that a failure never leaves a half-written
-// file behind.
+// syncs it, gives it mode 0644 (os.CreateTemp makes 0600 files) and renames it
+// into place, so that a failure never leaves a half-written file behind and a
+// success leaves an ordinary readable file.
 func writeFileAtomic(path string, write func(*os.File) error) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -22,6 +23,12 @@ func writeFileAtomic(path string, write func(*os.File) error) (err error) {
 	}()
 	if err = write(tmp); err != nil {
 		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err = tmp.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -85,17 +83,5 @@ func runRun(e *env, args []string) error {
 	if *out == "" {
 		return x.WriteRun(e.stdout, qs, opt)
 	}
-	f, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // after a successful rename there is nothing left to remove
-	if err := x.WriteRun(f, qs, opt); err != nil {
-		f.Close()
-		return err
-	}
-	if err := errors.Join(f.Sync(), f.Close()); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), *out)
+	return writeFileAtomic(*out, func(f *os.File) error { return x.WriteRun(f, qs, opt) })
 }
