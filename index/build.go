@@ -30,7 +30,7 @@ var DefaultElements = []string{"sec", "section", "ss", "ss1", "ss2", "ss3", "p",
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 1
+const manifestVersion = 2
 
 const (
 	manifestName = "manifest.json"
@@ -508,7 +508,7 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 		return parsed{f: f, err: err}
 	}
 	a.ID = f.id
-	en, kw := analyzers()
+	en, _ := analyzers()
 	text := []byte(a.Text)
 	brk := breaks(a)
 	bb := make([]int, len(brk))
@@ -530,11 +530,13 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 		bs, be := a.ByteOffset(el.Start), a.ByteOffset(el.End)
 		lo := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= bs })
 		hi := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= be })
+		// Only the element statistics are read from the elements index
+		// (document count, the text field's dictionary, each term's
+		// document frequency): no stored field and no frequencies or norms.
+		// The element's article is its id's prefix; its XPath and span are
+		// stored with the article (elems).
 		d := document.NewDocument(elemDocID(a.ID, k))
-		d.AddField(document.NewTextFieldCustom("art", nil, []byte(a.ID), bindex.IndexField|bindex.StoreField, kw))
-		d.AddField(document.NewTextFieldWithIndexingOptions("xpath", nil, []byte(el.XPath), bindex.StoreField))
-		d.AddField(document.NewTextFieldWithIndexingOptions("span", nil, []byte(strconv.Itoa(el.Start)+":"+strconv.Itoa(el.End)), bindex.StoreField))
-		d.AddField(document.NewTextFieldCustom("text", nil, text[bs:be], bindex.IndexField, fixedAnalyzer(toks[lo:hi])))
+		d.AddField(document.NewTextFieldCustom("text", nil, text[bs:be], bindex.IndexField|bindex.SkipFreqNorm, fixedAnalyzer(toks[lo:hi])))
 		p.elems = append(p.elems, d)
 	}
 	return p
