@@ -208,3 +208,54 @@ func TestReadXML(t *testing.T) {
 		t.Errorf("bad length: %v", err)
 	}
 }
+
+// TestReadRunLeadingBlanks checks that blank lines before the first result
+// count in the line numbers of errors and warnings (FOL, TREC and XML), and
+// that only a whole UTF-8 byte order mark is dropped.
+func TestReadRunLeadingBlanks(t *testing.T) {
+	const bad = "1 Q0 a 1 1 r 0\n" // 7 columns
+	for _, tc := range []struct{ name, in, want string }{
+		// Two blank lines: the bad line is line 3.
+		{"LF", "\n\n" + bad, "r:3: 7 columns"},
+		{"CRLF", "\r\n\r\n" + bad, "r:3: 7 columns"},
+		{"spaces", "  \n\t\n" + bad, "r:3: 7 columns"},
+		{"indented", "\n  " + bad, "r:2: 7 columns"},
+		{"gzip", gz("\n\n\n" + bad), "r:4: 7 columns"},
+		{"BOM", "\xEF\xBB\xBF\n" + bad, "r:2: 7 columns"},
+		// Good line 3 then the bad line 4.
+		{"after results", "\n\n1 Q0 a 1 1 r 0 10\n" + bad, "r:4: 7 columns"},
+		// XML: the unnamed rsv is on line 4 (after two blank lines).
+		{"XML", "\n\n<inex-submission run-id=\"x\"><topic topic-id=\"1\">\n<result><file>a</file><rsv>zz</rsv></result></topic></inex-submission>\n", `r:4: rsv "zz"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// Warnings too: the disagreeing rank is on line 3.
+	var warns []string
+	_, err := ReadRun("r", strings.NewReader("\n1 Q0 a 2 1 r 0 1\n1 Q0 b 1 2 r 0 1\n"), RunOptions{Warn: func(s string) { warns = append(warns, s) }})
+	if err != nil || len(warns) != 1 || !strings.Contains(warns[0], "r:3: warning: rank or rsv") {
+		t.Errorf("rank warning: %v %q", err, warns)
+	}
+	// A whole BOM is dropped; a lone byte of it is part of the topic id.
+	for _, tc := range []struct{ name, in, topic string }{
+		{"BOM", "\xEF\xBB\xBF1 Q0 a 1 1 r 0 10\n", "1"},
+		{"lone EF", "\xEF1 Q0 a 1 1 r 0 10\n", "\xEF1"},
+		{"lone BB", "\xBB1 Q0 a 1 1 r 0 10\n", "\xBB1"},
+		{"lone BF", "\xBF1 Q0 a 1 1 r 0 10\n", "\xBF1"},
+		{"EF BB", "\xEF\xBB1 Q0 a 1 1 r 0 10\n", "\xEF\xBB1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Topics[0].ID != tc.topic {
+				t.Errorf("topic %q, want %q", r.Topics[0].ID, tc.topic)
+			}
+		})
+	}
+}

@@ -87,16 +87,27 @@ func ReadRun(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	if !ok {
 		br = bufio.NewReaderSize(r, 256<<10)
 	}
-	for {
-		b, err := br.Peek(1)
-		if err != nil {
-			return nil, &Error{File: name, Msg: "empty file: no results"}
+	// Only an exact UTF-8 byte order mark is dropped; it precedes line 1, so
+	// line numbers are unaffected.
+	if b, _ := br.Peek(3); len(b) == 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		br.Discard(3)
+	}
+	// Sniff the format without consuming anything, so that the readers count
+	// every line, blank ones included. Leading blanks longer than the
+	// buffer are read as a text run.
+	for n := 1; n <= br.Size(); n++ {
+		b, err := br.Peek(n)
+		if len(b) < n {
+			if err != nil && n == 1 {
+				return nil, &Error{File: name, Msg: "empty file: no results"}
+			}
+			break
 		}
-		if b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n' || b[0] == 0xEF || b[0] == 0xBB || b[0] == 0xBF {
-			br.ReadByte()
+		c := b[n-1]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
 			continue
 		}
-		if b[0] == '<' {
+		if c == '<' {
 			return readXML(name, br, opt)
 		}
 		break
