@@ -144,6 +144,14 @@ func TestGroup(t *testing.T) {
 			want: []Doc{{Article: "a", Ret: sp(0, 10, 50, 60), Entry: -1, Line: 1}}},
 		{name: "merged", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 5 10\n", merge: true,
 			want: []Doc{{Article: "a", Ret: sp(0, 15), Entry: -1, Line: 1}}},
+		// TREC: a whole article twice is a repeat, as the same FOL line twice is.
+		{name: "trec duplicate", in: "1 Q0 a 1 2 r\n1 Q0 a 2 1 r\n", err: "r:2: topic 1, article a: this result repeats the one at line 1"},
+		{name: "trec duplicate later", in: "1 Q0 b 1 3 r\n1 Q0 a 2 2 r\n1 Q0 a 3 1 r\n", err: "r:3: topic 1, article a: this result repeats the one at line 2"},
+		{name: "trec grouped duplicate", in: "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n", group: true, err: "r:3: topic 1, article a: this result repeats the one at line 1"},
+		{name: "trec merged duplicate", in: "1 Q0 a 1 2 r\n1 Q0 a 2 1 r\n1 Q0 b 3 1 r\n", merge: true,
+			want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 1}, {Article: "b", Full: true, Entry: -1, Line: 3}}},
+		{name: "trec distinct", in: "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n",
+			want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 1}, {Article: "b", Full: true, Entry: -1, Line: 2}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
@@ -255,6 +263,46 @@ func TestReadRunLeadingBlanks(t *testing.T) {
 			}
 			if r.Topics[0].ID != tc.topic {
 				t.Errorf("topic %q, want %q", r.Topics[0].ID, tc.topic)
+			}
+		})
+	}
+}
+
+// TestXMLRepeats checks that a repeated whole-article or entry-point result
+// of an XML submission is an error naming both lines, unless merged.
+func TestXMLRepeats(t *testing.T) {
+	const head = "<inex-submission run-id=\"x\">\n<topic topic-id=\"1\">\n"
+	const tail = "</topic>\n</inex-submission>\n"
+	const whole = "<result><file>a</file></result>\n"
+	bep := func(off string) string { return "<result><file>a</file><bep offset=\"" + off + "\"/></result>\n" }
+	for _, tc := range []struct {
+		name, body string
+		merge      bool
+		want       []Doc
+		err        string
+	}{
+		// Results start on line 3.
+		{name: "whole twice", body: whole + whole, err: "r:4: topic 1, article a: this result repeats the one at line 3"},
+		{name: "bep twice", body: bep("10") + bep("10"), err: "r:4: topic 1, article a: this result repeats the one at line 3"},
+		{name: "bep twice elsewhere", body: bep("10") + bep("40"), err: "r:4: topic 1, article a: this result repeats the one at line 3"},
+		{name: "whole twice merged", body: whole + whole, merge: true, want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 3}}},
+		{name: "bep twice merged", body: bep("10") + bep("40"), merge: true, want: []Doc{{Article: "a", Entry: 10, Line: 3}}},
+		{name: "one each", body: whole + bep("10"), want: []Doc{{Article: "a", Full: true, Entry: 10, Line: 3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := ReadRun("r", strings.NewReader(head+tc.body+tail), RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs, err := r.Topics[0].Group("r", false, tc.merge)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(docs, tc.want) {
+				t.Errorf("%v %+v", err, docs)
 			}
 		})
 	}

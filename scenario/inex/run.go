@@ -220,11 +220,15 @@ type Doc struct {
 // the article and both lines, unless group (then articles are ranked by first
 // appearance). Overlapping passages of one article (including a repeated
 // line or a whole-article result beside a passage) are an error naming both
-// lines, unless merge (then their union is used).
+// lines, unless merge (then their union is used); so are two whole-article
+// results, or two entry-point results, for the same article (a TREC run that
+// lists an article twice), unless merge (then the article is read once, from
+// the first entry point).
 func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 	docs := make([]Doc, 0, len(t.Passages))
 	idx := make(map[string]int, len(t.Passages))
 	last := make([]int, 0, len(t.Passages)) // per doc: line of its last passage
+	var rep []bool                          // per doc: a repeated full or entry result (nil: none)
 	prev, prevLine, i := "", 0, -1
 	for _, p := range t.Passages {
 		seen := true
@@ -243,10 +247,15 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 		d := &docs[i]
 		switch {
 		case p.Full:
+			if d.Full {
+				rep = markRepeat(rep, len(docs), i)
+			}
 			d.Full = true
 		case p.Entry >= 0 && p.End <= p.Start:
 			if d.Entry < 0 {
 				d.Entry = p.Entry
+			} else {
+				rep = markRepeat(rep, len(docs), i)
 			}
 		default:
 			if p.End > p.Start {
@@ -256,7 +265,7 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 		last[i] = p.Line
 		prev, prevLine = p.Article, p.Line
 	}
-	if err := t.checkOverlaps(file, docs, merge); err != nil {
+	if err := t.checkOverlaps(file, docs, rep, merge); err != nil {
 		return nil, err
 	}
 	for i := range docs {
@@ -265,19 +274,35 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 	return docs, nil
 }
 
-// checkOverlaps reports the first pair of overlapping results of an article.
-func (t *RunTopic) checkOverlaps(file string, docs []Doc, merge bool) error {
+// markRepeat records that doc i has a repeated whole-article or entry-point
+// result, allocating rep only for the first one.
+func markRepeat(rep []bool, n, i int) []bool {
+	if len(rep) < n {
+		rep = append(rep, make([]bool, n-len(rep))...)
+	}
+	rep[i] = true
+	return rep
+}
+
+// checkOverlaps reports the first pair of overlapping or repeated results of
+// an article; rep[i] (if present) tells that doc i has a repeated
+// whole-article or entry-point result.
+func (t *RunTopic) checkOverlaps(file string, docs []Doc, rep []bool, merge bool) error {
 	if merge {
 		return nil
 	}
 	// Fast path: an article whose passages are sorted and disjoint as given.
 	type seenSpan struct {
-		s    effort.Span
-		line int
-		full bool
+		s           effort.Span
+		line        int
+		full, entry bool
 	}
 	var bad []int
 	for i, d := range docs {
+		if i < len(rep) && rep[i] {
+			bad = append(bad, i)
+			continue
+		}
 		n := len(d.Ret)
 		if d.Full {
 			n++
@@ -307,11 +332,21 @@ func (t *RunTopic) checkOverlaps(file string, docs []Doc, merge bool) error {
 		if !badSet[p.Article] {
 			continue
 		}
-		cur := seenSpan{effort.Span{Start: p.Start, End: p.End}, p.Line, p.Full}
+		cur := seenSpan{effort.Span{Start: p.Start, End: p.End}, p.Line, p.Full, false}
 		if cur.s.End <= cur.s.Start && !cur.full {
-			continue
+			if p.Entry < 0 {
+				continue // empty passage
+			}
+			cur.entry = true
 		}
 		for _, q := range seen[p.Article] {
+			if q.entry || cur.entry {
+				// An entry point conflicts only with another one.
+				if q.entry && cur.entry {
+					return errorf(file, p.Line, "topic %s, article %s: this result repeats the one at line %d (use --merge-overlaps to merge them)", t.ID, p.Article, q.line)
+				}
+				continue
+			}
 			if q.full || cur.full || (cur.s.Start < q.s.End && q.s.Start < cur.s.End) {
 				what := "overlaps"
 				if q.full == cur.full && q.s == cur.s {
