@@ -307,3 +307,36 @@ func TestXMLRepeats(t *testing.T) {
 		})
 	}
 }
+
+// TestXMLStrict checks that malformed XML is an error with its line and that
+// a <result> after its topic closed is not filed under that topic.
+func TestXMLStrict(t *testing.T) {
+	const head = "<inex-submission run-id=\"x\">\n<topic topic-id=\"1\">\n"
+	const res = "<result><file>a</file><fol offset=\"0\" length=\"5\"/></result>\n"
+	for _, tc := range []struct{ name, in, want string }{
+		// Line 3 is the first result line.
+		{"unquoted attribute", head + "<result><file>a</file><fol offset=0 length=\"5\"/></result>\n</topic></inex-submission>\n", "r:3: XML:"},
+		{"mismatched end tag", head + "<result><file>a</file></rsv></result>\n</topic></inex-submission>\n", "r:3: XML:"},
+		{"unknown entity", head + "<result><file>a&foo;</file></result>\n</topic></inex-submission>\n", "r:3: XML:"},
+		{"bare ampersand", head + "<result><file>a & b</file></result>\n</topic></inex-submission>\n", "r:3: XML:"},
+		{"unclosed", head + res, "r:4: XML:"},
+		// The second result (line 5) follows </topic> (line 4).
+		{"result after topic", head + res + "</topic>\n" + res + "</inex-submission>\n", "r:5: <result> outside a <topic>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				n := 0
+				if r != nil {
+					n = r.Lines
+				}
+				t.Errorf("error %v (%d results), want %q", err, n, tc.want)
+			}
+		})
+	}
+	// Well-formed, with a second topic: each result under its own topic.
+	r, err := ReadRun("r", strings.NewReader(head+res+"</topic>\n<topic topic-id=\"2\">\n"+res+"</topic></inex-submission>\n"), RunOptions{})
+	if err != nil || len(r.Topics) != 2 || len(r.Topics[0].Passages) != 1 || len(r.Topics[1].Passages) != 1 || r.Topics[1].Passages[0].Line != 6 {
+		t.Errorf("two topics: %v %+v", err, r)
+	}
+}

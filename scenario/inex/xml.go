@@ -21,7 +21,7 @@ import (
 // are resolved through opt.Resolver.
 func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	dec := xml.NewDecoder(r)
-	dec.Strict = false
+	dec.Strict = true // malformed XML is an error with its line
 	run := &Run{File: name, Format: XML}
 	byID := map[string]*RunTopic{}
 	var cur *RunTopic
@@ -94,6 +94,11 @@ func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
 		case xml.CharData:
 			text.Write(t)
 		case xml.EndElement:
+			if t.Name.Local == "topic" {
+				// Strict nesting: no <result> is open here.
+				cur = nil // a <result> after it is outside any topic
+				continue
+			}
 			if res == nil {
 				continue
 			}
