@@ -200,7 +200,9 @@ func (c *clipCount) add(o clipCount) {
 	c.n += o.n
 }
 
-// buildInput fills in with topic's run results against its judgments j.
+// buildInput fills in with topic's run results against its judgments j,
+// counting in cl the results (passages) that run past their article's end and
+// are clipped, for the ranked list and the focused passages alike.
 func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, group, merge, focused bool, cl *clipCount) error {
 	in.Trel, in.TrelChars = j.Trel, j.RelChars
 	in.Docs, in.Passages = in.Docs[:0], in.Passages[:0]
@@ -211,18 +213,27 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 	if err != nil {
 		return err
 	}
+	clipped := false
 	for _, d := range docs {
 		rd := effort.RankedDoc{Ret: d.Ret, Full: d.Full, Entry: d.Entry}
 		if jd := j.Docs[d.Article]; jd != nil {
 			rd.Judged, rd.L, rd.Rel = true, jd.Length, jd.Rel
 			if n := len(rd.Ret); n > 0 && rd.Ret[n-1].End > jd.Length {
-				cl.add(clipCount{1, d.Line})
+				clipped = true
 				rd.Ret = rd.Ret.Clip(0, jd.Length)
 			}
 		} else if rd.Full {
 			rd.Ret = nil // length unknown: counts 0 in ret_size
 		}
 		in.Docs = append(in.Docs, rd)
+	}
+	if clipped {
+		// Rare: count the results themselves, for their lines.
+		for _, p := range t.Passages {
+			if jd := j.Docs[p.Article]; jd != nil && !p.Full && p.End > p.Start && p.End > jd.Length {
+				cl.add(clipCount{1, p.Line})
+			}
+		}
 	}
 	if !focused {
 		return nil
@@ -243,7 +254,7 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 		}
 		if jd != nil {
 			if s.End > jd.Length {
-				s.End = jd.Length
+				s.End = jd.Length // counted above
 			}
 			if s.Start > s.End {
 				s.Start = s.End

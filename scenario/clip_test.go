@@ -1,0 +1,69 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+// TestClipWarning checks that results past their article's end are clipped
+// with a warning for focused measures as for ranked-list ones (formats.md).
+func TestClipWarning(t *testing.T) {
+	// Topic 1: a has 100 characters, b 60.
+	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 10 100 0 0:10\n1 Q0 b 10 60 0 0:10\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Line 2 ([90,110) of a) and line 3 ([50,150) of b) run past the end;
+	// line 1 does not.
+	run, err := inex.ReadRun("r", strings.NewReader("1 Q0 a 1 3 r 0 10\n1 Q0 a 2 2 r 90 20\n1 Q0 b 3 1 r 50 100\n"), inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		measures []string
+		want     string
+	}{
+		// Focused: two passages clipped, the first at line 2.
+		{"focused", []string{"AiP"}, "r:2: warning: 2 result(s) run past their article's end"},
+		{"focused iP", []string{"iP[0.01]"}, "r:2: warning: 2 result(s) run past their article's end"},
+		// Both kinds: the passages, each counted once.
+		{"focused and list", []string{"AiP", `AgP\F(0.25)`}, "r:2: warning: 2 result(s) run past their article's end"},
+		// Ranked list only: the same two passages.
+		{"list", []string{`AgP\F(0.25)`}, "r:2: warning: 2 result(s) run past their article's end"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ms []effort.Measure
+			for _, n := range tc.measures {
+				ms = append(ms, mustMeasure(t, n))
+			}
+			var warns []string
+			opt := EvalOptions{Measures: ms, Warn: func(s string) { warns = append(warns, s) }}
+			if _, err := Evaluate(q, run, opt, 1); err != nil {
+				t.Fatal(err)
+			}
+			if len(warns) != 1 || !strings.Contains(warns[0], tc.want) {
+				t.Errorf("warnings %q, want one with %q", warns, tc.want)
+			}
+		})
+	}
+
+	// Two passages of one article past its end count as two results.
+	run2, err := inex.ReadRun("r", strings.NewReader("1 Q0 b 1 3 r 0 10\n1 Q0 a 2 3 r 95 10\n1 Q0 a 3 2 r 120 5\n"), inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"AiP", `AgP\F(0.25)`} {
+		var warns []string
+		opt := EvalOptions{Measures: []effort.Measure{mustMeasure(t, n)}, Warn: func(s string) { warns = append(warns, s) }}
+		if _, err := Evaluate(q, run2, opt, 1); err != nil {
+			t.Fatal(err)
+		}
+		if want := "r:2: warning: 2 result(s) run past"; len(warns) != 1 || !strings.Contains(warns[0], want) {
+			t.Errorf("%s: warnings %q, want one with %q", n, warns, want)
+		}
+	}
+}
