@@ -56,7 +56,7 @@ func CompareRuns(q *inex.Qrels, a, b *inex.Run, opt CompareOptions) (*Comparison
 	if err != nil {
 		return nil, err
 	}
-	ra, rb, dropped := pairTopics(ra, rb)
+	ra, rb, dropped := pairTopics(ra, rb, opt.Eval.Measures)
 	if dropped > 0 && opt.Eval.Warn != nil {
 		opt.Eval.Warn(fmt.Sprintf("warning: %d topic(s) are evaluated in only one of %s and %s and are left out of the comparison", dropped, a.File, b.File))
 	}
@@ -71,8 +71,8 @@ func CompareRuns(q *inex.Qrels, a, b *inex.Run, opt CompareOptions) (*Comparison
 	return c, nil
 }
 
-// pairTopics restricts a and b to their common topics.
-func pairTopics(a, b *Result) (*Result, *Result, int) {
+// pairTopics restricts a and b (evaluations of ms) to their common topics.
+func pairTopics(a, b *Result, ms []effort.Measure) (*Result, *Result, int) {
 	inB := map[string]int{}
 	for i, t := range b.Topics {
 		inB[t] = i
@@ -87,10 +87,12 @@ func pairTopics(a, b *Result) (*Result, *Result, int) {
 	if dropped == 0 {
 		return a, b, 0
 	}
-	return subset(a, ia), subset(b, ib), dropped
+	return subset(a, ia, ms), subset(b, ib, ms), dropped
 }
 
-func subset(r *Result, idx []int) *Result {
+// subset restricts r to its topics idx, aggregating each measure of ms as
+// Evaluate does (a sum for the counts, a mean otherwise).
+func subset(r *Result, idx []int, ms []effort.Measure) *Result {
 	out := &Result{File: r.File, RunID: r.RunID, Values: make([][]float64, len(r.Values)), All: make([]float64, len(r.All))}
 	for _, i := range idx {
 		out.Topics = append(out.Topics, r.Topics[i])
@@ -99,13 +101,7 @@ func subset(r *Result, idx []int) *Result {
 		for _, i := range idx {
 			out.Values[m] = append(out.Values[m], r.Values[m][i])
 		}
-		s := 0.0
-		for _, v := range out.Values[m] {
-			s += v
-		}
-		if len(idx) > 0 {
-			out.All[m] = s / float64(len(idx))
-		}
+		out.All[m] = effort.Aggregate(ms[m], out.Values[m])
 	}
 	return out
 }
