@@ -41,8 +41,8 @@ func TestCompareSubsetAggregate(t *testing.T) {
 		t.Fatalf("topics %v, warnings %q", c.Topics, warns)
 	}
 	for _, tc := range []struct {
-		m          int
-		name       string
+		m            int
+		name         string
 		wantA, wantB float64
 	}{
 		// num_ret: a 2+1, b 1+2 (sums over the two topics).
