@@ -67,3 +67,37 @@ func TestClipWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayClipPerTopic checks that the replayer's pooled workspace counts
+// clipped results per topic, not across the topics it served before.
+func TestReplayClipPerTopic(t *testing.T) {
+	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 10 100 0 0:10\n2 Q0 a 10 100 0 0:10\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Topic 1: [90,110) runs past a's 100 characters; topic 2: [0,10) does not.
+	run, err := inex.ReadRun("r", strings.NewReader("1 Q0 a 1 1 r 90 20\n2 Q0 a 1 1 r 0 10\n"), inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewReplayer(q, run, Reader{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := new(work)
+	for _, tc := range []struct {
+		topic string
+		n     int
+	}{{"1", 1}, {"2", 0}, {"1", 1}} {
+		docs, _, err := p.input(tc.topic, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(docs) != 1 || docs[0].Article != "a" || len(w.in.Docs) != 1 {
+			t.Errorf("topic %s: docs %+v, input %+v", tc.topic, docs, w.in.Docs)
+		}
+		if w.cl.n != tc.n {
+			t.Errorf("topic %s: %d clipped, want %d", tc.topic, w.cl.n, tc.n)
+		}
+	}
+}

@@ -147,7 +147,7 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Resu
 			out := make([]float64, 0, nm)
 			for i := range next {
 				id := res.Topics[i]
-				errs[i] = buildInput(&in, q.Topics[id], byID[id], run.File, group, opt.MergeOverlaps, focused, &clipped[i])
+				_, errs[i] = buildInput(&in, q.Topics[id], byID[id], run.File, group, opt.MergeOverlaps, focused, &clipped[i])
 				if errs[i] != nil {
 					continue
 				}
@@ -200,18 +200,19 @@ func (c *clipCount) add(o clipCount) {
 	c.n += o.n
 }
 
-// buildInput fills in with topic's run results against its judgments j,
+// buildInput fills in with topic's run results against its judgments j and
+// returns the topic's ranked articles (t.Group; nil when t is nil),
 // counting in cl the results (passages) that run past their article's end and
 // are clipped, for the ranked list and the focused passages alike.
-func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, group, merge, focused bool, cl *clipCount) error {
+func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, group, merge, focused bool, cl *clipCount) ([]inex.Doc, error) {
 	in.Trel, in.TrelChars = j.Trel, j.RelChars
 	in.Docs, in.Passages = in.Docs[:0], in.Passages[:0]
 	if t == nil {
-		return nil
+		return nil, nil
 	}
 	docs, err := t.Group(file, group, merge)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	clipped := false
 	for _, d := range docs {
@@ -236,7 +237,7 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 		}
 	}
 	if !focused {
-		return nil
+		return docs, nil
 	}
 	var seen map[string]effort.Spans
 	if merge {
@@ -278,5 +279,5 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 		}
 		in.Passages = append(in.Passages, ps)
 	}
-	return nil
+	return docs, nil
 }

@@ -208,12 +208,10 @@ func (p *Replayer) input(id string, w *work) ([]inex.Doc, *inex.TopicJudgments, 
 	if t == nil || j == nil {
 		return nil, nil, fmt.Errorf("topic %s is not in both the run %s and the judgments %s", id, p.run.File, p.q.File)
 	}
-	if err := buildInput(&w.in, j, t, p.run.File, p.cfg.Group, p.cfg.MergeOverlaps, p.focused, &w.cl); err != nil {
-		return nil, nil, err
-	}
-	// Group is cheap next to reading; the trace needs the article ids that
-	// buildInput does not keep.
-	docs, err := t.Group(p.run.File, p.cfg.Group, p.cfg.MergeOverlaps)
+	// The replayer has no warning channel (eval reports clipping when the
+	// run is evaluated): count this topic's clipped results afresh.
+	w.cl = clipCount{}
+	docs, err := buildInput(&w.in, j, t, p.run.File, p.cfg.Group, p.cfg.MergeOverlaps, p.focused, &w.cl)
 	if err != nil {
 		return nil, nil, err
 	}
