@@ -125,9 +125,13 @@ func LEStop(d *Doc, s, nr, x int) float64 {
 }
 
 // LEOf returns min(⌊r/s⌋+1, NR), or NR when r < 0 (no relevant character read).
+// A screen size s < 1 is taken as 1 (one character per screen).
 func LEOf(r, s, nr int) int {
 	if r < 0 {
 		return nr
+	}
+	if s < 1 {
+		s = 1
 	}
 	v := r/s + 1
 	if v > nr {

@@ -1,6 +1,7 @@
 package effort
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -426,4 +427,71 @@ func TestEvaluatorDefaults(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
+}
+
+// noPanic runs f as subtest name, turning a panic into a test error.
+func noPanic(t *testing.T, name string, f func(t *testing.T)) {
+	t.Run(name, func(t *testing.T) {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("panic: %v", r)
+			}
+		}()
+		f(t)
+	})
+}
+
+// TestEdgeInputs checks that the exported functions take degenerate
+// arguments as their doc comments say instead of panicking or computing 0/0.
+func TestEdgeInputs(t *testing.T) {
+	for _, tc := range []struct{ r, s, nr, want int }{
+		{600, 300, 5, 3}, // ⌊600/300⌋+1
+		{0, 0, 5, 1},     // s < 1 is 1: ⌊0/1⌋+1
+		{3, 0, 5, 4},     // ⌊3/1⌋+1
+		{3, -2, 5, 4},    // likewise
+		{10, 0, 5, 5},    // capped at NR
+		{-1, 0, 5, 5},    // nothing relevant read
+	} {
+		noPanic(t, fmt.Sprintf("LEOf(%d,%d,%d)", tc.r, tc.s, tc.nr), func(t *testing.T) {
+			if got := LEOf(tc.r, tc.s, tc.nr); got != tc.want {
+				t.Errorf("got %d, want %d", got, tc.want)
+			}
+		})
+	}
+
+	// gP: rank 1 relevant with score 1 (gP 1, gR 1/2); rank 2 non-relevant
+	// with score 0 (gP 1/2, gR 1/2). Focused: rank 1 10 relevant characters
+	// of 10 (P 1, R 10/20); rank 2 none of 10 (P 1/2, R 1/2).
+	curve := NewFocusedCurve([]Passage{{Len: 10, RelLen: 10}, {Len: 10}}, 20)
+	for _, tc := range []struct {
+		points int
+		want   []float64
+	}{
+		{3, []float64{1, 1, 0}}, // x = 0, 1/2, 1: recall 1 is never reached
+		{1, []float64{1}},       // the single level x = 0
+		{0, []float64{}},
+		{-1, []float64{}},
+	} {
+		noPanic(t, fmt.Sprintf("InterpolatedGP(%d)", tc.points), func(t *testing.T) {
+			if got := InterpolatedGP([]float64{1, 0}, []bool{true, false}, 2, tc.points); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+		noPanic(t, fmt.Sprintf("Interpolated(%d)", tc.points), func(t *testing.T) {
+			if got := curve.Interpolated(tc.points); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+
+	// An unknown order reads as Natural: the retrieved [2,4), then [0,2)
+	// and [4,6) of a 6-character document whose [0,1) is relevant.
+	noPanic(t, "Read(Order(7))", func(t *testing.T) {
+		var r Reader
+		got := append([]Segment(nil), r.Read(Order(7), 6, Spans{{2, 4}}, Spans{{0, 1}})...)
+		want := []Segment{{2, 4, false, true}, {0, 1, true, false}, {1, 2, false, false}, {4, 6, false, false}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %+v, want %+v", got, want)
+		}
+	})
 }

@@ -171,12 +171,14 @@ func AP(isrel []bool, trel int) float64 {
 // InterpolatedGP returns the official INEX tool's ircl_prn points of a
 // relevant-in-context evaluation: for each recall level x = i/(points-1),
 // i = 0…points-1, the maximum gP[r] over the ranks r with gR[r] ≥ x, or 0.
-// The official -r and -i outputs use 11 points.
+// The official -r and -i outputs use 11 points. points == 1 gives the single
+// level x = 0; points < 1 gives no point.
 func InterpolatedGP(scores []float64, isrel []bool, trel, points int) []float64 {
-	out := make([]float64, points)
+	out := make([]float64, max(points, 0))
 	if trel <= 0 {
 		return out
 	}
+	den := float64(max(points-1, 1))
 	cum, nrel := 0.0, 0
 	for r, s := range scores {
 		cum += s
@@ -185,7 +187,7 @@ func InterpolatedGP(scores []float64, isrel []bool, trel, points int) []float64 
 		}
 		gp, gr := cum/float64(r+1), float64(nrel)/float64(trel)
 		for i := range out {
-			if gr >= float64(i)/float64(points-1) && gp > out[i] {
+			if gr >= float64(i)/den && gp > out[i] {
 				out[i] = gp
 			}
 		}
@@ -254,15 +256,17 @@ func (c FocusedCurve) AiP() float64 {
 }
 
 // Interpolated returns iP at x = i/(points-1), i = 0…points-1, in O(ranks +
-// points): the official -f output's ircl_prn uses 101 points.
+// points): the official -f output's ircl_prn uses 101 points. points == 1
+// gives the single level x = 0; points < 1 gives no point.
 func (c FocusedCurve) Interpolated(points int) []float64 {
-	out := make([]float64, points)
+	out := make([]float64, max(points, 0))
+	den := float64(max(points-1, 1))
 	// Walk ranks from the last: the running max of P over ranks with recall
 	// ≥ x, for x descending.
 	best := 0.0
 	r := len(c.R) - 1
 	for i := points - 1; i >= 0; i-- {
-		x := float64(i) / float64(points-1)
+		x := float64(i) / den
 		for ; r >= 0 && c.R[r] >= x; r-- {
 			if c.P[r] > best {
 				best = c.P[r]

@@ -67,13 +67,11 @@ type Reader struct {
 // Read returns the segments of reading, in order o, a document of length L
 // whose retrieved text is ret and relevant text is rel (both normalised Spans
 // inside [0,L)). The retrieved passages are read first, in document order; an
-// empty ret with o == Natural reads the whole document in order.
+// empty ret with o == Natural reads the whole document in order. An unknown
+// Order is read as Natural.
 func (r *Reader) Read(o Order, L int, ret, rel Spans) []Segment {
 	r.segs = appendSplit(r.segs[:0], ret, rel, true)
 	switch o {
-	case Natural:
-		r.tmp1 = AppendComplement(r.tmp1[:0], ret, 0, L)
-		r.segs = appendSplit(r.segs, r.tmp1, rel, false)
 	case Best:
 		r.tmp1 = AppendDifference(r.tmp1[:0], rel, ret)
 		r.segs = appendSplit(r.segs, r.tmp1, rel, false)
@@ -86,8 +84,9 @@ func (r *Reader) Read(o Order, L int, ret, rel Spans) []Segment {
 		r.segs = appendSplit(r.segs, r.tmp2, rel, false)
 		r.tmp1 = AppendDifference(r.tmp1[:0], rel, ret)
 		r.segs = appendSplit(r.segs, r.tmp1, rel, false)
-	default:
-		panic("effort: unknown order")
+	default: // Natural, and any unknown Order
+		r.tmp1 = AppendComplement(r.tmp1[:0], ret, 0, L)
+		r.segs = appendSplit(r.segs, r.tmp1, rel, false)
 	}
 	return r.segs
 }
