@@ -110,7 +110,8 @@ func AveChP(d *Doc) float64 {
 
 // LE returns the effort score ES(d) of measures.md §6 for screen size s and
 // NR: min(⌊r/s⌋+1, NR) for a relevant document, r being the characters read
-// before its first relevant character; NR for a non-relevant one.
+// before its first relevant character; NR for a non-relevant one. A screen
+// size s < 1 is taken as 1 (LEOf).
 func LE(d *Doc, s, nr int) float64 { return LEStop(d, s, nr, 0) }
 
 // LEStop is LE for a reader who stops at T2I(x) (x = 0: no stop): a relevant
