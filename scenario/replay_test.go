@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -207,37 +206,13 @@ func TestEventsIterator(t *testing.T) {
 	}
 }
 
-// sharedDir returns ../shared/data/inex relative to the module root, or skips.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("skipping: go.mod not found above the test's directory")
-		}
-		dir = parent
-	}
-	d := filepath.Join(dir, "..", "shared", "data", "inex")
-	if _, err := os.Stat(filepath.Join(d, "inex2009-2010.qrels")); err != nil {
-		t.Skipf("skipping: the shared INEX data is absent (%s): %v", d, err)
-	}
-	return d
-}
-
 // TestReplayMatchesEval replays every topic of the shared runs and checks
 // that (1) every done event equals `readsim eval`'s per-topic values, (2)
 // every score event equals the evaluator's document scores, and (3) the
 // trace itself agrees with them: T2Ip(x) = relread/read of the stop event
 // and LE = the screen of the first relevant character read (whole reading).
 func TestReplayMatchesEval(t *testing.T) {
-	dir := sharedDir(t)
+	dir := dataDir(t)
 	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -353,7 +328,7 @@ func checkTrace(t *testing.T, p *Replayer, res *Result, cfg Reader) {
 // BenchmarkReplay replays all topics of passage-run.ric.fol with full traces
 // written as JSON Lines into memory, and reports the trace size.
 func BenchmarkReplay(b *testing.B) {
-	dir := sharedDir(b)
+	dir := dataDir(b)
 	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
 	if err != nil {
 		b.Fatal(err)
