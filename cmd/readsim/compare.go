@@ -35,7 +35,7 @@ func init() {
 func runCompare(e *env, args []string) error {
 	c := commands["compare"]
 	fs := newFlags(e, c)
-	sf := addSimFlags(fs, "measure, repeatable (default: the eleven of eval)")
+	sf := addMeasureFlags(fs, "measure, repeatable (default: the eleven of eval)", compatUsage).addOverlapFlags(fs)
 	baseline := fs.Bool("doc-baseline", false, "compare RUN_A with its own document baseline (same ranking, every article read in full)")
 	allTopics := fs.Bool("c", false, "compare over every judged topic; a topic missing from a run scores 0")
 	format := fs.String("format", "table", "output: table (readable), tsv, markdown or latex")
@@ -84,7 +84,7 @@ func runCompare(e *env, args []string) error {
 	if !*baseline {
 		rb = runs[1]
 	}
-	cfg := effort.Config{Order: o, CompatINEX: *sf.compat == "inex"}
+	cfg := effort.Config{Order: o, CompatINEX: sf.compatINEX()}
 	cmp, err := scenario.CompareRuns(q, runs[0], rb, scenario.CompareOptions{
 		Eval: scenario.EvalOptions{Measures: ms, Config: cfg, Group: *sf.group, MergeOverlaps: *sf.merge,
 			AllTopics: *allTopics, Warn: warn},

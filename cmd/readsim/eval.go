@@ -6,18 +6,11 @@ import (
 	"fmt"
 	"github.com/readsim/readsim/index/article"
 	"strconv"
-	"sync"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
-
-// defaultMeasures are the measures of eval without -m (cli.md).
-var defaultMeasures = []string{
-	`AgP\F(0.25)`, `gP[5]\F(0.25)`, `gP[10]\F(0.25)`, `gP[25]\F(0.25)`, `gP[50]\F(0.25)`,
-	`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`,
-}
 
 func init() {
 	register(&command{
@@ -41,68 +34,46 @@ func init() {
 func runEval(e *env, args []string) error {
 	c := commands["eval"]
 	fs := newFlags(e, c)
-	qrels := fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
-	var ms multiFlag
-	fs.Var(&ms, "m", "measure, repeatable (default: the eleven of cli.md)")
+	mf := addMeasureFlags(fs, "measure, repeatable (default: the eleven of cli.md)", "inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n])").addOverlapFlags(fs)
 	perTopic := fs.Bool("q", false, "print per-topic values as well as `all`")
 	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
-	order := fs.String("order", "natural", "reading order after the retrieved passages: natural, best or worst")
 	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")
-	group := fs.Bool("group", false, "group an article's interleaved results at its first appearance instead of failing")
-	merge := fs.Bool("merge-overlaps", false, "merge overlapping passages of an article instead of failing")
-	compat := fs.String("compat", "", "inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n])")
 	format := fs.String("format", "tsv", "output format: tsv or json")
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
 	runs, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if *qrels == "" {
-		return usageError{"--qrels is required"}
+	if err := mf.requireQrels(); err != nil {
+		return err
 	}
 	if len(runs) == 0 {
 		return usageError{"no run given"}
 	}
-	o, err := effort.ParseOrder(*order)
+	o, err := mf.readingOrder()
 	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	if *format != "tsv" && *format != "json" {
 		return usageError{fmt.Sprintf("unknown --format %q (tsv or json)", *format)}
 	}
-	if *compat != "" && *compat != "inex" {
-		return usageError{fmt.Sprintf("unknown --compat %q (only inex)", *compat)}
+	if err := mf.checkCompat(); err != nil {
+		return err
 	}
-	if len(ms) == 0 {
-		ms = defaultMeasures
+	measures, err := mf.measures(defaultMeasures)
+	if err != nil {
+		return err
 	}
-	var measures []effort.Measure
-	seen := map[string]bool{}
-	for _, name := range ms {
-		m, err := effort.ParseMeasure(name)
-		if err != nil {
-			return usageError{err.Error()}
-		}
-		if !seen[m.String()] {
-			seen[m.String()] = true
-			measures = append(measures, m)
-		}
-	}
-	var mu sync.Mutex
-	warn := func(s string) {
-		mu.Lock()
-		fmt.Fprintln(e.stderr, s)
-		mu.Unlock()
-	}
-	q, err := inex.OpenQrels(*qrels, warn)
+	warn := lockedWarn(e.stderr)
+	q, err := inex.OpenQrels(*mf.qrels, warn)
 	if err != nil {
 		return asInputError(err)
 	}
 	opt := scenario.EvalOptions{
 		Measures:      measures,
-		Config:        effort.Config{Order: o, DocBaseline: *baseline, CompatINEX: *compat == "inex"},
-		Group:         *group,
-		MergeOverlaps: *merge,
+		Config:        effort.Config{Order: o, DocBaseline: *baseline, CompatINEX: mf.compatINEX()},
+		Group:         *mf.group,
+		MergeOverlaps: *mf.merge,
 		AllTopics:     *allTopics,
 		Warn:          warn,
 	}

@@ -33,12 +33,8 @@ func init() {
 func runFidelity(e *env, args []string) error {
 	c := commands["fidelity"]
 	fs := newFlags(e, c)
-	qrels := fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
-	var msf multiFlag
-	fs.Var(&msf, "m", "measure, repeatable (default: the eleven of eval)")
+	sf := addMeasureFlags(fs, "measure, repeatable (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
-	order := fs.String("order", "natural", "reading order after the retrieved passages: natural, best or worst")
-	compat := fs.String("compat", "", "inex: gP[k] for k > n repeats gP[n], as the official INEX tool")
 	format := fs.String("format", "table", "output: table (readable), tsv or markdown")
 	plotDir := fs.String("plot", "", "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted")
 	pos, err := parseFlags(fs, args)
@@ -53,7 +49,6 @@ func runFidelity(e *env, args []string) error {
 	default:
 		return usageError{fmt.Sprintf("unknown --format %q (table, tsv or markdown)", *format)}
 	}
-	sf := &simFlags{qrels: qrels, ms: msf, order: order, compat: compat}
 	o, ms, err := sf.check(defaultMeasures)
 	if err != nil {
 		return err
@@ -64,11 +59,11 @@ func runFidelity(e *env, args []string) error {
 		}
 	}
 	warn := lockedWarn(e.stderr)
-	q, err := inex.OpenQrels(*qrels, warn)
+	q, err := inex.OpenQrels(*sf.qrels, warn)
 	if err != nil {
 		return asInputError(err)
 	}
-	opt := scenario.FidelityOptions{Measures: ms, Config: effort.Config{Order: o, CompatINEX: *compat == "inex"}, Warn: warn}
+	opt := scenario.FidelityOptions{Measures: ms, Config: effort.Config{Order: o, CompatINEX: sf.compatINEX()}, Warn: warn}
 	if *articles != "" {
 		d, err := article.OpenDir(*articles)
 		if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -25,59 +24,6 @@ func init() {
 	})
 }
 
-// simFlags are the flags of the simulated reader shared by replay, compare
-// and fidelity.
-type simFlags struct {
-	qrels        *string
-	ms           multiFlag
-	order        *string
-	group, merge *bool
-	compat       *string
-}
-
-func addSimFlags(fs *flag.FlagSet, msUsage string) *simFlags {
-	f := &simFlags{}
-	f.qrels = fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
-	fs.Var(&f.ms, "m", msUsage)
-	f.order = fs.String("order", "natural", "reading order after the retrieved passages: natural, best or worst")
-	f.group = fs.Bool("group", false, "group an article's interleaved results at its first appearance instead of failing")
-	f.merge = fs.Bool("merge-overlaps", false, "merge overlapping passages of an article instead of failing")
-	f.compat = fs.String("compat", "", "inex: gP[k] for k > n repeats gP[n], as the official INEX tool")
-	return f
-}
-
-// check validates the common flags and returns the order and the measures
-// (nil when -m was not given and there is no default).
-func (f *simFlags) check(defaults []string) (effort.Order, []effort.Measure, error) {
-	if *f.qrels == "" {
-		return 0, nil, usageError{"--qrels is required"}
-	}
-	o, err := effort.ParseOrder(*f.order)
-	if err != nil {
-		return 0, nil, usageError{err.Error()}
-	}
-	if *f.compat != "" && *f.compat != "inex" {
-		return 0, nil, usageError{fmt.Sprintf("unknown --compat %q (only inex)", *f.compat)}
-	}
-	names := []string(f.ms)
-	if len(names) == 0 {
-		names = defaults
-	}
-	var ms []effort.Measure
-	seen := map[string]bool{}
-	for _, n := range names {
-		m, err := effort.ParseMeasure(n)
-		if err != nil {
-			return 0, nil, usageError{err.Error()}
-		}
-		if !seen[m.String()] {
-			seen[m.String()] = true
-			ms = append(ms, m)
-		}
-	}
-	return o, ms, nil
-}
-
 // lockedWarn returns a warning printer safe for concurrent use.
 func lockedWarn(w io.Writer) func(string) {
 	var mu sync.Mutex
@@ -96,7 +42,7 @@ func lockedWarn(w io.Writer) func(string) {
 func runReplay(e *env, args []string) error {
 	c := commands["replay"]
 	fs := newFlags(e, c)
-	sf := addSimFlags(fs, "a list score of the done events, repeatable (default: AgP\\F(0.25), gP[5], gP[10], AgP\\aveChP, ANCE[100]\\LE(s,NR), AP, and with --t2i X AgP\\T2Ip(X), AgP\\T2Ir(X), AgP\\T2If(X,1))")
+	sf := addMeasureFlags(fs, "a list score of the done events, repeatable (default: AgP\\F(0.25), gP[5], gP[10], AgP\\aveChP, ANCE[100]\\LE(s,NR), AP, and with --t2i X AgP\\T2Ip(X), AgP\\T2Ir(X), AgP\\T2If(X,1))", compatUsage).addOverlapFlags(fs)
 	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML)")
 	var topics multiFlag
 	fs.Var(&topics, "topic", "replay only this topic, repeatable (default: every topic of the run in the judgments)")
@@ -139,7 +85,7 @@ func runReplay(e *env, args []string) error {
 	}
 	p, err := scenario.NewReplayer(q, r, scenario.Reader{
 		Order: o, DocBaseline: *baseline, T2I: *t2i, Screen: *screen, NR: *nr, Depth: *depth,
-		CompatINEX: *sf.compat == "inex", Group: *sf.group, MergeOverlaps: *sf.merge, Measures: ms,
+		CompatINEX: sf.compatINEX(), Group: *sf.group, MergeOverlaps: *sf.merge, Measures: ms,
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/readsim/readsim/effort"
+)
+
+// defaultMeasures are the measures of eval without -m (cli.md); compare and
+// fidelity use them too.
+var defaultMeasures = []string{
+	`AgP\F(0.25)`, `gP[5]\F(0.25)`, `gP[10]\F(0.25)`, `gP[25]\F(0.25)`, `gP[50]\F(0.25)`,
+	`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`,
+}
+
+// compatUsage is the usage of --compat of compare, fidelity and replay (eval
+// words it its own way).
+const compatUsage = "inex: gP[k] for k > n repeats gP[n], as the official INEX tool"
+
+// measureFlags are the flags that say what is measured against which
+// judgments, shared by eval, compare, fidelity and replay: --qrels, -m,
+// --order and --compat, and (addOverlapFlags) --group and --merge-overlaps.
+// One definition keeps their names and defaults from drifting apart.
+type measureFlags struct {
+	qrels        *string
+	ms           multiFlag
+	order        *string
+	compat       *string
+	group, merge *bool // nil without addOverlapFlags
+}
+
+// addMeasureFlags defines --qrels, -m (with the command's usage msUsage),
+// --order and --compat (usage compatUsage) on fs.
+func addMeasureFlags(fs *flag.FlagSet, msUsage, compatUsage string) *measureFlags {
+	f := &measureFlags{}
+	f.qrels = fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
+	fs.Var(&f.ms, "m", msUsage)
+	f.order = fs.String("order", "natural", "reading order after the retrieved passages: natural, best or worst")
+	f.compat = fs.String("compat", "", compatUsage)
+	return f
+}
+
+// addOverlapFlags defines --group and --merge-overlaps on fs.
+func (f *measureFlags) addOverlapFlags(fs *flag.FlagSet) *measureFlags {
+	f.group = fs.Bool("group", false, "group an article's interleaved results at its first appearance instead of failing")
+	f.merge = fs.Bool("merge-overlaps", false, "merge overlapping passages of an article instead of failing")
+	return f
+}
+
+// check validates the flags in the order requireQrels, readingOrder,
+// checkCompat, measures and returns the order and the measures (nil when -m
+// was not given and defaults is nil).
+func (f *measureFlags) check(defaults []string) (effort.Order, []effort.Measure, error) {
+	if err := f.requireQrels(); err != nil {
+		return 0, nil, err
+	}
+	o, err := f.readingOrder()
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := f.checkCompat(); err != nil {
+		return 0, nil, err
+	}
+	ms, err := f.measures(defaults)
+	if err != nil {
+		return 0, nil, err
+	}
+	return o, ms, nil
+}
+
+func (f *measureFlags) requireQrels() error {
+	if *f.qrels == "" {
+		return usageError{"--qrels is required"}
+	}
+	return nil
+}
+
+func (f *measureFlags) readingOrder() (effort.Order, error) {
+	o, err := effort.ParseOrder(*f.order)
+	if err != nil {
+		return 0, usageError{err.Error()}
+	}
+	return o, nil
+}
+
+func (f *measureFlags) checkCompat() error {
+	if *f.compat != "" && *f.compat != "inex" {
+		return usageError{fmt.Sprintf("unknown --compat %q (only inex)", *f.compat)}
+	}
+	return nil
+}
+
+// compatINEX tells whether --compat inex was given.
+func (f *measureFlags) compatINEX() bool { return *f.compat == "inex" }
+
+// measures parses the -m names (defaults without -m), dropping repeats of
+// the same canonical name; an unknown name is a usage error.
+func (f *measureFlags) measures(defaults []string) ([]effort.Measure, error) {
+	names := []string(f.ms)
+	if len(names) == 0 {
+		names = defaults
+	}
+	var ms []effort.Measure
+	seen := map[string]bool{}
+	for _, n := range names {
+		m, err := effort.ParseMeasure(n)
+		if err != nil {
+			return nil, usageError{err.Error()}
+		}
+		if !seen[m.String()] {
+			seen[m.String()] = true
+			ms = append(ms, m)
+		}
+	}
+	return ms, nil
+}
