@@ -277,3 +277,37 @@ func TestEvalJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalRunValidation checks the run validation errors of issue 3 end to
+// end: exit 2 with the file and the (true) line.
+func TestEvalRunValidation(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"q": "1 Q0 a 10 100 0 0:10\n1 Q0 b 10 100 0 0:10\n",
+		// The same TREC line twice (lines 2 and 3).
+		"dup.trec": "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 b 2 2 r\n",
+		// Two blank lines, then a good line 3 and a 7-column line 4.
+		"blank.fol": "\n\n1 Q0 a 1 1 r 0 10\n1 Q0 b 2 1 r 0\n",
+	})
+	q := filepath.Join(dir, "q")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"duplicate", []string{filepath.Join(dir, "dup.trec")}, 2, "dup.trec:3: topic 1, article b: this result repeats the one at line 2 (use --merge-overlaps"},
+		{"duplicate merged", []string{"--merge-overlaps", "-m", "num_ret", filepath.Join(dir, "dup.trec")}, 0, ""},
+		{"leading blanks", []string{filepath.Join(dir, "blank.fol")}, 2, "blank.fol:4: 7 columns"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := runEvalCmd(t, append([]string{"--qrels", q}, tc.args...)...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d with %q", code, stderr, tc.code, tc.want)
+			}
+			// Merged, b counts once: a and b are retrieved.
+			if tc.code == 0 && out != "num_ret\tall\t2\n" {
+				t.Errorf("stdout %q, want num_ret 2", out)
+			}
+		})
+	}
+}
