@@ -176,7 +176,6 @@ func writeCharts(e *env, dir string, charts map[string]*scenario.Chart) error {
 	for _, n := range names {
 		path := filepath.Join(dir, n)
 		if err := writeFileAtomic(path, func(f *os.File) error {
-			f.Chmod(0o644) // CreateTemp makes 0600 files
 			return charts[n].WriteSVG(f)
 		}); err != nil {
 			return err

@@ -141,7 +141,6 @@ func runReplay(e *env, args []string) error {
 		return write(e.stdout)
 	}
 	return writeFileAtomic(*out, func(f *os.File) error {
-		f.Chmod(0o644)
 		return write(f)
 	})
 }
