@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/readsim/readsim/index/article"
@@ -222,10 +225,10 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		if err := os.MkdirAll(tmp, 0o755); err != nil {
 			return nil, err
 		}
-		if ai, err = bleve.New(filepath.Join(tmp, articlesDir), newMapping()); err != nil {
+		if ai, err = bleve.NewUsing(filepath.Join(tmp, articlesDir), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig()); err != nil {
 			return nil, err
 		}
-		if ei, err = bleve.New(filepath.Join(tmp, elementsDir), newMapping()); err != nil {
+		if ei, err = bleve.NewUsing(filepath.Join(tmp, elementsDir), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig()); err != nil {
 			ai.Close()
 			return nil, err
 		}
@@ -234,10 +237,10 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 			return nil, fmt.Errorf("copying the index to update it: %w", err)
 		}
 		os.Remove(filepath.Join(tmp, manifestName))
-		if ai, err = bleve.Open(filepath.Join(tmp, articlesDir)); err != nil {
+		if ai, err = bleve.OpenUsing(filepath.Join(tmp, articlesDir), buildConfig()); err != nil {
 			return nil, err
 		}
-		if ei, err = bleve.Open(filepath.Join(tmp, elementsDir)); err != nil {
+		if ei, err = bleve.OpenUsing(filepath.Join(tmp, elementsDir), buildConfig()); err != nil {
 			ai.Close()
 			return nil, err
 		}
@@ -275,6 +278,10 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		closeAll()
 		return nil, err
 	}
+	if err := mergeAll([]string{filepath.Join(tmp, articlesDir), filepath.Join(tmp, elementsDir)}, ai, ei); err != nil {
+		closeAll()
+		return nil, err
+	}
 	if err := closeAll(); err != nil {
 		return nil, err
 	}
@@ -292,6 +299,84 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// buildConfig is the scorch configuration of a build: no segment merging
+// while documents are added (merges would rewrite the same postings several
+// times over); mergeAll merges once at the end.
+func buildConfig() map[string]interface{} {
+	return map[string]interface{}{
+		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 1 << 20},
+	}
+}
+
+// mergeAll merges each index into a single segment, both at once. Besides
+// being the layout searches are fastest on, one segment makes the collection
+// statistics independent of how the build was batched: Bleve's BM25 (and
+// browse's element statistics) take a field's average length from the sum of
+// the segments' dictionary sizes, which depends on the segmentation.
+func mergeAll(dirs []string, idxs ...bleve.Index) error {
+	errs := make([]error, len(idxs))
+	var wg sync.WaitGroup
+	for i, idx := range idxs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = mergeToOne(dirs[i], idx)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// mergeToOne merges the index in dir into one segment and waits until the
+// merged segment is persisted (closing an index does not persist it) and the
+// files of the merged segments are removed.
+func mergeToOne(dir string, idx bleve.Index) error {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return err
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return fmt.Errorf("index %s is not a scorch index", dir)
+	}
+	stat := func(k string) uint64 {
+		n, _ := s.StatsMap()[k].(uint64)
+		return n
+	}
+	mo := mergeplan.SingleSegmentMergePlanOptions
+	mo.SegmentsPerMergeTask = 1 << 20 // all in one merge
+	for prev := uint64(0); ; {
+		n := stat("num_root_filesegments")
+		if n <= 1 || n == prev {
+			break
+		}
+		if err := s.ForceMerge(context.Background(), &mo); err != nil {
+			return err
+		}
+		prev = n
+	}
+	for t0 := time.Now(); stat("LastPersistedEpoch") < stat("CurRootEpoch"); time.Sleep(5 * time.Millisecond) {
+		if time.Since(t0) > 5*time.Minute {
+			return fmt.Errorf("index %s: the merged segment was not persisted in 5 minutes", dir)
+		}
+	}
+	// The files of the merged segments are removed once no snapshot uses
+	// them, when the persister has nothing else to do; a new snapshot (an
+	// internal no-op) retires the snapshots from before the merge. Files
+	// left behind are only wasted space (an updated index keeps those that
+	// the snapshots it was copied with use): give up soon.
+	zaps := func() int {
+		m, _ := filepath.Glob(filepath.Join(dir, "store", "*.zap"))
+		return len(m)
+	}
+	for t0 := time.Now(); zaps() > 1 && time.Since(t0) < 500*time.Millisecond; time.Sleep(10 * time.Millisecond) {
+		if err := idx.DeleteInternal([]byte("readsim-merged")); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func elemDocID(id string, k int) string { return id + "#" + strconv.Itoa(k) }
@@ -415,12 +500,11 @@ func indexFiles(ai, ei bleve.Index, files []srcFile, opt BuildOptions, res *Buil
 	// The two indexes build their segments concurrently, each in its own
 	// goroutine, while the workers parse the next articles.
 	type indexer struct {
-		idx  bleve.Index
 		in   chan *bleve.Batch
 		done chan error
 	}
 	run := func(idx bleve.Index) *indexer {
-		ix := &indexer{idx: idx, in: make(chan *bleve.Batch, 1), done: make(chan error, 1)}
+		ix := &indexer{in: make(chan *bleve.Batch, 1), done: make(chan error, 1)}
 		go func() {
 			var err error
 			for b := range ix.in {

@@ -8,8 +8,11 @@
 //     the text content (English analyzer, stored) and, stored only, the
 //     candidate elements (start, end, XPath) and the file's path;
 //   - elements/: one document per candidate element (sections, paragraphs,
-//     list items, table rows by default), with its article id (keyword), XPath
-//     and [start,end) character span stored and its text indexed;
+//     list items, table rows by default), id = article id#k (the k-th of the
+//     article's elements, whose XPath and [start,end) character span the
+//     article stores), with its text indexed without frequencies or norms:
+//     browse reads only the collection's statistics from it;
+//   - each index is one segment (see mergeAll in build.go);
 //   - manifest.json: the files indexed (path, size, modification time), the
 //     candidate element names and the build time. It is written last: a folder
 //     without it is not a complete index.

@@ -261,3 +261,43 @@ func TestLeftoversRemoved(t *testing.T) {
 		t.Errorf("leftover %s still there", left)
 	}
 }
+
+// TestOneSegment checks that a build, batched or incremental, leaves each
+// Bleve index as one segment: Bleve's BM25 and browse take average lengths
+// from the segments' dictionaries, so scores would otherwise depend on how
+// the build was batched. An incremental update scores as a full build does.
+func TestOneSegment(t *testing.T) {
+	articles, idx, _ := buildTest(t) // batches of 2 articles
+	zaps := func(idx string) {
+		t.Helper()
+		x := openTest(t, idx)
+		for _, i := range []interface{ StatsMap() map[string]interface{} }{x.art, x.el} {
+			if n := i.StatsMap()["index"].(map[string]interface{})["num_root_filesegments"]; n != uint64(1) {
+				t.Errorf("%v segments, want 1", n)
+			}
+		}
+	}
+	zaps(idx)
+	writeArticles(t, articles, map[string]string{
+		"4001.xml": `<article><header><title>Lens grinding</title></header><bdy><p>Grinding a Fresnel lens by hand.</p></bdy></article>`,
+	})
+	os.Remove(filepath.Join(articles, "c", "d", "3001.xml"))
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Batch: 1}); err != nil {
+		t.Fatal(err)
+	}
+	zaps(idx)
+	full := filepath.Join(t.TempDir(), "full")
+	if _, err := Build(BuildOptions{Articles: articles, Index: full}); err != nil {
+		t.Fatal(err)
+	}
+	zaps(full)
+	x, y := openTest(t, idx), openTest(t, full)
+	if x.elemAvg != y.elemAvg || x.elemN != y.elemN {
+		t.Errorf("element statistics: incremental N %v avg %v, full N %v avg %v", x.elemN, x.elemAvg, y.elemN, y.elemAvg)
+	}
+	for _, q := range []string{"fresnel lens", "bridge cables", "grinding"} {
+		if a, b := search(t, x, q), search(t, y, q); !reflect.DeepEqual(a, b) {
+			t.Errorf("%q: incremental %+v, full %+v", q, a, b)
+		}
+	}
+}
