@@ -772,14 +772,14 @@ func writeManifest(dir string, m *manifest) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
+	_, err = f.Write(b)
+	if err = errors.Join(err, f.Sync(), f.Close()); err == nil {
+		err = os.Rename(p+".tmp", p)
 	}
-	if err := errors.Join(f.Sync(), f.Close()); err != nil {
-		return err
+	if err != nil {
+		os.Remove(p + ".tmp") // a failed write leaves nothing behind
 	}
-	return os.Rename(p+".tmp", p)
+	return err
 }
 
 // swapIn replaces the index folder idx by the complete folder tmp.
