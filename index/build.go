@@ -110,6 +110,7 @@ type BuildResult struct {
 // no article. Commands map it to exit status 2.
 type InputError struct{ Msg string }
 
+// Error returns the message, which names the file and the problem.
 func (e *InputError) Error() string { return e.Msg }
 
 // ErrLocked means that another process is writing the index.

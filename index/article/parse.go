@@ -20,6 +20,7 @@ type Error struct {
 	Msg    string
 }
 
+// Error returns "file:line: message" (without the line when it is unknown).
 func (e *Error) Error() string {
 	switch {
 	case e.Line > 0 && e.Column > 0:

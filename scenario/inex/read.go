@@ -22,6 +22,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error returns "file:line: message" (without the line when it is unknown).
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
