@@ -68,7 +68,7 @@ type Error struct {
 	Msg  string
 }
 
-// Error returns "file:line: message" (without the line when it is unknown).
+// Error returns "file:line: message".
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
 // Articles gives the parsed article for an id.
