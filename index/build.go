@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -23,6 +24,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	bindex "github.com/blevesearch/bleve_index_api"
+	"github.com/blevesearch/vellum"
 
 	"github.com/readsim/readsim/index/article"
 )
@@ -34,12 +36,11 @@ var DefaultElements = []string{"sec", "section", "ss", "ss1", "ss2", "ss3", "p",
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 2
+const manifestVersion = 3
 
 const (
 	manifestName = "manifest.json"
 	articlesDir  = "articles"
-	elementsDir  = "elements"
 )
 
 // manifest is what an index knows of the folder it was built from. Its
@@ -59,8 +60,18 @@ type manifestEntry struct {
 	ID    string `json:"id"`
 	Size  int64  `json:"size"`
 	MTime int64  `json:"mtime"` // Unix nanoseconds
-	Elems int    `json:"elems"` // number of element documents
+	Elems int    `json:"elems"` // number of candidate elements
+	// Field lengths in tokens, as Bleve counts them: the title, the text,
+	// and the candidate elements' lengths summed (see stats.go).
+	TitleLen int `json:"title_len"`
+	TextLen  int `json:"text_len"`
+	ElemLen  int `json:"elem_len"`
 }
+
+// DefaultBatchBytes is the default size of a batch in bytes of XML. Larger
+// batches make fewer segments, which are cheaper to build (each has its own
+// term dictionary) and to search, at the price of memory while building.
+const DefaultBatchBytes = 4 << 20
 
 // buildGCPercent is the garbage collector's GOGC while Build runs.
 const buildGCPercent = 200
@@ -71,10 +82,15 @@ type BuildOptions struct {
 	Index    string   // the index folder
 	Elements []string // candidate element names; nil means DefaultElements
 	Workers  int      // parsing goroutines; 0 means GOMAXPROCS
-	Batch    int      // articles per Bleve batch; 0 means 500
+	// A Bleve batch, which becomes a segment of the index (scorch may merge
+	// segments that wait to be written), ends after
+	// Batch articles (0: no limit) or BatchBytes bytes of XML (0 means
+	// DefaultBatchBytes), whichever comes first.
+	Batch      int
+	BatchBytes int64
 	// Rebuild ignores an existing index and builds from scratch.
 	Rebuild bool
-	// Progress, when set, is called from one goroutine after every batch.
+	// Progress, when set, is called from one goroutine after every article.
 	Progress func(Progress)
 }
 
@@ -98,7 +114,7 @@ type BuildResult struct {
 	Unchanged int  // articles kept from the previous index
 	Removed   int  // articles dropped (file gone or changed into a broken one)
 	Articles  int  // articles in the index now
-	Elements  int  // element documents in the index now
+	Elements  int  // candidate elements in the index now
 	Bytes     int64
 	Elapsed   time.Duration
 	NotXML    []string  // files without the .xml extension
@@ -140,7 +156,10 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	if opt.Batch <= 0 {
-		opt.Batch = 500
+		opt.Batch = math.MaxInt
+	}
+	if opt.BatchBytes <= 0 {
+		opt.BatchBytes = DefaultBatchBytes
 	}
 	// Building is allocation-heavy and its live heap small next to the
 	// garbage: collect less often while building (less CPU for more memory).
@@ -228,7 +247,8 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	var ai, ei bleve.Index
+	var ai bleve.Index
+	var oldDF *vellum.FST
 	if old == nil {
 		if err := os.MkdirAll(tmp, 0o755); err != nil {
 			return nil, err
@@ -236,38 +256,42 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		if ai, err = bleve.NewUsing(filepath.Join(tmp, articlesDir), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig()); err != nil {
 			return nil, err
 		}
-		if ei, err = bleve.NewUsing(filepath.Join(tmp, elementsDir), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig()); err != nil {
-			ai.Close()
-			return nil, err
-		}
 	} else {
 		if err := copyDir(idx, tmp); err != nil {
 			return nil, fmt.Errorf("copying the index to update it: %w", err)
 		}
 		os.Remove(filepath.Join(tmp, manifestName))
+		if oldDF, err = loadElemDF(tmp); err != nil {
+			return nil, fmt.Errorf("index %s: %w; rebuild it with --rebuild", idx, err)
+		}
 		if ai, err = bleve.OpenUsing(filepath.Join(tmp, articlesDir), buildConfig()); err != nil {
 			return nil, err
 		}
-		if ei, err = bleve.OpenUsing(filepath.Join(tmp, elementsDir), buildConfig()); err != nil {
-			ai.Close()
-			return nil, err
-		}
 	}
-	closeAll := func() error {
-		return errors.Join(ai.Close(), ei.Close())
-	}
+	// the change to the element frequencies
+	delta := map[string]int64{}
 
 	// deletions first: an id deleted and re-added must end up added
 	if len(del) > 0 {
-		ab, eb := ai.NewBatch(), ei.NewBatch()
+		ab := ai.NewBatch()
 		for _, e := range del {
-			ab.Delete(e.ID)
-			for k := 0; k < e.Elems; k++ {
-				eb.Delete(elemDocID(e.ID, k))
+			d, err := ai.Document(e.ID)
+			if err != nil {
+				ai.Close()
+				return nil, err
 			}
+			if d == nil {
+				ai.Close()
+				return nil, fmt.Errorf("index %s: article %s is in the manifest but not in the index; rebuild it with --rebuild", idx, e.ID)
+			}
+			c := docElementCounts(decodeDoc(e.ID, d))
+			for i, t := range c.terms {
+				delta[t] -= int64(c.df[i])
+			}
+			ab.Delete(e.ID)
 		}
-		if err := errors.Join(ai.Batch(ab), ei.Batch(eb)); err != nil {
-			closeAll()
+		if err := ai.Batch(ab); err != nil {
+			ai.Close()
 			return nil, err
 		}
 		// an article deleted only because it changed is counted as indexed or broken below
@@ -282,15 +306,25 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		}
 	}
 
-	if err := indexFiles(ai, ei, todo, opt, res, next); err != nil {
-		closeAll()
+	if err := indexFiles(ai, todo, opt, res, next, delta); err != nil {
+		ai.Close()
 		return nil, err
 	}
-	if err := mergeAll([]string{filepath.Join(tmp, articlesDir), filepath.Join(tmp, elementsDir)}, ai, ei); err != nil {
-		closeAll()
+	// A full build keeps its batches' segments: merging them into one
+	// would rewrite every posting on one core for little faster searches
+	// (scores do not depend on the segments, see stats.go). An update adds
+	// segments and merges small ones by Bleve's own tiered policy, as a live
+	// scorch index does in the background.
+	if old != nil {
+		if err := mergeTiers(filepath.Join(tmp, articlesDir), ai); err != nil {
+			ai.Close()
+			return nil, err
+		}
+	}
+	if err := ai.Close(); err != nil {
 		return nil, err
 	}
-	if err := closeAll(); err != nil {
+	if err := writeElemDF(tmp, oldDF, delta); err != nil {
 		return nil, err
 	}
 	next.Built = time.Now().UTC()
@@ -311,36 +345,36 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 
 // buildConfig is the scorch configuration of a build: no segment merging
 // while documents are added (merges would rewrite the same postings several
-// times over); mergeAll merges once at the end.
+// times over); an update merges once at the end (mergeTiers).
 func buildConfig() map[string]interface{} {
 	return map[string]interface{}{
 		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 1 << 20},
 	}
 }
 
-// mergeAll merges each index into a single segment, both at once. Besides
-// being the layout searches are fastest on, one segment makes the collection
-// statistics independent of how the build was batched: Bleve's BM25 (and
-// browse's element statistics) take a field's average length from the sum of
-// the segments' dictionary sizes, which depends on the segmentation.
-func mergeAll(dirs []string, idxs ...bleve.Index) error {
-	errs := make([]error, len(idxs))
-	var wg sync.WaitGroup
-	for i, idx := range idxs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = mergeToOne(dirs[i], idx)
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+// segments is the number of segments of a scorch index (0 if unknown).
+func segments(idx bleve.Index) uint64 {
+	n, _ := scorchStat(idx, "num_root_filesegments")
+	return n
 }
 
-// mergeToOne merges the index in dir into one segment and waits until the
-// merged segment is persisted (closing an index does not persist it) and the
-// files of the merged segments are removed.
-func mergeToOne(dir string, idx bleve.Index) error {
+func scorchStat(idx bleve.Index, key string) (uint64, error) {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return 0, err
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return 0, fmt.Errorf("not a scorch index")
+	}
+	n, _ := s.StatsMap()[key].(uint64)
+	return n, nil
+}
+
+// mergeTiers merges the index in dir by Bleve's default (tiered) merge plan
+// and waits until the result is persisted and the merged segments' files
+// are gone.
+func mergeTiers(dir string, idx bleve.Index) error {
 	adv, err := idx.Advanced()
 	if err != nil {
 		return err
@@ -349,45 +383,34 @@ func mergeToOne(dir string, idx bleve.Index) error {
 	if !ok {
 		return fmt.Errorf("index %s is not a scorch index", dir)
 	}
+	mo := mergeplan.DefaultMergePlanOptions
+	if err := s.ForceMerge(context.Background(), &mo); err != nil {
+		return err
+	}
 	stat := func(k string) uint64 {
 		n, _ := s.StatsMap()[k].(uint64)
 		return n
 	}
-	mo := mergeplan.SingleSegmentMergePlanOptions
-	mo.SegmentsPerMergeTask = 1 << 20 // all in one merge
-	for prev := uint64(0); ; {
-		n := stat("num_root_filesegments")
-		if n <= 1 || n == prev {
-			break
-		}
-		if err := s.ForceMerge(context.Background(), &mo); err != nil {
-			return err
-		}
-		prev = n
-	}
 	for t0 := time.Now(); stat("LastPersistedEpoch") < stat("CurRootEpoch"); time.Sleep(5 * time.Millisecond) {
 		if time.Since(t0) > 5*time.Minute {
-			return fmt.Errorf("index %s: the merged segment was not persisted in 5 minutes", dir)
+			return fmt.Errorf("index %s: the merged segments were not persisted in 5 minutes", dir)
 		}
 	}
-	// The files of the merged segments are removed once no snapshot uses
-	// them, when the persister has nothing else to do; a new snapshot (an
+	// The files of merged segments are removed once no snapshot uses them,
+	// when the persister has nothing else to do; a new snapshot (an
 	// internal no-op) retires the snapshots from before the merge. Files
-	// left behind are only wasted space (an updated index keeps those that
-	// the snapshots it was copied with use): give up soon.
+	// left behind are only wasted space: give up soon.
 	zaps := func() int {
 		m, _ := filepath.Glob(filepath.Join(dir, "store", "*.zap"))
 		return len(m)
 	}
-	for t0 := time.Now(); zaps() > 1 && time.Since(t0) < 500*time.Millisecond; time.Sleep(10 * time.Millisecond) {
+	for t0 := time.Now(); uint64(zaps()) > stat("num_root_filesegments") && time.Since(t0) < 500*time.Millisecond; time.Sleep(10 * time.Millisecond) {
 		if err := idx.DeleteInternal([]byte("readsim-merged")); err != nil {
 			return err
 		}
 	}
 	return nil
 }
-
-func elemDocID(id string, k int) string { return id + "#" + strconv.Itoa(k) }
 
 // listArticles walks the folder and returns its .xml files sorted by path,
 // with duplicate ids removed (the first in path order is kept); the others
@@ -448,16 +471,19 @@ func listArticles(dir string, res *BuildResult) ([]srcFile, error) {
 	return out, nil
 }
 
-// parsed is an article ready for Bleve: its document, its element documents.
+// parsed is an article ready for indexing: its Bleve document, its manifest
+// entry and its candidate elements' term counts.
 type parsed struct {
-	f     srcFile
-	doc   *document.Document
-	elems []*document.Document
-	err   error
+	f      srcFile
+	doc    *document.Document
+	entry  manifestEntry
+	elemDF termCounts
+	err    error
 }
 
 // indexFiles parses files in parallel and indexes them in batches.
-func indexFiles(ai, ei bleve.Index, files []srcFile, opt BuildOptions, res *BuildResult, next *manifest) error {
+// The element frequencies of the indexed articles are added to delta.
+func indexFiles(ai bleve.Index, files []srcFile, opt BuildOptions, res *BuildResult, next *manifest, delta map[string]int64) error {
 	var total int64
 	for _, f := range files {
 		total += f.size
@@ -474,8 +500,8 @@ func indexFiles(ai, ei bleve.Index, files []srcFile, opt BuildOptions, res *Buil
 	}
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
-	// at most a few batches parsed ahead of indexing
-	ahead := make(chan struct{}, 2*opt.Batch+opt.Workers)
+	// articles parsed ahead of indexing: enough to keep the workers busy
+	ahead := make(chan struct{}, 16*opt.Workers)
 	for w := 0; w < opt.Workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -505,46 +531,33 @@ func indexFiles(ai, ei bleve.Index, files []srcFile, opt BuildOptions, res *Buil
 		wg.Wait()
 	}()
 
-	// The two indexes build their segments concurrently, each in its own
-	// goroutine, while the workers parse the next articles.
-	type indexer struct {
-		in   chan *bleve.Batch
-		done chan error
-	}
-	run := func(idx bleve.Index) *indexer {
-		ix := &indexer{in: make(chan *bleve.Batch, 1), done: make(chan error, 1)}
-		go func() {
-			var err error
-			for b := range ix.in {
-				if err == nil {
-					err = idx.Batch(b)
-				}
+	// Bleve builds each batch's segment in its own goroutine while the
+	// workers parse the next articles.
+	in, indexed := make(chan *bleve.Batch, 1), make(chan error, 1)
+	go func() {
+		var err error
+		for b := range in {
+			if err == nil {
+				err = ai.Batch(b)
 			}
-			ix.done <- err
-		}()
-		return ix
-	}
-	ia, ie := run(ai), run(ei)
+		}
+		indexed <- err
+	}()
 	finish := func() error {
-		close(ia.in)
-		close(ie.in)
-		return errors.Join(<-ia.done, <-ie.done)
+		close(in)
+		return <-indexed
 	}
-	ab, eb := ai.NewBatch(), ei.NewBatch()
-	inBatch := 0
+	ab := ai.NewBatch()
+	inBatch, batchBytes := 0, int64(0)
 	var done int
 	var bytes int64
 	flush := func() {
 		if inBatch == 0 {
 			return
 		}
-		ia.in <- ab
-		ie.in <- eb
-		ab, eb = ai.NewBatch(), ei.NewBatch()
-		inBatch = 0
-		if opt.Progress != nil {
-			opt.Progress(Progress{Done: done, Total: len(files), Bytes: bytes, TotalBytes: total, Elapsed: time.Since(start)})
-		}
+		in <- ab
+		ab = ai.NewBatch()
+		inBatch, batchBytes = 0, 0
 	}
 	for i := range files {
 		p := <-out[i]
@@ -553,6 +566,9 @@ func indexFiles(ai, ei bleve.Index, files []srcFile, opt BuildOptions, res *Buil
 		done++
 		bytes += p.f.size
 		res.Bytes += p.f.size
+		if opt.Progress != nil {
+			opt.Progress(Progress{Done: done, Total: len(files), Bytes: bytes, TotalBytes: total, Elapsed: time.Since(start)})
+		}
 		if p.err != nil {
 			res.Broken = append(res.Broken, Skipped{p.f.path, p.err.Error()})
 			continue
@@ -561,16 +577,14 @@ func indexFiles(ai, ei bleve.Index, files []srcFile, opt BuildOptions, res *Buil
 			finish()
 			return err
 		}
-		for _, d := range p.elems {
-			if err := eb.IndexAdvanced(d); err != nil {
-				finish()
-				return err
-			}
+		for k, t := range p.elemDF.terms {
+			delta[t] += int64(p.elemDF.df[k])
 		}
-		next.Articles[p.f.rel] = manifestEntry{ID: p.f.id, Size: p.f.size, MTime: p.f.mt, Elems: len(p.elems)}
+		next.Articles[p.f.rel] = p.entry
 		res.Indexed++
 		inBatch++
-		if inBatch >= opt.Batch || eb.Size() > 20*opt.Batch {
+		batchBytes += p.f.size
+		if inBatch >= opt.Batch || batchBytes >= opt.BatchBytes {
 			flush()
 		}
 	}
@@ -611,27 +625,29 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 	elems := candidates(a, names)
 
 	doc := document.NewDocument(a.ID)
-	doc.AddField(document.NewTextFieldCustom("title", nil, []byte(a.Title), bindex.IndexField|bindex.StoreField, en))
+	titleToks := en.Analyze([]byte(a.Title)) // on a copy: the analyzer lower-cases in place
+	doc.AddField(document.NewTextFieldCustom("title", nil, []byte(a.Title), bindex.IndexField|bindex.StoreField, fixedAnalyzer(titleToks)))
 	doc.AddField(document.NewTextFieldCustom("text", nil, text, bindex.IndexField|bindex.StoreField, fixedAnalyzer(toks)))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("elems", nil, []byte(encodeElems(elems)), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("breaks", nil, []byte(encodeInts(brk)), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("path", nil, []byte(f.rel), bindex.StoreField))
 
-	p := parsed{f: f, doc: doc}
-	for k, el := range elems {
-		bs, be := a.ByteOffset(el.Start), a.ByteOffset(el.End)
-		lo := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= bs })
-		hi := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= be })
-		// Only the element statistics are read from the elements index
-		// (document count, the text field's dictionary, each term's
-		// document frequency): no stored field and no frequencies or norms.
-		// The element's article is its id's prefix; its XPath and span are
-		// stored with the article (elems).
-		d := document.NewDocument(elemDocID(a.ID, k))
-		d.AddField(document.NewTextFieldCustom("text", nil, text[bs:be], bindex.IndexField|bindex.SkipFreqNorm, fixedAnalyzer(toks[lo:hi])))
-		p.elems = append(p.elems, d)
+	ids := newInternTerms(len(toks))
+	starts := make([]int, len(toks))
+	for i, t := range toks {
+		ids.addBytes(t.Term)
+		starts[i] = t.Start
 	}
-	return p
+	spans := make([][2]int, len(elems))
+	for k, el := range elems {
+		spans[k] = [2]int{a.ByteOffset(el.Start), a.ByteOffset(el.End)}
+	}
+	df, elemLen := elementCounts(ids.ids, len(ids.terms), starts, spans)
+	return parsed{f: f, doc: doc,
+		entry: manifestEntry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems),
+			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen},
+		elemDF: termCounts{ids.terms, df}.nonZero(),
+	}
 }
 
 // inline are the elements whose boundaries are not word boundaries (emphasis
@@ -816,6 +832,9 @@ func removeLeftovers(idx string) {
 	}
 }
 
+// copyDir copies the folder src to dst. Segment files (.zap), which scorch
+// writes once and never changes, are hard-linked when the file system allows
+// it: updating one article of a large index does not copy the index.
 func copyDir(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -825,6 +844,9 @@ func copyDir(src, dst string) error {
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)
+		}
+		if filepath.Ext(path) == ".zap" && os.Link(path, target) == nil {
+			return nil
 		}
 		in, err := os.Open(path)
 		if err != nil {

@@ -2,23 +2,34 @@
 // article collection and the fetch-and-browse search of the reading scenario
 // (Arvola, Kekäläinen & Junkkari 2010, §2).
 //
-// An index is a folder holding two Bleve (scorch) indexes and a manifest:
+// An index is a folder holding a Bleve (scorch) index of the articles, the
+// statistics of their candidate elements, and a manifest:
 //
-//   - articles/: one document per article, id = article id, with the title and
-//     the text content (English analyzer, stored) and, stored only, the
-//     candidate elements (start, end, XPath) and the file's path;
-//   - elements/: one document per candidate element (sections, paragraphs,
-//     list items, table rows by default), id = article id#k (the k-th of the
-//     article's elements, whose XPath and [start,end) character span the
-//     article stores), with its text indexed without frequencies or norms:
-//     browse reads only the collection's statistics from it;
-//   - each index is one segment (see mergeAll in build.go);
-//   - manifest.json: the files indexed (path, size, modification time), the
-//     candidate element names and the build time. It is written last: a folder
-//     without it is not a complete index.
+//   - articles/: one Bleve document per article, id = article id, with the
+//     title and the text content (English analyzer, stored) and, stored with
+//     them, the article's candidate elements (sections, paragraphs, list items,
+//     table rows by default: each one's [start,end) character span and XPath;
+//     the document's id is their article's) and the file's path;
+//   - elements.fst: for each term, the number of candidate elements of the
+//     collection that contain it (see stats.go);
+//   - manifest.json: the files indexed (path, size, modification time), each
+//     article's number of candidate elements and field lengths in tokens, the
+//     candidate element names and the build time. It is written last: a
+//     folder without it is not a complete index.
 //
-// Two Bleve indexes rather than one, because Bleve's BM25 counts documents per
-// index: articles and elements each get their own collection statistics.
+// Browse reads only statistics of the element collection (the number of
+// elements, their average length, each term's element frequency), so the
+// elements are not Bleve documents of their own: at 10k articles their 166k
+// documents cost as much to build as the articles.
+//
+// Both scorings take the collection's statistics from the manifest and
+// elements.fst, never from Bleve's segments. Bleve's BM25 would take a field's
+// average length to be its number of distinct terms per document, summed over
+// the index's segments (terms of deleted articles included): scores would
+// depend on how a build was batched and updated. Fetch passes Bleve the
+// fields' true total lengths instead, so it is BM25 with the average field
+// length in tokens (rounded up, as Bleve rounds it), and a build scores the
+// same however it is split into segments.
 //
 // Fetch ranks articles with Bleve's BM25 over title and text. Browse scores
 // the candidate elements of one article with BM25 against the element
@@ -27,9 +38,10 @@
 // order.
 //
 // Decisions where the specification is silent:
-//   - Fetch uses Bleve's BM25 (its tf is √freq); browse uses textbook BM25
-//     (raw tf, k1 = 1.2, b = 0.75) over element statistics read from the
-//     elements index (N, average length, df).
+//   - Fetch uses Bleve's BM25 (its tf is √freq, its query terms weighted
+//     and normalised as in Bleve's TF-IDF); browse uses textbook BM25 (raw
+//     tf, k1 = 1.2, b = 0.75) over the element statistics (N, average length
+//     in tokens, df).
 //   - Queries are bags of words analyzed like the text; operators and quotes
 //     are ignored, so a query of only stop words or operators is ErrNoTerms.
 //   - The text content joins adjacent block elements without a space
@@ -48,7 +60,6 @@
 package index
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -57,18 +68,22 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
+	"github.com/blevesearch/vellum"
 )
 
 // Index is an open index, safe for concurrent searches.
 type Index struct {
 	dir      string
-	art, el  bleve.Index
+	art      bleve.Index
+	elemDF   *vellum.FST
 	man      *manifest
 	elemN    float64
 	elemAvg  float64
 	articles int
+	fetch    *bsearch.BM25Stats
 }
 
 // ErrNoTerms means that a query has no term left after analysis: only stop
@@ -105,60 +120,42 @@ func Open(dir string) (*Index, error) {
 		return i, nil
 	}
 	x := &Index{dir: dir, man: m}
+	if x.elemDF, err = loadElemDF(dir); err != nil {
+		return nil, &InputError{fmt.Sprintf("index %s: %v; run readsim index again", dir, err)}
+	}
 	if x.art, err = open(articlesDir); err != nil {
 		return nil, err
 	}
-	if x.el, err = open(elementsDir); err != nil {
-		x.art.Close()
-		return nil, err
-	}
-	if err := x.loadStats(); err != nil {
-		x.Close()
-		return nil, err
-	}
+	x.loadStats()
 	return x, nil
 }
 
-func (x *Index) loadStats() error {
-	n, err := x.art.DocCount()
-	if err != nil {
-		return err
+// loadStats sums the collection statistics from the manifest.
+func (x *Index) loadStats() {
+	var title, text, elems, elemLen int
+	for _, e := range x.man.Articles {
+		title += e.TitleLen
+		text += e.TextLen
+		elems += e.Elems
+		elemLen += e.ElemLen
 	}
-	x.articles = int(n)
-	adv, err := x.el.Advanced()
-	if err != nil {
-		return err
+	x.articles = len(x.man.Articles)
+	x.elemN = float64(elems)
+	if elems > 0 {
+		x.elemAvg = float64(elemLen) / float64(elems)
 	}
-	r, err := adv.Reader()
-	if err != nil {
-		return err
+	x.fetch = &bsearch.BM25Stats{
+		DocCount:         float64(x.articles),
+		FieldCardinality: map[string]int{"title": title, "text": text},
 	}
-	defer r.Close()
-	en, err := r.DocCount()
-	if err != nil {
-		return err
-	}
-	x.elemN = float64(en)
-	if br, ok := r.(bindex.BM25Reader); ok && en > 0 {
-		card, err := br.FieldCardinality("text")
-		if err != nil {
-			return err
-		}
-		x.elemAvg = float64(card) / float64(en)
-	}
-	return nil
 }
 
 // Close closes the index.
 func (x *Index) Close() error {
-	var errs []error
 	if x.art != nil {
-		errs = append(errs, x.art.Close())
+		return x.art.Close()
 	}
-	if x.el != nil {
-		errs = append(errs, x.el.Close())
-	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // Articles is the number of articles in the index.
@@ -210,22 +207,12 @@ func (x *Index) Prepare(q string) (*Query, error) {
 		return nil, ErrNoTerms
 	}
 	pq := &Query{Text: q, Terms: terms, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
-	adv, err := x.el.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
 	for _, t := range terms {
-		tfr, err := r.TermFieldReader(context.Background(), []byte(t.Text), "text", false, false, false)
+		df, _, err := x.elemDF.Get([]byte(t.Text))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("index %s: %s: %w", x.dir, elemDFName, err)
 		}
-		pq.stats.DF[t.Text] = float64(tfr.Count())
-		tfr.Close()
+		pq.stats.DF[t.Text] = float64(df)
 	}
 	return pq, nil
 }
@@ -252,6 +239,9 @@ func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
 	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), k, 0, false)
 	req.Fields = []string{"title"}
 	req.SortBy([]string{"-_score", "_id"})
+	// the collection's field lengths: without them Bleve would take the
+	// average field length from the segments' dictionaries (fetchStats)
+	req.PreSearchData = map[string]interface{}{bsearch.BM25PreSearchDataKey: x.fetch}
 	res, err := x.art.Search(req)
 	if err != nil {
 		return nil, err
@@ -283,6 +273,11 @@ func (x *Index) Doc(id string) (*Doc, error) {
 	if d == nil {
 		return nil, fmt.Errorf("index %s: no article %s", x.dir, id)
 	}
+	return decodeDoc(id, d), nil
+}
+
+// decodeDoc reads an article from its stored Bleve document.
+func decodeDoc(id string, d bindex.Document) *Doc {
 	out := &Doc{ID: id}
 	d.VisitFields(func(f bindex.Field) {
 		v := string(f.Value())
@@ -300,7 +295,25 @@ func (x *Index) Doc(id string) (*Doc, error) {
 		}
 	})
 	out.Len = len([]rune(out.Text))
-	return out, nil
+	return out
+}
+
+// docElementCounts counts the terms of a stored article's candidate elements
+// as parseOne counted them when the article was indexed.
+func docElementCounts(d *Doc) termCounts {
+	toks := tokenize(d.Text, d.breaks)
+	ids := newInternTerms(len(toks))
+	starts := make([]int, len(toks))
+	for i, t := range toks {
+		ids.add(t.term)
+		starts[i] = t.start
+	}
+	spans := make([][2]int, len(d.Elems))
+	for k, el := range d.Elems {
+		spans[k] = [2]int{el.Start, el.End}
+	}
+	df, _ := elementCounts(ids.ids, len(ids.terms), starts, spans)
+	return termCounts{ids.terms, df}.nonZero()
 }
 
 // Browse returns the best passages of the article d for q (see browse).

@@ -193,7 +193,7 @@ func TestIncremental(t *testing.T) {
 	}
 	x := openTest(t, idx)
 	if x.Elements() != 5 {
-		t.Errorf("element documents %d, want 5", x.Elements())
+		t.Errorf("candidate elements %d, want 5", x.Elements())
 	}
 	var ids []string
 	for _, r := range search(t, x, "fresnel") {
@@ -262,42 +262,136 @@ func TestLeftoversRemoved(t *testing.T) {
 	}
 }
 
-// TestOneSegment checks that a build, batched or incremental, leaves each
-// Bleve index as one segment: Bleve's BM25 and browse take average lengths
-// from the segments' dictionaries, so scores would otherwise depend on how
-// the build was batched. An incremental update scores as a full build does.
-func TestOneSegment(t *testing.T) {
-	articles, idx, _ := buildTest(t) // batches of 2 articles
-	zaps := func(idx string) {
-		t.Helper()
-		x := openTest(t, idx)
-		for _, i := range []interface{ StatsMap() map[string]interface{} }{x.art, x.el} {
-			if n := i.StatsMap()["index"].(map[string]interface{})["num_root_filesegments"]; n != uint64(1) {
-				t.Errorf("%v segments, want 1", n)
+// TestScoresIndependentOfSegments checks that an index built in several
+// segments (one article per batch), and an index updated incrementally,
+// score exactly as a full build in one segment does. Without the
+// collection's own statistics Bleve would take a field's average length to
+// be its number of distinct terms, summed over segments, per article: here
+// the text field's would be ⌈8/3⌉ = 3 in one segment and ⌈17/3⌉ = 6 in three
+// (or ⌈12/3⌉ = 4 in two), instead of 21/3 = 7 tokens.
+//
+// Text tokens (the title is part of the text): a: alpha | alpha beta gamma
+// delta epsilon zeta (7 tokens, 6 distinct); b: beta | beta gamma delta
+// epsilon zeta eta theta (8, 7); c: gamma | gamma gamma delta epsilon zeta
+// (6, 4); 8 distinct in all.
+func TestScoresIndependentOfSegments(t *testing.T) {
+	files := map[string]string{
+		"a.xml": `<article><header><title>Alpha</title></header><bdy><p>alpha beta gamma delta epsilon zeta</p></bdy></article>`,
+		"b.xml": `<article><header><title>Beta</title></header><bdy><p>beta gamma delta epsilon zeta eta theta</p></bdy></article>`,
+		"c.xml": `<article><header><title>Gamma</title></header><bdy><p>gamma gamma delta epsilon zeta</p></bdy></article>`,
+	}
+	dir := t.TempDir()
+	articles := filepath.Join(dir, "articles")
+	writeArticles(t, articles, files)
+	one, split, updated := filepath.Join(dir, "one"), filepath.Join(dir, "split"), filepath.Join(dir, "updated")
+	if _, err := Build(BuildOptions{Articles: articles, Index: one}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(BuildOptions{Articles: articles, Index: split, Batch: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// updated: built without c and with another b, then brought up to date
+	os.Remove(filepath.Join(articles, "c.xml"))
+	writeArticles(t, articles, map[string]string{"b.xml": `<article><header><title>Beta</title></header><bdy><p>beta beta</p></bdy></article>`})
+	if _, err := Build(BuildOptions{Articles: articles, Index: updated, Batch: 1}); err != nil {
+		t.Fatal(err)
+	}
+	writeArticles(t, articles, map[string]string{"b.xml": files["b.xml"], "c.xml": files["c.xml"]})
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(articles, "b.xml"), later, later)
+	if res, err := Build(BuildOptions{Articles: articles, Index: updated, Batch: 1}); err != nil || res.Full || res.Indexed != 2 {
+		t.Fatalf("update: %+v %v, want b and c indexed again", res, err)
+	}
+
+	y := openTest(t, one)
+	if n := segments(y.art); n != 1 {
+		t.Fatalf("a full build of 3 small articles left %d segments, want 1", n)
+	}
+	if y.fetch.FieldCardinality["text"] != 21 {
+		t.Errorf("text tokens %d, want 21", y.fetch.FieldCardinality["text"])
+	}
+	for _, c := range []struct {
+		name string
+		x    *Index
+	}{{"split", openTest(t, split)}, {"updated", openTest(t, updated)}} {
+		x := c.x
+		if c.name == "split" && segments(x.art) < 2 {
+			t.Fatalf("split: %d segment(s): the test needs several", segments(x.art))
+		}
+		if x.elemAvg != y.elemAvg || x.elemN != y.elemN || !reflect.DeepEqual(x.fetch, y.fetch) {
+			t.Errorf("%s: statistics N %v avg %v fetch %+v, one segment N %v avg %v fetch %+v",
+				c.name, x.elemN, x.elemAvg, x.fetch, y.elemN, y.elemAvg, y.fetch)
+		}
+		for _, q := range []string{"gamma", "beta theta", "alpha zeta"} {
+			if a, b := search(t, x, q), search(t, y, q); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s: %q: %+v, one segment %+v", c.name, q, a, b)
 			}
 		}
 	}
-	zaps(idx)
-	writeArticles(t, articles, map[string]string{
-		"4001.xml": `<article><header><title>Lens grinding</title></header><bdy><p>Grinding a Fresnel lens by hand.</p></bdy></article>`,
-	})
-	os.Remove(filepath.Join(articles, "c", "d", "3001.xml"))
+}
+
+// TestCollectionStatistics checks the statistics fetch and browse score
+// with, counted by hand, after a full build and after an update. Tokens
+// (English analyzer: Porter stems, no stop word here):
+//
+// A title "Red fox": red fox (2). Text "Red fox" | "Red fox jumps." |
+// "Dens" | "Fox dens hold cubs." (block boundaries split words): red fox
+// red fox jump den fox den hold cub (10). Candidate elements: bdy/p[1] red
+// fox jump (3); sec[1] den fox den hold cub (5); sec[1]/p[1] fox den hold
+// cub (4).
+//
+// B title "Blue whale" (2); text blue whale whale song (4); p[1] whale song
+// (2).
+//
+// C title "Fox" (1); text fox fox fox fox (4); p[1] fox fox fox (3).
+func TestCollectionStatistics(t *testing.T) {
+	const (
+		a = `<article><header><title>Red fox</title></header><bdy><p>Red fox jumps.</p><sec><st>Dens</st><p>Fox dens hold cubs.</p></sec></bdy></article>`
+		b = `<article><header><title>Blue whale</title></header><bdy><p>Whale song.</p></bdy></article>`
+		c = `<article><header><title>Fox</title></header><bdy><p>Fox, fox, fox.</p></bdy></article>`
+	)
+	dir := t.TempDir()
+	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
+	type want struct {
+		elems       float64
+		avg         float64
+		title, text int
+		articles    float64
+		df          map[string]float64
+	}
+	check := func(stage string, w want) {
+		t.Helper()
+		x := openTest(t, idx)
+		if x.elemN != w.elems || x.elemAvg != w.avg {
+			t.Errorf("%s: elements %v avg length %v, want %v and %v", stage, x.elemN, x.elemAvg, w.elems, w.avg)
+		}
+		if x.fetch.DocCount != w.articles || x.fetch.FieldCardinality["title"] != w.title || x.fetch.FieldCardinality["text"] != w.text {
+			t.Errorf("%s: fetch statistics %+v, want %v articles, title %d, text %d tokens", stage, x.fetch, w.articles, w.title, w.text)
+		}
+		terms := ""
+		for term := range w.df {
+			terms += term + " "
+		}
+		pq, err := x.Prepare(terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(pq.stats.DF, w.df) {
+			t.Errorf("%s: element frequencies %v, want %v", stage, pq.stats.DF, w.df)
+		}
+	}
+	writeArticles(t, articles, map[string]string{"a.xml": a, "b.xml": b})
 	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Batch: 1}); err != nil {
 		t.Fatal(err)
 	}
-	zaps(idx)
-	full := filepath.Join(t.TempDir(), "full")
-	if _, err := Build(BuildOptions{Articles: articles, Index: full}); err != nil {
+	check("full build", want{elems: 4, avg: 14.0 / 4, title: 4, text: 14, articles: 2,
+		df: map[string]float64{"fox": 3, "red": 1, "jump": 1, "den": 2, "hold": 2, "cub": 2, "whale": 1, "song": 1, "blue": 0}})
+
+	os.Remove(filepath.Join(articles, "b.xml"))
+	writeArticles(t, articles, map[string]string{"c.xml": c})
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx}); err != nil {
 		t.Fatal(err)
 	}
-	zaps(full)
-	x, y := openTest(t, idx), openTest(t, full)
-	if x.elemAvg != y.elemAvg || x.elemN != y.elemN {
-		t.Errorf("element statistics: incremental N %v avg %v, full N %v avg %v", x.elemN, x.elemAvg, y.elemN, y.elemAvg)
-	}
-	for _, q := range []string{"fresnel lens", "bridge cables", "grinding"} {
-		if a, b := search(t, x, q), search(t, y, q); !reflect.DeepEqual(a, b) {
-			t.Errorf("%q: incremental %+v, full %+v", q, a, b)
-		}
-	}
+	check("update", want{elems: 4, avg: 15.0 / 4, title: 3, text: 14, articles: 2,
+		df: map[string]float64{"fox": 4, "red": 1, "jump": 1, "den": 2, "hold": 2, "cub": 2, "whale": 0, "song": 0}})
 }
