@@ -78,15 +78,13 @@ type token struct {
 	start, end int // characters
 }
 
-// analyzeText analyzes an article's text with the English analyzer, as
+// analyzeText analyzes an article's text with an (English) analyzer, as
 // separate segments split at the byte offsets breaks (increasing): the text
 // content of "<st>History</st><p>The…" is "HistoryThe…", and a word must not
 // run across the boundary of two block elements. Token offsets are bytes of
 // text; positions are renumbered across segments. The text is not modified
 // (the analyzer lower-cases in place, so it works on a copy).
-func analyzeText(text string, breaks []int) analysis.TokenStream {
-	an := memoPool.Get().(*memoAnalyzer)
-	defer memoPool.Put(an)
+func analyzeText(an analysis.Analyzer, text string, breaks []int) analysis.TokenStream {
 	buf := []byte(text)
 	if len(breaks) == 0 {
 		return an.Analyze(buf)
@@ -120,7 +118,8 @@ func tokenize(text string, breaks []int) []token {
 	for i, c := range breaks {
 		bb[i] = ci.byteOf(c)
 	}
-	ts := analyzeText(text, bb)
+	en, _ := analyzers()
+	ts := analyzeText(en, text, bb)
 	out := make([]token, len(ts))
 	// byte offsets come in increasing order: convert incrementally
 	b, c := 0, 0

@@ -621,7 +621,10 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 	for i, c := range brk {
 		bb[i] = a.ByteOffset(c)
 	}
-	toks := analyzeText(a.Text, bb)
+	// a build analyzes much text: memoize the filters (memoAnalyzer)
+	memo := memoPool.Get().(*memoAnalyzer)
+	toks := analyzeText(memo, a.Text, bb)
+	memoPool.Put(memo)
 	elems := candidates(a, names)
 
 	doc := document.NewDocument(a.ID)
