@@ -6,13 +6,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
 )
 
-// The index mapping shared by both Bleve indexes: the English analyzer
+// newMapping is the articles index's mapping: the English analyzer
 // (Unicode tokenizer, possessive filter, lower case, English stop words,
 // Porter stemmer) and BM25 scoring. Documents are built by hand (Batch.
 // IndexAdvanced), so the mapping only carries the scoring model and the
@@ -29,19 +28,17 @@ func newMapping() *mapping.IndexMappingImpl {
 var (
 	analyzerOnce sync.Once
 	enAnalyzer   analysis.Analyzer
-	kwAnalyzer   analysis.Analyzer
 )
 
-func analyzers() (analysis.Analyzer, analysis.Analyzer) {
+// english returns Bleve's English analyzer.
+func english() analysis.Analyzer {
 	analyzerOnce.Do(func() {
-		im := newMapping()
-		enAnalyzer = im.AnalyzerNamed(en.AnalyzerName)
-		kwAnalyzer = im.AnalyzerNamed(keyword.Name)
-		if enAnalyzer == nil || kwAnalyzer == nil {
-			panic("index: Bleve analyzers not registered")
+		enAnalyzer = newMapping().AnalyzerNamed(en.AnalyzerName)
+		if enAnalyzer == nil {
+			panic("index: Bleve's English analyzer is not registered")
 		}
 	})
-	return enAnalyzer, kwAnalyzer
+	return enAnalyzer
 }
 
 // QueryTerms analyzes a query as the indexes analyze text and returns its
@@ -50,7 +47,7 @@ func analyzers() (analysis.Analyzer, analysis.Analyzer) {
 // punctuation to the tokenizer, and AND, OR, NOT are English stop words, so
 // a query of only stop words or operators has no terms.
 func QueryTerms(q string) []Term {
-	an, _ := analyzers()
+	an := english()
 	var out []Term
 	pos := map[string]int{}
 	for _, tok := range an.Analyze([]byte(q)) {
@@ -118,7 +115,7 @@ func tokenize(text string, breaks []int) []token {
 	for i, c := range breaks {
 		bb[i] = ci.byteOf(c)
 	}
-	en, _ := analyzers()
+	en := english()
 	ts := analyzeText(en, text, bb)
 	out := make([]token, len(ts))
 	// byte offsets come in increasing order: convert incrementally
@@ -166,7 +163,7 @@ type memoTerm struct {
 const maxMemo = 1 << 18
 
 var memoPool = sync.Pool{New: func() any {
-	an, _ := analyzers()
+	an := english()
 	d := an.(*analysis.DefaultAnalyzer)
 	return &memoAnalyzer{chars: d.CharFilters, tokenizer: d.Tokenizer, filters: d.TokenFilters, memo: map[string]memoTerm{}}
 }}

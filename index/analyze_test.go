@@ -35,7 +35,7 @@ func TestMemoAnalyzer(t *testing.T) {
 		}
 		texts = append(texts, a.Title, a.Text)
 	}
-	en, _ := analyzers()
+	en := english()
 	m := memoPool.Get().(*memoAnalyzer)
 	defer memoPool.Put(m)
 	type tok struct {

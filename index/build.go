@@ -614,7 +614,7 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 		return parsed{f: f, err: err}
 	}
 	a.ID = f.id
-	en, _ := analyzers()
+	en := english()
 	text := []byte(a.Text)
 	brk := breaks(a)
 	bb := make([]int, len(brk))
