@@ -107,7 +107,7 @@ func (p *parser) run(r io.Reader) error {
 	d := xml.NewDecoder(br)
 	d.Strict = true
 	d.Entity = map[string]string{}
-	d.CharsetReader = charsetReader
+	d.CharsetReader = CharsetReader
 	empty := true
 	for {
 		tok, err := d.RawToken()
@@ -309,9 +309,11 @@ func firstWord(b []byte) string {
 	return f[0]
 }
 
-// charsetReader accepts the encodings an article may declare besides UTF-8:
-// US-ASCII (a subset of UTF-8) and ISO-8859-1. Any other is an error.
-func charsetReader(label string, input io.Reader) (io.Reader, error) {
+// CharsetReader, an xml.Decoder's CharsetReader, accepts the encodings an
+// INEX file may declare besides UTF-8: US-ASCII (a subset of UTF-8) and
+// ISO-8859-1 (each byte is the code point of that value). Any other is an
+// error naming the label.
+func CharsetReader(label string, input io.Reader) (io.Reader, error) {
 	switch strings.ToLower(label) {
 	case "us-ascii", "ascii", "utf8":
 		return input, nil

@@ -14,6 +14,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/readsim/readsim/index/article"
 )
 
 // Topic is one topic's fields, white space collapsed.
@@ -119,6 +121,7 @@ func readPlain(b []byte, name string) ([]Topic, error) {
 func readXML(b []byte, name string) ([]Topic, error) {
 	d := xml.NewDecoder(bytes.NewReader(b))
 	d.Strict = true
+	d.CharsetReader = article.CharsetReader
 	// Entities declared in an internal DTD are honoured, except that the five
 	// predefined ones keep their XML meaning: encoding/xml resolves those
 	// before consulting Entity, so the real 2009 file's redefinition of lt,

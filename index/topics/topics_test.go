@@ -85,3 +85,15 @@ func TestKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestLatin1 reads a topic file declared ISO-8859-1: byte 0xE9 is é.
+func TestLatin1(t *testing.T) {
+	in := "<?xml version=\"1.0\" encoding=\"iso-8859-1\"?>\n<inex-topic-file><topic id=\"3\"><title>caf\xe9 culture</title></topic></inex-topic-file>"
+	got, err := Read([]byte(in), "l.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Title != "café culture" {
+		t.Errorf("got %+v, want the title café culture", got)
+	}
+}

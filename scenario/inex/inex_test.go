@@ -340,3 +340,22 @@ func TestXMLStrict(t *testing.T) {
 		t.Errorf("two topics: %v %+v", err, r)
 	}
 }
+
+// TestXMLEncodings checks the encodings a submission may declare: an
+// ISO-8859-1 file's byte 0xE9 is é (a file name with it resolves like its
+// UTF-8 spelling), and an encoding readsim does not read is an error naming
+// it.
+func TestXMLEncodings(t *testing.T) {
+	body := "<inex-submission run-id=\"caf\xe9\">\n<topic topic-id=\"1\">\n<result><file>a</file><fol offset=\"0\" length=\"5\"/></result>\n</topic></inex-submission>\n"
+	r, err := ReadRun("l.xml", strings.NewReader("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n"+body), RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ID != "café" || len(r.Topics) != 1 || r.Topics[0].Passages[0].Line != 4 {
+		t.Errorf("latin-1: run id %q, %+v", r.ID, r.Topics)
+	}
+	_, err = ReadRun("k.xml", strings.NewReader("<?xml version=\"1.0\" encoding=\"KOI8-R\"?>\n"+body), RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "k.xml") || !strings.Contains(err.Error(), "KOI8-R") {
+		t.Errorf("unknown encoding: %v", err)
+	}
+}

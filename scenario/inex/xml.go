@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/readsim/readsim/index/article"
 )
 
 // readXML reads an INEX XML submission:
@@ -22,6 +24,7 @@ import (
 func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	dec := xml.NewDecoder(r)
 	dec.Strict = true // malformed XML is an error with its line
+	dec.CharsetReader = article.CharsetReader
 	run := &Run{File: name, Format: XML}
 	byID := map[string]*RunTopic{}
 	var cur *RunTopic
