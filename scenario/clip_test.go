@@ -101,3 +101,39 @@ func TestReplayClipPerTopic(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayClipWarning checks that the replayer warns as eval does about
+// the results of the topics it replays that run past their article's end.
+func TestReplayClipWarning(t *testing.T) {
+	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 10 100 0 0:10\n2 Q0 a 10 100 0 0:10\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Line 1 (topic 1) stays inside a's 100 characters; lines 2 and 3
+	// (topics 1 and 2) run past them.
+	run, err := inex.ReadRun("r", strings.NewReader("1 Q0 a 1 2 r 0 10\n1 Q0 a 2 1 r 90 20\n2 Q0 a 1 1 r 95 10\n"), inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewReplayer(q, run, Reader{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		topics []string
+		want   string
+	}{
+		{[]string{"1", "2"}, "r:2: warning: 2 result(s) run past their article's end"},
+		{[]string{"2"}, "r:3: warning: 1 result(s) run past their article's end"},
+	} {
+		got, err := p.ClipWarning(tc.topics)
+		if err != nil || !strings.Contains(got, tc.want) {
+			t.Errorf("topics %v: %q %v, want %q", tc.topics, got, err, tc.want)
+		}
+	}
+	run2, _ := inex.ReadRun("r", strings.NewReader("1 Q0 a 1 1 r 0 10\n"), inex.RunOptions{})
+	p2, _ := NewReplayer(q, run2, Reader{})
+	if got, err := p2.ClipWarning([]string{"1"}); got != "" || err != nil {
+		t.Errorf("nothing clipped: %q %v", got, err)
+	}
+}

@@ -167,7 +167,7 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Resu
 		cl.add(clipped[i])
 	}
 	if cl.n > 0 && opt.Warn != nil {
-		opt.Warn(fmt.Sprintf("%s:%d: warning: %d result(s) run past their article's end and were clipped (first at this line)", run.File, cl.first, cl.n))
+		opt.Warn(cl.warning(run.File))
 	}
 	res.Values = make([][]float64, nm)
 	res.All = make([]float64, nm)
@@ -192,6 +192,11 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Resu
 }
 
 type clipCount struct{ n, first int }
+
+// warning is the warning about the clipped results of the run file.
+func (c clipCount) warning(file string) string {
+	return fmt.Sprintf("%s:%d: warning: %d result(s) run past their article's end and were clipped (first at this line)", file, c.first, c.n)
+}
 
 func (c *clipCount) add(o clipCount) {
 	if o.n > 0 && (c.n == 0 || o.first < c.first) {

@@ -208,8 +208,7 @@ func (p *Replayer) input(id string, w *work) ([]inex.Doc, *inex.TopicJudgments, 
 	if t == nil || j == nil {
 		return nil, nil, fmt.Errorf("topic %s is not in both the run %s and the judgments %s", id, p.run.File, p.q.File)
 	}
-	// The replayer has no warning channel (eval reports clipping when the
-	// run is evaluated): count this topic's clipped results afresh.
+	// Count this topic's clipped results afresh (ClipWarning sums them).
 	w.cl = clipCount{}
 	docs, err := buildInput(&w.in, j, t, p.run.File, p.cfg.Group, p.cfg.MergeOverlaps, p.focused, &w.cl)
 	if err != nil {
@@ -220,6 +219,25 @@ func (p *Replayer) input(id string, w *work) ([]inex.Doc, *inex.TopicJudgments, 
 		docs = docs[:d]
 	}
 	return docs, j, nil
+}
+
+// ClipWarning returns the warning eval gives about the results of the
+// given topics that run past their article's end (the replay clips them as
+// eval does), or "" when none does.
+func (p *Replayer) ClipWarning(ids []string) (string, error) {
+	w := p.pool.Get().(*work)
+	defer p.pool.Put(w)
+	var cl clipCount
+	for _, id := range ids {
+		if _, _, err := p.input(id, w); err != nil {
+			return "", err
+		}
+		cl.add(w.cl)
+	}
+	if cl.n == 0 {
+		return "", nil
+	}
+	return cl.warning(p.run.File), nil
 }
 
 // Values returns the scores of topic id without building its trace.

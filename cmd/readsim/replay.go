@@ -105,6 +105,11 @@ func runReplay(e *env, args []string) error {
 	} else if len(ids) == 0 {
 		warn(fmt.Sprintf("%s: warning: no topic of the run is in the judgments %s", *run, *sf.qrels))
 	}
+	if msg, err := p.ClipWarning(ids); err != nil {
+		return asInputError(err)
+	} else if msg != "" {
+		warn(msg)
+	}
 	write := func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
 		var bar *progressbar.ProgressBar

@@ -91,6 +91,19 @@ func TestReplayCommand(t *testing.T) {
 	if !strings.Contains(stdout, `"ev":"read","topic":"2","rank":1,"doc":"d","seq":3,"from":0,"to":100,"rel":50,"nonrel":50,"screen":1}`) {
 		t.Errorf("baseline trace of topic 2:\n%s", stdout)
 	}
+	// A result past its article's end (d has 100 characters; line 2 reads
+	// [90,110)) is clipped with eval's warning.
+	// A missing file is named once, with the cause.
+	status, _, stderr := runCLI("replay", "--qrels", qrels, "--run", run+".missing")
+	if status != 2 || strings.Count(stderr, run+".missing") != 1 || !strings.Contains(stderr, "no such file") {
+		t.Errorf("missing run: status %d, stderr %q", status, stderr)
+	}
+	clip := filepath.Join(t.TempDir(), "clip.fol")
+	mustWriteFile(t, clip, "2 Q0 d 1 1.0 r 0 10\n2 Q0 d 2 0.5 r 90 20\n")
+	status, _, stderr = runCLI("replay", "--qrels", qrels, "--run", clip)
+	if want := clip + ":2: warning: 1 result(s) run past their article's end"; status != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("status %d, stderr %q, want 0 and %q", status, stderr, want)
+	}
 }
 
 // TestReplayProgressBar: with a terminal on stderr a bar is drawn there,

@@ -8,8 +8,10 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 )
@@ -39,6 +41,10 @@ func errorf(file string, line int, format string, args ...any) *Error {
 func open(path string) (io.Reader, func() error, error) {
 	f, err := os.Open(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is the Error's File already
+		}
 		return nil, nil, &Error{File: path, Msg: err.Error()}
 	}
 	r, err := maybeGunzip(path, f)
