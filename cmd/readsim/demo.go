@@ -33,7 +33,7 @@ func init() {
 // executable; --sample names it explicitly. The index lives in
 // $XDG_CACHE_HOME/readsim/demo-index (os.UserCacheDir), or in the temporary
 // folder when there is no cache folder. The sample's runs are every file of
-// corpus-sample/runs/ except *.md.
+// corpus-sample/runs/ except *.md, passage runs first.
 func runDemo(e *env, args []string) error {
 	fs := newFlags(e, commands["demo"])
 	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")
@@ -111,7 +111,15 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 		cfg.topics = t
 	}
 	runs, _ := filepath.Glob(filepath.Join(dir, "runs", "*"))
-	sort.Strings(runs)
+	// passage runs before document runs (.trec), so that the simulation
+	// view opens on a reader who follows passages; by name otherwise
+	isDoc := func(p string) bool { return strings.HasSuffix(p, ".trec") }
+	sort.Slice(runs, func(i, j int) bool {
+		if isDoc(runs[i]) != isDoc(runs[j]) {
+			return !isDoc(runs[i])
+		}
+		return runs[i] < runs[j]
+	})
 	for _, r := range runs {
 		if st, err := os.Stat(r); err == nil && st.Mode().IsRegular() && !strings.HasSuffix(r, ".md") {
 			cfg.sample = append(cfg.sample, r)

@@ -71,6 +71,10 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 	if cfg.qrels == "" || cfg.topics == "" {
 		t.Fatalf("the sample has no judgments or topics: %+v", cfg)
 	}
+	// the passage run first: the simulation view opens on it
+	if len(cfg.sample) != 2 || filepath.Base(cfg.sample[0]) != "ric.fol" || filepath.Base(cfg.sample[1]) != "doc.trec" {
+		t.Errorf("sample runs %v, want ric.fol then doc.trec", cfg.sample)
+	}
 	d.qrels = cfg.qrels
 	d.runFile = filepath.Join(tmp, "live.fol")
 	status, out, errs := runCLI("run", "--index", cfg.index, "--topics", cfg.topics, "--run-id", d.runID, "--k", "100")
