@@ -109,12 +109,15 @@ type Skipped struct {
 
 // BuildResult summarises a build.
 type BuildResult struct {
-	Full      bool // built from scratch (not an incremental update)
-	Indexed   int  // articles indexed in this run
-	Unchanged int  // articles kept from the previous index
-	Removed   int  // articles dropped (file gone or changed into a broken one)
-	Articles  int  // articles in the index now
-	Elements  int  // candidate elements in the index now
+	Full bool // built from scratch (not an incremental update)
+	// Rebuilt says why an existing index was built from scratch rather
+	// than updated ("" when it was updated, absent or --rebuild was asked).
+	Rebuilt   string
+	Indexed   int // articles indexed in this run
+	Unchanged int // articles kept from the previous index
+	Removed   int // articles dropped because their file is gone (a changed file that no longer parses is in Broken)
+	Articles  int // articles in the index now
+	Elements  int // candidate elements in the index now
 	Bytes     int64
 	Elapsed   time.Duration
 	NotXML    []string  // files without the .xml extension
@@ -203,6 +206,13 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	if opt.Rebuild || old == nil || old.Version != manifestVersion || strings.Join(old.Elements, ",") != strings.Join(opt.Elements, ",") {
 		old = nil
 	}
+	if old != nil {
+		// an index that cannot be updated exactly is built again
+		if err := checkIndex(idx, old); err != nil {
+			res.Rebuilt = err.Error()
+			old = nil
+		}
+	}
 	res.Full = old == nil
 
 	// what to delete and what to index
@@ -262,7 +272,7 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		}
 		os.Remove(filepath.Join(tmp, manifestName))
 		if oldDF, err = loadElemDF(tmp); err != nil {
-			return nil, fmt.Errorf("index %s: %w; rebuild it with --rebuild", idx, err)
+			return nil, fmt.Errorf("index %s: %w; build it again with --rebuild", idx, err)
 		}
 		if ai, err = bleve.OpenUsing(filepath.Join(tmp, articlesDir), buildConfig()); err != nil {
 			return nil, err
@@ -324,7 +334,7 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	if err := ai.Close(); err != nil {
 		return nil, err
 	}
-	if err := writeElemDF(tmp, oldDF, delta); err != nil {
+	if err := writeElemDF(tmp, idx, oldDF, delta); err != nil {
 		return nil, err
 	}
 	next.Built = time.Now().UTC()
@@ -349,6 +359,7 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 func buildConfig() map[string]interface{} {
 	return map[string]interface{}{
 		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 1 << 20},
+		"asyncErrorCallbackName": asyncErrorCallback,
 	}
 }
 
@@ -383,17 +394,38 @@ func mergeTiers(dir string, idx bleve.Index) error {
 	if !ok {
 		return fmt.Errorf("index %s is not a scorch index", dir)
 	}
-	mo := mergeplan.DefaultMergePlanOptions
-	if err := s.ForceMerge(context.Background(), &mo); err != nil {
-		return err
+	// ForceMerge waits for the merger, which retries a failed merge (a full
+	// disk, say) without end and reports the failure only through the
+	// index's asynchronous error callback: wait for whichever comes first.
+	failed := watchAsync(dir)
+	defer unwatchAsync(dir)
+	merged := make(chan error, 1)
+	go func() {
+		mo := mergeplan.DefaultMergePlanOptions
+		merged <- s.ForceMerge(context.Background(), &mo)
+	}()
+	select {
+	case err := <-merged:
+		if err != nil {
+			return err
+		}
+	case err := <-failed:
+		return fmt.Errorf("index %s: merging segments: %w", dir, err)
+	case <-time.After(mergeTimeout):
+		return fmt.Errorf("index %s: merging segments took more than %v", dir, mergeTimeout)
 	}
 	stat := func(k string) uint64 {
 		n, _ := s.StatsMap()[k].(uint64)
 		return n
 	}
 	for t0 := time.Now(); stat("LastPersistedEpoch") < stat("CurRootEpoch"); time.Sleep(5 * time.Millisecond) {
-		if time.Since(t0) > 5*time.Minute {
-			return fmt.Errorf("index %s: the merged segments were not persisted in 5 minutes", dir)
+		select {
+		case err := <-failed:
+			return fmt.Errorf("index %s: writing the merged segments: %w", dir, err)
+		default:
+		}
+		if time.Since(t0) > mergeTimeout {
+			return fmt.Errorf("index %s: the merged segments were not written in %v", dir, mergeTimeout)
 		}
 	}
 	// The files of merged segments are removed once no snapshot uses them,
@@ -411,6 +443,37 @@ func mergeTiers(dir string, idx bleve.Index) error {
 	}
 	return nil
 }
+
+// mergeTimeout bounds how long an update waits for its merge.
+const mergeTimeout = 10 * time.Minute
+
+// Scorch reports the failures of its background merger and persister only
+// through a callback registered by name: asyncError forwards them to the
+// build that watches the index.
+const asyncErrorCallback = "readsim-index"
+
+var asyncWatchers sync.Map // index store path → chan error
+
+func init() {
+	scorch.RegistryAsyncErrorCallbacks[asyncErrorCallback] = func(err error, path string) {
+		if ch, ok := asyncWatchers.Load(filepath.Clean(path)); ok {
+			select {
+			case ch.(chan error) <- err:
+			default: // one error is enough
+			}
+		}
+	}
+}
+
+// watchAsync returns a channel that receives the first asynchronous error
+// of the scorch index in dir (opened with buildConfig).
+func watchAsync(dir string) chan error {
+	ch := make(chan error, 1)
+	asyncWatchers.Store(filepath.Join(dir, "store"), ch)
+	return ch
+}
+
+func unwatchAsync(dir string) { asyncWatchers.Delete(filepath.Join(dir, "store")) }
 
 // listArticles walks the folder and returns its .xml files sorted by path,
 // with duplicate ids removed (the first in path order is kept); the others
@@ -592,13 +655,14 @@ func indexFiles(ai bleve.Index, files []srcFile, opt BuildOptions, res *BuildRes
 	return finish()
 }
 
-// fixedAnalyzer returns tokens computed beforehand: an article's text is
-// analyzed once and its elements' fields reuse slices of its tokens.
+// fixedAnalyzer returns tokens computed beforehand: an article's title and
+// text are analyzed once, for Bleve and for the statistics alike.
 type fixedAnalyzer analysis.TokenStream
 
 func (f fixedAnalyzer) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(f) }
 
-// parseOne parses an article file and builds its Bleve documents.
+// parseOne parses an article file and builds its Bleve document, its
+// manifest entry and its candidate elements' term counts.
 func parseOne(f srcFile, names map[string]bool) parsed {
 	a, err := article.ParseFile(f.path)
 	if err != nil {
@@ -768,6 +832,39 @@ func decodeElems(s string) []Elem {
 		out = append(out, Elem{XPath: f[2], Start: st, End: en})
 	}
 	return out
+}
+
+// checkIndex checks that the complete index in dir, described by m, can be
+// updated exactly: its element frequencies are readable and its Bleve index
+// holds every article of the manifest.
+func checkIndex(dir string, m *manifest) error {
+	df, err := loadElemDF(dir)
+	if err != nil {
+		return err
+	}
+	it, err := df.Iterator(nil, nil)
+	for err == nil {
+		it, err = advance(it)
+		if it == nil {
+			break
+		}
+	}
+	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, elemDFName), err)
+	}
+	ai, err := bleve.OpenUsing(filepath.Join(dir, articlesDir), map[string]interface{}{"read_only": true, "bolt_timeout": "1s"})
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, articlesDir), err)
+	}
+	defer ai.Close()
+	n, err := ai.DocCount()
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, articlesDir), err)
+	}
+	if n != uint64(len(m.Articles)) {
+		return fmt.Errorf("%s holds %d articles, its manifest %d", filepath.Join(dir, articlesDir), n, len(m.Articles))
+	}
+	return nil
 }
 
 func readManifest(dir string) (*manifest, error) {

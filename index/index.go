@@ -8,8 +8,8 @@
 //   - articles/: one Bleve document per article, id = article id, with the
 //     title and the text content (English analyzer, stored) and, stored with
 //     them, the article's candidate elements (sections, paragraphs, list items,
-//     table rows by default: each one's [start,end) character span and XPath;
-//     the document's id is their article's) and the file's path;
+//     table rows by default: each one's [start,end) character span and XPath,
+//     so that their article id is the document's) and the file's path;
 //   - elements.fst: for each term, the number of candidate elements of the
 //     collection that contain it (see stats.go);
 //   - manifest.json: the files indexed (path, size, modification time), each
@@ -22,8 +22,10 @@
 // elements are not Bleve documents of their own: at 10k articles their 166k
 // documents cost as much to build as the articles.
 //
-// Both scorings take the collection's statistics from the manifest and
-// elements.fst, never from Bleve's segments. Bleve's BM25 would take a field's
+// Both scorings take the collection's size and average lengths from the
+// manifest, and browse its element frequencies from elements.fst (fetch's
+// document frequencies come from Bleve's postings, which count no deleted
+// article and do not depend on segments). Bleve's BM25 would take a field's
 // average length to be its number of distinct terms per document, summed over
 // the index's segments (terms of deleted articles included): scores would
 // depend on how a build was batched and updated. Fetch passes Bleve the
@@ -121,7 +123,7 @@ func Open(dir string) (*Index, error) {
 	}
 	x := &Index{dir: dir, man: m}
 	if x.elemDF, err = loadElemDF(dir); err != nil {
-		return nil, &InputError{fmt.Sprintf("index %s: %v; run readsim index again", dir, err)}
+		return nil, &InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)}
 	}
 	if x.art, err = open(articlesDir); err != nil {
 		return nil, err
@@ -210,7 +212,7 @@ func (x *Index) Prepare(q string) (*Query, error) {
 	for _, t := range terms {
 		df, _, err := x.elemDF.Get([]byte(t.Text))
 		if err != nil {
-			return nil, fmt.Errorf("index %s: %s: %w", x.dir, elemDFName, err)
+			return nil, fmt.Errorf("index %s: %s: %w; run readsim index --rebuild", x.dir, elemDFName, err)
 		}
 		pq.stats.DF[t.Text] = float64(df)
 	}
@@ -240,7 +242,8 @@ func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
 	req.Fields = []string{"title"}
 	req.SortBy([]string{"-_score", "_id"})
 	// the collection's field lengths: without them Bleve would take the
-	// average field length from the segments' dictionaries (fetchStats)
+	// average field length from the segments' dictionaries (see the package
+	// documentation and loadStats)
 	req.PreSearchData = map[string]interface{}{bsearch.BM25PreSearchDataKey: x.fetch}
 	res, err := x.art.Search(req)
 	if err != nil {

@@ -395,3 +395,57 @@ func TestCollectionStatistics(t *testing.T) {
 	check("update", want{elems: 4, avg: 15.0 / 4, title: 3, text: 14, articles: 2,
 		df: map[string]float64{"fox": 4, "red": 1, "jump": 1, "den": 2, "hold": 2, "cub": 2, "whale": 0, "song": 0}})
 }
+
+// TestUnupdatableIndexRebuilt checks that an index whose element
+// frequencies are missing or damaged, or whose Bleve index lacks an article
+// of its manifest, is built again by the next build, even with no article
+// changed, and then searches as a fresh build does.
+func TestUnupdatableIndexRebuilt(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(idx string) error
+		reason string
+	}{
+		{"missing elements.fst", func(idx string) error { return os.Remove(filepath.Join(idx, elemDFName)) }, elemDFName},
+		{"truncated elements.fst", func(idx string) error {
+			p := filepath.Join(idx, elemDFName)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(p, b[:len(b)/2], 0o644)
+		}, elemDFName},
+		{"article missing from Bleve", func(idx string) error {
+			m, err := readManifest(idx)
+			if err != nil {
+				return err
+			}
+			m.Articles["gone.xml"] = manifestEntry{ID: "gone"}
+			return writeManifest(idx, m)
+		}, "holds 3 articles, its manifest 4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			articles, idx, _ := buildTest(t)
+			if err := tc.damage(idx); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Build(BuildOptions{Articles: articles, Index: idx})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Full || res.Indexed != 3 || !strings.Contains(res.Rebuilt, tc.reason) {
+				t.Errorf("full=%v indexed=%d rebuilt=%q, want a full build of 3 saying %q", res.Full, res.Indexed, res.Rebuilt, tc.reason)
+			}
+			fresh := filepath.Join(t.TempDir(), "fresh")
+			if _, err := Build(BuildOptions{Articles: articles, Index: fresh}); err != nil {
+				t.Fatal(err)
+			}
+			x, y := openTest(t, idx), openTest(t, fresh)
+			for _, q := range []string{"fresnel lens", "bridge cables"} {
+				if a, b := search(t, x, q), search(t, y, q); !reflect.DeepEqual(a, b) {
+					t.Errorf("%q: rebuilt %+v, fresh %+v", q, a, b)
+				}
+			}
+		})
+	}
+}

@@ -25,8 +25,8 @@ import (
 // documents took about as much CPU as the articles index itself; counting
 // terms takes a few percent of it.
 //
-// Fetch passes Bleve the articles' field lengths the same way (see
-// fetchStats), so neither score depends on how the index is split into
+// Fetch passes Bleve the articles' field lengths from the manifest (see
+// Index.loadStats), so neither score depends on how the index is split into
 // segments.
 
 const elemDFName = "elements.fst"
@@ -108,8 +108,8 @@ func (c termCounts) nonZero() termCounts {
 // writeElemDF writes dir/elements.fst: the element frequencies of old (nil
 // for none) plus delta. A term whose frequency drops to zero is left out; a
 // negative frequency means that delta removes what old does not hold, an
-// inconsistent index.
-func writeElemDF(dir string, old *vellum.FST, delta map[string]int64) error {
+// inconsistent index. Errors name the index idx that dir will become.
+func writeElemDF(dir, idx string, old *vellum.FST, delta map[string]int64) error {
 	keys := make([]string, 0, len(delta))
 	for k, v := range delta {
 		if v != 0 {
@@ -125,7 +125,7 @@ func writeElemDF(dir string, old *vellum.FST, delta map[string]int64) error {
 	insert := func(k []byte, v int64) error {
 		switch {
 		case v < 0:
-			return fmt.Errorf("index %s: element frequency of %q below zero: the index is inconsistent; rebuild it with --rebuild", dir, k)
+			return fmt.Errorf("index %s: element frequency of %q below zero: the index is inconsistent; build it again with --rebuild", idx, k)
 		case v == 0:
 			return nil
 		}
@@ -138,7 +138,7 @@ func writeElemDF(dir string, old *vellum.FST, delta map[string]int64) error {
 			it, err = nil, nil
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("index %s: %s: %w; build it again with --rebuild", idx, elemDFName, err)
 		}
 	}
 	for i := 0; it != nil || i < len(keys); {
@@ -161,7 +161,7 @@ func writeElemDF(dir string, old *vellum.FST, delta map[string]int64) error {
 			}
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("index %s: %s: %w; build it again with --rebuild", idx, elemDFName, err)
 		}
 	}
 	if err := b.Close(); err != nil {

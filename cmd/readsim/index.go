@@ -92,6 +92,9 @@ func printBuildSummary(w io.Writer, idx string, r *index.BuildResult) {
 	for _, p := range r.NotXML {
 		fmt.Fprintf(w, "readsim index: skipped non-XML file %s\n", p)
 	}
+	if r.Rebuilt != "" {
+		fmt.Fprintf(w, "readsim index: the index in %s could not be updated (%s): built it again\n", idx, r.Rebuilt)
+	}
 	secs := r.Elapsed.Seconds()
 	mode := "built"
 	if !r.Full {
