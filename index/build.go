@@ -363,25 +363,6 @@ func buildConfig() map[string]interface{} {
 	}
 }
 
-// segments is the number of segments of a scorch index (0 if unknown).
-func segments(idx bleve.Index) uint64 {
-	n, _ := scorchStat(idx, "num_root_filesegments")
-	return n
-}
-
-func scorchStat(idx bleve.Index, key string) (uint64, error) {
-	adv, err := idx.Advanced()
-	if err != nil {
-		return 0, err
-	}
-	s, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return 0, fmt.Errorf("not a scorch index")
-	}
-	n, _ := s.StatsMap()[key].(uint64)
-	return n, nil
-}
-
 // mergeTiers merges the index in dir by Bleve's default (tiered) merge plan
 // and waits until the result is persisted and the merged segments' files
 // are gone.
@@ -884,19 +865,7 @@ func writeManifest(dir string, m *manifest) error {
 	if err != nil {
 		return err
 	}
-	p := filepath.Join(dir, manifestName)
-	f, err := os.Create(p + ".tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if err = errors.Join(err, f.Sync(), f.Close()); err == nil {
-		err = os.Rename(p+".tmp", p)
-	}
-	if err != nil {
-		os.Remove(p + ".tmp") // a failed write leaves nothing behind
-	}
-	return err
+	return writeFileSync(filepath.Join(dir, manifestName), b)
 }
 
 // swapIn replaces the index folder idx by the complete folder tmp.

@@ -308,7 +308,7 @@ func docElementCounts(d *Doc) termCounts {
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
 	for i, t := range toks {
-		ids.add(t.term)
+		ids.addBytes([]byte(t.term))
 		starts[i] = t.start
 	}
 	spans := make([][2]int, len(d.Elems))

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 )
 
 // The test collection. Offsets were counted by hand from the text content
@@ -448,4 +451,18 @@ func TestUnupdatableIndexRebuilt(t *testing.T) {
 			}
 		})
 	}
+}
+
+// segments is the number of segments of a scorch index (0 if unknown).
+func segments(idx bleve.Index) uint64 {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return 0
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return 0
+	}
+	n, _ := s.StatsMap()["num_root_filesegments"].(uint64)
+	return n
 }

@@ -77,16 +77,6 @@ func (t *internTerms) addBytes(term []byte) {
 	t.ids = append(t.ids, id)
 }
 
-func (t *internTerms) add(term string) {
-	id, ok := t.pos[term]
-	if !ok {
-		id = int32(len(t.terms))
-		t.pos[term] = id
-		t.terms = append(t.terms, term)
-	}
-	t.ids = append(t.ids, id)
-}
-
 // termCounts are the element frequencies of some terms, parallel slices.
 type termCounts struct {
 	terms []string
