@@ -773,10 +773,10 @@ func candidates(a *article.Article, names map[string]bool) []Elem {
 	var out []Elem
 	for i := range a.Elements {
 		e := &a.Elements[i]
-		if !names[e.Name] || e.End <= e.Start || blank(a.Slice(e.Start, e.End)) {
+		if !names[e.Name] || e.IsWrapper() || e.End <= e.Start || blank(a.Slice(e.Start, e.End)) {
 			continue
 		}
-		out = append(out, Elem{XPath: e.XPath, Start: e.Start, End: e.End})
+		out = append(out, Elem{XPath: a.XPath(i), Start: e.Start, End: e.End})
 	}
 	return out
 }

@@ -421,7 +421,7 @@ func (r *renderer) body() error {
 }
 
 func (r *renderer) corrupt(i int, what string) error {
-	return fmt.Errorf("render: article %s: element %d (%s): %s", r.a.ID, i, r.a.Elements[i].XPath, what)
+	return fmt.Errorf("render: article %s: element %d (%s): %s", r.a.ID, i, r.a.XPath(i), what)
 }
 
 func (r *renderer) closeTop() {

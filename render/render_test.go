@@ -203,8 +203,8 @@ func TestUnencodableCharacters(t *testing.T) {
 	text := "a\x01b\xffc\r\uFFFEd\x00"
 	n := utf8.RuneCountInString(text) // 9: the invalid byte counts one
 	a := &article.Article{ID: "h", Text: text, Len: n, Elements: []article.Element{
-		{Name: "article", XPath: "/article[1]", End: n, Parent: -1, Next: 2},
-		{Name: "p", XPath: "/article[1]/p[1]", End: n, Parent: 0, Depth: 1, Next: 2},
+		{Name: "article", Pos: 1, End: n, Parent: -1, Next: 2},
+		{Name: "p", Pos: 1, End: n, Parent: 0, Depth: 1, Next: 2},
 	}}
 	page := string(render(t, a, []Passage{{2, 4}}, Options{}))
 	want := `<p data-o="0">a` + "\uFFFD" + anchor(1, 2) + `<mark data-o="2">b` + "\uFFFD" + `</mark>` + last + "c&#13;\uFFFDd\uFFFD</p>"

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/readsim/readsim/index/article"
 )
@@ -36,9 +37,14 @@ func runInspect(e *env, args []string) error {
 	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
 	fmt.Fprintln(w, a.Len)
-	for i := range a.Elements {
+	var line []byte
+	a.EachXPath(func(i int, xpath []byte) {
 		el := &a.Elements[i]
-		fmt.Fprintf(w, "%s\t%d\t%d\n", el.XPath, el.Start, el.End)
-	}
+		line = append(append(line[:0], xpath...), '\t')
+		line = strconv.AppendInt(line, int64(el.Start), 10)
+		line = append(line, '\t')
+		line = strconv.AppendInt(line, int64(el.End), 10)
+		w.Write(append(line, '\n'))
+	})
 	return w.Flush()
 }

@@ -29,6 +29,19 @@
 //     other root is "not an article". Elements inside the root may have any
 //     name and are kept as generic containers.
 //   - A leaf element is an element with no child elements.
+//   - The article's DTD is found and read as Reader says; its general
+//     entities (and those of the DOCTYPE's internal subset) expand to their
+//     replacement texts, bounded (MaxEntityChars, MaxExpandedChars). A
+//     character entity counts one character, as formats.md says.
+//   - A UTF-8 byte-order mark is skipped; UTF-16 and UTF-32 files are refused
+//     with an error that says so.
+//   - Elements may nest MaxDepth deep. No XPath string is kept per element:
+//     Article.XPath builds one on demand, so memory stays linear in the file
+//     however deep it nests.
+//
+// This package is readsim's shared leaf: the index, the renderer, the
+// scenario and the web server all read articles through it, and it imports
+// nothing of readsim's.
 package article
 
 import (
@@ -37,7 +50,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -51,8 +63,9 @@ type Attr struct {
 type Element struct {
 	// Name is the element's name as written, with its prefix if any ("sec", "xlink:x").
 	Name string
-	// XPath is the positional path, e.g. /article[1]/bdy[1]/sec[2]/p[3].
-	XPath string
+	// Pos is the element's position among its parent's children of the same
+	// name, from 1: the [n] of its XPath step (Article.XPath).
+	Pos int
 	// Start and End delimit the element's text: characters [Start, End).
 	Start, End int
 	// Parent is the index of the parent element in Article.Elements, -1 for the root.
@@ -82,6 +95,20 @@ func (e *Element) Attr(name string) (string, bool) {
 	return "", false
 }
 
+// IsWrapper reports whether e is a semantic wrapper of the 2009 collection:
+// the YAGO/WordNet elements (<person>, <country>, <sport>, hundreds of names,
+// nested around any part of the text) that carry a wordnetid attribute. They
+// have no layout meaning: the renderer shows their content as if they were
+// not there, and browse never returns one.
+func (e *Element) IsWrapper() bool {
+	for _, a := range e.Attrs {
+		if a.Name == "wordnetid" {
+			return true
+		}
+	}
+	return false
+}
+
 // Link is a link from an article to another article of the collection.
 type Link struct {
 	// Target is the id of the linked article.
@@ -100,6 +127,12 @@ type Article struct {
 	// Title is the text of /article/header/title (2009 collection) or of
 	// /article/name (2006 collection); empty when neither exists.
 	Title string
+	// HeaderID is the text of /article/header/id (2009 collection), which
+	// should be ID; empty when there is none.
+	HeaderID string
+	// Lang is the article's language: the Reader's Lang, or detected from the
+	// text (DetectLang): "en", "zh", "ja", "ko"…
+	Lang string
 	// Text is the article's text content, UTF-8 encoded.
 	Text string
 	// Len is the length of Text in characters: the article length of the judgments.
@@ -112,9 +145,6 @@ type Article struct {
 	// byteAt[i] is the byte offset of character i*checkpointEvery; nil when
 	// Text is ASCII (bytes and characters coincide).
 	byteAt []int
-
-	xpathOnce sync.Once
-	byXPath   map[string]int
 }
 
 const checkpointEvery = 64
@@ -202,18 +232,105 @@ func (a *Article) Slice(start, end int) string {
 	return a.Text[a.ByteOffset(start):a.ByteOffset(end)]
 }
 
+// XPath returns the positional XPath of element i, e.g.
+// /article[1]/bdy[1]/sec[2]/p[3]. It is built on demand (in time and memory
+// proportional to the element's depth): no element keeps its path.
+func (a *Article) XPath(i int) string {
+	if i < 0 || i >= len(a.Elements) {
+		return ""
+	}
+	steps := make([]int, 0, a.Elements[i].Depth+1)
+	n := 0
+	for k := i; k >= 0; k = a.Elements[k].Parent {
+		steps = append(steps, k)
+		n += len(a.Elements[k].Name) + 4
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for j := len(steps) - 1; j >= 0; j-- {
+		e := &a.Elements[steps[j]]
+		b.WriteByte('/')
+		b.WriteString(e.Name)
+		b.WriteByte('[')
+		b.WriteString(itoa(e.Pos))
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// EachXPath calls fn for every element in document order with its XPath.
+// The xpath slice is valid only during the call. It takes time proportional
+// to the output and memory proportional to the deepest nesting.
+func (a *Article) EachXPath(fn func(i int, xpath []byte)) {
+	var buf []byte
+	var ends []int // ends[d]: length of buf holding the path of the open element at depth d
+	for i := range a.Elements {
+		e := &a.Elements[i]
+		if e.Depth < len(ends) {
+			ends = ends[:e.Depth]
+		}
+		if e.Depth > 0 && len(ends) > 0 {
+			buf = buf[:ends[len(ends)-1]]
+		} else {
+			buf = buf[:0]
+		}
+		buf = append(buf, '/')
+		buf = append(buf, e.Name...)
+		buf = append(buf, '[')
+		buf = strconv.AppendInt(buf, int64(e.Pos), 10)
+		buf = append(buf, ']')
+		ends = append(ends, len(buf))
+		fn(i, buf)
+	}
+}
+
 // Lookup returns the index of the element with the given positional XPath.
 // Steps without a position mean position 1 ("/article/bdy" is
-// "/article[1]/bdy[1]"), and a trailing slash is ignored.
+// "/article[1]/bdy[1]"), and a trailing slash is ignored. It walks down from
+// the root, one step at a time, over the children of each element.
 func (a *Article) Lookup(xpath string) (int, bool) {
-	a.xpathOnce.Do(func() {
-		a.byXPath = make(map[string]int, len(a.Elements))
-		for i := range a.Elements {
-			a.byXPath[a.Elements[i].XPath] = i
+	x := NormalizeXPath(xpath)
+	if x == "" || len(a.Elements) == 0 {
+		return 0, false
+	}
+	cur := -1 // the element whose children the next step names; -1: the document
+	for _, step := range strings.Split(x[1:], "/") {
+		name, pos, ok := parseStep(step)
+		if !ok {
+			return 0, false
 		}
-	})
-	i, ok := a.byXPath[NormalizeXPath(xpath)]
-	return i, ok
+		found := -1
+		if cur < 0 {
+			if a.Elements[0].Name == name && pos == 1 {
+				found = 0
+			}
+		} else {
+			for c := cur + 1; c < a.Elements[cur].Next; c = a.Elements[c].Next {
+				if e := &a.Elements[c]; e.Name == name && e.Pos == pos {
+					found = c
+					break
+				}
+			}
+		}
+		if found < 0 {
+			return 0, false
+		}
+		cur = found
+	}
+	return cur, true
+}
+
+// parseStep reads an XPath step "name[n]".
+func parseStep(step string) (string, int, bool) {
+	i := strings.IndexByte(step, '[')
+	if i <= 0 || !strings.HasSuffix(step, "]") {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(step[i+1 : len(step)-1])
+	if err != nil || n < 1 {
+		return "", 0, false
+	}
+	return step[:i], n, true
 }
 
 // NormalizeXPath writes a positional XPath with every step's position explicit

@@ -134,8 +134,8 @@ func TestSpans(t *testing.T) {
 				t.Errorf("Len, Text = %d, %q; want %d, %q", a.Len, a.Text, tc.len, tc.text)
 			}
 			var got []span
-			for _, e := range a.Elements {
-				got = append(got, span{e.XPath, e.Start, e.End})
+			for i, e := range a.Elements {
+				got = append(got, span{a.XPath(i), e.Start, e.End})
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("spans\n got %v\nwant %v", got, tc.want)
@@ -205,7 +205,7 @@ func xpaths(a *Article, idx []int) []string {
 			out = append(out, "-")
 			continue
 		}
-		out = append(out, a.Elements[i].XPath)
+		out = append(out, a.XPath(i))
 	}
 	return out
 }
@@ -369,19 +369,19 @@ func checkInvariants(a *Article) error {
 	for i := range a.Elements {
 		e := &a.Elements[i]
 		if e.Start > e.End || e.End > a.Len {
-			return fmt.Errorf("%s: bad span %d-%d", e.XPath, e.Start, e.End)
+			return fmt.Errorf("%s: bad span %d-%d", a.XPath(i), e.Start, e.End)
 		}
 		if i > 0 && e.Start < a.Elements[i-1].Start {
-			return fmt.Errorf("%s: starts before its predecessor", e.XPath)
+			return fmt.Errorf("%s: starts before its predecessor", a.XPath(i))
 		}
 		if e.Parent >= 0 {
 			p := &a.Elements[e.Parent]
 			if e.Start < p.Start || e.End > p.End || i >= p.Next {
-				return fmt.Errorf("%s: outside its parent", e.XPath)
+				return fmt.Errorf("%s: outside its parent", a.XPath(i))
 			}
 		}
 		if e.Next <= i || e.Next > len(a.Elements) {
-			return fmt.Errorf("%s: bad Next %d", e.XPath, e.Next)
+			return fmt.Errorf("%s: bad Next %d", a.XPath(i), e.Next)
 		}
 	}
 	return nil

@@ -15,9 +15,12 @@ import (
 // only ever looked up in this table, never joined into a path, so an id from
 // a URL cannot reach a file outside the folder.
 type Dir struct {
-	Root  string
-	paths map[string]string
-	ids   []string
+	Root string
+	// Reader reads the articles: OpenDir makes one with Root as the
+	// collection root; set its DTD, Lang and Warn before the first Parse.
+	Reader *Reader
+	paths  map[string]string
+	ids    []string
 }
 
 // OpenDir lists the articles below root. Two files with the same id are an
@@ -30,7 +33,7 @@ func OpenDir(root string) (*Dir, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a folder", root)
 	}
-	d := &Dir{Root: root, paths: map[string]string{}}
+	d := &Dir{Root: root, Reader: &Reader{Root: root}, paths: map[string]string{}}
 	err = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, unwrapPath(err))
@@ -75,40 +78,37 @@ func (d *Dir) Parse(id string) (*Article, error) {
 	if !ok {
 		return nil, fmt.Errorf("no article %q in %s", id, d.Root)
 	}
-	return ParseFile(p)
+	return d.Reader.ParseFile(p)
 }
 
 // Spans resolves element paths of the articles of a Dir into character spans
 // (the INEX XML submission's <path> results). Each article is parsed once; only
-// its table of paths and spans is kept. It is safe for concurrent use.
+// its elements are kept. It is safe for concurrent use.
 type Spans struct {
 	dir   *Dir
 	mu    sync.Mutex
-	cache map[string]map[string][2]int
+	cache map[string]*Article
 }
 
 // Spans returns a resolver of element paths over d.
-func (d *Dir) Spans() *Spans { return &Spans{dir: d, cache: map[string]map[string][2]int{}} }
+func (d *Dir) Spans() *Spans { return &Spans{dir: d, cache: map[string]*Article{}} }
 
 // Span returns the [start,end) span of the element at xpath in article id.
 func (s *Spans) Span(id, xpath string) (start, end int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	paths, ok := s.cache[id]
+	els, ok := s.cache[id]
 	if !ok {
 		a, err := s.dir.Parse(id)
 		if err != nil {
 			return 0, 0, err
 		}
-		paths = make(map[string][2]int, len(a.Elements))
-		for _, e := range a.Elements {
-			paths[e.XPath] = [2]int{e.Start, e.End}
-		}
-		s.cache[id] = paths
+		els = &Article{ID: a.ID, Elements: a.Elements} // the text is not needed
+		s.cache[id] = els
 	}
-	sp, ok := paths[NormalizeXPath(xpath)]
+	i, ok := els.Lookup(xpath)
 	if !ok {
 		return 0, 0, fmt.Errorf("article %s has no element %s", id, xpath)
 	}
-	return sp[0], sp[1], nil
+	return els.Elements[i].Start, els.Elements[i].End, nil
 }

@@ -32,21 +32,50 @@ func (e *Error) Error() string {
 	}
 }
 
-// ParseFile reads and parses the article file at path. Its id is the file
-// name without ".xml".
+// MaxDepth is the deepest nesting of elements an article may have: a deeper
+// one is refused with an error naming the file and line. Real articles nest
+// a few dozen deep; the bound keeps a hostile file from taking memory and
+// time out of proportion to its size.
+const MaxDepth = 10000
+
+// MaxArticleBytes is the largest article file readsim reads (the largest
+// Wikipedia article of the INEX collection is under 2 MB).
+const MaxArticleBytes = 1 << 30
+
+// ParseFile reads and parses the article file at path with the default
+// Reader (no collection root, no --dtd file, warnings discarded). Its id is
+// the file name without ".xml".
 func ParseFile(path string) (*Article, error) {
+	return defaultReader.ParseFile(path)
+}
+
+// Parse reads an article from r with the default Reader (see ParseFile).
+// name is the file name: it gives the article id (IDFromPath), the folder a
+// DTD is looked for relative to, and the name in error messages.
+func Parse(r io.Reader, name string) (*Article, error) {
+	return defaultReader.Parse(r, name)
+}
+
+var defaultReader = &Reader{}
+
+// ParseFile reads and parses the article file at path.
+func (rd *Reader) ParseFile(path string) (*Article, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: errors.Unwrap(err).Error()}
 	}
 	defer f.Close()
-	return Parse(f, path)
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return nil, &Error{File: path, Msg: "not a regular file"}
+	}
+	return rd.Parse(f, path)
 }
 
 // Parse reads an article from r, streaming. name is the file name: it gives
-// the article id (IDFromPath) and is used in error messages.
-func Parse(r io.Reader, name string) (*Article, error) {
-	p := parser{name: name, a: &Article{ID: IDFromPath(name)}}
+// the article id (IDFromPath), the folder the DTD is looked for relative to,
+// and the name in error messages.
+func (rd *Reader) Parse(r io.Reader, name string) (*Article, error) {
+	p := parser{name: name, rd: rd, a: &Article{ID: IDFromPath(name)}}
 	if err := p.run(r); err != nil {
 		return nil, err
 	}
@@ -57,6 +86,10 @@ func Parse(r io.Reader, name string) (*Article, error) {
 	}
 	p.a.Len = p.chars
 	p.a.index()
+	p.a.Lang = rd.Lang
+	if p.a.Lang == "" {
+		p.a.Lang = DetectLang(p.a.Text)
+	}
 	return p.a, nil
 }
 
@@ -72,6 +105,7 @@ type open struct {
 
 type parser struct {
 	name  string
+	rd    *Reader
 	a     *Article
 	text  strings.Builder
 	chars int
@@ -79,6 +113,10 @@ type parser struct {
 	done  bool // the root element has ended
 
 	titleElem int // element whose text is the title, while it is open
+	idElem    int // /article/header/id, while it is open
+
+	ents     *entitySet // the entities of the article's DTD (nil: none declared)
+	expanded int        // characters added by multi-character entities
 
 	names map[string]string // interned element and attribute names
 }
@@ -102,8 +140,27 @@ func (p *parser) errAt(d *xml.Decoder, format string, args ...any) error {
 	return &Error{File: p.name, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
 }
 
+// bomReader drops a UTF-8 byte-order mark at the start of the input and
+// refuses UTF-16 and UTF-32, which readsim does not read.
+func (p *parser) bomReader(br *bufio.Reader) error {
+	head, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
+		br.Discard(3)
+	case bytes.HasPrefix(head, []byte{0, 0, 0xFE, 0xFF}), bytes.HasPrefix(head, []byte{0xFF, 0xFE, 0, 0}):
+		return &Error{File: p.name, Msg: "a UTF-32 file: readsim reads UTF-8, US-ASCII and ISO-8859-1"}
+	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}), bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
+		return &Error{File: p.name, Msg: "a UTF-16 file: readsim reads UTF-8, US-ASCII and ISO-8859-1 (convert it with iconv -f UTF-16 -t UTF-8)"}
+	}
+	return nil
+}
+
 func (p *parser) run(r io.Reader) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	lr := &io.LimitedReader{R: r, N: MaxArticleBytes + 1}
+	br := bufio.NewReaderSize(lr, 64<<10)
+	if err := p.bomReader(br); err != nil {
+		return err
+	}
 	d := xml.NewDecoder(br)
 	d.Strict = true
 	d.Entity = map[string]string{}
@@ -111,6 +168,9 @@ func (p *parser) run(r io.Reader) error {
 	empty := true
 	for {
 		tok, err := d.RawToken()
+		if lr.N <= 0 {
+			return &Error{File: p.name, Msg: fmt.Sprintf("larger than %d MiB: not an article readsim reads", MaxArticleBytes>>20)}
+		}
 		if err == io.EOF {
 			break
 		}
@@ -135,7 +195,9 @@ func (p *parser) run(r io.Reader) error {
 			if len(p.a.Elements) > 0 {
 				return p.errAt(d, "a <!%s> directive inside the article", firstWord(t))
 			}
-			declareEntities(d.Entity, t)
+			if err := p.directive(d, t); err != nil {
+				return err
+			}
 		}
 	}
 	switch {
@@ -145,8 +207,59 @@ func (p *parser) run(r io.Reader) error {
 		return &Error{File: p.name, Msg: "not an article: no root element"}
 	case !p.done:
 		line, _ := d.InputPos()
-		top := p.a.Elements[p.stack[len(p.stack)-1].elem]
-		return &Error{File: p.name, Line: line, Msg: fmt.Sprintf("truncated file: unexpected end inside <%s> (%s)", top.Name, top.XPath)}
+		top := p.stack[len(p.stack)-1].elem
+		return &Error{File: p.name, Line: line, Msg: fmt.Sprintf("truncated file: unexpected end inside <%s> (%s)", p.a.Elements[top].Name, p.a.XPath(top))}
+	}
+	return nil
+}
+
+// directive reads a <!DOCTYPE …>: its DTD (external and internal subsets)
+// gives the article's entities.
+func (p *parser) directive(d *xml.Decoder, t xml.Directive) error {
+	if firstWord(t) != "DOCTYPE" {
+		return nil
+	}
+	line, _ := d.InputPos()
+	dt, err := parseDoctype(string(t))
+	if err != nil {
+		return &Error{File: p.name, Line: line, Msg: err.Error()}
+	}
+	var internal *DTD
+	if strings.TrimSpace(dt.internal) != "" {
+		internal, err = ParseDTD([]byte(dt.internal), p.name)
+		if err != nil {
+			var de *DTDError
+			if errors.As(err, &de) {
+				// the DOCTYPE ends on line; its internal subset starts
+				// internalAt bytes into it
+				first := line - strings.Count(string(t), "\n")
+				at := first + strings.Count(string(t)[:dt.internalAt], "\n")
+				return &Error{File: p.name, Line: at + max(de.Line, 1) - 1, Msg: "in the DOCTYPE's internal subset: " + de.Msg}
+			}
+			return &Error{File: p.name, Line: line, Msg: err.Error()}
+		}
+	}
+	var external *resolvedDTD
+	if dt.systemID != "" {
+		external, err = p.rd.dtdFor(p.name, dt.systemID)
+		if err != nil {
+			return &Error{File: p.name, Line: line, Msg: err.Error()}
+		}
+	}
+	switch {
+	case internal == nil && external != nil:
+		p.ents = external.ents
+	case internal != nil:
+		var raw *DTD
+		if external != nil {
+			raw = external.raw
+		}
+		if p.ents, err = newEntitySet(p.name+"'s DOCTYPE or its DTD", internal, raw); err != nil {
+			return &Error{File: p.name, Line: line, Msg: err.Error()}
+		}
+	}
+	if p.ents != nil {
+		d.Entity = p.ents.decoder
 	}
 	return nil
 }
@@ -159,9 +272,12 @@ func (p *parser) convert(d *xml.Decoder, err error, empty bool) error {
 		if se.Msg == "unexpected EOF" {
 			msg = "truncated file: unexpected end of file"
 			if len(p.stack) > 0 {
-				top := p.a.Elements[p.stack[len(p.stack)-1].elem]
-				msg += fmt.Sprintf(" inside <%s> (%s)", top.Name, top.XPath)
+				top := p.stack[len(p.stack)-1].elem
+				msg += fmt.Sprintf(" inside <%s> (%s)", p.a.Elements[top].Name, p.a.XPath(top))
 			}
+		}
+		if name, ok := strings.CutPrefix(msg, "invalid character entity &"); ok && !strings.HasPrefix(name, "#") {
+			msg = p.ents.undefined(strings.TrimSuffix(name, ";"))
 		}
 		return &Error{File: p.name, Line: se.Line, Msg: msg}
 	}
@@ -182,22 +298,23 @@ func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
 	if p.done {
 		return p.errAt(d, "content after the root element: <%s>", name)
 	}
-	parent, depth, xpath := -1, 0, ""
+	if len(p.stack) >= MaxDepth {
+		return p.errAt(d, "elements nested deeper than %d: not an article readsim reads", MaxDepth)
+	}
+	parent, depth, pos := -1, 0, 1
 	if len(p.stack) == 0 {
 		if name != "article" {
 			return p.errAt(d, "not an article: the root element is <%s>, not <article>", name)
 		}
-		xpath = "/article[1]"
 	} else {
 		top := &p.stack[len(p.stack)-1]
 		parent = top.elem
 		depth = len(p.stack)
-		n := 1
 		found := false
 		for k := range top.children {
 			if top.children[k].name == name {
 				top.children[k].n++
-				n = top.children[k].n
+				pos = top.children[k].n
 				found = true
 				break
 			}
@@ -205,22 +322,31 @@ func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
 		if !found {
 			top.children = append(top.children, childCount{name, 1})
 		}
-		xpath = p.a.Elements[parent].XPath + "/" + name + "[" + itoa(n) + "]"
 	}
 	var attrs []Attr
 	if len(t.Attr) > 0 {
 		attrs = make([]Attr, len(t.Attr))
 		for i, at := range t.Attr {
-			attrs[i] = Attr{Name: p.intern(at.Name), Value: at.Value}
+			v := at.Value
+			if p.ents != nil && p.ents.hasPlaceholders && strings.Contains(v, placeholderMark) {
+				var err error
+				if v, err = p.expand(d, v); err != nil {
+					return err
+				}
+			}
+			attrs[i] = Attr{Name: p.intern(at.Name), Value: v}
 		}
 	}
 	idx := len(p.a.Elements)
 	p.a.Elements = append(p.a.Elements, Element{
-		Name: name, XPath: xpath, Start: p.chars, Parent: parent, Depth: depth, Attrs: attrs,
+		Name: name, Pos: pos, Start: p.chars, Parent: parent, Depth: depth, Attrs: attrs,
 	})
 	p.stack = append(p.stack, open{elem: idx})
 	if p.a.Title == "" && p.titleElem == 0 && isTitle(p.a.Elements, idx) {
 		p.titleElem = idx
+	}
+	if p.a.HeaderID == "" && p.idElem == 0 && isHeaderID(p.a.Elements, idx) {
+		p.idElem = idx
 	}
 	return nil
 }
@@ -233,9 +359,15 @@ func isTitle(els []Element, i int) bool {
 	case e.Depth == 2 && e.Name == "title":
 		return els[e.Parent].Name == "header"
 	case e.Depth == 1 && e.Name == "name":
-		return true
+		return !e.IsWrapper()
 	}
 	return false
+}
+
+// isHeaderID reports whether element i is /article/header/id (2009).
+func isHeaderID(els []Element, i int) bool {
+	e := &els[i]
+	return e.Depth == 2 && e.Name == "id" && els[e.Parent].Name == "header"
 }
 
 func (p *parser) end(d *xml.Decoder, t xml.EndElement) error {
@@ -246,7 +378,7 @@ func (p *parser) end(d *xml.Decoder, t xml.EndElement) error {
 	top := p.stack[len(p.stack)-1]
 	e := &p.a.Elements[top.elem]
 	if e.Name != name {
-		return p.errAt(d, "end tag </%s> does not match start tag <%s> (%s)", name, e.Name, e.XPath)
+		return p.errAt(d, "end tag </%s> does not match start tag <%s> (%s)", name, e.Name, p.a.XPath(top.elem))
 	}
 	e.End = p.chars
 	e.Next = len(p.a.Elements)
@@ -254,6 +386,10 @@ func (p *parser) end(d *xml.Decoder, t xml.EndElement) error {
 	if top.elem == p.titleElem && top.elem != 0 {
 		p.a.Title = strings.TrimSpace(p.text.String()[p.byteOf(e.Start):])
 		p.titleElem = -1
+	}
+	if top.elem == p.idElem && top.elem != 0 {
+		p.a.HeaderID = strings.TrimSpace(p.text.String()[p.byteOf(e.Start):])
+		p.idElem = -1
 	}
 	if href, ok := e.Attr("href"); ok {
 		if id := linkTarget(href); id != "" {
@@ -267,7 +403,7 @@ func (p *parser) end(d *xml.Decoder, t xml.EndElement) error {
 }
 
 // byteOf returns the byte offset in the text so far of character c. It is
-// used only for the title, which comes early in an article.
+// used only for the title and the header id, which come early in an article.
 func (p *parser) byteOf(c int) int {
 	s := p.text.String()
 	b := 0
@@ -289,6 +425,13 @@ func (p *parser) charData(d *xml.Decoder, t xml.CharData) error {
 		}
 		return nil
 	}
+	if p.ents != nil && p.ents.hasPlaceholders && bytes.Contains(t, []byte(placeholderMark)) {
+		s, err := p.expand(d, string(t))
+		if err != nil {
+			return err
+		}
+		t = xml.CharData(s)
+	}
 	p.text.Write(t)
 	n := len(t)
 	for _, c := range t {
@@ -299,6 +442,17 @@ func (p *parser) charData(d *xml.Decoder, t xml.CharData) error {
 	}
 	p.chars += n
 	return nil
+}
+
+// expand replaces the placeholders of multi-character entities in s by their
+// replacement texts, counting what they add against MaxExpandedChars.
+func (p *parser) expand(d *xml.Decoder, s string) (string, error) {
+	out, added := p.ents.expand(s)
+	p.expanded += added
+	if p.expanded > MaxExpandedChars {
+		return "", p.errAt(d, "entity references expand to more than %d MiB of text (nested entities: a \"billion laughs\"?)", MaxExpandedChars>>20)
+	}
+	return out, nil
 }
 
 func firstWord(b []byte) string {
@@ -355,78 +509,3 @@ func (l *latin1Reader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// declareEntities adds the general entities declared in a DOCTYPE's internal
-// subset (<!ENTITY name "value">) to m. Parameter entities and external
-// entities are not expanded; a reference to one is an undefined-entity error.
-// Character references in a replacement text are resolved.
-func declareEntities(m map[string]string, dir []byte) {
-	s := string(dir)
-	for {
-		i := strings.Index(s, "<!ENTITY")
-		if i < 0 {
-			return
-		}
-		s = s[i+len("<!ENTITY"):]
-		rest := strings.TrimLeft(s, " \t\r\n")
-		if strings.HasPrefix(rest, "%") {
-			continue
-		}
-		end := strings.IndexAny(rest, " \t\r\n")
-		if end <= 0 {
-			return
-		}
-		name := rest[:end]
-		rest = strings.TrimLeft(rest[end:], " \t\r\n")
-		if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
-			continue // SYSTEM or PUBLIC: external
-		}
-		q := rest[0]
-		close := strings.IndexByte(rest[1:], q)
-		if close < 0 {
-			return
-		}
-		if _, dup := m[name]; !dup { // the first declaration binds (XML 1.0 §4.2)
-			m[name] = resolveCharRefs(rest[1 : 1+close])
-		}
-		s = rest[1+close:]
-	}
-}
-
-// resolveCharRefs replaces &#N; and &#xN; in s by their characters.
-func resolveCharRefs(s string) string {
-	if !strings.Contains(s, "&#") {
-		return s
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "&#")
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		j := strings.IndexByte(s[i:], ';')
-		if j < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		ref := s[i+2 : i+j]
-		var r rune = -1
-		var v uint64
-		var err error
-		if strings.HasPrefix(ref, "x") {
-			_, err = fmt.Sscanf(ref[1:], "%x", &v)
-		} else {
-			_, err = fmt.Sscanf(ref, "%d", &v)
-		}
-		if err == nil && v <= utf8.MaxRune {
-			r = rune(v)
-		}
-		if r < 0 {
-			b.WriteString(s[i : i+j+1])
-		} else {
-			b.WriteRune(r)
-		}
-		s = s[i+j+1:]
-	}
-}

@@ -103,8 +103,8 @@ func TestSampleAgainstDOM(t *testing.T) {
 		}
 		for i, w := range want {
 			e := a.Elements[i]
-			if e.XPath != w.xpath || e.Start != w.start || e.End != w.end {
-				t.Errorf("%s: element %d is %s %d-%d; DOM: %s %d-%d", f, i, e.XPath, e.Start, e.End, w.xpath, w.start, w.end)
+			if a.XPath(i) != w.xpath || e.Start != w.start || e.End != w.end {
+				t.Errorf("%s: element %d is %s %d-%d; DOM: %s %d-%d", f, i, a.XPath(i), e.Start, e.End, w.xpath, w.start, w.end)
 				break
 			}
 		}

@@ -1,0 +1,315 @@
+package article
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Reader reads the articles of one collection. It finds each article's DTD
+// (the file its <!DOCTYPE article SYSTEM "…"> names), reads every DTD once,
+// and warns once, not once per article, when a DTD is missing. A Reader is
+// safe for concurrent use; the zero Reader reads articles on their own (no
+// collection root, no --dtd file, warnings discarded).
+//
+// An article's DTD is looked for, in order:
+//  1. where its system identifier points, relative to the article's folder
+//     ("../article.dtd" from en/15165.xml is article.dtd beside en/);
+//  2. in Root, the collection's root folder, under the identifier's base name;
+//  3. in DTD, a file the user names (readsim's --dtd).
+//
+// When none exists the article is read with the 253 character entities of
+// XHTML 1.0 built in (lat1, symbol, special: the entities the INEX Wikipedia
+// collection's DTD declares), and Warn is called once. An identifier that is
+// a URL (http:, https:, …) is never fetched: only steps 2 and 3 apply to it.
+type Reader struct {
+	// Root is the collection's root folder ("" for none).
+	Root string
+	// DTD is the DTD file to use when an article's own is not found ("" for none).
+	DTD string
+	// Lang, when not empty, is every article's language (BCP 47, "en", "zh",
+	// "ja", "ko"…); empty means detected from the text (DetectLang).
+	Lang string
+	// Warn receives warnings; nil discards them.
+	Warn func(msg string)
+
+	mu       sync.Mutex
+	resolved map[string]*resolvedDTD // by article folder + "\x00" + system id
+	loaded   map[string]*resolvedDTD // by the DTD file's cleaned path
+	warned   bool
+}
+
+// resolvedDTD is a DTD read from disk (or the built-in entities) with its
+// entities ready for the decoder, or why it could not be read.
+type resolvedDTD struct {
+	raw  *DTD
+	ents *entitySet
+	err  error
+}
+
+// dtdFor returns the entities of the DTD whose system identifier is sysID,
+// for the article file named article.
+func (rd *Reader) dtdFor(article, sysID string) (*resolvedDTD, error) {
+	key := filepath.Dir(article) + "\x00" + sysID
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if r, ok := rd.resolved[key]; ok {
+		return r, r.err
+	}
+	if rd.resolved == nil {
+		rd.resolved = map[string]*resolvedDTD{}
+		rd.loaded = map[string]*resolvedDTD{}
+	}
+	var tried []string
+	for _, c := range rd.dtdCandidates(article, sysID) {
+		tried = append(tried, c)
+		st, err := os.Stat(c)
+		if err != nil || st.IsDir() {
+			continue
+		}
+		clean := filepath.Clean(c)
+		r, ok := rd.loaded[clean]
+		if !ok {
+			r = &resolvedDTD{}
+			if r.raw, r.err = ReadDTD(c); r.err == nil {
+				r.ents, r.err = newEntitySet(c, r.raw)
+			}
+			if r.err != nil {
+				r.err = fmt.Errorf("its DTD %s: %w", c, r.err)
+			}
+			rd.loaded[clean] = r
+		}
+		rd.resolved[key] = r
+		return r, r.err
+	}
+	if !rd.warned && rd.Warn != nil {
+		rd.warned = true
+		rd.Warn(fmt.Sprintf("%s: its DTD %q is not at %s: reading the articles with the built-in XHTML entities (lat1, symbol, special); name the DTD with --dtd", article, sysID, strings.Join(tried, ", nor at ")))
+	}
+	r := &resolvedDTD{raw: builtinDTD(), ents: builtinEntities()}
+	rd.resolved[key] = r
+	return r, nil
+}
+
+// dtdCandidates lists the files where an article's DTD may be, in order.
+func (rd *Reader) dtdCandidates(article, sysID string) []string {
+	var out []string
+	id := strings.TrimPrefix(sysID, "file://")
+	remote := strings.Contains(id, "://")
+	if !remote && id != "" {
+		if filepath.IsAbs(filepath.FromSlash(id)) {
+			out = append(out, filepath.FromSlash(id))
+		} else {
+			out = append(out, filepath.Join(filepath.Dir(article), filepath.FromSlash(id)))
+		}
+	}
+	if rd.Root != "" {
+		if base := path.Base(strings.ReplaceAll(id, "\\", "/")); base != "" && base != "." && base != "/" {
+			out = append(out, filepath.Join(rd.Root, base))
+		}
+	}
+	if rd.DTD != "" {
+		out = append(out, rd.DTD)
+	}
+	return out
+}
+
+var (
+	builtinOnce sync.Once
+	builtinRaw  *DTD
+	builtinSet  *entitySet
+)
+
+func loadBuiltin() {
+	builtinRaw = &DTD{Path: "", Entities: make(map[string]string, len(xhtmlEntities)), External: map[string]bool{}}
+	for n, r := range xhtmlEntities {
+		builtinRaw.Entities[n] = string(r)
+	}
+	builtinSet, _ = newEntitySet("the built-in XHTML entities", builtinRaw)
+}
+
+// builtinDTD is a DTD declaring the XHTML 1.0 character entities.
+func builtinDTD() *DTD { builtinOnce.Do(loadBuiltin); return builtinRaw }
+
+// builtinEntities are the XHTML 1.0 character entities, ready for the decoder.
+func builtinEntities() *entitySet { builtinOnce.Do(loadBuiltin); return builtinSet }
+
+// placeholderMark starts and ends the text encoding/xml inserts for an entity
+// whose replacement text is not one character: U+FDD0, a Unicode
+// noncharacter ("reserved for a process's internal use"), the digits of the
+// replacement text's number, U+FDD0 again. The parser replaces it by the
+// replacement text, counting what that adds against MaxExpandedChars, so a
+// reference costs the decoder a few bytes however long its text. (A
+// document's own text would have to hold U+FDD0, digits, U+FDD0 to be taken
+// for a placeholder; a lone U+FDD0 is kept as text.)
+const placeholderMark = "\uFDD0"
+
+// entitySet is the general entities an article may use, ready for
+// encoding/xml's decoder: each name maps to its character, to "" or to a
+// placeholder of its replacement text.
+type entitySet struct {
+	source          string            // where the entities come from, for messages
+	decoder         map[string]string // for xml.Decoder.Entity
+	texts           []string          // placeholder k → replacement text
+	bad             map[string]string // entities that cannot be used, and why
+	hasPlaceholders bool
+}
+
+// newEntitySet expands the entities of the DTDs (the first declaration of a
+// name binds: list the internal subset first) into an entitySet.
+func newEntitySet(source string, dtds ...*DTD) (*entitySet, error) {
+	raw := map[string]string{}
+	external := map[string]bool{}
+	for _, d := range dtds {
+		if d == nil {
+			continue
+		}
+		for n, v := range d.Entities {
+			if _, dup := raw[n]; !dup && !external[n] {
+				raw[n] = v
+			}
+		}
+		for n := range d.External {
+			if _, dup := raw[n]; !dup {
+				external[n] = true
+			}
+		}
+	}
+	s := &entitySet{source: source, decoder: make(map[string]string, len(raw)), bad: map[string]string{}}
+	x := expander{raw: raw, memo: map[string]string{}, busy: map[string]bool{}}
+	for n := range raw {
+		v, err := x.expand(n, 0)
+		if err != nil {
+			s.bad[n] = err.Error()
+			continue
+		}
+		switch utf8.RuneCountInString(v) {
+		case 0, 1:
+			s.decoder[n] = v
+		default:
+			s.decoder[n] = placeholderMark + strconv.Itoa(len(s.texts)) + placeholderMark
+			s.texts = append(s.texts, v)
+			s.hasPlaceholders = true
+		}
+	}
+	for n := range external {
+		s.bad[n] = "an external entity (readsim reads no file but the DTD)"
+	}
+	return s, nil
+}
+
+// undefined explains why a reference to the entity name failed.
+func (s *entitySet) undefined(name string) string {
+	if s == nil {
+		return fmt.Sprintf("undefined entity &%s; (the article declares no DTD; readsim --dtd FILE names one)", name)
+	}
+	if why, ok := s.bad[name]; ok {
+		return fmt.Sprintf("entity &%s; cannot be used: %s", name, why)
+	}
+	return fmt.Sprintf("undefined entity &%s; (not declared in %s)", name, s.source)
+}
+
+// expand replaces the placeholders in s by their texts; it returns the text
+// and the number of characters the replacements added.
+func (s *entitySet) expand(in string) (string, int) {
+	var b strings.Builder
+	added := 0
+	for {
+		i := strings.Index(in, placeholderMark)
+		if i < 0 {
+			b.WriteString(in)
+			return b.String(), added
+		}
+		rest := in[i+len(placeholderMark):]
+		j := strings.Index(rest, placeholderMark)
+		k, err := strconv.Atoi(rest[:max(j, 0)])
+		if j < 0 || err != nil || k < 0 || k >= len(s.texts) || rest[0] == '+' || rest[0] == '-' {
+			// a U+FDD0 of the document's own text: keep it
+			b.WriteString(in[:i+len(placeholderMark)])
+			in = rest
+			continue
+		}
+		b.WriteString(in[:i])
+		b.WriteString(s.texts[k])
+		added += utf8.RuneCountInString(s.texts[k])
+		in = rest[j+len(placeholderMark):]
+	}
+}
+
+// expander computes entities' replacement texts with every reference in them
+// expanded, bounded in depth and length (no "billion laughs").
+type expander struct {
+	raw  map[string]string
+	memo map[string]string
+	busy map[string]bool
+}
+
+var predefined = map[string]string{"lt": "<", "gt": ">", "amp": "&", "quot": `"`, "apos": "'"}
+
+func (x *expander) expand(name string, depth int) (string, error) {
+	if v, ok := x.memo[name]; ok {
+		return v, nil
+	}
+	raw, ok := x.raw[name]
+	if !ok {
+		return "", fmt.Errorf("its replacement text refers to the undefined entity &%s;", name)
+	}
+	if x.busy[name] {
+		return "", fmt.Errorf("it refers to itself (&%s;)", name)
+	}
+	if depth > maxEntityNesting {
+		return "", fmt.Errorf("entities nested deeper than %d", maxEntityNesting)
+	}
+	if !strings.Contains(raw, "&") {
+		x.memo[name] = raw
+		return raw, nil
+	}
+	x.busy[name] = true
+	defer delete(x.busy, name)
+	var b strings.Builder
+	n := 0 // characters so far
+	for s := raw; s != ""; {
+		i := strings.IndexByte(s, '&')
+		if i < 0 {
+			b.WriteString(s)
+			n += utf8.RuneCountInString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		n += utf8.RuneCountInString(s[:i])
+		s = s[i:]
+		var part string
+		if r, size, ok := charRef(s); ok {
+			part, s = string(r), s[size:]
+		} else {
+			j := strings.IndexByte(s, ';')
+			if j < 2 {
+				return "", fmt.Errorf("its replacement text has a bare '&'")
+			}
+			ref := s[1:j]
+			s = s[j+1:]
+			if v, ok := predefined[ref]; ok {
+				part = v
+			} else {
+				v, err := x.expand(ref, depth+1)
+				if err != nil {
+					return "", err
+				}
+				part = v
+			}
+		}
+		n += utf8.RuneCountInString(part)
+		if n > MaxEntityChars {
+			return "", fmt.Errorf("its replacement text is longer than %d characters (nested entities: a \"billion laughs\"?)", MaxEntityChars)
+		}
+		b.WriteString(part)
+	}
+	v := b.String()
+	x.memo[name] = v
+	return v, nil
+}
