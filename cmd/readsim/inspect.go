@@ -12,7 +12,7 @@ import (
 func init() {
 	register(&command{
 		name:    "inspect",
-		args:    "ARTICLE.xml",
+		args:    "[--dtd FILE] ARTICLE.xml",
 		summary: "the article's text length, then one line per element: xpath<TAB>start<TAB>end",
 		run:     runInspect,
 	})
@@ -20,6 +20,7 @@ func init() {
 
 func runInspect(e *env, args []string) error {
 	fs := newFlags(e, commands["inspect"])
+	af := addArticleFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -27,7 +28,11 @@ func runInspect(e *env, args []string) error {
 	if len(pos) != 1 {
 		return usageError{"want exactly one article file"}
 	}
-	a, err := article.ParseFile(pos[0])
+	rd, err := af.reader(e, "inspect", "")
+	if err != nil {
+		return err
+	}
+	a, err := rd.ParseFile(pos[0])
 	if err != nil {
 		var ae *article.Error
 		if errors.As(err, &ae) {
