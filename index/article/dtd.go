@@ -54,14 +54,14 @@ type DTD struct {
 // dtdParser reads the markup declarations of a DTD (an external subset or a
 // DOCTYPE's internal subset).
 type dtdParser struct {
-	file  string // file name for errors
-	src   string
-	pos   int
-	line  int
-	pe    map[string]string // internal parameter entities
-	added int               // characters added by parameter-entity references
-	splices int             // parameter-entity references between declarations
-	d     *DTD
+	file    string // file name for errors
+	src     string
+	pos     int
+	line    int
+	pe      map[string]string // internal parameter entities
+	added   int               // characters added by parameter-entity references
+	splices int               // parameter-entity references between declarations
+	d       *DTD
 }
 
 // DTDError is a problem in a DTD: the file, the line and what.
@@ -472,8 +472,8 @@ func isXMLChar(r rune) bool {
 
 // doctype is what a <!DOCTYPE …> declaration says.
 type doctype struct {
-	root     string
-	systemID string // "" when there is no external subset
+	root       string
+	systemID   string // "" when there is no external subset
 	internal   string // the internal subset, without its brackets
 	internalAt int    // the byte offset of the internal subset in the directive
 }

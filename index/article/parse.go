@@ -508,4 +508,3 @@ func (l *latin1Reader) Read(p []byte) (int, error) {
 	}
 	return n, nil
 }
-
