@@ -109,6 +109,27 @@ func (e *Element) IsWrapper() bool {
 	return false
 }
 
+// maxWrapperNesting bounds the semantic wrappers LayoutParent looks through.
+const maxWrapperNesting = 64
+
+// LayoutParent returns the index of the nearest ancestor of element i that is
+// not a semantic wrapper (IsWrapper), or -1 for the root: the parent element
+// i has on a page. In the 2009 collection a wrapper may hold any part of an
+// article, its header included (<article><sport …><header>…). Wrappers
+// nested more than 64 deep are not looked through (-1).
+func (a *Article) LayoutParent(i int) int {
+	n := 0
+	for p := a.Elements[i].Parent; p >= 0; p = a.Elements[p].Parent {
+		if !a.Elements[p].IsWrapper() {
+			return p
+		}
+		if n++; n > maxWrapperNesting {
+			return -1
+		}
+	}
+	return -1
+}
+
 // Link is a link from an article to another article of the collection.
 type Link struct {
 	// Target is the id of the linked article.

@@ -81,18 +81,17 @@ func (e *DTDError) Error() string {
 
 // ReadDTD reads a DTD file (an external subset).
 func ReadDTD(path string) (*DTD, error) {
+	// stat before opening: opening a FIFO would wait for a writer
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, &DTDError{File: path, Msg: "not a regular file"}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &DTDError{File: path, Msg: "not a regular file"}
-	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxDTDBytes+1))
 	if err != nil {
 		return nil, &DTDError{File: path, Msg: err.Error()}

@@ -60,14 +60,22 @@ var defaultReader = &Reader{}
 
 // ParseFile reads and parses the article file at path.
 func (rd *Reader) ParseFile(path string) (*Article, error) {
+	// stat before opening: opening a FIFO would wait for a writer
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: errors.Unwrap(err).Error()}
+	}
+	switch {
+	case st.IsDir():
+		return nil, &Error{File: path, Msg: "a folder, not an article file"}
+	case !st.Mode().IsRegular():
+		return nil, &Error{File: path, Msg: "not a regular file (a pipe or a device?)"}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: errors.Unwrap(err).Error()}
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return nil, &Error{File: path, Msg: "not a regular file"}
-	}
 	return rd.Parse(f, path)
 }
 
@@ -342,32 +350,38 @@ func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
 		Name: name, Pos: pos, Start: p.chars, Parent: parent, Depth: depth, Attrs: attrs,
 	})
 	p.stack = append(p.stack, open{elem: idx})
-	if p.a.Title == "" && p.titleElem == 0 && isTitle(p.a.Elements, idx) {
+	if p.a.Title == "" && p.titleElem == 0 && isTitle(p.a, idx) {
 		p.titleElem = idx
 	}
-	if p.a.HeaderID == "" && p.idElem == 0 && isHeaderID(p.a.Elements, idx) {
+	if p.a.HeaderID == "" && p.idElem == 0 && isHeaderID(p.a, idx) {
 		p.idElem = idx
 	}
 	return nil
 }
 
 // isTitle reports whether element i holds the article title:
-// /article/header/title (2009) or /article/name (2006).
-func isTitle(els []Element, i int) bool {
-	e := &els[i]
-	switch {
-	case e.Depth == 2 && e.Name == "title":
-		return els[e.Parent].Name == "header"
-	case e.Depth == 1 && e.Name == "name":
-		return !e.IsWrapper()
+// /article/header/title (2009) or /article/name (2006), semantic wrappers
+// around them aside (an article of 2009 may sit whole inside a <sport …>).
+func isTitle(a *Article, i int) bool {
+	e := &a.Elements[i]
+	switch e.Name {
+	case "title":
+		h := a.LayoutParent(i)
+		return h > 0 && a.Elements[h].Name == "header" && a.LayoutParent(h) == 0
+	case "name":
+		return !e.IsWrapper() && a.LayoutParent(i) == 0
 	}
 	return false
 }
 
-// isHeaderID reports whether element i is /article/header/id (2009).
-func isHeaderID(els []Element, i int) bool {
-	e := &els[i]
-	return e.Depth == 2 && e.Name == "id" && els[e.Parent].Name == "header"
+// isHeaderID reports whether element i is /article/header/id (2009),
+// semantic wrappers aside.
+func isHeaderID(a *Article, i int) bool {
+	if a.Elements[i].Name != "id" {
+		return false
+	}
+	h := a.LayoutParent(i)
+	return h > 0 && a.Elements[h].Name == "header" && a.LayoutParent(h) == 0
 }
 
 func (p *parser) end(d *xml.Decoder, t xml.EndElement) error {

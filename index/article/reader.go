@@ -69,8 +69,8 @@ func (rd *Reader) dtdFor(article, sysID string) (*resolvedDTD, error) {
 	for _, c := range rd.dtdCandidates(article, sysID) {
 		tried = append(tried, c)
 		st, err := os.Stat(c)
-		if err != nil || st.IsDir() {
-			continue
+		if err != nil || !st.Mode().IsRegular() {
+			continue // missing, a folder, a FIFO or a device: not a DTD
 		}
 		clean := filepath.Clean(c)
 		r, ok := rd.loaded[clean]
