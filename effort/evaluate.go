@@ -176,64 +176,7 @@ func (e *Evaluator) Topic(t *TopicInput, w *Workspace, out []float64) []float64 
 }
 
 func (e *Evaluator) value(m Measure, t *TopicInput, v *DocValues, s []float64, w *Workspace) float64 {
-	nr := m.Doc.NR
-	ratio := func(a, b int) float64 {
-		if b == 0 {
-			return 0
-		}
-		return float64(a) / float64(b)
-	}
-	switch m.List {
-	case ListAgP:
-		return AgP(s, v.IsRel, t.Trel)
-	case ListAgP1:
-		return AgP1(s, v.RSize, t.TrelChars)
-	case ListAgP2:
-		return AgP2(s, v.RSize, t.TrelChars)
-	case ListGP:
-		return GP(s, m.K, e.cfg.CompatINEX)
-	case ListGR:
-		return GR(v.IsRel, t.Trel, m.K)
-	case ListCE:
-		return CE(s, m.K, nr)
-	case ListNCE:
-		return NCE(s, t.Trel, m.K, nr)
-	case ListANCE:
-		return ANCE(s, t.Trel, m.K, nr)
-	case ListP:
-		return P(v.IsRel, m.K)
-	case ListAP:
-		return AP(v.IsRel, t.Trel)
-	case ListIP:
-		return w.curve.IP(m.X)
-	case ListAiP:
-		return w.curve.AiP()
-	case CountNumRet:
-		return float64(len(t.Docs))
-	case CountNumRel:
-		return float64(t.Trel)
-	case CountNumRelRet:
-		return float64(v.NumRelRet)
-	case CountRetSize:
-		return float64(v.RetLen)
-	case CountRelSize:
-		return float64(t.TrelChars)
-	case CountRelRetSize:
-		return float64(v.RetRel)
-	case CountArtPrec:
-		return ratio(v.NumRelRet, len(t.Docs))
-	case CountArtRec:
-		return ratio(v.NumRelRet, t.Trel)
-	case CountArtF1:
-		return FScore(ratio(v.NumRelRet, len(t.Docs)), ratio(v.NumRelRet, t.Trel), 1)
-	case CountCharPrec:
-		return ratio(v.RetRel, v.RetLen)
-	case CountCharRec:
-		return ratio(v.RetRel, t.TrelChars)
-	case CountCharF1:
-		return FScore(ratio(v.RetRel, v.RetLen), ratio(v.RetRel, t.TrelChars), 1)
-	}
-	return 0
+	return m.family().value(&valueArgs{m: m, t: t, v: v, s: s, w: w, compat: e.cfg.CompatINEX})
 }
 
 // Aggregate returns the `all` value of m over per-topic values: the sum for

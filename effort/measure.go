@@ -45,45 +45,16 @@ const (
 
 // String returns the canonical name, e.g. "F(0.25)", "T2If(2000,1)", "LE(300,5)".
 func (d DocScore) String() string {
-	switch d.Kind {
-	case DocF:
-		return "F(" + fmtNum(d.Beta) + ")"
-	case DocT2Ip:
-		return "T2Ip(" + strconv.Itoa(d.X) + ")"
-	case DocT2Ir:
-		return "T2Ir(" + strconv.Itoa(d.X) + ")"
-	case DocT2If:
-		return "T2If(" + strconv.Itoa(d.X) + "," + fmtNum(d.Beta) + ")"
-	case DocChP:
-		return "ChP[" + strconv.Itoa(d.N) + "]"
-	case DocAveChP:
-		return "aveChP"
-	case DocLE:
-		if d.X > 0 {
-			return "LE(" + strconv.Itoa(d.S) + "," + strconv.Itoa(d.NR) + "," + strconv.Itoa(d.X) + ")"
-		}
-		return "LE(" + strconv.Itoa(d.S) + "," + strconv.Itoa(d.NR) + ")"
+	if f := d.family(); f != nil {
+		return f.name(d)
 	}
 	return ""
 }
 
 // Of returns the score of document d. For LE it is the effort ES(d).
 func (d DocScore) Of(doc *Doc) float64 {
-	switch d.Kind {
-	case DocF:
-		return F(doc, d.Beta)
-	case DocT2Ip:
-		return T2Ip(doc, d.X)
-	case DocT2Ir:
-		return T2Ir(doc, d.X)
-	case DocT2If:
-		return T2If(doc, d.X, d.Beta)
-	case DocChP:
-		return ChP(doc, d.N)
-	case DocAveChP:
-		return AveChP(doc)
-	case DocLE:
-		return LEStop(doc, d.S, d.NR, d.X)
+	if f := d.family(); f != nil {
+		return f.of(d, doc)
 	}
 	return 0
 }
@@ -121,13 +92,6 @@ const (
 	CountCharF1
 )
 
-var countNames = map[ListKind]string{
-	CountNumRet: "num_ret", CountNumRel: "num_rel", CountNumRelRet: "num_rel_ret",
-	CountRetSize: "ret_size", CountRelSize: "rel_size", CountRelRetSize: "rel_ret_size",
-	CountArtPrec: "art_prec", CountArtRec: "art_rec", CountArtF1: "art_f1",
-	CountCharPrec: "char_prec", CountCharRec: "char_rec", CountCharF1: "char_f1",
-}
-
 // Measure is a parsed measure name: a list score, its rank or recall level,
 // and the document score it aggregates.
 type Measure struct {
@@ -143,45 +107,27 @@ type Measure struct {
 
 // IsSum reports whether the measure's `all` value is the sum over topics (the
 // official tool's counts) rather than the mean.
-func (m Measure) IsSum() bool { return m.List >= CountNumRet && m.List <= CountRelRetSize }
+func (m Measure) IsSum() bool { return m.family().sum }
 
 // IsFocused reports whether the measure evaluates ranked passages (iP, AiP),
 // which accept interleaved articles.
-func (m Measure) IsFocused() bool { return m.List == ListIP || m.List == ListAiP }
+func (m Measure) IsFocused() bool { return m.family().focused }
 
 // IsCount reports whether the measure is one of the official counts or set measures.
-func (m Measure) IsCount() bool { return m.List >= CountNumRet }
+func (m Measure) IsCount() bool { return m.family().count }
+
+// Better says whether larger or smaller values of the measure are better.
+func (m Measure) Better() Direction { return m.family().better }
 
 // String returns the canonical full name, e.g. `AgP\F(0.25)`, `iP[0.01]`.
 func (m Measure) String() string {
-	var l string
-	switch m.List {
-	case ListAgP:
-		l = "AgP"
-	case ListAgP1:
-		l = "AgP'"
-	case ListAgP2:
-		l = "AgP''"
-	case ListGP:
-		l = "gP[" + strconv.Itoa(m.K) + "]"
-	case ListGR:
-		l = "gR[" + strconv.Itoa(m.K) + "]"
-	case ListCE:
-		l = "CE[" + strconv.Itoa(m.K) + "]"
-	case ListNCE:
-		l = "NCE[" + strconv.Itoa(m.K) + "]"
-	case ListANCE:
-		l = "ANCE[" + strconv.Itoa(m.K) + "]"
-	case ListP:
-		l = "P[" + strconv.Itoa(m.K) + "]"
-	case ListAP:
-		l = "AP"
-	case ListIP:
-		l = "iP[" + fmtLevel(m.X) + "]"
-	case ListAiP:
-		l = "AiP"
-	default:
-		l = countNames[m.List]
+	f := m.family()
+	l := f.head
+	switch f.param {
+	case paramRank:
+		l += "[" + strconv.Itoa(m.K) + "]"
+	case paramLevel:
+		l += "[" + fmtLevel(m.X) + "]"
 	}
 	if m.Doc.Kind != DocNone {
 		return l + `\` + m.Doc.String()
@@ -212,62 +158,34 @@ func ParseMeasure(name string) (Measure, error) {
 	if !ok {
 		return bad("malformed brackets")
 	}
-	needK := false
-	switch head {
-	case "AgP":
-		m.List = ListAgP
-	case "AgP'":
-		m.List = ListAgP1
-	case "AgP''":
-		m.List = ListAgP2
-	case "gP":
-		m.List, needK = ListGP, true
-	case "gR":
-		m.List, needK = ListGR, true
-	case "CE":
-		m.List, needK = ListCE, true
-	case "NCE":
-		m.List, needK = ListNCE, true
-	case "ANCE":
-		m.List, needK = ListANCE, true
-	case "P":
-		m.List, needK = ListP, true
-	case "AP":
-		m.List = ListAP
-	case "iP":
-		m.List = ListIP
-		if !hasArg {
-			return bad("iP needs a recall level, e.g. iP[0.01]")
-		}
-		x, err := strconv.ParseFloat(arg, 64)
-		if err != nil || !(x >= 0 && x <= 1) {
-			return bad("the recall level of iP must be a number in [0,1]")
-		}
-		m.X = x
-	case "AiP":
-		m.List = ListAiP
-	default:
-		found := false
-		for k, n := range countNames {
-			if n == head {
-				m.List, found = k, true
-			}
-		}
-		if !found {
-			return bad("unknown list score " + strconv.Quote(head))
-		}
+	f, ok := familyNamed(head)
+	if !ok {
+		return bad("unknown list score " + strconv.Quote(head))
 	}
-	if needK {
+	m.List = f.list
+	switch f.param {
+	case paramRank:
 		if !hasArg {
 			return bad(head + " needs a rank, e.g. " + head + "[10]")
 		}
 		k, err := strconv.Atoi(arg)
-		if err != nil || k < 1 {
-			return bad("the rank of " + head + " must be a positive integer")
+		if err != nil || k < 1 || k > MaxRank {
+			return bad(fmt.Sprintf("the rank of %s must be an integer from 1 to %d", head, MaxRank))
 		}
 		m.K = k
-	} else if hasArg && m.List != ListIP {
-		return bad(head + " takes no [parameter]")
+	case paramLevel:
+		if !hasArg {
+			return bad(head + " needs a recall level, e.g. " + head + "[0.01]")
+		}
+		x, err := strconv.ParseFloat(arg, 64)
+		if err != nil || !(x >= 0 && x <= 1) {
+			return bad("the recall level of " + head + " must be a number in [0,1]")
+		}
+		m.X = x
+	default:
+		if hasArg {
+			return bad(head + " takes no [parameter]")
+		}
 	}
 	if hasDoc {
 		d, err := parseDoc(doc)
@@ -276,19 +194,15 @@ func ParseMeasure(name string) (Measure, error) {
 		}
 		m.Doc = d
 	}
-	switch m.List {
-	case ListAgP, ListAgP1, ListAgP2, ListGP:
-		if !hasDoc {
+	switch f.doc {
+	case docDefaultF, docOptional:
+		if !hasDoc && f.doc == docDefaultF {
 			m.Doc = DocScore{Kind: DocF, Beta: DefaultBeta}
 		}
 		if m.Doc.Kind == DocLE {
 			return bad(m.Doc.String() + " is an effort; use it with CE, NCE or ANCE")
 		}
-	case ListGR:
-		if m.Doc.Kind == DocLE {
-			return bad(m.Doc.String() + " is an effort; use it with CE, NCE or ANCE")
-		}
-	case ListCE, ListNCE, ListANCE:
+	case docEffort:
 		if !hasDoc {
 			m.Doc = DocScore{Kind: DocLE, S: DefaultScreen, NR: DefaultNR}
 		}
@@ -305,81 +219,45 @@ func ParseMeasure(name string) (Measure, error) {
 
 func parseDoc(s string) (DocScore, error) {
 	head, arg, hasArg, ok := splitCall(s, '(', ')')
+	if !ok || (!hasArg && strings.ContainsAny(s, "[]")) {
+		if h, a, has, ok2 := splitCall(s, '[', ']'); ok2 {
+			head, arg, hasArg, ok = h, a, has, true
+		}
+	}
 	if !ok {
 		return DocScore{}, fmt.Errorf("malformed document score %q", s)
+	}
+	f := docFamilyNamed(head)
+	if f == nil || (hasArg && f.bracket != (strings.HasSuffix(s, "]"))) {
+		return DocScore{}, fmt.Errorf("unknown document score %q", s)
 	}
 	var args []string
 	if hasArg {
 		args = strings.Split(arg, ",")
 	}
-	intArg := func(i, def int, what string) (int, error) {
-		if i >= len(args) {
-			return def, nil
-		}
-		v, err := strconv.Atoi(strings.TrimSpace(args[i]))
-		if err != nil || v < 1 {
-			return 0, fmt.Errorf("%s of %s must be a positive integer", what, head)
-		}
-		return v, nil
+	if len(args) > len(f.params) {
+		return DocScore{}, fmt.Errorf("%s takes at most %d parameters", head, len(f.params))
 	}
-	floatArg := func(i int, def float64) (float64, error) {
-		if i >= len(args) {
-			return def, nil
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(args[i]), 64)
-		if err != nil || !(v > 0) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("β of %s must be a positive number", head)
-		}
-		return v, nil
-	}
-	maxArgs := 0
-	var d DocScore
-	var err error
-	switch head {
-	case "F":
-		d.Kind, maxArgs = DocF, 1
-		d.Beta, err = floatArg(0, DefaultBeta)
-	case "T2Ip", "T2Ir":
-		d.Kind, maxArgs = DocT2Ip, 1
-		if head == "T2Ir" {
-			d.Kind = DocT2Ir
-		}
-		d.X, err = intArg(0, DefaultX, "the tolerance x")
-	case "T2If":
-		d.Kind, maxArgs = DocT2If, 2
-		if d.X, err = intArg(0, DefaultX, "the tolerance x"); err == nil {
-			d.Beta, err = floatArg(1, DefaultT2IBeta)
-		}
-	case "aveChP":
-		d.Kind = DocAveChP
-	case "LE":
-		d.Kind, maxArgs = DocLE, 3
-		if d.S, err = intArg(0, DefaultScreen, "the screen size s"); err == nil {
-			if d.NR, err = intArg(1, DefaultNR, "NR"); err == nil && len(args) > 2 {
-				d.X, err = intArg(2, 0, "the tolerance x")
-			}
-		}
-	default:
-		// ChP[n] uses brackets.
-		h, a, has, ok := splitCall(s, '[', ']')
-		if ok && h == "ChP" {
-			d.Kind, d.N = DocChP, DefaultChPN
-			if has {
-				n, e := strconv.Atoi(a)
-				if e != nil || n < 1 {
-					return d, fmt.Errorf("n of ChP[n] must be a positive integer")
+	d := DocScore{Kind: f.kind}
+	for i, p := range f.params {
+		v := p.def
+		if i < len(args) {
+			a := strings.TrimSpace(args[i])
+			if p.real {
+				x, err := strconv.ParseFloat(a, 64)
+				if err != nil || !(x > 0) || math.IsInf(x, 0) {
+					return d, fmt.Errorf("%s of %s must be a positive number", p.what, head)
 				}
-				d.N = n
+				v = x
+			} else {
+				n, err := strconv.Atoi(a)
+				if err != nil || n < 1 || n > MaxParam {
+					return d, fmt.Errorf("%s of %s must be an integer from 1 to %d", p.what, head, MaxParam)
+				}
+				v = float64(n)
 			}
-			return d, nil
 		}
-		return d, fmt.Errorf("unknown document score %q", s)
-	}
-	if err != nil {
-		return d, err
-	}
-	if len(args) > maxArgs {
-		return d, fmt.Errorf("%s takes at most %d parameters", head, maxArgs)
+		p.set(&d, v)
 	}
 	return d, nil
 }

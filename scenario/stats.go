@@ -47,15 +47,9 @@ func diff(a, b float64) float64 {
 	return d
 }
 
-// LowerIsBetter reports whether smaller values of m are better: the
-// cumulated effort measures CE, NCE and ANCE.
-func LowerIsBetter(m effort.Measure) bool {
-	switch m.List {
-	case effort.ListCE, effort.ListNCE, effort.ListANCE:
-		return true
-	}
-	return false
-}
+// LowerIsBetter reports whether smaller values of m are better (the
+// registry's direction: the cumulated effort measures CE, NCE and ANCE).
+func LowerIsBetter(m effort.Measure) bool { return m.Better() == effort.Lower }
 
 // ComparePaired compares the per-topic values a and b (same topics, same
 // order). perms > 0 runs the randomization test with that many random sign

@@ -9,10 +9,7 @@ import (
 
 // defaultMeasures are the measures of eval without -m (cli.md); compare and
 // fidelity use them too.
-var defaultMeasures = []string{
-	`AgP\F(0.25)`, `gP[5]\F(0.25)`, `gP[10]\F(0.25)`, `gP[25]\F(0.25)`, `gP[50]\F(0.25)`,
-	`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`,
-}
+var defaultMeasures = effort.DefaultNames
 
 // compatUsage is the usage of --compat of compare, fidelity and replay (eval
 // words it its own way).

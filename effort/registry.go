@@ -1,0 +1,320 @@
+package effort
+
+import "strconv"
+
+// The registry: one table of every list score (with the focused and count
+// measures) and one of every document score. Parsing, printing, aggregation,
+// direction, the evaluator and the documentation (`readsim measures`) all
+// read these tables; a new measure is one row.
+
+// DefaultNames are the measures of `readsim eval` without -m (cli.md), which
+// compare and fidelity use too: the INEX 2008–09 and 2010 official measures,
+// the reading measures on a phone and a laptop screen, and AP.
+var DefaultNames = []string{
+	`AgP\F(0.25)`, `gP[5]\F(0.25)`, `gP[10]\F(0.25)`, `gP[25]\F(0.25)`, `gP[50]\F(0.25)`,
+	`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`,
+}
+
+// Defaults returns the measures of DefaultNames.
+func Defaults() []Measure {
+	out := make([]Measure, len(DefaultNames))
+	for i, n := range DefaultNames {
+		m, err := ParseMeasure(n)
+		if err != nil {
+			panic("effort: a default measure does not parse: " + err.Error())
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// Direction says whether larger or smaller values of a measure are better.
+type Direction int8
+
+// The directions.
+const (
+	Neutral Direction = 0  // counts and sizes: neither
+	Higher  Direction = 1  // larger is better (precision, gain, recall…)
+	Lower   Direction = -1 // smaller is better (cumulated effort)
+)
+
+// String returns "higher", "lower" or "neutral".
+func (d Direction) String() string {
+	switch d {
+	case Higher:
+		return "higher"
+	case Lower:
+		return "lower"
+	}
+	return "neutral"
+}
+
+// Bounds on the parameters of measure names, so that a typo such as
+// ANCE[1e11] is refused at once rather than run.
+const (
+	// MaxRank is the largest rank k of gP[k], CE[k], P[k]…: the measures
+	// walk k ranks per topic.
+	MaxRank = 1_000_000
+	// MaxParam is the largest integer parameter of a document score
+	// (tolerance x, screen s, NR, ChP's n).
+	MaxParam = 1_000_000_000
+)
+
+type paramKind uint8
+
+const (
+	paramNone  paramKind = iota
+	paramRank            // [k], a rank
+	paramLevel           // [x], a recall level in [0,1]
+)
+
+// docRule says which document scores a list score takes.
+type docRule uint8
+
+const (
+	docNone     docRule = iota // none
+	docDefaultF                // any but LE; F(0.25) when omitted
+	docOptional                // any but LE, or none
+	docEffort                  // LE only; LE(300,5) when omitted
+)
+
+// valueArgs is what a list score is computed from.
+type valueArgs struct {
+	m      Measure
+	t      *TopicInput
+	v      *DocValues
+	s      []float64 // the document scores at each rank (nil without one)
+	w      *Workspace
+	compat bool
+}
+
+// listFamily is one row of the list-score table.
+type listFamily struct {
+	list    ListKind
+	head    string // as written: "AgP", "gP", "num_ret"
+	param   paramKind
+	doc     docRule
+	sum     bool // `all` is the sum over topics (the official counts)
+	focused bool // ranked passages (iP, AiP)
+	count   bool // the official tool's counts and set measures
+	better  Direction
+	meaning string
+	source  string
+	value   func(a *valueArgs) float64
+}
+
+const (
+	srcINEX   = "INEX evaluation tool (Kamps, Pehcevski, Kazai, Lalmas & Robertson 2007)"
+	srcArvola = "Arvola, Kekäläinen & Junkkari 2010"
+	srcPT     = "Pehcevski & Thom 2007"
+	srcTREC   = "trec_eval"
+)
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// listFamilies is indexed by ListKind.
+var listFamilies = [...]listFamily{
+	ListAgP: {head: "AgP", doc: docDefaultF, better: Higher, source: srcINEX,
+		meaning: "average generalized precision: mean of gP[r] over the ranks r of relevant articles, divided by Trel",
+		value:   func(a *valueArgs) float64 { return AgP(a.s, a.v.IsRel, a.t.Trel) }},
+	ListAgP1: {head: "AgP'", doc: docDefaultF, better: Higher, source: srcPT + " (eq. 8)",
+		meaning: "AgP with each relevant article weighted by its share of the topic's relevant characters",
+		value:   func(a *valueArgs) float64 { return AgP1(a.s, a.v.RSize, a.t.TrelChars) }},
+	ListAgP2: {head: "AgP''", doc: docDefaultF, better: Higher, source: srcPT + " (eq. 11)",
+		meaning: "AgP scaled by the relevant characters of the relevant articles retrieved",
+		value:   func(a *valueArgs) float64 { return AgP2(a.s, a.v.RSize, a.t.TrelChars) }},
+	ListGP: {head: "gP", param: paramRank, doc: docDefaultF, better: Higher, source: srcINEX,
+		meaning: "generalized precision at rank k: the mean document score of the first k articles",
+		value:   func(a *valueArgs) float64 { return GP(a.s, a.m.K, a.compat) }},
+	ListGR: {head: "gR", param: paramRank, doc: docOptional, better: Higher, source: srcINEX,
+		meaning: "generalized recall at rank k: relevant articles in the first k, divided by Trel",
+		value:   func(a *valueArgs) float64 { return GR(a.v.IsRel, a.t.Trel, a.m.K) }},
+	ListCE: {head: "CE", param: paramRank, doc: docEffort, better: Lower, source: srcArvola,
+		meaning: "cumulated effort at rank k: Σ (ES(d) − 1) over the first k articles",
+		value:   func(a *valueArgs) float64 { return CE(a.s, a.m.K, a.m.Doc.NR) }},
+	ListNCE: {head: "NCE", param: paramRank, doc: docEffort, better: Lower, source: srcArvola,
+		meaning: "normalized cumulated effort at rank k: effort beyond an ideal ranking's (0 = ideal)",
+		value:   func(a *valueArgs) float64 { return NCE(a.s, a.t.Trel, a.m.K, a.m.Doc.NR) }},
+	ListANCE: {head: "ANCE", param: paramRank, doc: docEffort, better: Lower, source: srcArvola,
+		meaning: "average NCE over ranks 1…k (ranks past the run's end cost NR)",
+		value:   func(a *valueArgs) float64 { return ANCE(a.s, a.t.Trel, a.m.K, a.m.Doc.NR) }},
+	ListP: {head: "P", param: paramRank, better: Higher, source: srcTREC,
+		meaning: "precision at rank k: relevant articles in the first k, divided by k",
+		value:   func(a *valueArgs) float64 { return P(a.v.IsRel, a.m.K) }},
+	ListAP: {head: "AP", better: Higher, source: srcTREC,
+		meaning: "average precision of the ranked articles (relevant = holds relevant text)",
+		value:   func(a *valueArgs) float64 { return AP(a.v.IsRel, a.t.Trel) }},
+	ListIP: {head: "iP", param: paramLevel, focused: true, better: Higher, source: srcINEX,
+		meaning: "interpolated character precision at recall level x of the ranked passages (focused task)",
+		value:   func(a *valueArgs) float64 { return a.w.curve.IP(a.m.X) }},
+	ListAiP: {head: "AiP", focused: true, better: Higher, source: srcINEX,
+		meaning: "mean of iP over the 101 recall levels 0.00…1.00 (its mean over topics is MAiP)",
+		value:   func(a *valueArgs) float64 { return a.w.curve.AiP() }},
+	CountNumRet: {head: "num_ret", sum: true, count: true, source: srcINEX,
+		meaning: "articles retrieved",
+		value:   func(a *valueArgs) float64 { return float64(len(a.t.Docs)) }},
+	CountNumRel: {head: "num_rel", sum: true, count: true, source: srcINEX,
+		meaning: "relevant articles (judged with relevant text)",
+		value:   func(a *valueArgs) float64 { return float64(a.t.Trel) }},
+	CountNumRelRet: {head: "num_rel_ret", sum: true, count: true, source: srcINEX,
+		meaning: "relevant articles retrieved",
+		value:   func(a *valueArgs) float64 { return float64(a.v.NumRelRet) }},
+	CountRetSize: {head: "ret_size", sum: true, count: true, source: srcINEX,
+		meaning: "characters retrieved",
+		value:   func(a *valueArgs) float64 { return float64(a.v.RetLen) }},
+	CountRelSize: {head: "rel_size", sum: true, count: true, source: srcINEX,
+		meaning: "relevant characters of the topic",
+		value:   func(a *valueArgs) float64 { return float64(a.t.TrelChars) }},
+	CountRelRetSize: {head: "rel_ret_size", sum: true, count: true, source: srcINEX,
+		meaning: "relevant characters retrieved",
+		value:   func(a *valueArgs) float64 { return float64(a.v.RetRel) }},
+	CountArtPrec: {head: "art_prec", count: true, better: Higher, source: srcINEX,
+		meaning: "article precision: relevant articles retrieved / articles retrieved",
+		value:   func(a *valueArgs) float64 { return ratio(a.v.NumRelRet, len(a.t.Docs)) }},
+	CountArtRec: {head: "art_rec", count: true, better: Higher, source: srcINEX,
+		meaning: "article recall: relevant articles retrieved / relevant articles",
+		value:   func(a *valueArgs) float64 { return ratio(a.v.NumRelRet, a.t.Trel) }},
+	CountArtF1: {head: "art_f1", count: true, better: Higher, source: srcINEX,
+		meaning: "harmonic mean of art_prec and art_rec",
+		value: func(a *valueArgs) float64 {
+			return FScore(ratio(a.v.NumRelRet, len(a.t.Docs)), ratio(a.v.NumRelRet, a.t.Trel), 1)
+		}},
+	CountCharPrec: {head: "char_prec", count: true, better: Higher, source: srcINEX,
+		meaning: "character precision: relevant characters retrieved / characters retrieved",
+		value:   func(a *valueArgs) float64 { return ratio(a.v.RetRel, a.v.RetLen) }},
+	CountCharRec: {head: "char_rec", count: true, better: Higher, source: srcINEX,
+		meaning: "character recall: relevant characters retrieved / relevant characters",
+		value:   func(a *valueArgs) float64 { return ratio(a.v.RetRel, a.t.TrelChars) }},
+	CountCharF1: {head: "char_f1", count: true, better: Higher, source: srcINEX,
+		meaning: "harmonic mean of char_prec and char_rec",
+		value: func(a *valueArgs) float64 {
+			return FScore(ratio(a.v.RetRel, a.v.RetLen), ratio(a.v.RetRel, a.t.TrelChars), 1)
+		}},
+}
+
+func init() {
+	for k := range listFamilies {
+		listFamilies[k].list = ListKind(k)
+		if listFamilies[k].head == "" || listFamilies[k].value == nil {
+			panic("effort: list score " + strconv.Itoa(k) + " has no row in the registry")
+		}
+	}
+}
+
+// family returns m's row of the table.
+func (m Measure) family() *listFamily {
+	if int(m.List) < 0 || int(m.List) >= len(listFamilies) {
+		return &listFamily{head: "?", value: func(*valueArgs) float64 { return 0 }}
+	}
+	return &listFamilies[m.List]
+}
+
+// familyNamed finds the list score written head.
+func familyNamed(head string) (*listFamily, bool) {
+	for k := range listFamilies {
+		if listFamilies[k].head == head {
+			return &listFamilies[k], true
+		}
+	}
+	return nil, false
+}
+
+// docParam is a parameter of a document score.
+type docParam struct {
+	what string  // for messages: "the tolerance x"
+	def  float64 // when omitted
+	real bool    // a positive real (β) rather than a positive integer
+	set  func(d *DocScore, v float64)
+}
+
+// docFamily is one row of the document-score table.
+type docFamily struct {
+	kind    DocKind
+	head    string
+	bracket bool // ChP[n] rather than F(β)
+	params  []docParam
+	meaning string
+	source  string
+	name    func(d DocScore) string
+	of      func(d DocScore, doc *Doc) float64
+}
+
+var (
+	pBeta = func(def float64) docParam {
+		return docParam{"β", def, true, func(d *DocScore, v float64) { d.Beta = v }}
+	}
+	pX     = docParam{"the tolerance x", DefaultX, false, func(d *DocScore, v float64) { d.X = int(v) }}
+	itoa   = strconv.Itoa
+	docFam = [...]docFamily{
+		DocF: {head: "F", params: []docParam{pBeta(DefaultBeta)}, source: srcINEX,
+			meaning: "F(β) of the retrieved text's character precision and recall (INEX 2008–09 relevant in context)",
+			name:    func(d DocScore) string { return "F(" + fmtNum(d.Beta) + ")" },
+			of:      func(d DocScore, doc *Doc) float64 { return F(doc, d.Beta) }},
+		DocT2Ip: {head: "T2Ip", params: []docParam{pX}, source: srcArvola,
+			meaning: "precision of what a reader reads until x non-relevant characters (INEX 2010: T2I(300))",
+			name:    func(d DocScore) string { return "T2Ip(" + itoa(d.X) + ")" },
+			of:      func(d DocScore, doc *Doc) float64 { return T2Ip(doc, d.X) }},
+		DocT2Ir: {head: "T2Ir", params: []docParam{pX}, source: srcArvola,
+			meaning: "recall of what a reader reads until x non-relevant characters",
+			name:    func(d DocScore) string { return "T2Ir(" + itoa(d.X) + ")" },
+			of:      func(d DocScore, doc *Doc) float64 { return T2Ir(doc, d.X) }},
+		DocT2If: {head: "T2If", params: []docParam{pX, pBeta(DefaultT2IBeta)}, source: srcArvola,
+			meaning: "F(β) of T2Ip(x) and T2Ir(x)",
+			name:    func(d DocScore) string { return "T2If(" + itoa(d.X) + "," + fmtNum(d.Beta) + ")" },
+			of:      func(d DocScore, doc *Doc) float64 { return T2If(doc, d.X, d.Beta) }},
+		DocChP: {head: "ChP", bracket: true, source: srcArvola,
+			params:  []docParam{{"n", DefaultChPN, false, func(d *DocScore, v float64) { d.N = int(v) }}},
+			meaning: "character precision after the first n characters read",
+			name:    func(d DocScore) string { return "ChP[" + itoa(d.N) + "]" },
+			of:      func(d DocScore, doc *Doc) float64 { return ChP(doc, d.N) }},
+		DocAveChP: {head: "aveChP", source: srcArvola,
+			meaning: "character precision at every relevant character read, averaged (whole article, no stop)",
+			name:    func(DocScore) string { return "aveChP" },
+			of:      func(_ DocScore, doc *Doc) float64 { return AveChP(doc) }},
+		DocLE: {head: "LE", source: srcArvola,
+			params: []docParam{
+				{"the screen size s", DefaultScreen, false, func(d *DocScore, v float64) { d.S = int(v) }},
+				{"NR", DefaultNR, false, func(d *DocScore, v float64) { d.NR = int(v) }},
+				{"the tolerance x", 0, false, func(d *DocScore, v float64) { d.X = int(v) }},
+			},
+			meaning: "effort: screens of s characters read before the first relevant one, at most NR (with x: a reader who stops at T2I(x))",
+			name: func(d DocScore) string {
+				if d.X > 0 {
+					return "LE(" + itoa(d.S) + "," + itoa(d.NR) + "," + itoa(d.X) + ")"
+				}
+				return "LE(" + itoa(d.S) + "," + itoa(d.NR) + ")"
+			},
+			of: func(d DocScore, doc *Doc) float64 { return LEStop(doc, d.S, d.NR, d.X) }},
+	}
+)
+
+func init() {
+	for k := range docFam {
+		if k != int(DocNone) && docFam[k].name == nil {
+			panic("effort: document score " + strconv.Itoa(k) + " has no row in the registry")
+		}
+		docFam[k].kind = DocKind(k)
+	}
+}
+
+// family returns d's row of the table, nil for DocNone.
+func (d DocScore) family() *docFamily {
+	if d.Kind <= DocNone || int(d.Kind) >= len(docFam) {
+		return nil
+	}
+	return &docFam[d.Kind]
+}
+
+func docFamilyNamed(head string) *docFamily {
+	for k := range docFam {
+		if k != int(DocNone) && docFam[k].head == head {
+			return &docFam[k]
+		}
+	}
+	return nil
+}
