@@ -1,6 +1,9 @@
 package scenario
 
 import (
+	"fmt"
+	"math"
+	"sort"
 	"strings"
 	"testing"
 
@@ -33,11 +36,11 @@ func TestCompareSubsetAggregate(t *testing.T) {
 		ms = append(ms, mustMeasure(t, n))
 	}
 	var warns []string
-	c, err := CompareRuns(q, a, b, CompareOptions{Eval: EvalOptions{Measures: ms, Warn: func(s string) { warns = append(warns, s) }}, Permutations: -1})
+	c, err := Compare(q, []*inex.Run{a, b}, CompareOptions{Eval: EvalOptions{Measures: ms, Warn: func(s string) { warns = append(warns, s) }}, Permutations: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(c.Topics, ",") != "1,2" || len(warns) != 1 {
+	if strings.Join(c.Topics, ",") != "1,2" || len(warns) != 1 || strings.Join(c.Dropped, ",") != "3" {
 		t.Fatalf("topics %v, warnings %q", c.Topics, warns)
 	}
 	for _, tc := range []struct {
@@ -52,8 +55,73 @@ func TestCompareSubsetAggregate(t *testing.T) {
 		// AP: the relevant x is at rank 1 in every topic: mean 1.
 		{2, "AP", 1, 1},
 	} {
-		if c.A.All[tc.m] != tc.wantA || c.B.All[tc.m] != tc.wantB {
-			t.Errorf("%s: all %v and %v, want %v and %v", tc.name, c.A.All[tc.m], c.B.All[tc.m], tc.wantA, tc.wantB)
+		if c.Runs[0].All[tc.m] != tc.wantA || c.Runs[1].All[tc.m] != tc.wantB {
+			t.Errorf("%s: all %v and %v, want %v and %v", tc.name, c.Runs[0].All[tc.m], c.Runs[1].All[tc.m], tc.wantA, tc.wantB)
+		}
+	}
+}
+
+// Three runs over eight topics, each with one relevant article x: run a
+// ranks x first (AP 1), run b second after y (AP 1/2), run c not at all
+// (AP 0). Every paired difference is the same positive number, so only the
+// two all-equal sign assignments of the 2⁸ reach the observed |Σd|: the
+// randomization p is about 2/256 ≈ 0.0078; Holm multiplies it by 2 (two
+// comparisons per measure against the baseline c) or 3 (all pairs): still
+// under 0.05, so every better run is marked.
+func TestCompareThreeRuns(t *testing.T) {
+	var qs, ra, rb, rc strings.Builder
+	for topic := 1; topic <= 8; topic++ {
+		fmt.Fprintf(&qs, "%d Q0 x 10 100 0 0:10\n%d Q0 y 0 100 0\n", topic, topic)
+		fmt.Fprintf(&ra, "%d Q0 x 1 2 a\n", topic)
+		fmt.Fprintf(&rb, "%d Q0 y 1 2 b\n%d Q0 x 2 1 b\n", topic, topic)
+		fmt.Fprintf(&rc, "%d Q0 y 1 1 c\n", topic)
+	}
+	q, err := inex.ReadQrels("q", strings.NewReader(qs.String()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []*inex.Run
+	for name, s := range map[string]string{"a": ra.String(), "b": rb.String(), "c": rc.String()} {
+		r, err := inex.ReadRun(name, strings.NewReader(s), inex.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	sort.Slice(runs, func(i, j int) bool { return runs[i].ID < runs[j].ID })
+	ms := []effort.Measure{mustMeasure(t, "AP")}
+	for _, tc := range []struct {
+		allPairs bool
+		marks    []string // per run a, b, c
+		pairs    int
+		factor   float64
+	}{
+		{false, []string{"c", "c", ""}, 2, 2},
+		{true, []string{"bc", "c", ""}, 3, 3},
+	} {
+		c, err := Compare(q, runs, CompareOptions{Eval: EvalOptions{Measures: ms}, Baseline: -1, AllPairs: tc.allPairs, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Pairs) != tc.pairs {
+			t.Fatalf("all pairs %v: %d comparisons, want %d", tc.allPairs, len(c.Pairs), tc.pairs)
+		}
+		for _, p := range c.Pairs {
+			if math.Abs(p.PRand-2.0/256) > 0.003 || math.Abs(p.PHolm-tc.factor*p.PRand) > 1e-12 && p.PHolm < 1 {
+				t.Errorf("%s vs %s: p %v, Holm %v; want about %v and ×%v", c.Names[p.A], c.Names[p.B], p.PRand, p.PHolm, 2.0/256, tc.factor)
+			}
+		}
+		tab := c.MeansTable()
+		for i, want := range tc.marks {
+			if got := tab.Rows[i][1].Sup; got != want {
+				t.Errorf("all pairs %v: run %s marked %q, want %q", tc.allPairs, c.Names[i], got, want)
+			}
+		}
+		// the means: AP 1, 1/2, 0
+		for i, want := range []float64{1, 0.5, 0} {
+			if c.Runs[i].All[0] != want {
+				t.Errorf("run %s: AP %v, want %v", c.Names[i], c.Runs[i].All[0], want)
+			}
 		}
 	}
 }

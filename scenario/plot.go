@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -13,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
 // Curve is one line of a chart: Y[i] is the value at x = i+1 (a rank, or a
@@ -246,4 +249,116 @@ func RankCharts(ms []effort.Measure, names []string, sets [][]*TopicValues, docN
 		out[file+".svg"] = c
 	}
 	return out
+}
+
+// ComparisonCharts returns the charts of a comparison of runs (the runs
+// given to Compare, in order): the mean gP[r] and NCE[r] over ranks of every
+// run (RankCharts, over the compared topics) and, per measure, the sorted
+// per-topic differences of each compared pair. cfg is the reader the runs
+// were evaluated with (its Measures are c's).
+func ComparisonCharts(q *inex.Qrels, runs []*inex.Run, c *Comparison, cfg Reader) (map[string]*Chart, error) {
+	cfg.Measures = c.Measures
+	var sets [][]*TopicValues
+	var labels []string
+	var docNames []string
+	for i := range c.Runs {
+		rd, run := cfg, (*inex.Run)(nil)
+		if i < len(runs) {
+			run = runs[i]
+		} else { // the document baseline of the first run
+			rd.DocBaseline, run = true, runs[0]
+		}
+		p, err := NewReplayer(q, run, rd)
+		if err != nil {
+			return nil, err
+		}
+		tvs, err := TopicValuesAll(p, c.Topics)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, tvs)
+		labels = append(labels, Letter(i)+": "+c.Names[i])
+		docNames = p.DocScoreNames()
+	}
+	charts := RankCharts(c.Measures, labels, sets, docNames, cfg.CompatINEX)
+	for m, meas := range c.Measures {
+		ch := &Chart{
+			Title:  fmt.Sprintf("Per-topic difference, %s (%d topics, sorted)", meas, len(c.Topics)),
+			XLabel: "topics, sorted by difference", YLabel: "difference, " + meas.String(),
+			Zero: true,
+		}
+		for _, p := range c.Pairs {
+			if p.Measure == m {
+				ch.Curves = append(ch.Curves, Curve{Name: Letter(p.A) + " − " + Letter(p.B),
+					Y: SortedDesc(Differences(c.Runs[p.A].Values[m], c.Runs[p.B].Values[m]))})
+			}
+		}
+		charts["diff-"+FileName(meas.String())+".svg"] = ch
+	}
+	return charts, nil
+}
+
+// FidelityCharts returns the charts of the fidelity suite: mean rank curves
+// of the answer sets (ranking R) and of the rankings (answer set S), and per
+// measure the sorted per-topic differences of every expected ordering.
+func FidelityCharts(f *Fidelity, compat bool) map[string]*Chart {
+	charts := map[string]*Chart{}
+	group := func(suffix, what string, names []string) {
+		var labels []string
+		var sets [][]*TopicValues
+		for _, n := range names {
+			if r := f.Run(n); r != nil {
+				labels = append(labels, n)
+				sets = append(sets, r.TopicValues)
+			}
+		}
+		for file, ch := range RankCharts(f.Measures, labels, sets, f.DocNames, compat) {
+			ch.Title += " — " + what
+			charts[strings.TrimSuffix(file, ".svg")+"-"+suffix+".svg"] = ch
+		}
+	}
+	var setRuns []string
+	for _, s := range AnswerSets {
+		setRuns = append(setRuns, s+"R")
+	}
+	group("answer-sets", "answer sets, ranking R", setRuns)
+	group("rankings", "rankings, answer set S", []string{"SR", "SRS", "SRI", "SRSI"})
+	for m, meas := range f.Measures {
+		ch := &Chart{
+			Title:  fmt.Sprintf("Expected orderings under %s: per-topic left − right, sorted", meas),
+			XLabel: "topics, sorted by difference", YLabel: "left − right, " + meas.String(), Zero: true,
+		}
+		for _, c := range f.Checks {
+			if c.Measure != m {
+				continue
+			}
+			l, r := f.Run(c.Left), f.Run(c.Right)
+			name := c.Label
+			if c.Fail {
+				name += " (FAILS)"
+			}
+			ch.Curves = append(ch.Curves, Curve{Name: name, Y: SortedDesc(Differences(l.Values[m], r.Values[m]))})
+		}
+		charts["expectations-"+FileName(meas.String())+".svg"] = ch
+	}
+	return charts
+}
+
+// WriteCharts writes every chart into dir (created if needed), each file
+// written beside and renamed, and returns the file names written, sorted.
+func WriteCharts(dir string, charts map[string]*Chart) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(charts))
+	for n := range charts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := WriteFileAtomic(filepath.Join(dir, n), func(f *os.File) error { return charts[n].WriteSVG(f) }); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
 }

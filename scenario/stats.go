@@ -3,6 +3,7 @@ package scenario
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -161,4 +162,80 @@ func RandomizationTest(a, b []float64, perms int, seed uint64) float64 {
 		}
 	}
 	return float64(c+1) / float64(perms+1)
+}
+
+// EffectSize returns Cohen's d for paired samples (d_z): the mean of the
+// differences a − b divided by their standard deviation (n − 1 in the
+// denominator). It is NaN with fewer than two topics or when every difference
+// is the same (no spread to measure the effect against).
+func EffectSize(a, b []float64) float64 {
+	mean, sd, n := diffStats(a, b)
+	if n < 2 || sd == 0 {
+		return math.NaN()
+	}
+	return mean / sd
+}
+
+// ConfidenceInterval returns the two-sided 95% confidence interval of the
+// mean difference a − b: mean ± t(0.975, n−1)·sd/√n (Student's t). With fewer
+// than two topics it is (NaN, NaN); with no spread it is the mean itself.
+func ConfidenceInterval(a, b []float64) (lo, hi float64) {
+	mean, sd, n := diffStats(a, b)
+	if n < 2 {
+		return math.NaN(), math.NaN()
+	}
+	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}
+	h := st.Quantile(0.975) * sd / math.Sqrt(float64(n))
+	return mean - h, mean + h
+}
+
+// diffStats returns the mean and standard deviation (n − 1) of a − b, ties
+// counting 0 as in the tests.
+func diffStats(a, b []float64) (mean, sd float64, n int) {
+	n = len(a)
+	if n == 0 {
+		return math.NaN(), math.NaN(), 0
+	}
+	for i := range a {
+		mean += diff(a[i], b[i])
+	}
+	mean /= float64(n)
+	if n < 2 {
+		return mean, math.NaN(), n
+	}
+	ss := 0.0
+	for i := range a {
+		d := diff(a[i], b[i]) - mean
+		ss += d * d
+	}
+	sd = math.Sqrt(ss / float64(n-1))
+	if sd <= 1e-14*math.Abs(mean) {
+		sd = 0
+	}
+	return mean, sd, n
+}
+
+// Holm returns the Holm–Bonferroni adjusted p-values of a family of tests:
+// with the p-values sorted ascending p₍₁₎ ≤ … ≤ p₍ₘ₎, the adjusted p₍ᵢ₎ is
+// max over j ≤ i of min(1, (m − j + 1)·p₍ⱼ₎), in the input's order. Rejecting
+// where the adjusted p is below α controls the family-wise error rate at α.
+// NaN p-values stay NaN and do not count in m.
+func Holm(ps []float64) []float64 {
+	out := make([]float64, len(ps))
+	idx := make([]int, 0, len(ps))
+	for i, p := range ps {
+		out[i] = math.NaN()
+		if !math.IsNaN(p) {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(x, y int) bool { return ps[idx[x]] < ps[idx[y]] })
+	m := len(idx)
+	run := 0.0
+	for j, i := range idx {
+		v := math.Min(1, float64(m-j)*ps[i])
+		run = math.Max(run, v)
+		out[i] = run
+	}
+	return out
 }

@@ -119,3 +119,46 @@ func BenchmarkCompare(b *testing.B) {
 		}
 	}
 }
+
+// Holm–Bonferroni by hand: sorted 0.01, 0.03, 0.04 → 3·0.01 = 0.03,
+// 2·0.03 = 0.06, max(0.06, 1·0.04) = 0.06; back in the input's order.
+func TestHolm(t *testing.T) {
+	for _, tc := range []struct{ in, want []float64 }{
+		{[]float64{0.01, 0.04, 0.03}, []float64{0.03, 0.06, 0.06}},
+		{[]float64{0.5}, []float64{0.5}},
+		{[]float64{0.4, 0.3}, []float64{0.6, 0.6}}, // 2·0.3, max(0.6, 0.4)
+		{[]float64{0.9, 0.8}, []float64{1, 1}},     // capped at 1
+	} {
+		got := Holm(tc.in)
+		for i := range tc.want {
+			if math.Abs(got[i]-tc.want[i]) > 1e-15 {
+				t.Errorf("Holm(%v) = %v, want %v", tc.in, got, tc.want)
+				break
+			}
+		}
+	}
+	if got := Holm([]float64{math.NaN(), 0.02}); !math.IsNaN(got[0]) || got[1] != 0.02 {
+		t.Errorf("a NaN p-value counts: %v", got)
+	}
+}
+
+// Differences 1, 2, 3, 4: mean 2.5, sd √(5/3); d = 2.5/√(5/3); the 95% CI is
+// 2.5 ± t(0.975, 3)·sd/2 with t(0.975, 3) = 3.182446305284263 (tables).
+func TestEffectSizeAndCI(t *testing.T) {
+	a, b := []float64{1, 2, 3, 4}, []float64{0, 0, 0, 0}
+	sd := math.Sqrt(5.0 / 3)
+	if got, want := EffectSize(a, b), 2.5/sd; math.Abs(got-want) > 1e-12 {
+		t.Errorf("d = %v, want %v", got, want)
+	}
+	lo, hi := ConfidenceInterval(a, b)
+	h := 3.182446305284263 * sd / 2
+	if math.Abs(lo-(2.5-h)) > 1e-9 || math.Abs(hi-(2.5+h)) > 1e-9 {
+		t.Errorf("CI [%v, %v], want [%v, %v]", lo, hi, 2.5-h, 2.5+h)
+	}
+	if d := EffectSize([]float64{1, 1}, []float64{1, 1}); !math.IsNaN(d) {
+		t.Errorf("no spread: d = %v, want NaN", d)
+	}
+	if lo, hi := ConfidenceInterval([]float64{2, 2}, []float64{1, 1}); lo != 1 || hi != 1 {
+		t.Errorf("constant difference 1: CI [%v, %v], want [1, 1]", lo, hi)
+	}
+}

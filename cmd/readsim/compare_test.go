@@ -22,13 +22,13 @@ func TestCompareCommand(t *testing.T) {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if lines[0] != "measure\tmean_a\tmean_b\tdiff\twins\tties\tlosses\tp_t\tp_rand" {
+	if lines[0] != "measure\trun\tvs\tmean_run\tmean_vs\tdiff\tci_low\tci_high\teffect_size\twins\tties\tlosses\tp_t\tp_rand\tp_holm\tsignificant" {
 		t.Errorf("header %q", lines[0])
 	}
 	if len(lines) != 3 {
 		t.Fatalf("%d lines, want 3:\n%s", len(lines), stdout)
 	}
-	f := strings.Split(lines[1], "\t")
+	f := cols(lines[1])
 	num := func(s string) float64 {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
@@ -36,7 +36,7 @@ func TestCompareCommand(t *testing.T) {
 		}
 		return v
 	}
-	if f[0] != `AgP\F(0.25)` || !close(num(f[1]), 0.5) || !close(num(f[2]), (f1+f2)/2) || !close(num(f[3]), 0.5-(f1+f2)/2) {
+	if f[0] != `AgP\F(0.25)` || !close(num(f[1]), 0.5) || !close(num(f[2]), (f1+f2)/2) || !close(num(f[3]), 0.5-(f1+f2)/2) || g0(lines[1], 1) != "r" || g0(lines[1], 2) != "r (document baseline)" {
 		t.Errorf("F row %q; want means 0.5 and %v", lines[1], (f1+f2)/2)
 	}
 	// Topic 1: 0 < f1 (loss); topic 2: 1 > f2 (win).
@@ -52,13 +52,13 @@ func TestCompareCommand(t *testing.T) {
 	// ANCE[2]\LE: topic 1: ES(a) = 2 under both (the first relevant
 	// character is the 501st read naturally and also from the start), c = 5;
 	// IE = ⟨1,5⟩: NCE = ⟨1,1⟩ → 1. Topic 2: ES = 1 both → 0. Means 0.5, all ties.
-	g := strings.Split(lines[2], "\t")
+	g := cols(lines[2])
 	if g[1] != "0.5" || g[2] != "0.5" || g[5] != "2" || g[7] != "1" || g[8] != "1" {
 		t.Errorf("ANCE row %q", lines[2])
 	}
 
 	for _, c := range []struct{ format, has string }{
-		{"table", "mean A"}, {"markdown", "| measure | mean A |"}, {"latex", `\begin{tabular}`},
+		{"table", "Paired comparisons"}, {"markdown", "| measure | run | vs |"}, {"latex", `\begin{tabular}`}, {"json", `"comparisons": [`},
 	} {
 		status, stdout, stderr := runCLI("compare", "--qrels", qrels, "-m", `AgP\F(0.25)`, "--format", c.format, run, "--doc-baseline")
 		if status != 0 || !strings.Contains(stdout, c.has) || !strings.Contains(stdout, "AgP") {
@@ -67,13 +67,14 @@ func TestCompareCommand(t *testing.T) {
 	}
 	// Same run twice: every topic ties, p = 1.
 	_, stdout, _ = runCLI("compare", "--qrels", qrels, "-m", `AgP\F(0.25)`, "--format", "tsv", run, run)
-	if !strings.HasSuffix(strings.TrimSpace(stdout), "0\t2\t0\t1\t1") {
+	if !strings.HasSuffix(strings.TrimSpace(stdout), "0\t2\t0\t1\t1\t1\tfalse") {
 		t.Errorf("run against itself: %q", stdout)
 	}
 	// Usage errors.
 	for _, args := range [][]string{
 		{"--qrels", qrels, run},
-		{"--qrels", qrels, run, run, "--doc-baseline"},
+		{"--qrels", qrels, "--baseline", "nope", run, run},
+		{"--qrels", qrels, "--permutations", "1000000000000", run, run},
 		{"--qrels", qrels, "--format", "html", run, "--doc-baseline"},
 		{"--qrels", qrels, "-m", "nope", run, "--doc-baseline"},
 	} {
@@ -93,6 +94,17 @@ func TestCompareCommand(t *testing.T) {
 		}
 	}
 }
+
+// cols returns the columns of a compare --format tsv row that the checks
+// read, in the order measure, mean_run, mean_vs, diff, wins, ties, losses,
+// p_t, p_rand.
+func cols(line string) []string {
+	f := strings.Split(line, "\t")
+	return []string{f[0], f[3], f[4], f[5], f[9], f[10], f[11], f[12], f[13]}
+}
+
+// g0 returns column i of a tsv row.
+func g0(line string, i int) string { return strings.Split(line, "\t")[i] }
 
 func close(a, b float64) bool { d := a - b; return d < 1e-12 && d > -1e-12 }
 
@@ -125,7 +137,7 @@ func TestCompareSharedFinding(t *testing.T) {
 	}
 	rows := 0
 	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n")[1:] {
-		f := strings.Split(l, "\t")
+		f := cols(l)
 		wa, okA := nat[f[0]+"|all"]
 		wb, okB := doc[f[0]+"|all"]
 		if !okA || !okB {

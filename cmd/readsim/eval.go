@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
+
 	"github.com/readsim/readsim/index/article"
-	"strconv"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
@@ -15,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "eval",
-		args:    "--qrels Q [-m MEASURE]... [-q] [-c] [--order natural|best|worst] [--doc-baseline] [--group] [--merge-overlaps] [--compat inex] [--format tsv|json] [--articles DIR] RUN...",
+		args:    "--qrels Q [-m MEASURE]... [-q] [-c] [--order natural|best|worst] [--doc-baseline] [--group] [--merge-overlaps] [--compat inex] [--format tsv|json|table|markdown|latex] [--digits N] [--articles DIR] RUN...",
 		summary: "every measure of a run against the judgments",
 		run:     runEval,
 	})
@@ -38,7 +36,8 @@ func runEval(e *env, args []string) error {
 	perTopic := fs.Bool("q", false, "print per-topic values as well as `all`")
 	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
 	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")
-	format := fs.String("format", "tsv", "output format: tsv or json")
+	format := fs.String("format", "tsv", "output: tsv (trec_eval's layout), json (one object per line), or a table of runs × measures: table, markdown or latex")
+	digits := fs.Int("digits", scenario.DefaultDigits, "decimals in tables (tsv and json: full precision)")
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
 	runs, err := parseFlags(fs, args)
 	if err != nil {
@@ -54,8 +53,9 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *format != "tsv" && *format != "json" {
-		return usageError{fmt.Sprintf("unknown --format %q (tsv or json)", *format)}
+	f, err := scenario.ParseFormat(*format, scenario.FormatTSV, scenario.FormatJSON, scenario.FormatTable, scenario.FormatMarkdown, scenario.FormatLaTeX)
+	if err != nil {
+		return usageError{"--format: " + err.Error()}
 	}
 	if err := mf.checkCompat(); err != nil {
 		return err
@@ -88,41 +88,7 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return asInputError(err)
 	}
-	w := bufio.NewWriterSize(e.stdout, 64<<10)
-	var line []byte
-	for i, r := range results {
-		if *format == "tsv" && len(results) > 1 {
-			fmt.Fprintf(w, "run\tall\t%s\n", runs[i])
-		}
-		for mi, m := range measures {
-			name := m.String()
-			emit := func(topic string, v float64) {
-				if *format == "json" {
-					line = append(line[:0], `{"run":`...)
-					line = strconv.AppendQuote(line, runs[i])
-					line = append(line, `,"measure":`...)
-					line = strconv.AppendQuote(line, name)
-					line = append(line, `,"topic":`...)
-					line = strconv.AppendQuote(line, topic)
-					line = append(line, `,"value":`...)
-					line = strconv.AppendFloat(line, v, 'f', -1, 64)
-					line = append(line, "}\n"...)
-				} else {
-					line = append(append(append(append(line[:0], name...), '\t'), topic...), '\t')
-					line = strconv.AppendFloat(line, v, 'f', -1, 64)
-					line = append(line, '\n')
-				}
-				w.Write(line)
-			}
-			if *perTopic {
-				for ti, t := range r.Topics {
-					emit(t, r.Values[mi][ti])
-				}
-			}
-			emit("all", r.All[mi])
-		}
-	}
-	return w.Flush()
+	return scenario.WriteEval(e.stdout, results, measures, scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *digits})
 }
 
 // asInputError maps a file problem to exit status 2.

@@ -36,7 +36,8 @@ func TestEvalResolvesElementPaths(t *testing.T) {
 	}
 	for _, tc := range tests {
 		status, stdout, stderr := runCLI("eval", "--qrels", qrels, "--articles", dir, "-m", `AgP\F(0.25)`, submission(tc.path))
-		f := strings.Split(strings.TrimSpace(stdout), "\t")
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		f := strings.Split(lines[len(lines)-1], "\t")
 		if status != 0 || len(f) != 3 || f[0] != `AgP\F(0.25)` || f[1] != "all" {
 			t.Fatalf("%s: exit %d, stdout %q; stderr %s", tc.path, status, stdout, stderr)
 		}

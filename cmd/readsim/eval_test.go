@@ -52,7 +52,7 @@ func values(t *testing.T, text string) map[string]float64 {
 		if len(f) != 3 {
 			t.Fatalf("bad line %q", line)
 		}
-		if f[0] == "run" {
+		if f[0] == "runid" {
 			continue
 		}
 		v, err := strconv.ParseFloat(f[2], 64)
@@ -117,7 +117,7 @@ func TestEvalReference(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			got := values(t, out)
-			if n := strings.Count(out, "\n"); n != tc.lines {
+			if n := strings.Count(out, "\n"); n != tc.lines+1 { // + the runid line
 				t.Errorf("%d lines, want %d", n, tc.lines)
 			}
 			for k, v := range got {
@@ -147,7 +147,7 @@ func TestEvalRefusesInterleaved(t *testing.T) {
 	}
 	// --group makes it a valid relevant-in-context run.
 	code, out, stderr := runEvalCmd(t, "--qrels", qrels, "--group", "-m", "AP", filepath.Join(d, "passage-run.focused.fol"))
-	if code != 0 || !strings.HasPrefix(out, "AP\tall\t") {
+	if code != 0 || !strings.HasPrefix(out, "runid\tall\tTREC2INEX\nAP\tall\t") {
 		t.Errorf("--group: exit %d: %s %s", code, out, stderr)
 	}
 }
@@ -182,21 +182,21 @@ func TestEvalSmall(t *testing.T) {
 		// r1 topic 1: ranks c (unjudged), a (retrieved [0,200) clipped to [0,100)).
 		// F(1) of a: P = .5, R = 1 → 2/3; gP[2] = 1/3; AgP = (1/3)/2 = 1/6.
 		{"list", []string{"--qrels", p("q"), "-q", "-m", `AgP\F(1)`, "-m", "P[2]", "-m", "ret_size", p("r1")}, 0,
-			"AgP\\F(1)\t1\t0.16666666666666666\nAgP\\F(1)\tall\t0.16666666666666666\n" +
+			"runid\tall\tr1\nAgP\\F(1)\t1\t0.16666666666666666\nAgP\\F(1)\tall\t0.16666666666666666\n" +
 				"P[2]\t1\t0.5\nP[2]\tall\t0.5\nret_size\t1\t110\nret_size\tall\t110\n",
 			[]string{"1 topic(s) of the run are not in the judgments", "r1:2: warning: 1 result(s) run past their article's end"}},
 		// -c: topic 2 is missing from the run and scores 0.
-		{"-c", []string{"--qrels", p("q"), "-c", "-m", `AgP\F(1)`, p("r1")}, 0, "AgP\\F(1)\tall\t0.08333333333333333\n", nil},
+		{"-c", []string{"--qrels", p("q"), "-c", "-m", `AgP\F(1)`, p("r1")}, 0, "runid\tall\tr1\nAgP\\F(1)\tall\t0.08333333333333333\n", nil},
 		// ANCE[2] for topic 2 missing (Trel 1): ES = 5,5; IE = 1,5 → NCE = 4,4 → 4.
 		{"-c effort", []string{"--qrels", p("q"), "-c", "-q", "-m", `ANCE[2]`, p("r2")}, 0,
-			"ANCE[2]\\LE(300,5)\t1\t0\nANCE[2]\\LE(300,5)\t2\t4\nANCE[2]\\LE(300,5)\tall\t2\n", nil},
+			"runid\tall\tr2\nANCE[2]\\LE(300,5)\t1\t0\nANCE[2]\\LE(300,5)\t2\t4\nANCE[2]\\LE(300,5)\tall\t2\n", nil},
 		{"several runs", []string{"--qrels", p("q"), "-m", "AP", p("r1"), p("r2")}, 0,
-			"run\tall\t" + p("r1") + "\nAP\tall\t0.25\nrun\tall\t" + p("r2") + "\nAP\tall\t1\n", nil},
+			"runid\tall\tr1\nAP\tall\t0.25\nrunid\tall\tr2\nAP\tall\t1\n", nil},
 		{"unknown measure", []string{"--qrels", p("q"), "-m", "MAP", p("r1")}, 2, "", []string{`unknown measure "MAP"`, `AgP\F(0.25)`, "iP[0.01]"}},
 		{"no qrels", []string{p("r1")}, 2, "", []string{"--qrels is required"}},
 		{"no run", []string{"--qrels", p("q")}, 2, "", []string{"no run given"}},
 		{"bad order", []string{"--qrels", p("q"), "--order", "random", p("r1")}, 2, "", []string{"unknown reading order"}},
-		{"bad format", []string{"--qrels", p("q"), "--format", "xml", p("r1")}, 2, "", []string{"unknown --format"}},
+		{"bad format", []string{"--qrels", p("q"), "--format", "xml", p("r1")}, 2, "", []string{`--format: unknown format "xml"`}},
 		{"bad compat", []string{"--qrels", p("q"), "--compat", "trec", p("r1")}, 2, "", []string{"unknown --compat"}},
 		{"missing file", []string{"--qrels", p("nope"), p("r1")}, 2, "", []string{p("nope")}},
 		{"bad qrels", []string{"--qrels", p("r1"), p("r1")}, 2, "", []string{p("r1") + `:1: bep "r1" is not`}},
@@ -266,7 +266,7 @@ func TestEvalJSON(t *testing.T) {
 		}
 		rows = append(rows, r)
 	}
-	r := filepath.Join(dir, "r")
+	r := "r" // the run id (the run file's sixth column), not the path
 	want := []row{{r, `AgP\F(1)`, "1", 2.0 / 3}, {r, `AgP\F(1)`, "all", 2.0 / 3}, {r, "iP[0.50]", "1", 0.5}, {r, "iP[0.50]", "all", 0.5}}
 	if len(rows) != len(want) {
 		t.Fatalf("%v", rows)
@@ -305,7 +305,7 @@ func TestEvalRunValidation(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want exit %d with %q", code, stderr, tc.code, tc.want)
 			}
 			// Merged, b counts once: a and b are retrieved.
-			if tc.code == 0 && out != "num_ret\tall\t2\n" {
+			if tc.code == 0 && out != "runid\tall\tr\nnum_ret\tall\t2\n" {
 				t.Errorf("stdout %q, want num_ret 2", out)
 			}
 		})

@@ -38,8 +38,9 @@ func TestSampleRunsBeatDocBaseline(t *testing.T) {
 	}
 	value := func(run, measure string) float64 {
 		status, stdout, stderr := runCLI("eval", "--qrels", root+"/judgments.qrels", "-m", measure, run)
-		f := strings.Fields(stdout)
-		if status != 0 || len(f) != 3 {
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		f := strings.Fields(lines[len(lines)-1])
+		if status != 0 || len(f) != 3 || len(lines) != 2 {
 			t.Fatalf("eval %s: exit %d, %q, %s", run, status, stdout, stderr)
 		}
 		v, err := strconv.ParseFloat(f[2], 64)
