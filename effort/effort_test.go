@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -394,11 +395,95 @@ func TestParseMeasure(t *testing.T) {
 			t.Errorf("%s: canonical name does not parse back: %v %v", tc.in, m2, err)
 		}
 	}
-	for _, bad := range []string{``, `MAP`, `gP`, `gP[0]`, `gP[x]`, `AgP[3]`, `AgP\LE(300,5)`, `ANCE[5]\LE(300,5,0)`, `ANCE[5]\LE(300,5,1,2)`, `ANCE[10]\F(1)`, `AP\F(1)`,
+	for _, bad := range []string{``, `MAPP`, `gP`, `gP[0]`, `gP[x]`, `AgP[3]`, `AgP\LE(300,5)`, `ANCE[5]\LE(300,5,0)`, `ANCE[5]\LE(300,5,1,2)`, `ANCE[10]\F(1)`, `AP\F(1)`,
 		`iP`, `iP[2]`, `AgP\F(0)`, `AgP\F(-1)`, `AgP\T2Ip(0)`, `AgP\T2Ip(3,4)`, `AgP\Foo`, `AgP\F(1`, `gP[10`, `AgP\ChP[0]`, `AiP\aveChP`} {
 		if _, err := ParseMeasure(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}
+	}
+}
+
+// Other tools' names: the measure each stands for (its canonical name and
+// whether it ranks as trec_eval does) and the name reports print.
+func TestMeasureAliases(t *testing.T) {
+	for _, tc := range []struct {
+		in, canonical, printed string
+		trec                   bool
+	}{
+		{"MAgP", `AgP\F(0.25)`, "MAgP", false},
+		{"MAiP", "AiP", "MAiP", false},
+		{"ircl_prn.0.50", "iP[0.50]", "ircl_prn.0.50", false},
+		{"map", "map", "map", true},
+		{"P_10", "P_10", "P_10", true},
+		{"P.10", "P_10", "P_10", true},
+		{"P@10", "P_10", "P@10", true},
+		{"recip_rank", "recip_rank", "recip_rank", true},
+		{"RR", "recip_rank", "RR", true},
+		{"Rprec", "Rprec", "Rprec", true},
+		{"ndcg", "ndcg", "ndcg", true},
+		{"ndcg_cut_10", "ndcg_cut_10", "ndcg_cut_10", true},
+		{"nDCG@10", "ndcg_cut_10", "nDCG@10", true},
+		{"recall_100", "recall_100", "recall_100", true},
+		{"R@100", "recall_100", "R@100", true},
+		{"num_q", "num_q", "num_q", true},
+		{"NumRelRet", "num_rel_ret", "NumRelRet", false},
+		// case restored where one spelling folds to the text
+		{"magp", `AgP\F(0.25)`, "MAgP", false},
+		{"MAP", "map", "map", true},
+		{"p@10", "P_10", "P@10", true},
+		{"NDCG@10", "ndcg_cut_10", "nDCG@10", true},
+		{`agp\t2ip(300)`, `AgP\T2Ip(300)`, `AgP\T2Ip(300)`, false},
+		{`ance[100]\le(2000,5)`, `ANCE[100]\LE(2000,5)`, `ANCE[100]\LE(2000,5)`, false},
+		{"ap", "AP", "AP", false},
+	} {
+		m, err := ParseMeasure(tc.in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.in, err)
+			continue
+		}
+		if m.Canonical() != tc.canonical || m.String() != tc.printed || m.Trec != tc.trec {
+			t.Errorf("%s: canonical %s, printed %s, trec %v; want %s, %s, %v", tc.in, m.Canonical(), m.String(), m.Trec, tc.canonical, tc.printed, tc.trec)
+		}
+	}
+	for _, tc := range []struct{ in, suggestion string }{
+		{"mapps", `"map"`},
+		{`AgP\T2lp(300)`, `"AgP\\T2Ip(300)"`},
+		{"recip_rnk", `"recip_rank"`},
+	} {
+		_, err := ParseMeasure(tc.in)
+		if err == nil || !strings.Contains(err.Error(), "did you mean ") || !strings.Contains(err.Error(), tc.suggestion) {
+			t.Errorf("%s: %v, want a suggestion of %s", tc.in, err, tc.suggestion)
+		}
+	}
+}
+
+func TestParseMeasures(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"map,P_10", "nDCG@10"}, "map P_10 nDCG@10"},
+		{[]string{"P.5,10,20"}, "P_5 P_10 P_20"},
+		{[]string{`AgP\T2If(2000,1),AP`}, `AgP\T2If(2000,1) AP`},
+		{[]string{"MAgP", `AgP\F(0.25)`, "AgP"}, "MAgP"}, // one measure, asked three ways
+		{[]string{"map", "AP"}, "map AP"},                // trec_eval's order and the line order: two measures
+	} {
+		ms, err := ParseMeasures(tc.in)
+		if err != nil {
+			t.Errorf("%v: %v", tc.in, err)
+			continue
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, m.String())
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%v: %v, want %s", tc.in, got, tc.want)
+		}
+	}
+	all, err := ParseMeasures([]string{"all"})
+	if err != nil || len(all) != len(AllNames) {
+		t.Errorf("all: %d measures (%v), want %d", len(all), err, len(AllNames))
 	}
 }
 
@@ -494,4 +579,49 @@ func TestEdgeInputs(t *testing.T) {
 			t.Errorf("got %+v, want %+v", got, want)
 		}
 	})
+}
+
+// trec_eval's document measures, by hand. Ranked relevance F T F T, three
+// relevant documents: RR = 1/2, Rprec = (1 in the first 3)/3. Grades 0 2 1
+// against the ideal 2 2 1: DCG = 2/log₂2 + 1/log₂3, IDCG = 2 + 2/log₂2 +
+// 1/log₂3 (rank 1 undiscounted, rank r ≥ 2 by log₂ r); at k = 2: 2/4.
+func TestTrecMeasures(t *testing.T) {
+	isrel := []bool{false, true, false, true}
+	if got := RR(isrel); got != 0.5 {
+		t.Errorf("RR = %v, want 0.5", got)
+	}
+	if got := Rprec(isrel, 3); got != 1.0/3 {
+		t.Errorf("Rprec = %v, want 1/3", got)
+	}
+	l3 := math.Log2(3)
+	if got, want := NDCG([]int{0, 2, 1}, []int{2, 2, 1}, 0), (2+1/l3)/(4+1/l3); math.Abs(got-want) > 1e-15 {
+		t.Errorf("NDCG = %v, want %v", got, want)
+	}
+	if got := NDCG([]int{0, 2, 1}, []int{2, 2, 1}, 2); got != 0.5 {
+		t.Errorf("NDCG@2 = %v, want 0.5", got)
+	}
+	if got := NDCG([]int{1}, nil, 10); got != 0 {
+		t.Errorf("NDCG without relevant documents = %v, want 0", got)
+	}
+	// trec_eval's order: score descending, ties by id descending. Lines b
+	// (2, relevant), c (2), a (1): line order AP = 1; trec_eval ranks c, b,
+	// a (c > b), so map = 1/2 and recip_rank = 1/2.
+	var ms []Measure
+	for _, n := range []string{"AP", "map", "recip_rank", "P[1]", "P_1"} {
+		m, err := ParseMeasure(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	in := &TopicInput{Trel: 1, Ideal: []int{1}, Docs: []RankedDoc{
+		{ID: "b", Score: 2, Judged: true, Grade: 1, Entry: -1},
+		{ID: "c", Score: 2, Judged: true, Entry: -1},
+		{ID: "a", Score: 1, Entry: -1},
+	}}
+	var w Workspace
+	got := NewEvaluator(ms, Config{}).Topic(in, &w, nil)
+	if want := []float64{1, 0.5, 0.5, 1, 0}; !reflect.DeepEqual(got, want) {
+		t.Errorf("AP, map, recip_rank, P[1], P_1 = %v, want %v", got, want)
+	}
 }

@@ -1,5 +1,7 @@
 package effort
 
+import "sort"
+
 // RankedDoc is one document of a topic's ranked list (a relevant-in-context
 // run grouped by article, or a document run).
 type RankedDoc struct {
@@ -18,6 +20,18 @@ type RankedDoc struct {
 	// Entry is an entry point (best in context) for a document returned with
 	// no passage, or -1. Such a document is read from Entry (EntryPoint).
 	Entry int
+	// ID, Score and Grade serve the measures that rank as trec_eval does
+	// (Measure.Trec): the document's id, its score (rsv) and its relevance
+	// grade (a TREC qrels level; FOL judgments: 1 for a relevant document).
+	ID    string
+	Score float64
+	Grade int
+}
+
+// relevant tells whether the document is relevant: judged with relevant
+// text or a positive grade.
+func (d *RankedDoc) relevant() bool {
+	return d.Judged && (d.Grade > 0 || d.Rel.Len() > 0)
 }
 
 // TopicInput is everything the measures need of one topic of one run.
@@ -30,6 +44,9 @@ type TopicInput struct {
 	// Passages is the ranked list of passages for the focused measures, in
 	// the run's line order; it may be nil when no focused measure is asked.
 	Passages []Passage
+	// Ideal are the grades of the topic's relevant documents, highest first:
+	// the ideal ranking of nDCG.
+	Ideal []int
 }
 
 // Config selects how documents are read.
@@ -51,6 +68,7 @@ type Evaluator struct {
 	cfg    Config
 	docs   []DocScore // distinct document scores
 	docIdx []int      // per measure: index in docs, or -1
+	trec   bool       // some measure ranks as trec_eval does
 }
 
 // NewEvaluator returns an evaluator of ms under cfg.
@@ -58,6 +76,7 @@ func NewEvaluator(ms []Measure, cfg Config) *Evaluator {
 	e := &Evaluator{ms: ms, cfg: cfg, docIdx: make([]int, len(ms))}
 	for i, m := range ms {
 		e.docIdx[i] = -1
+		e.trec = e.trec || m.Trec
 		if m.Doc.Kind == DocNone {
 			continue
 		}
@@ -83,9 +102,13 @@ type Workspace struct {
 	scores [][]float64
 	isrel  []bool
 	rsize  []int
+	grades []int
 	full   Spans
 	curve  FocusedCurve
 	doc    Doc
+	order  []int
+	tIsRel []bool
+	tGrade []int
 }
 
 // DocValues holds the per-rank inputs of the list scores of one topic, as
@@ -94,9 +117,15 @@ type DocValues struct {
 	// Scores[i][r] is the i-th distinct document score of the document at
 	// 0-based rank r.
 	Scores [][]float64
-	// IsRel[r] and RSize[r] are isrel and rsize (NRC) of the document at rank r.
+	// IsRel[r], RSize[r] and Grade[r] are isrel, rsize (NRC) and the grade
+	// of the document at rank r.
 	IsRel []bool
 	RSize []int
+	Grade []int
+	// TrecIsRel and TrecGrade are IsRel and Grade in trec_eval's order
+	// (score descending, then id descending), when a measure asks for it.
+	TrecIsRel []bool
+	TrecGrade []int
 	// RetLen and RetRel are Σ|Ret(d)| and Σ|Ret(d)∩Rel(d)|; NumRelRet counts
 	// the relevant retrieved documents.
 	RetLen, RetRel, NumRelRet int
@@ -112,7 +141,7 @@ func (e *Evaluator) Docs(t *TopicInput, w *Workspace) DocValues {
 	for i := range e.docs {
 		w.scores[i] = w.scores[i][:0]
 	}
-	w.isrel, w.rsize = w.isrel[:0], w.rsize[:0]
+	w.isrel, w.rsize, w.grades = w.isrel[:0], w.rsize[:0], w.grades[:0]
 	v := DocValues{}
 	for r := 0; r < n; r++ {
 		d := &t.Docs[r]
@@ -130,6 +159,9 @@ func (e *Evaluator) Docs(t *TopicInput, w *Workspace) DocValues {
 		}
 		doc := &w.doc
 		*doc = Doc{NRC: nrc, RetLen: ret.Len()}
+		if d.relevant() {
+			v.NumRelRet++
+		}
 		if nrc > 0 {
 			doc.RetRel = IntersectLen(ret, d.Rel)
 			if len(e.docs) > 0 {
@@ -142,18 +174,49 @@ func (e *Evaluator) Docs(t *TopicInput, w *Workspace) DocValues {
 					doc.Segs = w.r.Read(e.cfg.Order, d.L, ret, d.Rel)
 				}
 			}
-			v.NumRelRet++
 		}
 		v.RetLen += doc.RetLen
 		v.RetRel += doc.RetRel
 		for i, ds := range e.docs {
 			w.scores[i] = append(w.scores[i], ds.Of(doc))
 		}
-		w.isrel = append(w.isrel, nrc > 0)
+		rel := d.relevant()
+		g := 0
+		if rel {
+			g = max(d.Grade, 1)
+		}
+		w.isrel = append(w.isrel, rel)
 		w.rsize = append(w.rsize, nrc)
+		w.grades = append(w.grades, g)
 	}
-	v.Scores, v.IsRel, v.RSize = w.scores[:len(e.docs)], w.isrel, w.rsize
+	v.Scores, v.IsRel, v.RSize, v.Grade = w.scores[:len(e.docs)], w.isrel, w.rsize, w.grades
+	if e.trec {
+		v.TrecIsRel, v.TrecGrade = w.trecOrder(t.Docs)
+	}
 	return v
+}
+
+// trecOrder returns isrel and the grades of docs ranked as trec_eval ranks
+// them: by score, descending, ties broken by id, descending (its
+// comp_sim_docno), whatever the line order.
+func (w *Workspace) trecOrder(docs []RankedDoc) ([]bool, []int) {
+	w.order = w.order[:0]
+	for i := range docs {
+		w.order = append(w.order, i)
+	}
+	sort.SliceStable(w.order, func(a, b int) bool {
+		x, y := &docs[w.order[a]], &docs[w.order[b]]
+		if x.Score != y.Score {
+			return x.Score > y.Score
+		}
+		return x.ID > y.ID
+	})
+	w.tIsRel, w.tGrade = w.tIsRel[:0], w.tGrade[:0]
+	for _, i := range w.order {
+		w.tIsRel = append(w.tIsRel, w.isrel[i])
+		w.tGrade = append(w.tGrade, w.grades[i])
+	}
+	return w.tIsRel, w.tGrade
 }
 
 // Topic appends to out the value of every measure for topic t, in the order

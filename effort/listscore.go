@@ -1,5 +1,7 @@
 package effort
 
+import "math"
+
 // The list scores of measures.md §5–7. Ranks are 1-based in the names and
 // 0-based in the slices: scores[0] is the score of the document at rank 1.
 
@@ -278,4 +280,62 @@ func (c FocusedCurve) Interpolated(points int) []float64 {
 		out[i] = best
 	}
 	return out
+}
+
+// RR returns the reciprocal rank of the first relevant document (0 when none
+// is retrieved): trec_eval's recip_rank.
+func RR(isrel []bool) float64 {
+	for r, rel := range isrel {
+		if rel {
+			return 1 / float64(r+1)
+		}
+	}
+	return 0
+}
+
+// Rprec returns the precision after R = trel documents: the relevant
+// documents among the first R, divided by R (0 when trel is 0): trec_eval's
+// Rprec.
+func Rprec(isrel []bool, trel int) float64 {
+	if trel <= 0 {
+		return 0
+	}
+	c := 0
+	for r := 0; r < trel && r < len(isrel); r++ {
+		if isrel[r] {
+			c++
+		}
+	}
+	return float64(c) / float64(trel)
+}
+
+// NDCG returns the normalized discounted cumulative gain of the first k
+// documents (k = 0: all), as trec_eval's ndcg_cut computes it (Järvelin &
+// Kekäläinen 2002): the gain of a document is its grade, the document at
+// rank r ≥ 2 is discounted by log₂ r (rank 1 is not discounted), and the
+// ideal ranking orders the topic's relevant documents by grade (ideal,
+// highest first). 0 when the topic has no relevant document.
+func NDCG(grades []int, ideal []int, k int) float64 {
+	dcg := func(g []int) float64 {
+		s := 0.0
+		for i, x := range g {
+			if k > 0 && i >= k {
+				break
+			}
+			if x <= 0 {
+				continue
+			}
+			if i == 0 {
+				s += float64(x)
+			} else {
+				s += float64(x) / math.Log2(float64(i+1))
+			}
+		}
+		return s
+	}
+	id := dcg(ideal)
+	if id <= 0 {
+		return 0
+	}
+	return dcg(grades) / id
 }

@@ -90,6 +90,12 @@ const (
 	CountCharPrec
 	CountCharRec
 	CountCharF1
+	// Document measures as trec_eval computes them (they rank as trec_eval
+	// does: see Measure.Trec).
+	ListRR    // recip_rank
+	ListRprec // Rprec
+	ListNDCG  // ndcg_cut_k (K = 0: ndcg, no cutoff)
+	CountNumQ // num_q: 1 per topic, summed
 )
 
 // Measure is a parsed measure name: a list score, its rank or recall level,
@@ -103,6 +109,14 @@ type Measure struct {
 	// Doc is the document score (Kind DocNone for binary, focused and count
 	// measures).
 	Doc DocScore
+	// Trec ranks the documents as trec_eval does (by score, descending, ties
+	// by document id, descending) instead of in the run's line order: the
+	// measures named as trec_eval and ir_measures name them (map, P_10,
+	// P@10, ndcg_cut_10, nDCG@10, recip_rank, RR, Rprec, recall_100, R@100).
+	Trec bool
+	// Name, when not empty, is the name the measure was asked by (an alias
+	// such as MAgP or nDCG@10): reports print it.
+	Name string
 }
 
 // IsSum reports whether the measure's `all` value is the sum over topics (the
@@ -119,9 +133,21 @@ func (m Measure) IsCount() bool { return m.family().count }
 // Better says whether larger or smaller values of the measure are better.
 func (m Measure) Better() Direction { return m.family().better }
 
-// String returns the canonical full name, e.g. `AgP\F(0.25)`, `iP[0.01]`.
+// String returns the name the measure was asked by, or its canonical full
+// name, e.g. `AgP\F(0.25)`, `iP[0.01]`, `map`, `ndcg_cut_10`.
 func (m Measure) String() string {
+	if m.Name != "" {
+		return m.Name
+	}
+	return m.Canonical()
+}
+
+// Canonical returns the measure's canonical name, whatever it was asked by.
+func (m Measure) Canonical() string {
 	f := m.family()
+	if m.Trec && f.trecName != nil {
+		return f.trecName(m)
+	}
 	l := f.head
 	switch f.param {
 	case paramRank:
@@ -143,12 +169,14 @@ official counts: num_ret, num_rel, num_rel_ret, ret_size, rel_size, rel_ret_size
 document scores D: F(β), T2Ip(x), T2Ir(x), T2If(x,β), ChP[n], aveChP (LE(s,NR) only with CE, NCE, ANCE);
 omitted parameters: F → F(0.25), T2Ip/T2Ir/T2If → x=300, T2If β=1, ChP → ChP[600], LE → LE(300,5), LE(s) → LE(s,5); LE(s,NR,x) stops at T2I(x);
 a list score without D: AgP, AgP', AgP'', gP[k] → \F(0.25); CE, NCE, ANCE → \LE(300,5)
+other tools' names: MAgP, MAiP, ircl_prn.0.50 (INEX); map, P_10, recip_rank, Rprec, ndcg, ndcg_cut_10, recall_100, num_q (trec_eval); P@10, RR, R@100, nDCG@10 (ir_measures);
+lists: -m map,P_10,nDCG@10 or trec_eval's -m P.5,10,20; -m all; readsim measures lists every measure
 examples: AgP\F(0.25) gP[10]\F(0.25) AgP\T2Ip(300) AgP\T2If(2000,1) AgP\ChP[600] AgP\aveChP ANCE[100]\LE(300,5) P[10] AP iP[0.01] AiP`
 
-// ParseMeasure parses a measure name as measures.md writes them. Omitted
+// parseCanonical parses a measure name as measures.md writes them. Omitted
 // parameters take their defaults (see KnownForms); String gives the full
 // canonical name back.
-func ParseMeasure(name string) (Measure, error) {
+func parseCanonical(name string) (Measure, error) {
 	bad := func(why string) (Measure, error) {
 		return Measure{}, fmt.Errorf("unknown measure %q: %s; known forms:\n%s", name, why, KnownForms)
 	}

@@ -88,6 +88,28 @@ type valueArgs struct {
 	compat bool
 }
 
+// isrel and grades are the relevance of the ranked documents in the order
+// the measure ranks them (line order, or trec_eval's).
+func (a *valueArgs) isrel() []bool {
+	if a.m.Trec {
+		return a.v.TrecIsRel
+	}
+	return a.v.IsRel
+}
+
+func (a *valueArgs) grades() []int {
+	if a.m.Trec {
+		return a.v.TrecGrade
+	}
+	return a.v.Grade
+}
+
+func cut(prefix string) func(Measure) string {
+	return func(m Measure) string { return prefix + strconv.Itoa(m.K) }
+}
+
+func fixed(name string) func(Measure) string { return func(Measure) string { return name } }
+
 // listFamily is one row of the list-score table.
 type listFamily struct {
 	list    ListKind
@@ -101,6 +123,10 @@ type listFamily struct {
 	meaning string
 	source  string
 	value   func(a *valueArgs) float64
+	// trecName, when set, is the family's name in trec_eval (with Trec).
+	trecName func(m Measure) string
+	// chars: the measure needs character judgments (passages and lengths).
+	chars bool
 }
 
 const (
@@ -122,18 +148,19 @@ var listFamilies = [...]listFamily{
 	ListAgP: {head: "AgP", doc: docDefaultF, better: Higher, source: srcINEX,
 		meaning: "average generalized precision: mean of gP[r] over the ranks r of relevant articles, divided by Trel",
 		value:   func(a *valueArgs) float64 { return AgP(a.s, a.v.IsRel, a.t.Trel) }},
-	ListAgP1: {head: "AgP'", doc: docDefaultF, better: Higher, source: srcPT + " (eq. 8)",
+	ListAgP1: {head: "AgP'", chars: true, doc: docDefaultF, better: Higher, source: srcPT + " (eq. 8)",
 		meaning: "AgP with each relevant article weighted by its share of the topic's relevant characters",
 		value:   func(a *valueArgs) float64 { return AgP1(a.s, a.v.RSize, a.t.TrelChars) }},
-	ListAgP2: {head: "AgP''", doc: docDefaultF, better: Higher, source: srcPT + " (eq. 11)",
+	ListAgP2: {head: "AgP''", chars: true, doc: docDefaultF, better: Higher, source: srcPT + " (eq. 11)",
 		meaning: "AgP scaled by the relevant characters of the relevant articles retrieved",
 		value:   func(a *valueArgs) float64 { return AgP2(a.s, a.v.RSize, a.t.TrelChars) }},
 	ListGP: {head: "gP", param: paramRank, doc: docDefaultF, better: Higher, source: srcINEX,
 		meaning: "generalized precision at rank k: the mean document score of the first k articles",
 		value:   func(a *valueArgs) float64 { return GP(a.s, a.m.K, a.compat) }},
 	ListGR: {head: "gR", param: paramRank, doc: docOptional, better: Higher, source: srcINEX,
-		meaning: "generalized recall at rank k: relevant articles in the first k, divided by Trel",
-		value:   func(a *valueArgs) float64 { return GR(a.v.IsRel, a.t.Trel, a.m.K) }},
+		meaning:  "generalized recall at rank k: relevant articles in the first k, divided by Trel",
+		value:    func(a *valueArgs) float64 { return GR(a.isrel(), a.t.Trel, a.m.K) },
+		trecName: cut("recall_")},
 	ListCE: {head: "CE", param: paramRank, doc: docEffort, better: Lower, source: srcArvola,
 		meaning: "cumulated effort at rank k: Σ (ES(d) − 1) over the first k articles",
 		value:   func(a *valueArgs) float64 { return CE(a.s, a.m.K, a.m.Doc.NR) }},
@@ -144,17 +171,39 @@ var listFamilies = [...]listFamily{
 		meaning: "average NCE over ranks 1…k (ranks past the run's end cost NR)",
 		value:   func(a *valueArgs) float64 { return ANCE(a.s, a.t.Trel, a.m.K, a.m.Doc.NR) }},
 	ListP: {head: "P", param: paramRank, better: Higher, source: srcTREC,
-		meaning: "precision at rank k: relevant articles in the first k, divided by k",
-		value:   func(a *valueArgs) float64 { return P(a.v.IsRel, a.m.K) }},
+		meaning:  "precision at rank k: relevant articles in the first k, divided by k",
+		value:    func(a *valueArgs) float64 { return P(a.isrel(), a.m.K) },
+		trecName: cut("P_")},
 	ListAP: {head: "AP", better: Higher, source: srcTREC,
-		meaning: "average precision of the ranked articles (relevant = holds relevant text)",
-		value:   func(a *valueArgs) float64 { return AP(a.v.IsRel, a.t.Trel) }},
+		meaning:  "average precision of the ranked articles (relevant = holds relevant text)",
+		value:    func(a *valueArgs) float64 { return AP(a.isrel(), a.t.Trel) },
+		trecName: fixed("map")},
 	ListIP: {head: "iP", param: paramLevel, focused: true, better: Higher, source: srcINEX,
 		meaning: "interpolated character precision at recall level x of the ranked passages (focused task)",
 		value:   func(a *valueArgs) float64 { return a.w.curve.IP(a.m.X) }},
 	ListAiP: {head: "AiP", focused: true, better: Higher, source: srcINEX,
 		meaning: "mean of iP over the 101 recall levels 0.00…1.00 (its mean over topics is MAiP)",
 		value:   func(a *valueArgs) float64 { return a.w.curve.AiP() }},
+	ListRR: {head: "RR", better: Higher, source: srcTREC,
+		meaning:  "reciprocal rank of the first relevant article",
+		value:    func(a *valueArgs) float64 { return RR(a.isrel()) },
+		trecName: fixed("recip_rank")},
+	ListRprec: {head: "Rprec", better: Higher, source: srcTREC,
+		meaning:  "precision after R articles, R the topic's relevant articles",
+		value:    func(a *valueArgs) float64 { return Rprec(a.isrel(), a.t.Trel) },
+		trecName: fixed("Rprec")},
+	ListNDCG: {head: "nDCG", param: paramRank, better: Higher, source: srcTREC + " (Järvelin & Kekäläinen 2002)",
+		meaning: "normalized discounted cumulative gain of the first k articles (gain: the relevance grade)",
+		value:   func(a *valueArgs) float64 { return NDCG(a.grades(), a.t.Ideal, a.m.K) },
+		trecName: func(m Measure) string {
+			if m.K == 0 {
+				return "ndcg"
+			}
+			return "ndcg_cut_" + strconv.Itoa(m.K)
+		}},
+	CountNumQ: {head: "num_q", sum: true, count: true, source: srcTREC,
+		meaning: "topics evaluated",
+		value:   func(*valueArgs) float64 { return 1 }},
 	CountNumRet: {head: "num_ret", sum: true, count: true, source: srcINEX,
 		meaning: "articles retrieved",
 		value:   func(a *valueArgs) float64 { return float64(len(a.t.Docs)) }},
@@ -164,13 +213,13 @@ var listFamilies = [...]listFamily{
 	CountNumRelRet: {head: "num_rel_ret", sum: true, count: true, source: srcINEX,
 		meaning: "relevant articles retrieved",
 		value:   func(a *valueArgs) float64 { return float64(a.v.NumRelRet) }},
-	CountRetSize: {head: "ret_size", sum: true, count: true, source: srcINEX,
+	CountRetSize: {head: "ret_size", chars: true, sum: true, count: true, source: srcINEX,
 		meaning: "characters retrieved",
 		value:   func(a *valueArgs) float64 { return float64(a.v.RetLen) }},
-	CountRelSize: {head: "rel_size", sum: true, count: true, source: srcINEX,
+	CountRelSize: {head: "rel_size", chars: true, sum: true, count: true, source: srcINEX,
 		meaning: "relevant characters of the topic",
 		value:   func(a *valueArgs) float64 { return float64(a.t.TrelChars) }},
-	CountRelRetSize: {head: "rel_ret_size", sum: true, count: true, source: srcINEX,
+	CountRelRetSize: {head: "rel_ret_size", chars: true, sum: true, count: true, source: srcINEX,
 		meaning: "relevant characters retrieved",
 		value:   func(a *valueArgs) float64 { return float64(a.v.RetRel) }},
 	CountArtPrec: {head: "art_prec", count: true, better: Higher, source: srcINEX,
@@ -184,13 +233,13 @@ var listFamilies = [...]listFamily{
 		value: func(a *valueArgs) float64 {
 			return FScore(ratio(a.v.NumRelRet, len(a.t.Docs)), ratio(a.v.NumRelRet, a.t.Trel), 1)
 		}},
-	CountCharPrec: {head: "char_prec", count: true, better: Higher, source: srcINEX,
+	CountCharPrec: {head: "char_prec", chars: true, count: true, better: Higher, source: srcINEX,
 		meaning: "character precision: relevant characters retrieved / characters retrieved",
 		value:   func(a *valueArgs) float64 { return ratio(a.v.RetRel, a.v.RetLen) }},
-	CountCharRec: {head: "char_rec", count: true, better: Higher, source: srcINEX,
+	CountCharRec: {head: "char_rec", chars: true, count: true, better: Higher, source: srcINEX,
 		meaning: "character recall: relevant characters retrieved / relevant characters",
 		value:   func(a *valueArgs) float64 { return ratio(a.v.RetRel, a.t.TrelChars) }},
-	CountCharF1: {head: "char_f1", count: true, better: Higher, source: srcINEX,
+	CountCharF1: {head: "char_f1", chars: true, count: true, better: Higher, source: srcINEX,
 		meaning: "harmonic mean of char_prec and char_rec",
 		value: func(a *valueArgs) float64 {
 			return FScore(ratio(a.v.RetRel, a.v.RetLen), ratio(a.v.RetRel, a.t.TrelChars), 1)
@@ -204,6 +253,15 @@ func init() {
 			panic("effort: list score " + strconv.Itoa(k) + " has no row in the registry")
 		}
 	}
+}
+
+// NeedsCharacters tells whether the measure needs character judgments
+// (relevant passages and article lengths): every document score, the
+// focused measures and the character counts do; the binary document
+// measures (AP, P[k], map, nDCG…) and the article counts do not.
+func (m Measure) NeedsCharacters() bool {
+	f := m.family()
+	return m.Doc.Kind != DocNone || f.focused || f.chars
 }
 
 // family returns m's row of the table.

@@ -210,7 +210,7 @@ func (c *clipCount) add(o clipCount) {
 // counting in cl the results (passages) that run past their article's end and
 // are clipped, for the ranked list and the focused passages alike.
 func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, group, merge, focused bool, cl *clipCount) ([]inex.Doc, error) {
-	in.Trel, in.TrelChars = j.Trel, j.RelChars
+	in.Trel, in.TrelChars, in.Ideal = j.Trel, j.RelChars, j.Ideal
 	in.Docs, in.Passages = in.Docs[:0], in.Passages[:0]
 	if t == nil {
 		return nil, nil
@@ -221,9 +221,9 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 	}
 	clipped := false
 	for _, d := range docs {
-		rd := effort.RankedDoc{Ret: d.Ret, Full: d.Full, Entry: d.Entry}
+		rd := effort.RankedDoc{Ret: d.Ret, Full: d.Full, Entry: d.Entry, ID: d.Article, Score: d.Score}
 		if jd := j.Docs[d.Article]; jd != nil {
-			rd.Judged, rd.L, rd.Rel = true, jd.Length, jd.Rel
+			rd.Judged, rd.L, rd.Rel, rd.Grade = true, jd.Length, jd.Rel, jd.Grade
 			if n := len(rd.Ret); n > 0 && rd.Ret[n-1].End > jd.Length {
 				clipped = true
 				rd.Ret = rd.Ret.Clip(0, jd.Length)

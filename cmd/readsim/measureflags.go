@@ -91,24 +91,16 @@ func (f *measureFlags) checkCompat() error {
 // compatINEX tells whether --compat inex was given.
 func (f *measureFlags) compatINEX() bool { return *f.compat == "inex" }
 
-// measures parses the -m names (defaults without -m), dropping repeats of
-// the same canonical name; an unknown name is a usage error.
+// measures parses the -m names (defaults without -m): comma lists, "all",
+// aliases (effort.ParseMeasures); an unknown name is a usage error.
 func (f *measureFlags) measures(defaults []string) ([]effort.Measure, error) {
 	names := []string(f.ms)
 	if len(names) == 0 {
 		names = defaults
 	}
-	var ms []effort.Measure
-	seen := map[string]bool{}
-	for _, n := range names {
-		m, err := effort.ParseMeasure(n)
-		if err != nil {
-			return nil, usageError{err.Error()}
-		}
-		if !seen[m.String()] {
-			seen[m.String()] = true
-			ms = append(ms, m)
-		}
+	ms, err := effort.ParseMeasures(names)
+	if err != nil {
+		return nil, usageError{err.Error()}
 	}
 	return ms, nil
 }

@@ -97,7 +97,7 @@ func TestReadRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []Doc{{Article: "a", Ret: sp(0, 10, 20, 25), Entry: -1, Line: 1}, {Article: "b", Ret: sp(5, 10), Entry: -1, Line: 3}}
+		want := []Doc{{Article: "a", Ret: sp(0, 10, 20, 25), Entry: -1, Line: 1, Score: 9}, {Article: "b", Ret: sp(5, 10), Entry: -1, Line: 3, Score: 7}}
 		if !reflect.DeepEqual(docs, want) {
 			t.Errorf("docs %+v", docs)
 		}
@@ -136,22 +136,22 @@ func TestGroup(t *testing.T) {
 		{name: "interleaved", in: "1 Q0 a 1 1 r 0 10\n1 Q0 b 2 1 r 0 10\n1 Q0 a 3 1 r 20 10\n",
 			err: "r:3: topic 1: article a (line 1) reappears at line 3 after article b (line 2)"},
 		{name: "grouped", in: "1 Q0 a 1 1 r 0 10\n1 Q0 b 2 1 r 0 10\n1 Q0 a 3 1 r 20 10\n", group: true,
-			want: []Doc{{Article: "a", Ret: sp(0, 10, 20, 30), Entry: -1, Line: 1}, {Article: "b", Ret: sp(0, 10), Entry: -1, Line: 2}}},
+			want: []Doc{{Article: "a", Ret: sp(0, 10, 20, 30), Entry: -1, Line: 1, Score: 1}, {Article: "b", Ret: sp(0, 10), Entry: -1, Line: 2, Score: 1}}},
 		{name: "overlap", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 5 10\n", err: "r:2: topic 1, article a: this result overlaps the one at line 1"},
 		{name: "duplicate", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 0 10\n", err: "r:2: topic 1, article a: this result repeats the one at line 1"},
 		{name: "unordered overlap", in: "1 Q0 a 1 1 r 50 10\n1 Q0 a 2 1 r 0 100\n", err: "r:2: topic 1, article a: this result overlaps the one at line 1"},
 		{name: "unordered fine", in: "1 Q0 a 1 1 r 50 10\n1 Q0 a 2 1 r 0 10\n",
-			want: []Doc{{Article: "a", Ret: sp(0, 10, 50, 60), Entry: -1, Line: 1}}},
+			want: []Doc{{Article: "a", Ret: sp(0, 10, 50, 60), Entry: -1, Line: 1, Score: 1}}},
 		{name: "merged", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 5 10\n", merge: true,
-			want: []Doc{{Article: "a", Ret: sp(0, 15), Entry: -1, Line: 1}}},
+			want: []Doc{{Article: "a", Ret: sp(0, 15), Entry: -1, Line: 1, Score: 1}}},
 		// TREC: a whole article twice is a repeat, as the same FOL line twice is.
 		{name: "trec duplicate", in: "1 Q0 a 1 2 r\n1 Q0 a 2 1 r\n", err: "r:2: topic 1, article a: this result repeats the one at line 1"},
 		{name: "trec duplicate later", in: "1 Q0 b 1 3 r\n1 Q0 a 2 2 r\n1 Q0 a 3 1 r\n", err: "r:3: topic 1, article a: this result repeats the one at line 2"},
 		{name: "trec grouped duplicate", in: "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n", group: true, err: "r:3: topic 1, article a: this result repeats the one at line 1"},
 		{name: "trec merged duplicate", in: "1 Q0 a 1 2 r\n1 Q0 a 2 1 r\n1 Q0 b 3 1 r\n", merge: true,
-			want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 1}, {Article: "b", Full: true, Entry: -1, Line: 3}}},
+			want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 1, Score: 2}, {Article: "b", Full: true, Entry: -1, Line: 3, Score: 1}}},
 		{name: "trec distinct", in: "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n",
-			want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 1}, {Article: "b", Full: true, Entry: -1, Line: 2}}},
+			want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 1, Score: 2}, {Article: "b", Full: true, Entry: -1, Line: 2, Score: 1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
@@ -198,11 +198,11 @@ func TestReadXML(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Passage{
-		{Article: "12", Start: 5, End: 15, Entry: -1, Line: 4},
-		{Article: "12", Start: 40, End: 45, Entry: -1, Line: 4},
-		{Article: "13", Start: 3, End: 30, Entry: -1, Line: 5},
-		{Article: "14", Entry: 70, Line: 6},
-		{Article: "15", Full: true, Entry: -1, Line: 7},
+		{Article: "12", Start: 5, End: 15, Entry: -1, Line: 4, Score: 2},
+		{Article: "12", Start: 40, End: 45, Entry: -1, Line: 4, Score: 2},
+		{Article: "13", Start: 3, End: 30, Entry: -1, Line: 5, Score: 1},
+		{Article: "14", Entry: 70, Line: 6, Score: 0.5},
+		{Article: "15", Full: true, Entry: -1, Line: 7, Score: 0.1},
 	}
 	if r.ID != "xr" || r.Format != XML || !reflect.DeepEqual(r.Topics[0].Passages, want) {
 		t.Errorf("%+v %+v", r, r.Topics[0].Passages)

@@ -2,6 +2,7 @@ package inex
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"sort"
 	"strconv"
@@ -9,34 +10,62 @@ import (
 	"github.com/readsim/readsim/effort"
 )
 
-// Judgment is one line of FOL judgments: an article judged for a topic.
+// Judgment is one line of judgments: an article judged for a topic.
 type Judgment struct {
 	Article string
 	// Rsize is the relevant characters the line declares; Length the article
-	// length; BEP the best entry point.
+	// length; BEP the best entry point (FOL judgments; 0 in TREC qrels).
 	Rsize, Length, BEP int
 	// Rel is the union of the highlighted passages clipped to [0,Length).
 	Rel effort.Spans
 	// NRC is |Rel|, the relevant characters (readsim uses it, not Rsize).
-	NRC  int
-	Line int
+	NRC int
+	// Grade is the relevance grade: a TREC qrels line's level, or for FOL
+	// judgments 1 when the article holds relevant text and 0 otherwise.
+	// The article is relevant when Grade > 0 (trec_eval's relevance level 1).
+	Grade int
+	Line  int
 }
+
+// Relevant tells whether the article is relevant to the topic.
+func (j *Judgment) Relevant() bool { return j.Grade > 0 }
 
 // TopicJudgments are the judgments of one topic.
 type TopicJudgments struct {
 	ID   string
 	Docs map[string]*Judgment
-	// Trel counts the relevant articles (NRC > 0); RelChars sums their NRC.
+	// Trel counts the relevant articles (Grade > 0); RelChars sums their NRC.
 	Trel, RelChars int
+	// Ideal are the grades of the relevant articles, highest first (nDCG's
+	// ideal ranking).
+	Ideal []int
 }
+
+// QrelsFormat is the format of a judgments file.
+type QrelsFormat int
+
+// The judgment formats.
+const (
+	// FOLQrels are INEX judgments: topic Q0 article rsize length bep offset:length…
+	FOLQrels QrelsFormat = iota
+	// TRECQrels are trec_eval's: topic iteration document relevance. They
+	// judge whole documents: no passage, no length.
+	TRECQrels
+)
 
 // Qrels are the judgments of a file.
 type Qrels struct {
 	File   string
+	Format QrelsFormat
 	Topics map[string]*TopicJudgments
 	// IDs are the topic ids in SortTopics order.
 	IDs []string
 }
+
+// Characters tells whether the judgments give relevant passages and
+// article lengths, which every character measure needs (FOL judgments do;
+// TREC qrels judge whole documents).
+func (q *Qrels) Characters() bool { return q.Format == FOLQrels }
 
 // OpenQrels reads FOL judgments from path (gzip or not). warn, if not nil,
 // receives the warnings (one per kind of problem, with a count).
@@ -80,10 +109,30 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 		lines++
 		ln := lr.line
 		fs = fields(fs, b)
-		if len(fs) < 6 {
-			return nil, errorf(name, ln, "%d columns, want at least 6: topic Q0 article rsize length bep [offset:length]…", len(fs))
+		if lines == 1 && len(fs) == 4 {
+			q.Format = TRECQrels
 		}
-		j := &Judgment{Line: ln, Article: string(fs[2])}
+		var j *Judgment
+		switch {
+		case q.Format == TRECQrels:
+			if len(fs) != 4 {
+				return nil, errorf(name, ln, "%d columns, want 4 as the lines before (TREC qrels: topic iteration document relevance)", len(fs))
+			}
+			grade, err := gradeField(name, ln, fs[3])
+			if err != nil {
+				return nil, err
+			}
+			j = &Judgment{Line: ln, Article: string(fs[2]), Grade: grade}
+			if err := q.add(name, in.get(fs[0]), j); err != nil {
+				return nil, err
+			}
+			continue
+		case looksLikeRun(fs):
+			return nil, errorf(name, ln, "this looks like a run, not judgments: give the judgments with --qrels and the run as an argument")
+		case len(fs) < 6:
+			return nil, errorf(name, ln, "%d columns, want at least 6 (FOL judgments: topic Q0 article rsize length bep [offset:length]…) or 4 (TREC qrels: topic iteration document relevance)", len(fs))
+		}
+		j = &Judgment{Line: ln, Article: string(fs[2])}
 		if j.Rsize, err = intField(name, ln, "rsize", fs[3]); err != nil {
 			return nil, err
 		}
@@ -128,28 +177,85 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 		if j.NRC != j.Rsize {
 			w.add("rsize different from the highlighted characters (the passages are used)", ln)
 		}
-		topic := in.get(fs[0])
-		t := q.Topics[topic]
-		if t == nil {
-			t = &TopicJudgments{ID: topic, Docs: map[string]*Judgment{}}
-			q.Topics[topic] = t
-			q.IDs = append(q.IDs, topic)
-		}
-		if prev := t.Docs[j.Article]; prev != nil {
-			return nil, errorf(name, ln, "topic %s, article %s judged twice (lines %d and %d)", topic, j.Article, prev.Line, ln)
-		}
-		t.Docs[j.Article] = j
 		if j.NRC > 0 {
-			t.Trel++
-			t.RelChars += j.NRC
+			j.Grade = 1
+		}
+		if err := q.add(name, in.get(fs[0]), j); err != nil {
+			return nil, err
 		}
 	}
 	if lines == 0 {
-		return nil, &Error{File: name, Msg: "empty file: no judgments"}
+		return nil, &Error{File: name, Err: errors.New("empty file: no judgments")}
 	}
 	SortTopics(q.IDs)
+	for _, t := range q.Topics {
+		for _, j := range t.Docs {
+			if j.Relevant() {
+				t.Ideal = append(t.Ideal, j.Grade)
+			}
+		}
+		sort.Sort(sort.Reverse(sort.IntSlice(t.Ideal)))
+	}
 	w.emit(name, warn)
 	return q, nil
+}
+
+// add files the judgment j of topic; a repeated topic–article pair is an error.
+func (q *Qrels) add(name, topic string, j *Judgment) error {
+	t := q.Topics[topic]
+	if t == nil {
+		t = &TopicJudgments{ID: topic, Docs: map[string]*Judgment{}}
+		q.Topics[topic] = t
+		q.IDs = append(q.IDs, topic)
+	}
+	if prev := t.Docs[j.Article]; prev != nil {
+		return errorf(name, j.Line, "topic %s, article %s judged twice (lines %d and %d)", topic, j.Article, prev.Line, j.Line)
+	}
+	t.Docs[j.Article] = j
+	if j.Relevant() {
+		t.Trel++
+		t.RelChars += j.NRC
+	}
+	return nil
+}
+
+// gradeField parses a TREC relevance level: an integer, negative ones (some
+// collections mark spam or unjudged that way) read as 0.
+func gradeField(file string, line int, b []byte) (int, error) {
+	neg := len(b) > 1 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	n, ok := atoi(b)
+	if !ok || n > 1000 {
+		return 0, errorf(file, line, "relevance %q is not an integer from -1000 to 1000", b)
+	}
+	if neg {
+		return 0, nil
+	}
+	return n, nil
+}
+
+// looksLikeRun tells whether a line's fields look like a run's: a FOL run
+// line (a number with a decimal point or an exponent as rsv, a run id, then
+// offset and length) or a TREC run line (a score, then a run id that is not a
+// number where a judgment has its best entry point).
+func looksLikeRun(fs [][]byte) bool {
+	if len(fs) != 6 && len(fs) != 8 {
+		return false
+	}
+	if _, isInt := atoi(fs[5]); isInt {
+		return false // a judgment's bep
+	}
+	if _, ok := parseFloat(fs[4]); !ok {
+		return false
+	}
+	if len(fs) == 8 {
+		_, a := atoi(fs[6])
+		_, b := atoi(fs[7])
+		return a && b
+	}
+	return true
 }
 
 // SortTopics sorts topic ids numerically when both are integers, else as

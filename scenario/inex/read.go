@@ -12,40 +12,77 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strconv"
 )
 
 // Error is a problem with an input file, at a line (0 when it concerns the
-// whole file).
+// whole file): the one error type of the INEX files readsim reads. Err says
+// what is wrong.
 type Error struct {
 	File string
 	Line int
-	Msg  string
+	Err  error
 }
 
-// Error returns "file:line: message" (without the line when it is unknown).
+// Error returns "file:line: problem" (without the line when it is unknown).
 func (e *Error) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
 }
+
+// Unwrap returns the problem.
+func (e *Error) Unwrap() error { return e.Err }
 
 func errorf(file string, line int, format string, args ...any) *Error {
-	return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: file, Line: line, Err: fmt.Errorf(format, args...)}
 }
 
+// Limits on input files, so that hostile or mistaken input is refused at
+// once instead of hanging readsim or exhausting memory. Real INEX files are
+// far below them.
+const (
+	// MaxLineBytes is the longest line of a text file (a FOL judgment line
+	// with thousands of passages is a few hundred kilobytes).
+	MaxLineBytes = 16 << 20
+	// MaxLength is the largest article length, offset or passage length, in
+	// characters (the longest Wikipedia article is under 2 million).
+	MaxLength = 1 << 30
+	// MaxRank is the largest rank accepted in a run's rank column.
+	MaxRank = 1 << 40
+)
+
+// Stdin is the file name that means standard input.
+const Stdin = "-"
+
 // open returns a reader of the file's content, decompressing gzip (detected by
-// its magic number, whatever the file name).
+// its magic number, whatever the file name). "-" is standard input. A folder,
+// a FIFO or a device is refused without opening it (opening a FIFO would
+// wait for a writer).
 func open(path string) (io.Reader, func() error, error) {
+	if path == Stdin {
+		r, err := maybeGunzip("standard input", os.Stdin)
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, func() error { return nil }, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, &Error{File: path, Err: unwrapPath(err)}
+	}
+	switch {
+	case st.IsDir():
+		return nil, nil, &Error{File: path, Err: errors.New("a folder, not a file")}
+	case !st.Mode().IsRegular():
+		return nil, nil, &Error{File: path, Err: errors.New("not a regular file (a pipe or a device?): give a file, or - for standard input")}
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the path is the Error's File already
-		}
-		return nil, nil, &Error{File: path, Msg: err.Error()}
+		return nil, nil, &Error{File: path, Err: unwrapPath(err)}
 	}
 	r, err := maybeGunzip(path, f)
 	if err != nil {
@@ -55,17 +92,69 @@ func open(path string) (io.Reader, func() error, error) {
 	return r, f.Close, nil
 }
 
+// unwrapPath drops the path of an *fs.PathError: the Error names the file.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// maybeGunzip decompresses gzip data (detected by its magic number) and
+// refuses UTF-16 and UTF-32 text, naming the encoding.
 func maybeGunzip(name string, r io.Reader) (io.Reader, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
-	magic, _ := br.Peek(2)
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if br, ok := r.(*bufio.Reader); ok && br.Size() >= 256<<10 {
+		r = br
+	} else {
+		r = bufio.NewReaderSize(r, 256<<10)
+	}
+	br := r.(*bufio.Reader)
+	magic, _ := br.Peek(4)
+	if len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, &Error{File: name, Msg: "bad gzip data: " + err.Error()}
+			return nil, &Error{File: name, Err: fmt.Errorf("corrupt gzip data: %v", err)}
 		}
-		return bufio.NewReaderSize(z, 256<<10), nil
+		zr := bufio.NewReaderSize(&gzipErrors{name: name, r: z}, 256<<10)
+		if err := checkEncoding(name, zr); err != nil {
+			return nil, err
+		}
+		return zr, nil
+	}
+	if err := checkEncoding(name, br); err != nil {
+		return nil, err
 	}
 	return br, nil
+}
+
+// gzipErrors names a corrupt gzip stream's error as such.
+type gzipErrors struct {
+	name string
+	r    io.Reader
+}
+
+func (g *gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("corrupt gzip data: %w", err)
+	}
+	return n, err
+}
+
+// checkEncoding refuses text in UTF-16 or UTF-32 (a byte-order mark, or NUL
+// bytes between ASCII characters), which readsim does not read.
+func checkEncoding(name string, br *bufio.Reader) error {
+	b, _ := br.Peek(64)
+	switch {
+	case bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF}), bytes.HasPrefix(b, []byte{0xFF, 0xFE, 0, 0}):
+		return &Error{File: name, Err: errors.New("a UTF-32 file: readsim reads UTF-8 (or ASCII) text")}
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}), bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		return &Error{File: name, Err: errors.New("a UTF-16 file: readsim reads UTF-8 (or ASCII) text; convert it with iconv -f UTF-16 -t UTF-8")}
+	case len(b) >= 4 && bytes.Count(b, []byte{0}) >= len(b)/4:
+		return &Error{File: name, Err: errors.New("binary data (or UTF-16 without a byte-order mark): not a text file readsim reads")}
+	}
+	return nil
 }
 
 // lineReader yields the lines of a text file without their LF or CRLF end.
@@ -85,18 +174,22 @@ func newLineReader(name string, r io.Reader) *lineReader {
 }
 
 // next returns the next line (valid until the following call), or io.EOF.
+// A line longer than MaxLineBytes is an error, read no further.
 func (l *lineReader) next() ([]byte, error) {
 	b, err := l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		l.long = append(l.long[:0], b...)
 		for err == bufio.ErrBufferFull {
+			if len(l.long) > MaxLineBytes {
+				return nil, errorf(l.name, l.line+1, "a line longer than %d MiB: not a file readsim reads", MaxLineBytes>>20)
+			}
 			b, err = l.br.ReadSlice('\n')
 			l.long = append(l.long, b...)
 		}
 		b = l.long
 	}
 	if err != nil && err != io.EOF {
-		return nil, &Error{File: l.name, Line: l.line + 1, Msg: err.Error()}
+		return nil, &Error{File: l.name, Line: l.line + 1, Err: err}
 	}
 	if len(b) == 0 && err == io.EOF {
 		return nil, io.EOF
@@ -147,10 +240,17 @@ func atoi(b []byte) (int, bool) {
 	return n, true
 }
 
-// intField parses a field that must be a non-negative integer.
+// intField parses a field that must be a non-negative integer of at most
+// MaxLength.
 func intField(file string, line int, what string, b []byte) (int, error) {
 	if n, ok := atoi(b); ok {
+		if n > MaxLength {
+			return 0, errorf(file, line, "%s %s is larger than %d: not an article readsim reads", what, b, MaxLength)
+		}
 		return n, nil
+	}
+	if len(b) > 18 && bytes.Trim(b, "0123456789") == nil {
+		return 0, errorf(file, line, "%s %s is larger than %d: not an article readsim reads", what, b, MaxLength)
 	}
 	if len(b) > 0 && b[0] == '-' {
 		if _, ok := atoi(b[1:]); ok {
@@ -174,7 +274,8 @@ func (in interner) get(b []byte) string {
 
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
 
+// parseFloat parses a finite number (NaN and infinities are refused).
 func parseFloat(b []byte) (float64, bool) {
 	f, err := strconv.ParseFloat(string(b), 64)
-	return f, err == nil
+	return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
 }

@@ -2,6 +2,8 @@ package inex
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"io"
 
 	"github.com/readsim/readsim/effort"
@@ -25,6 +27,8 @@ type Passage struct {
 	Full       bool
 	// Entry is the best entry point of a <bep> result, -1 otherwise.
 	Entry int
+	// Score is the result's rsv (score) column.
+	Score float64
 	// Line is the line of the result in the run file.
 	Line int
 }
@@ -98,8 +102,11 @@ func ReadRun(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	for n := 1; n <= br.Size(); n++ {
 		b, err := br.Peek(n)
 		if len(b) < n {
-			if err != nil && n == 1 {
-				return nil, &Error{File: name, Msg: "empty file: no results"}
+			if err != nil && err != io.EOF {
+				return nil, &Error{File: name, Err: err}
+			}
+			if n == 1 {
+				return nil, &Error{File: name, Err: errors.New("empty file: no results")}
 			}
 			break
 		}
@@ -155,15 +162,24 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 			formats |= 2
 			p.Full = true
 		default:
+			if looksLikeQrels(fs) {
+				return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
+			}
 			return nil, errorf(name, ln, "%d columns, want 8 (FOL: topic Q0 article rank rsv run-id offset length) or 6 (TREC: topic Q0 article rank score run-id)", len(fs))
 		}
-		rank, err := intField(name, ln, "rank", fs[3])
-		if err != nil {
-			return nil, err
+		if len(fs) == 8 && looksLikeQrels(fs) {
+			return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
+		}
+		rank, ok := atoi(fs[3])
+		if !ok || rank > MaxRank {
+			if _, err := intField(name, ln, "rank", fs[3]); err != nil {
+				return nil, err
+			}
+			return nil, errorf(name, ln, "rank %s is larger than %d", fs[3], MaxRank)
 		}
 		rsv, ok := parseFloat(fs[4])
 		if !ok {
-			return nil, errorf(name, ln, "rsv %q is not a number", fs[4])
+			return nil, errorf(name, ln, "rsv %q is not a finite number", fs[4])
 		}
 		if run.ID == "" {
 			run.ID = string(fs[5])
@@ -190,17 +206,33 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 			w.add("rank or rsv disagrees with the line order (the line order is the rank)", ln)
 		}
 		lastRank, lastRSV = rank, rsv
+		p.Score = rsv
 		cur.Passages = append(cur.Passages, p)
 		run.Lines++
 	}
 	if run.Lines == 0 {
-		return nil, &Error{File: name, Msg: "empty file: no results"}
+		return nil, &Error{File: name, Err: errors.New("empty file: no results")}
 	}
 	if formats == 2 {
 		run.Format = TREC
 	}
 	w.emit(name, opt.Warn)
 	return run, nil
+}
+
+// looksLikeQrels tells whether a line's fields look like judgments: a FOL
+// judgment's passages (offset:length) or a TREC judgment's 4 columns.
+func looksLikeQrels(fs [][]byte) bool {
+	if len(fs) == 4 {
+		_, ok := atoi(fs[3])
+		return ok || (len(fs[3]) > 1 && fs[3][0] == '-')
+	}
+	for _, f := range fs[min(len(fs), 6):] {
+		if bytes.IndexByte(f, ':') > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Doc is one article of a topic's ranked list, with its retrieved passages.
@@ -211,6 +243,8 @@ type Doc struct {
 	Ret   effort.Spans
 	Full  bool
 	Entry int
+	// Score is the score of the article's first result.
+	Score float64
 	// Line is the line of the article's first result.
 	Line int
 }
@@ -242,7 +276,7 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 			last = append(last, 0)
 			i = len(docs)
 			idx[p.Article] = i
-			docs = append(docs, Doc{Article: p.Article, Entry: -1, Line: p.Line})
+			docs = append(docs, Doc{Article: p.Article, Entry: -1, Line: p.Line, Score: p.Score})
 		}
 		d := &docs[i]
 		switch {

@@ -114,9 +114,11 @@ func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
 					return nil, errorf(name, line(), "rank %q is not an integer", v)
 				}
 			case "rsv":
-				if _, err := strconv.ParseFloat(v, 64); err != nil {
-					return nil, errorf(name, line(), "rsv %q is not a number", v)
+				f, ok := parseFloat([]byte(v))
+				if !ok {
+					return nil, errorf(name, line(), "rsv %q is not a finite number", v)
 				}
+				res.score = f
 			case "path":
 				res.paths = append(res.paths, v)
 			case "result":
@@ -129,10 +131,10 @@ func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
 		}
 	}
 	if !sawRoot {
-		return nil, &Error{File: name, Msg: "not an INEX submission: no <inex-submission> element"}
+		return nil, &Error{File: name, Err: errors.New("not an INEX submission: no <inex-submission> element")}
 	}
 	if run.Lines == 0 {
-		return nil, &Error{File: name, Msg: "empty submission: no <result>"}
+		return nil, &Error{File: name, Err: errors.New("empty submission: no <result>")}
 	}
 	w.emit(name, opt.Warn)
 	return run, nil
@@ -140,6 +142,7 @@ func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
 
 type result struct {
 	line  int
+	score float64
 	file  string
 	spans [][2]int
 	paths []string
@@ -161,12 +164,12 @@ func (r *result) passages(name string, t *RunTopic, res PathResolver) error {
 		r.spans = append(r.spans, [2]int{s, e})
 	}
 	if len(r.spans) == 0 {
-		p := Passage{Article: r.file, Line: r.line, Entry: r.entry, Full: r.entry < 0}
+		p := Passage{Article: r.file, Line: r.line, Entry: r.entry, Full: r.entry < 0, Score: r.score}
 		t.Passages = append(t.Passages, p)
 		return nil
 	}
 	for _, s := range r.spans {
-		t.Passages = append(t.Passages, Passage{Article: r.file, Start: s[0], End: s[1], Entry: r.entry, Line: r.line})
+		t.Passages = append(t.Passages, Passage{Article: r.file, Start: s[0], End: s[1], Entry: r.entry, Line: r.line, Score: r.score})
 	}
 	return nil
 }
