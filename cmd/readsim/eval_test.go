@@ -192,14 +192,15 @@ func TestEvalSmall(t *testing.T) {
 			"runid\tall\tr2\nANCE[2]\\LE(300,5)\t1\t0\nANCE[2]\\LE(300,5)\t2\t4\nANCE[2]\\LE(300,5)\tall\t2\n", nil},
 		{"several runs", []string{"--qrels", p("q"), "-m", "AP", p("r1"), p("r2")}, 0,
 			"runid\tall\tr1\nAP\tall\t0.25\nrunid\tall\tr2\nAP\tall\t1\n", nil},
-		{"unknown measure", []string{"--qrels", p("q"), "-m", "MAP", p("r1")}, 2, "", []string{`unknown measure "MAP"`, `AgP\F(0.25)`, "iP[0.01]"}},
+		{"unknown measure", []string{"--qrels", p("q"), "-m", "MAPP", p("r1")}, 2, "", []string{`unknown measure "MAPP"`, `did you mean`, `"map"`}},
+		{"unknown list score", []string{"--qrels", p("q"), "-m", "zzzz[3]", p("r1")}, 2, "", []string{`unknown measure "zzzz[3]"`, `AgP\F(0.25)`, "iP[0.01]"}},
 		{"no qrels", []string{p("r1")}, 2, "", []string{"--qrels is required"}},
 		{"no run", []string{"--qrels", p("q")}, 2, "", []string{"no run given"}},
 		{"bad order", []string{"--qrels", p("q"), "--order", "random", p("r1")}, 2, "", []string{"unknown reading order"}},
 		{"bad format", []string{"--qrels", p("q"), "--format", "xml", p("r1")}, 2, "", []string{`--format: unknown format "xml"`}},
 		{"bad compat", []string{"--qrels", p("q"), "--compat", "trec", p("r1")}, 2, "", []string{"unknown --compat"}},
 		{"missing file", []string{"--qrels", p("nope"), p("r1")}, 2, "", []string{p("nope")}},
-		{"bad qrels", []string{"--qrels", p("r1"), p("r1")}, 2, "", []string{p("r1") + `:1: bep "r1" is not`}},
+		{"bad qrels", []string{"--qrels", p("r1"), p("r1")}, 2, "", []string{p("r1") + `:1: this looks like a run, not judgments`}},
 		{"help", []string{"-h"}, 0, "", []string{"--doc-baseline"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
