@@ -440,13 +440,10 @@ func Catalogue() []Entry {
 		case f.doc != docNone:
 			e.Kind = "list score"
 		default:
-			e.Kind = "document measure"
-		}
-		if f.trecName != nil || f.list == ListRR || f.list == ListRprec || f.list == ListNDCG || f.list == CountNumQ {
-			e.Kind += " (trec_eval order with its names)"
+			e.Kind = "document"
 		}
 		for _, a := range aliases {
-			if a.fam == f.list {
+			if a.fam == f.list && (a.form != f.head || f.param != paramNone) {
 				e.Aliases = append(e.Aliases, a.form)
 			}
 		}

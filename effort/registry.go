@@ -130,7 +130,7 @@ type listFamily struct {
 }
 
 const (
-	srcINEX   = "INEX evaluation tool (Kamps, Pehcevski, Kazai, Lalmas & Robertson 2007)"
+	srcINEX   = "INEX evaluation tool (Kamps et al. 2007)"
 	srcArvola = "Arvola, Kekäläinen & Junkkari 2010"
 	srcPT     = "Pehcevski & Thom 2007"
 	srcTREC   = "trec_eval"

@@ -103,20 +103,25 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Resu
 		}
 	}
 	group := opt.Group || !strict // focused and count measures accept interleaving
+	if err := CheckMeasures(opt.Measures, UseEval, q); err != nil {
+		return nil, err
+	}
 	byID := make(map[string]*inex.RunTopic, len(run.Topics))
-	missing, firstMissing := 0, ""
+	var missing []string
 	for _, t := range run.Topics {
 		if q.Topics[t.ID] == nil {
-			if missing == 0 {
-				firstMissing = t.ID
-			}
-			missing++
+			missing = append(missing, t.ID)
 			continue
 		}
 		byID[t.ID] = t
 	}
-	if missing > 0 && opt.Warn != nil {
-		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) of the run are not in the judgments %s and are not evaluated (first: %s)", run.File, missing, q.File, firstMissing))
+	if len(byID) == 0 && !opt.AllTopics {
+		return nil, &inex.Error{File: run.File, Err: fmt.Errorf("the run shares no topic with the judgments %s: nothing to evaluate (the run's topics: %s; judged: %s)",
+			q.File, listTopics(missing, 10), listTopics(q.IDs, 10))}
+	}
+	if len(missing) > 0 && opt.Warn != nil {
+		inex.SortTopics(missing)
+		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) of the run are not in the judgments %s and are not evaluated: %s", run.File, len(missing), q.File, listTopics(missing, 20)))
 	}
 	res := &Result{File: run.File, RunID: run.ID}
 	for _, id := range q.IDs {

@@ -29,7 +29,7 @@ func init() {
 func runCompare(e *env, args []string) error {
 	c := commands["compare"]
 	fs := newFlags(e, c)
-	sf := addMeasureFlags(fs, "measure, repeatable (default: the eleven of eval)", compatUsage).addOverlapFlags(fs)
+	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage).addOverlapFlags(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
 	baseline := fs.String("baseline", "", "the baseline: a run id, a run file or a position from 1 (default: the last run)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of runs instead of each run with the baseline")
@@ -67,20 +67,18 @@ func runCompare(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range ms {
-		if m.IsCount() {
-			return usageError{fmt.Sprintf("%s is an official count; compare compares per-topic scores", m)}
-		}
+	if err := scenario.CheckMeasures(ms, scenario.UseCompare, nil); err != nil {
+		return usageError{err.Error()}
 	}
 	warn := lockedWarn(e.stderr)
 	q, err := inex.OpenQrels(*sf.qrels, warn)
 	if err != nil {
-		return asInputError(err)
+		return err
 	}
 	runs := make([]*inex.Run, len(pos))
 	for i, p := range pos {
 		if runs[i], err = inex.OpenRun(p, inex.RunOptions{Warn: warn}); err != nil {
-			return asInputError(err)
+			return err
 		}
 	}
 	base := -1
@@ -97,7 +95,7 @@ func runCompare(e *env, args []string) error {
 		Permutations: *perms, Seed: *seed, Test: *test, Alpha: *alpha,
 	})
 	if err != nil {
-		return asInputError(err)
+		return err
 	}
 	w := bufio.NewWriter(e.stdout)
 	if err := cmp.Write(w, f, *digits); err != nil {
@@ -111,7 +109,7 @@ func runCompare(e *env, args []string) error {
 	}
 	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.Reader{Order: o, CompatINEX: cfg.CompatINEX, Group: *sf.group, MergeOverlaps: *sf.merge})
 	if err != nil {
-		return asInputError(err)
+		return err
 	}
 	return writeCharts(e, *plotDir, charts)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/readsim/readsim/index/article"
 
 	"github.com/readsim/readsim/effort"
@@ -32,7 +30,7 @@ func init() {
 func runEval(e *env, args []string) error {
 	c := commands["eval"]
 	fs := newFlags(e, c)
-	mf := addMeasureFlags(fs, "measure, repeatable (default: the eleven of cli.md)", "inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n])").addOverlapFlags(fs)
+	mf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of readsim help eval)", "inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n])").addOverlapFlags(fs)
 	perTopic := fs.Bool("q", false, "print per-topic values as well as `all`")
 	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
 	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")
@@ -67,7 +65,7 @@ func runEval(e *env, args []string) error {
 	warn := lockedWarn(e.stderr)
 	q, err := inex.OpenQrels(*mf.qrels, warn)
 	if err != nil {
-		return asInputError(err)
+		return err
 	}
 	opt := scenario.EvalOptions{
 		Measures:      measures,
@@ -80,22 +78,13 @@ func runEval(e *env, args []string) error {
 	if *articles != "" {
 		d, err := article.OpenDir(*articles)
 		if err != nil {
-			return inputError{err}
+			return err
 		}
 		opt.Read.Resolver = d.Spans()
 	}
 	results, err := scenario.EvaluateFiles(q, runs, opt)
 	if err != nil {
-		return asInputError(err)
+		return err
 	}
 	return scenario.WriteEval(e.stdout, results, measures, scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *digits})
-}
-
-// asInputError maps a file problem to exit status 2.
-func asInputError(err error) error {
-	var ie *inex.Error
-	if errors.As(err, &ie) {
-		return inputError{err}
-	}
-	return err
 }

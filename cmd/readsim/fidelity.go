@@ -30,7 +30,7 @@ func init() {
 func runFidelity(e *env, args []string) error {
 	c := commands["fidelity"]
 	fs := newFlags(e, c)
-	sf := addMeasureFlags(fs, "measure, repeatable (default: the eleven of eval)", compatUsage)
+	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
 	format := fs.String("format", "table", "output: table (readable), tsv, markdown, latex or json")
 	digits := fs.Int("digits", scenario.DefaultDigits, "decimals in tables, Markdown and LaTeX (tsv and json: full precision)")
@@ -50,27 +50,25 @@ func runFidelity(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range ms {
-		if m.IsFocused() || m.IsCount() {
-			return usageError{fmt.Sprintf("%s: the suite's simulated runs are ranked articles; use a list score of eval", m)}
-		}
+	if err := scenario.CheckMeasures(ms, scenario.UseFidelity, nil); err != nil {
+		return usageError{err.Error()}
 	}
 	warn := lockedWarn(e.stderr)
 	q, err := inex.OpenQrels(*sf.qrels, warn)
 	if err != nil {
-		return asInputError(err)
+		return err
 	}
 	opt := scenario.FidelityOptions{Measures: ms, Config: effort.Config{Order: o, CompatINEX: sf.compatINEX()}, Warn: warn}
 	if *articles != "" {
 		d, err := article.OpenDir(*articles)
 		if err != nil {
-			return inputError{err}
+			return err
 		}
 		opt.Articles = d
 	}
 	fid, err := scenario.RunFidelity(q, opt)
 	if err != nil {
-		return inputError{err}
+		return err
 	}
 	w := bufio.NewWriter(e.stdout)
 	if err := fid.Write(w, f, *digits); err != nil {

@@ -2,11 +2,8 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"strconv"
-
-	"github.com/readsim/readsim/index/article"
 )
 
 func init() {
@@ -34,10 +31,6 @@ func runInspect(e *env, args []string) error {
 	}
 	a, err := rd.ParseFile(pos[0])
 	if err != nil {
-		var ae *article.Error
-		if errors.As(err, &ae) {
-			return inputError{err}
-		}
 		return err
 	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)

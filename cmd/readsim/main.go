@@ -13,8 +13,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
 // command is one readsim subcommand.
@@ -50,15 +57,26 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
+// isBadInput tells whether err is a problem with the user's input, as the
+// library packages report it: a judgments, run or topics file (inex.Error),
+// an article or its DTD (article.Error, article.DTDError), an articles
+// folder or index (index.InputError), a measure the input cannot give
+// (scenario.MeasureError). The one place errors become exit status 2.
+func isBadInput(err error) bool {
+	var ie *inex.Error
+	var ae *article.Error
+	var de *article.DTDError
+	var xe *index.InputError
+	var me *scenario.MeasureError
+	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &de) || errors.As(err, &xe) || errors.As(err, &me)
+}
+
 // inputError is bad input (a file that cannot be read or parsed): exit status 2.
 // The message names the file, the line and the problem.
 type inputError struct{ err error }
 
 func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }
-
-// errNotDone marks a command whose implementation has not landed yet.
-var errNotDone = errors.New("not implemented yet")
 
 func main() {
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, stderrIsTerminal: isTerminal(os.Stderr)}
@@ -67,11 +85,19 @@ func main() {
 
 // runMain runs the command line args and returns the exit status.
 func runMain(e *env, args []string) int {
+	if len(args) == 2 && args[0] == "help" {
+		// readsim help CMD is readsim CMD -h
+		args = []string{args[1], "-h"}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		printCommands(e.stderr)
 		if len(args) == 0 {
 			return 2
 		}
+		return 0
+	}
+	if args[0] == "version" || args[0] == "--version" || args[0] == "-version" {
+		fmt.Fprintln(e.stdout, versionLine())
 		return 0
 	}
 	c, ok := commands[args[0]]
@@ -96,12 +122,9 @@ func exitStatus(e *env, c *command, err error) int {
 	case errors.As(err, &ue):
 		fmt.Fprintf(e.stderr, "readsim %s: %s\nusage: readsim %s %s\n", c.name, ue.msg, c.name, c.args)
 		return 2
-	case errors.As(err, &ie):
+	case errors.As(err, &ie) || isBadInput(err):
 		fmt.Fprintf(e.stderr, "readsim %s: %v\n", c.name, err)
 		return 2
-	case errors.Is(err, errNotDone):
-		fmt.Fprintf(e.stderr, "readsim %s: not implemented yet in this version\n", c.name)
-		return 1
 	default:
 		fmt.Fprintf(e.stderr, "readsim %s: %v\n", c.name, err)
 		return 1
@@ -118,7 +141,44 @@ func printCommands(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'readsim COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "  help      readsim help COMMAND: a command's arguments and flags")
+	fmt.Fprintln(w, "  version   readsim's version, commit and Go version")
+	fmt.Fprintln(w, "\nRun 'readsim help COMMAND' (or 'readsim COMMAND -h') for a command's flags; the README has examples.")
+}
+
+// versionLine names the build: the module version (or "devel"), the commit
+// and its time when the binary was built from a checkout, and Go's version.
+func versionLine() string {
+	v, rev, when, dirty := "devel", "", "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				when = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	line := "readsim " + v
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		line += " commit " + rev
+		if dirty {
+			line += "+changes"
+		}
+		if when != "" {
+			line += " (" + when + ")"
+		}
+	}
+	return line + ", " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
 }
 
 // newFlags returns a flag set for c whose usage message prints c's synopsis and

@@ -15,8 +15,9 @@ func runCLI(args ...string) (status int, stdout, stderr string) {
 	return status, o.String(), e.String()
 }
 
-// The commands of ../shared/spec/cli.md, plus assess (issue 2's judgments tool).
-var cliCommands = []string{"demo", "index", "search", "run", "eval", "compare", "replay", "fidelity", "inspect", "render", "serve", "assess"}
+// The commands of ../shared/spec/cli.md, plus assess (the judgments tool) and
+// measures (the catalogue of measures).
+var cliCommands = []string{"demo", "index", "search", "run", "eval", "compare", "replay", "fidelity", "inspect", "render", "serve", "assess", "measures"}
 
 func TestEveryCommandAnswersHelp(t *testing.T) {
 	for _, name := range cliCommands {
@@ -36,7 +37,7 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 		}
 	}
 	if len(commands) != len(cliCommands) {
-		t.Errorf("%d commands registered, want the %d of cli.md and assess", len(commands), len(cliCommands))
+		t.Errorf("%d commands registered, want the %d of cli.md, assess and measures", len(commands), len(cliCommands))
 	}
 }
 
@@ -48,6 +49,8 @@ func TestTopLevelUsage(t *testing.T) {
 	}{
 		{nil, 2, "usage: readsim COMMAND"},
 		{[]string{"help"}, 0, "commands:"},
+		{[]string{"help", "compare"}, 0, "usage: readsim compare"},
+		{[]string{"help", "nosuch"}, 2, `unknown command "nosuch"`},
 		{[]string{"nosuch"}, 2, `unknown command "nosuch"`},
 		{[]string{"inspect"}, 2, "want exactly one article file"},
 		{[]string{"inspect", "--nosuchflag", "x.xml"}, 2, "flag provided but not defined"},
@@ -58,6 +61,27 @@ func TestTopLevelUsage(t *testing.T) {
 		status, _, stderr := runCLI(tc.args...)
 		if status != tc.status || !strings.Contains(stderr, tc.want) {
 			t.Errorf("readsim %v: exit %d, stderr %q; want exit %d containing %q", tc.args, status, stderr, tc.status, tc.want)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	status, stdout, _ := runCLI("version")
+	if status != 0 || !strings.HasPrefix(stdout, "readsim ") || !strings.Contains(stdout, "go1.") {
+		t.Errorf("version: exit %d, %q", status, stdout)
+	}
+}
+
+// Every measure family of the registry is listed, with its direction.
+func TestMeasuresCommand(t *testing.T) {
+	status, stdout, stderr := runCLI("measures", "--format", "tsv")
+	if status != 0 {
+		t.Fatal(stderr)
+	}
+	for _, want := range []string{"AgP\\D\tMAgP\tlist score\thigher\tmean", "ANCE[k]\\LE(s,NR[,x])\t\tlist score\tlower", "AP\tmap\tdocument\thigher",
+		"nDCG[k]\tnDCG, nDCG@k, ndcg, ndcg_cut_k\tdocument\thigher", "num_q\tNumQ\tcount\tneutral\tsum", "T2Ip(x)\t\tdocument score\thigher"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("measures lacks %q:\n%s", want, stdout)
 		}
 	}
 }

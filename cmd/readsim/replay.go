@@ -69,19 +69,17 @@ func runReplay(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range ms {
-		if m.IsFocused() {
-			return usageError{fmt.Sprintf("%s is a focused measure over ranked passages; the reader replays articles (use readsim eval)", m)}
-		}
+	if err := scenario.CheckMeasures(ms, scenario.UseReplay, nil); err != nil {
+		return usageError{err.Error()}
 	}
 	warn := lockedWarn(e.stderr)
 	q, err := inex.OpenQrels(*sf.qrels, warn)
 	if err != nil {
-		return asInputError(err)
+		return err
 	}
 	r, err := inex.OpenRun(*run, inex.RunOptions{Warn: warn})
 	if err != nil {
-		return asInputError(err)
+		return err
 	}
 	p, err := scenario.NewReplayer(q, r, scenario.Reader{
 		Order: o, DocBaseline: *baseline, T2I: *t2i, Screen: *screen, NR: *nr, Depth: *depth,
@@ -106,7 +104,7 @@ func runReplay(e *env, args []string) error {
 		warn(fmt.Sprintf("%s: warning: no topic of the run is in the judgments %s", *run, *sf.qrels))
 	}
 	if msg, err := p.ClipWarning(ids); err != nil {
-		return asInputError(err)
+		return err
 	} else if msg != "" {
 		warn(msg)
 	}
@@ -131,7 +129,7 @@ func runReplay(e *env, args []string) error {
 				return err
 			})
 			if err != nil {
-				return asInputError(err)
+				return err
 			}
 			if bar != nil {
 				bar.Add(1)

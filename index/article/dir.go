@@ -28,22 +28,22 @@ type Dir struct {
 func OpenDir(root string) (*Dir, error) {
 	st, err := os.Stat(root)
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read the articles folder: %w", root, unwrapPath(err))
+		return nil, &Error{File: root, Msg: "cannot read the articles folder: " + unwrapPath(err).Error()}
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("%s: not a folder", root)
+		return nil, &Error{File: root, Msg: "not a folder"}
 	}
 	d := &Dir{Root: root, Reader: &Reader{Root: root}, paths: map[string]string{}}
 	err = filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, unwrapPath(err))
+			return &Error{File: path, Msg: unwrapPath(err).Error()}
 		}
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".xml") {
 			return nil
 		}
 		id := IDFromPath(path)
 		if prev, dup := d.paths[id]; dup {
-			return fmt.Errorf("duplicate article id %s: %s and %s", id, prev, path)
+			return &Error{File: path, Msg: fmt.Sprintf("duplicate article id %s: %s has it too", id, prev)}
 		}
 		d.paths[id] = path
 		d.ids = append(d.ids, id)
@@ -76,7 +76,7 @@ func (d *Dir) Path(id string) (string, bool) {
 func (d *Dir) Parse(id string) (*Article, error) {
 	p, ok := d.paths[id]
 	if !ok {
-		return nil, fmt.Errorf("no article %q in %s", id, d.Root)
+		return nil, &Error{File: d.Root, Msg: fmt.Sprintf("no article %q in the folder", id)}
 	}
 	return d.Reader.ParseFile(p)
 }
