@@ -120,6 +120,9 @@ func ParseMeasure(name string) (Measure, error) {
 	if m, ok := parseFolded(name); ok {
 		return m, nil
 	}
+	if knownHeads(name) {
+		return Measure{}, err // a known measure with a bad parameter: say which
+	}
 	if s := suggest(name); s != "" {
 		return Measure{}, fmt.Errorf("unknown measure %q: did you mean %s? (readsim measures lists them all)", name, s)
 	}
@@ -152,6 +155,22 @@ func parseFolded(name string) (Measure, bool) {
 		}
 	}
 	return found[0], true
+}
+
+// knownHeads tells whether the list score and document score a name starts
+// with are known ones (its parameters may still be wrong).
+func knownHeads(name string) bool {
+	list, doc, hasDoc := strings.Cut(name, `\`)
+	head := func(s string) string {
+		if i := strings.IndexAny(s, "[("); i >= 0 {
+			return s[:i]
+		}
+		return s
+	}
+	if _, ok := familyNamed(head(list)); !ok {
+		return false
+	}
+	return !hasDoc || docFamilyNamed(head(doc)) != nil
 }
 
 func parseAlias(name string) (Measure, bool, error) {

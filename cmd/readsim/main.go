@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
@@ -80,7 +82,33 @@ func (e inputError) Unwrap() error { return e.err }
 
 func main() {
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, stderrIsTerminal: isTerminal(os.Stderr)}
+	// An interrupt or a termination leaves no half-written output behind:
+	// the temporary files of --out, --plot and the like are removed first.
+	// (The servers shut down gracefully on their own.)
+	if len(os.Args) > 1 && !servers[os.Args[1]] {
+		removeTempsOnSignal()
+	}
 	os.Exit(runMain(e, os.Args[1:]))
+}
+
+// servers are the commands that handle signals themselves (graceful shutdown).
+var servers = map[string]bool{"serve": true, "demo": true}
+
+// removeTempsOnSignal removes the temporary files being written and exits
+// when an interrupt or a termination arrives.
+func removeTempsOnSignal() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sig
+		scenario.RemoveTempFiles()
+		fmt.Fprintf(os.Stderr, "readsim: %v: stopped\n", s)
+		code := 130 // 128 + SIGINT
+		if s == syscall.SIGTERM {
+			code = 143
+		}
+		os.Exit(code)
+	}()
 }
 
 // runMain runs the command line args and returns the exit status.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/readsim/readsim/index/article"
 )
@@ -64,6 +65,9 @@ func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
 				id, ok := attr("topic-id")
 				if !ok {
 					return nil, errorf(name, line(), "<topic> without topic-id")
+				}
+				if id == "" || strings.ContainsFunc(id, unicode.IsSpace) {
+					return nil, errorf(name, line(), "topic-id %q is empty or holds white space: a topic id is one word", id)
 				}
 				cur = byID[id]
 				if cur == nil {
