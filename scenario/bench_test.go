@@ -228,3 +228,49 @@ func BenchmarkScalePassages(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEvalVsLineReader measures eval of one run of about 1.2 million
+// lines (120 topics × 4,200 articles × 1–5 passages) against a plain Go line
+// reader (bufio, splitting each line into fields) over the same file: the
+// cost of readsim beyond reading. The target is eval ≤ 2.5 × the reader and
+// under 256 MB; both sub-benchmarks report their time per run, and "eval"
+// its peak resident memory.
+func BenchmarkEvalVsLineReader(b *testing.B) {
+	dir := b.TempDir()
+	s := synth{runs: 1, topics: 120, articles: 4200, pool: 5000, judged: 40, lengthScale: 1}
+	qrels, runs, lines := s.generate(b, dir)
+	b.Logf("%d lines", lines)
+	b.Run("lines", func(b *testing.B) {
+		for b.Loop() {
+			f, err := os.Open(runs[0])
+			if err != nil {
+				b.Fatal(err)
+			}
+			sc := bufio.NewScanner(f)
+			sc.Buffer(make([]byte, 256<<10), 16<<20)
+			n := 0
+			for sc.Scan() {
+				n += len(strings.Fields(sc.Text()))
+			}
+			f.Close()
+			if n != 8*lines {
+				b.Fatalf("%d fields", n)
+			}
+		}
+		b.ReportMetric(float64(lines), "lines")
+	})
+	b.Run("eval", func(b *testing.B) {
+		q, err := inex.OpenQrels(qrels, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		opt := EvalOptions{Measures: parseAll(b, benchMeasures)}
+		for b.Loop() {
+			if _, err := EvaluateFiles(q, runs, opt); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(lines), "lines")
+		b.ReportMetric(peakRSS(), "peakRSS-MiB")
+	})
+}
