@@ -108,13 +108,13 @@ func TestReadingOrders(t *testing.T) {
 		{Best, cat(seq(8, 13), seq(2, 5), seq(13, 15), seq(0, 2), seq(5, 8), seq(15, 20))},
 		{Worst, cat(seq(8, 13), seq(0, 2), seq(5, 8), seq(15, 20), seq(2, 5), seq(13, 15))},
 	} {
-		var r Reader
+		var r Orderer
 		got, _ := chars(r.Read(tc.order, 20, ret, rel), rel)
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%v: %v, want %v", tc.order, got, tc.want)
 		}
 	}
-	var r Reader
+	var r Orderer
 	if got, _ := chars(r.Baseline(20, rel), rel); !reflect.DeepEqual(got, seq(0, 20)) {
 		t.Errorf("baseline %v", got)
 	}
@@ -150,7 +150,7 @@ func TestPaperExamples(t *testing.T) {
 		{sp(0, 55), seq(0, 55), 1, 0.6585, 54.0 / 82, 1},
 		{sp(23, 45), cat(seq(23, 45), seq(0, 23), seq(45, 55)), 0.5306, 0.1633, 8.0 / 49, -1},
 	} {
-		var r Reader
+		var r Orderer
 		segs := r.Read(Natural, 55, tc.ret, rel)
 		order, relv := chars(segs, rel)
 		if !reflect.DeepEqual(order, tc.order) {
@@ -178,7 +178,7 @@ func TestPaperExamples(t *testing.T) {
 // retrieved [0,100).
 func TestT2I(t *testing.T) {
 	rel := sp(500, 510)
-	var r Reader
+	var r Orderer
 	segs := r.Read(Natural, 1000, sp(0, 100), rel)
 	for _, tc := range []struct {
 		x, read, relRead, firstRel int
@@ -337,7 +337,7 @@ func TestHarmonicDiff(t *testing.T) {
 func TestAveChPLong(t *testing.T) {
 	rel := sp(100, 3000, 5000, 5001, 7000, 90000)
 	for _, o := range []Order{Natural, Best, Worst} {
-		var r Reader
+		var r Orderer
 		segs := r.Read(o, 100000, sp(4000, 8000, 95000, 99000), rel)
 		_, relv := chars(segs, rel)
 		d := &Doc{NRC: rel.Len(), Segs: segs}
@@ -572,7 +572,7 @@ func TestEdgeInputs(t *testing.T) {
 	// An unknown order reads as Natural: the retrieved [2,4), then [0,2)
 	// and [4,6) of a 6-character document whose [0,1) is relevant.
 	noPanic(t, "Read(Order(7))", func(t *testing.T) {
-		var r Reader
+		var r Orderer
 		got := append([]Segment(nil), r.Read(Order(7), 6, Spans{{2, 4}}, Spans{{0, 1}})...)
 		want := []Segment{{2, 4, false, true}, {0, 1, true, false}, {1, 2, false, false}, {4, 6, false, false}}
 		if !reflect.DeepEqual(got, want) {

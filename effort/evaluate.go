@@ -98,7 +98,7 @@ func (e *Evaluator) Measures() []Measure { return e.ms }
 
 // Workspace holds the reusable buffers of one goroutine.
 type Workspace struct {
-	r      Reader
+	r      Orderer
 	scores [][]float64
 	isrel  []bool
 	rsize  []int

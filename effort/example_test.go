@@ -23,11 +23,11 @@ func ExampleParseMeasure() {
 	// iP[0.10]
 }
 
-func ExampleReader_Read() {
+func ExampleOrderer_Read() {
 	// A 20-character document, relevant [2,5) and [12,15), retrieved [8,13).
 	rel := effort.Spans{{Start: 2, End: 5}, {Start: 12, End: 15}}
 	ret := effort.Spans{{Start: 8, End: 13}}
-	var r effort.Reader
+	var r effort.Orderer
 	for _, s := range r.Read(effort.Best, 20, ret, rel) {
 		fmt.Printf("[%d,%d) rel=%v retrieved=%v\n", s.From, s.To, s.Rel, s.Retrieved)
 	}
@@ -43,7 +43,7 @@ func ExampleReader_Read() {
 
 func ExampleT2I() {
 	// measures.md §3: L=1000, relevant [500,510), retrieved [0,100).
-	var r effort.Reader
+	var r effort.Orderer
 	segs := r.Read(effort.Natural, 1000, effort.Spans{{Start: 0, End: 100}}, effort.Spans{{Start: 500, End: 510}})
 	for _, x := range []int{500, 501} {
 		t := effort.T2I(segs, x)
@@ -58,7 +58,7 @@ func ExampleAveChP() {
 	// measures.md §4: 55 characters, relevant [0,27), retrieved [23,45).
 	rel := effort.Spans{{Start: 0, End: 27}}
 	ret := effort.Spans{{Start: 23, End: 45}}
-	var r effort.Reader
+	var r effort.Orderer
 	d := &effort.Doc{NRC: 27, RetLen: ret.Len(), RetRel: effort.IntersectLen(ret, rel), Segs: r.Read(effort.Natural, 55, ret, rel)}
 	fmt.Printf("aveChP %.4f F(1) %.4f\n", effort.AveChP(d), effort.F(d, 1))
 	// Output: aveChP 0.5306 F(1) 0.1633

@@ -56,10 +56,10 @@ type Segment struct {
 // Len returns the number of characters of the segment.
 func (s Segment) Len() int { return s.To - s.From }
 
-// Reader computes readings with reusable buffers, so that evaluating many
+// Orderer computes reading orders with reusable buffers, so that evaluating many
 // documents does not allocate. The zero value is ready to use. The slices it
 // returns are valid until its next call.
-type Reader struct {
+type Orderer struct {
 	segs       []Segment
 	tmp1, tmp2 Spans
 }
@@ -69,7 +69,7 @@ type Reader struct {
 // inside [0,L)). The retrieved passages are read first, in document order; an
 // empty ret with o == Natural reads the whole document in order. An unknown
 // Order is read as Natural.
-func (r *Reader) Read(o Order, L int, ret, rel Spans) []Segment {
+func (r *Orderer) Read(o Order, L int, ret, rel Spans) []Segment {
 	r.segs = appendSplit(r.segs[:0], ret, rel, true)
 	switch o {
 	case Best:
@@ -93,7 +93,7 @@ func (r *Reader) Read(o Order, L int, ret, rel Spans) []Segment {
 
 // Baseline returns the segments of the document baseline: the whole document
 // read from 0 to L-1 (full document retrieval).
-func (r *Reader) Baseline(L int, rel Spans) []Segment {
+func (r *Orderer) Baseline(L int, rel Spans) []Segment {
 	r.tmp1 = append(r.tmp1[:0], Span{0, L})
 	if L <= 0 {
 		r.tmp1 = r.tmp1[:0]
@@ -105,7 +105,7 @@ func (r *Reader) Baseline(L int, rel Spans) []Segment {
 // EntryPoint returns the segments of an entry-point reading (best in
 // context): from entry to the end of the document, then 0 … entry-1. The first
 // part is marked Retrieved.
-func (r *Reader) EntryPoint(L, entry int, rel Spans) []Segment {
+func (r *Orderer) EntryPoint(L, entry int, rel Spans) []Segment {
 	if entry < 0 {
 		entry = 0
 	}

@@ -50,7 +50,7 @@ type Comparison struct {
 	// Runs are the evaluations restricted to Topics; Names their display
 	// names (run ids, made unique), Files their files ("" for a document
 	// baseline).
-	Runs   []*Result
+	Runs   []*Evaluation
 	Names  []string
 	Files  []string
 	Topics []string
@@ -220,7 +220,7 @@ func uniqueNames(names, files []string) {
 
 // commonTopics returns the topics every result evaluates (in the first
 // result's order) and the others, sorted.
-func commonTopics(rs []*Result) (common, dropped []string) {
+func commonTopics(rs []*Evaluation) (common, dropped []string) {
 	n := map[string]int{}
 	for _, r := range rs {
 		for _, t := range r.Topics {
@@ -251,12 +251,12 @@ func listTopics(ts []string, most int) string {
 
 // subset restricts r to the topics (a subset of its own), aggregating each
 // measure of ms as Evaluate does (a sum for the counts, a mean otherwise).
-func subset(r *Result, topics []string, ms []effort.Measure) *Result {
+func subset(r *Evaluation, topics []string, ms []effort.Measure) *Evaluation {
 	at := make(map[string]int, len(r.Topics))
 	for i, t := range r.Topics {
 		at[t] = i
 	}
-	out := &Result{File: r.File, RunID: r.RunID, Topics: topics, Values: make([][]float64, len(r.Values)), All: make([]float64, len(r.All))}
+	out := &Evaluation{File: r.File, RunID: r.RunID, Topics: topics, Values: make([][]float64, len(r.Values)), All: make([]float64, len(r.All))}
 	for m := range r.Values {
 		for _, t := range topics {
 			out.Values[m] = append(out.Values[m], r.Values[m][at[t]])

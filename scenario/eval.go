@@ -31,8 +31,8 @@ type EvalOptions struct {
 	Read inex.RunOptions
 }
 
-// Result is the evaluation of one run.
-type Result struct {
+// Evaluation is the evaluation of one run.
+type Evaluation struct {
 	File, RunID string
 	// Topics are the evaluated topics, sorted (inex.SortTopics).
 	Topics []string
@@ -46,12 +46,12 @@ type Result struct {
 // shared out instead). Only one run per worker is held in memory at a time.
 // Results are in the order of paths. The first error (in path order) is
 // returned.
-func EvaluateFiles(q *inex.Qrels, paths []string, opt EvalOptions) ([]*Result, error) {
+func EvaluateFiles(q *inex.Qrels, paths []string, opt EvalOptions) ([]*Evaluation, error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]*Result, len(paths))
+	results := make([]*Evaluation, len(paths))
 	errs := make([]error, len(paths))
 	if len(paths) == 1 {
 		results[0], errs[0] = evaluateFile(q, paths[0], opt, workers)
@@ -81,7 +81,7 @@ func EvaluateFiles(q *inex.Qrels, paths []string, opt EvalOptions) ([]*Result, e
 	return results, nil
 }
 
-func evaluateFile(q *inex.Qrels, path string, opt EvalOptions, workers int) (*Result, error) {
+func evaluateFile(q *inex.Qrels, path string, opt EvalOptions, workers int) (*Evaluation, error) {
 	ro := opt.Read
 	ro.Warn = opt.Warn
 	run, err := inex.OpenRun(path, ro)
@@ -92,7 +92,7 @@ func evaluateFile(q *inex.Qrels, path string, opt EvalOptions, workers int) (*Re
 }
 
 // Evaluate evaluates run against q with workers goroutines over its topics.
-func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Result, error) {
+func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Evaluation, error) {
 	strict, focused := false, false
 	for _, m := range opt.Measures {
 		switch {
@@ -123,7 +123,7 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Resu
 		inex.SortTopics(missing)
 		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) of the run are not in the judgments %s and are not evaluated: %s", run.File, len(missing), q.File, listTopics(missing, 20)))
 	}
-	res := &Result{File: run.File, RunID: run.ID}
+	res := &Evaluation{File: run.File, RunID: run.ID}
 	for _, id := range q.IDs {
 		if byID[id] != nil || opt.AllTopics {
 			res.Topics = append(res.Topics, id)
@@ -214,7 +214,7 @@ func (c *clipCount) add(o clipCount) {
 // returns the topic's ranked articles (t.Group; nil when t is nil),
 // counting in cl the results (passages) that run past their article's end and
 // are clipped, for the ranked list and the focused passages alike.
-func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, group, merge, focused bool, cl *clipCount) ([]inex.Doc, error) {
+func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, group, merge, focused bool, cl *clipCount) ([]inex.RankedArticle, error) {
 	in.Trel, in.TrelChars, in.Ideal = j.Trel, j.RelChars, j.Ideal
 	in.Docs, in.Passages = in.Docs[:0], in.Passages[:0]
 	if t == nil {
@@ -240,7 +240,7 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 	}
 	if clipped {
 		// Rare: count the results themselves, for their lines.
-		for _, p := range t.Passages {
+		for _, p := range t.Results {
 			if jd := j.Docs[p.Article]; jd != nil && !p.Full && p.End > p.Start && p.End > jd.Length {
 				cl.add(clipCount{1, p.Line})
 			}
@@ -254,7 +254,7 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 		seen = map[string]effort.Spans{}
 	}
 	var tmp effort.Spans
-	for _, p := range t.Passages {
+	for _, p := range t.Results {
 		s := effort.Span{Start: p.Start, End: p.End}
 		jd := j.Docs[p.Article]
 		if p.Full {

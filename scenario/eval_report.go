@@ -31,7 +31,7 @@ type EvalReport struct {
 //
 // Numbers are written in full precision, never in exponent form, except in
 // the table.
-func WriteEval(w io.Writer, results []*Result, ms []effort.Measure, opt EvalReport) error {
+func WriteEval(w io.Writer, results []*Evaluation, ms []effort.Measure, opt EvalReport) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	switch opt.Format {
 	case FormatTable, FormatMarkdown, FormatLaTeX:
@@ -86,7 +86,7 @@ func WriteEval(w io.Writer, results []*Result, ms []effort.Measure, opt EvalRepo
 }
 
 // Name is the run's name in reports: its run id, or its file's name.
-func (r *Result) Name() string {
+func (r *Evaluation) Name() string {
 	if r.RunID != "" {
 		return r.RunID
 	}
@@ -94,7 +94,7 @@ func (r *Result) Name() string {
 }
 
 // evalTable is the wide table: runs (× topics) by measures.
-func evalTable(results []*Result, ms []effort.Measure, perTopic bool) *Table {
+func evalTable(results []*Evaluation, ms []effort.Measure, perTopic bool) *Table {
 	t := &Table{Columns: []Column{{Name: "run"}}}
 	if perTopic {
 		t.Columns = append(t.Columns, Column{Name: "topic"})
@@ -102,7 +102,7 @@ func evalTable(results []*Result, ms []effort.Measure, perTopic bool) *Table {
 	for _, m := range ms {
 		t.Columns = append(t.Columns, Column{Name: m.String(), Num: true})
 	}
-	row := func(r *Result, topic string, at func(m int) float64) {
+	row := func(r *Evaluation, topic string, at func(m int) float64) {
 		cells := []Cell{Text(r.Name())}
 		if perTopic {
 			cells = append(cells, Text(topic))

@@ -101,7 +101,7 @@ type evaluator struct {
 	q       *inex.Qrels
 	run     *inex.Run
 	opt     EvalOptions
-	cache   map[string]*Result
+	cache   map[string]*Evaluation
 	curves  map[string][]float64 // "doc|topic" → interpolated points
 	focused bool
 }
@@ -192,7 +192,7 @@ func TestOfficialINEX(t *testing.T) {
 		t.Run(tc.file, func(t *testing.T) {
 			run := openRun(t, filepath.Join(dir, tc.run))
 			opt := EvalOptions{Config: effort.Config{CompatINEX: tc.doc != ""}}
-			e := &evaluator{t: t, q: q, run: run, opt: opt, cache: map[string]*Result{}}
+			e := &evaluator{t: t, q: q, run: run, opt: opt, cache: map[string]*Evaluation{}}
 			var irclPts []float64
 			checked := 0
 			for _, ref := range readRef(t, filepath.Join(dir, "expected", tc.file)) {
@@ -260,7 +260,7 @@ func TestEffortReference(t *testing.T) {
 		{"passage-run.ric.effort-docbaseline.tsv", effort.Config{DocBaseline: true}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			e := &evaluator{t: t, q: q, run: run, opt: EvalOptions{Config: tc.cfg}, cache: map[string]*Result{}}
+			e := &evaluator{t: t, q: q, run: run, opt: EvalOptions{Config: tc.cfg}, cache: map[string]*Evaluation{}}
 			n := 0
 			for _, ref := range readRef(t, filepath.Join(dir, "expected", tc.file)) {
 				m := mustMeasure(t, ref.name)

@@ -112,7 +112,7 @@ type Replayer struct {
 type work struct {
 	ws   effort.Workspace
 	in   effort.TopicInput
-	rd   effort.Reader
+	rd   effort.Orderer
 	segs []effort.Segment
 	tmp  effort.Spans
 	out  []float64
@@ -202,7 +202,7 @@ type TopicValues struct {
 }
 
 // input builds the topic's effort input into w with eval's own code.
-func (p *Replayer) input(id string, w *work) ([]inex.Doc, *inex.TopicJudgments, error) {
+func (p *Replayer) input(id string, w *work) ([]inex.RankedArticle, *inex.TopicJudgments, error) {
 	t := p.byID[id]
 	j := p.q.Topics[id]
 	if t == nil || j == nil {

@@ -245,7 +245,7 @@ func TestReplayMatchesEval(t *testing.T) {
 	}
 }
 
-func checkTrace(t *testing.T, p *Replayer, res *Result, cfg Reader) {
+func checkTrace(t *testing.T, p *Replayer, res *Evaluation, cfg Reader) {
 	t.Helper()
 	s, nr := cfg.screen(), cfg.nr()
 	dv := map[string]*TopicValues{}

@@ -97,13 +97,13 @@ func TestReadRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []Doc{{Article: "a", Ret: sp(0, 10, 20, 25), Entry: -1, Line: 1, Score: 9}, {Article: "b", Ret: sp(5, 10), Entry: -1, Line: 3, Score: 7}}
+		want := []RankedArticle{{Article: "a", Ret: sp(0, 10, 20, 25), Entry: -1, Line: 1, Score: 9}, {Article: "b", Ret: sp(5, 10), Entry: -1, Line: 3, Score: 7}}
 		if !reflect.DeepEqual(docs, want) {
 			t.Errorf("docs %+v", docs)
 		}
 	}
 	r, err := ReadRun("r.trec", strings.NewReader("1 Q0 a 1 2.5 x\n1 Q0 b 2 1.5 x\n"), RunOptions{})
-	if err != nil || r.Format != TREC || !r.Topics[0].Passages[0].Full {
+	if err != nil || r.Format != TREC || !r.Topics[0].Results[0].Full {
 		t.Fatalf("trec: %v %+v", err, r)
 	}
 	var warns []string
@@ -130,28 +130,28 @@ func TestGroup(t *testing.T) {
 	for _, tc := range []struct {
 		name, in     string
 		group, merge bool
-		want         []Doc
+		want         []RankedArticle
 		err          string
 	}{
 		{name: "interleaved", in: "1 Q0 a 1 1 r 0 10\n1 Q0 b 2 1 r 0 10\n1 Q0 a 3 1 r 20 10\n",
 			err: "r:3: topic 1: article a (line 1) reappears at line 3 after article b (line 2)"},
 		{name: "grouped", in: "1 Q0 a 1 1 r 0 10\n1 Q0 b 2 1 r 0 10\n1 Q0 a 3 1 r 20 10\n", group: true,
-			want: []Doc{{Article: "a", Ret: sp(0, 10, 20, 30), Entry: -1, Line: 1, Score: 1}, {Article: "b", Ret: sp(0, 10), Entry: -1, Line: 2, Score: 1}}},
+			want: []RankedArticle{{Article: "a", Ret: sp(0, 10, 20, 30), Entry: -1, Line: 1, Score: 1}, {Article: "b", Ret: sp(0, 10), Entry: -1, Line: 2, Score: 1}}},
 		{name: "overlap", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 5 10\n", err: "r:2: topic 1, article a: this result overlaps the one at line 1"},
 		{name: "duplicate", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 0 10\n", err: "r:2: topic 1, article a: this result repeats the one at line 1"},
 		{name: "unordered overlap", in: "1 Q0 a 1 1 r 50 10\n1 Q0 a 2 1 r 0 100\n", err: "r:2: topic 1, article a: this result overlaps the one at line 1"},
 		{name: "unordered fine", in: "1 Q0 a 1 1 r 50 10\n1 Q0 a 2 1 r 0 10\n",
-			want: []Doc{{Article: "a", Ret: sp(0, 10, 50, 60), Entry: -1, Line: 1, Score: 1}}},
+			want: []RankedArticle{{Article: "a", Ret: sp(0, 10, 50, 60), Entry: -1, Line: 1, Score: 1}}},
 		{name: "merged", in: "1 Q0 a 1 1 r 0 10\n1 Q0 a 2 1 r 5 10\n", merge: true,
-			want: []Doc{{Article: "a", Ret: sp(0, 15), Entry: -1, Line: 1, Score: 1}}},
+			want: []RankedArticle{{Article: "a", Ret: sp(0, 15), Entry: -1, Line: 1, Score: 1}}},
 		// TREC: a whole article twice is a repeat, as the same FOL line twice is.
 		{name: "trec duplicate", in: "1 Q0 a 1 2 r\n1 Q0 a 2 1 r\n", err: "r:2: topic 1, article a: this result repeats the one at line 1"},
 		{name: "trec duplicate later", in: "1 Q0 b 1 3 r\n1 Q0 a 2 2 r\n1 Q0 a 3 1 r\n", err: "r:3: topic 1, article a: this result repeats the one at line 2"},
 		{name: "trec grouped duplicate", in: "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 a 3 1 r\n", group: true, err: "r:3: topic 1, article a: this result repeats the one at line 1"},
 		{name: "trec merged duplicate", in: "1 Q0 a 1 2 r\n1 Q0 a 2 1 r\n1 Q0 b 3 1 r\n", merge: true,
-			want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 1, Score: 2}, {Article: "b", Full: true, Entry: -1, Line: 3, Score: 1}}},
+			want: []RankedArticle{{Article: "a", Full: true, Entry: -1, Line: 1, Score: 2}, {Article: "b", Full: true, Entry: -1, Line: 3, Score: 1}}},
 		{name: "trec distinct", in: "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n",
-			want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 1, Score: 2}, {Article: "b", Full: true, Entry: -1, Line: 2, Score: 1}}},
+			want: []RankedArticle{{Article: "a", Full: true, Entry: -1, Line: 1, Score: 2}, {Article: "b", Full: true, Entry: -1, Line: 2, Score: 1}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
@@ -197,15 +197,15 @@ func TestReadXML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Passage{
+	want := []Result{
 		{Article: "12", Start: 5, End: 15, Entry: -1, Line: 4, Score: 2},
 		{Article: "12", Start: 40, End: 45, Entry: -1, Line: 4, Score: 2},
 		{Article: "13", Start: 3, End: 30, Entry: -1, Line: 5, Score: 1},
 		{Article: "14", Entry: 70, Line: 6, Score: 0.5},
 		{Article: "15", Full: true, Entry: -1, Line: 7, Score: 0.1},
 	}
-	if r.ID != "xr" || r.Format != XML || !reflect.DeepEqual(r.Topics[0].Passages, want) {
-		t.Errorf("%+v %+v", r, r.Topics[0].Passages)
+	if r.ID != "xr" || r.Format != XML || !reflect.DeepEqual(r.Topics[0].Results, want) {
+		t.Errorf("%+v %+v", r, r.Topics[0].Results)
 	}
 	_, err = ReadRun("s.xml", strings.NewReader(sub), RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), "s.xml:5:") || !strings.Contains(err.Error(), "--articles") {
@@ -278,16 +278,16 @@ func TestXMLRepeats(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
 		merge      bool
-		want       []Doc
+		want       []RankedArticle
 		err        string
 	}{
 		// Results start on line 3.
 		{name: "whole twice", body: whole + whole, err: "r:4: topic 1, article a: this result repeats the one at line 3"},
 		{name: "bep twice", body: bep("10") + bep("10"), err: "r:4: topic 1, article a: this result repeats the one at line 3"},
 		{name: "bep twice elsewhere", body: bep("10") + bep("40"), err: "r:4: topic 1, article a: this result repeats the one at line 3"},
-		{name: "whole twice merged", body: whole + whole, merge: true, want: []Doc{{Article: "a", Full: true, Entry: -1, Line: 3}}},
-		{name: "bep twice merged", body: bep("10") + bep("40"), merge: true, want: []Doc{{Article: "a", Entry: 10, Line: 3}}},
-		{name: "one each", body: whole + bep("10"), want: []Doc{{Article: "a", Full: true, Entry: 10, Line: 3}}},
+		{name: "whole twice merged", body: whole + whole, merge: true, want: []RankedArticle{{Article: "a", Full: true, Entry: -1, Line: 3}}},
+		{name: "bep twice merged", body: bep("10") + bep("40"), merge: true, want: []RankedArticle{{Article: "a", Entry: 10, Line: 3}}},
+		{name: "one each", body: whole + bep("10"), want: []RankedArticle{{Article: "a", Full: true, Entry: 10, Line: 3}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := ReadRun("r", strings.NewReader(head+tc.body+tail), RunOptions{})
@@ -336,7 +336,7 @@ func TestXMLStrict(t *testing.T) {
 	}
 	// Well-formed, with a second topic: each result under its own topic.
 	r, err := ReadRun("r", strings.NewReader(head+res+"</topic>\n<topic topic-id=\"2\">\n"+res+"</topic></inex-submission>\n"), RunOptions{})
-	if err != nil || len(r.Topics) != 2 || len(r.Topics[0].Passages) != 1 || len(r.Topics[1].Passages) != 1 || r.Topics[1].Passages[0].Line != 6 {
+	if err != nil || len(r.Topics) != 2 || len(r.Topics[0].Results) != 1 || len(r.Topics[1].Results) != 1 || r.Topics[1].Results[0].Line != 6 {
 		t.Errorf("two topics: %v %+v", err, r)
 	}
 }
@@ -351,7 +351,7 @@ func TestXMLEncodings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.ID != "café" || len(r.Topics) != 1 || r.Topics[0].Passages[0].Line != 4 {
+	if r.ID != "café" || len(r.Topics) != 1 || r.Topics[0].Results[0].Line != 4 {
 		t.Errorf("latin-1: run id %q, %+v", r.ID, r.Topics)
 	}
 	_, err = ReadRun("k.xml", strings.NewReader("<?xml version=\"1.0\" encoding=\"KOI8-R\"?>\n"+body), RunOptions{})

@@ -19,9 +19,9 @@ const (
 	XML                // INEX XML submission
 )
 
-// Passage is one result of a run: a passage [Start,End) of an article, a
+// Result is one result of a run: a passage [Start,End) of an article, a
 // whole article (Full), or an entry point (Entry >= 0, no text).
-type Passage struct {
+type Result struct {
 	Article    string
 	Start, End int
 	Full       bool
@@ -36,7 +36,7 @@ type Passage struct {
 // RunTopic is the results of one topic, in rank (line) order.
 type RunTopic struct {
 	ID       string
-	Passages []Passage
+	Results []Result
 }
 
 // Run is a parsed run file.
@@ -146,7 +146,7 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 		}
 		ln := lr.line
 		fs = fields(fs, b)
-		p := Passage{Line: ln, Entry: -1}
+		p := Result{Line: ln, Entry: -1}
 		switch len(fs) {
 		case 8:
 			formats |= 1
@@ -202,12 +202,12 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 			}
 			lastRank, lastRSV = 0, 0
 		}
-		if len(cur.Passages) > 0 && (rank < lastRank || rsv > lastRSV) {
+		if len(cur.Results) > 0 && (rank < lastRank || rsv > lastRSV) {
 			w.add("rank or rsv disagrees with the line order (the line order is the rank)", ln)
 		}
 		lastRank, lastRSV = rank, rsv
 		p.Score = rsv
-		cur.Passages = append(cur.Passages, p)
+		cur.Results = append(cur.Results, p)
 		run.Lines++
 	}
 	if run.Lines == 0 {
@@ -235,8 +235,8 @@ func looksLikeQrels(fs [][]byte) bool {
 	return false
 }
 
-// Doc is one article of a topic's ranked list, with its retrieved passages.
-type Doc struct {
+// RankedArticle is one article of a topic's ranked list, with its retrieved passages.
+type RankedArticle struct {
 	Article string
 	// Ret is the union of the article's passages (not clipped: the article
 	// length comes from the judgments).
@@ -258,13 +258,13 @@ type Doc struct {
 // results, or two entry-point results, for the same article (a TREC run that
 // lists an article twice), unless merge (then the article is read once, from
 // the first entry point).
-func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
-	docs := make([]Doc, 0, len(t.Passages))
-	idx := make(map[string]int, len(t.Passages))
-	last := make([]int, 0, len(t.Passages)) // per doc: line of its last passage
+func (t *RunTopic) Group(file string, group, merge bool) ([]RankedArticle, error) {
+	docs := make([]RankedArticle, 0, len(t.Results))
+	idx := make(map[string]int, len(t.Results))
+	last := make([]int, 0, len(t.Results)) // per doc: line of its last passage
 	var rep []bool                          // per doc: a repeated full or entry result (nil: none)
 	prev, prevLine, i := "", 0, -1
-	for _, p := range t.Passages {
+	for _, p := range t.Results {
 		seen := true
 		if p.Article != prev {
 			i, seen = idx[p.Article]
@@ -276,7 +276,7 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]Doc, error) {
 			last = append(last, 0)
 			i = len(docs)
 			idx[p.Article] = i
-			docs = append(docs, Doc{Article: p.Article, Entry: -1, Line: p.Line, Score: p.Score})
+			docs = append(docs, RankedArticle{Article: p.Article, Entry: -1, Line: p.Line, Score: p.Score})
 		}
 		d := &docs[i]
 		switch {
@@ -321,7 +321,7 @@ func markRepeat(rep []bool, n, i int) []bool {
 // checkOverlaps reports the first pair of overlapping or repeated results of
 // an article; rep[i] (if present) tells that doc i has a repeated
 // whole-article or entry-point result.
-func (t *RunTopic) checkOverlaps(file string, docs []Doc, rep []bool, merge bool) error {
+func (t *RunTopic) checkOverlaps(file string, docs []RankedArticle, rep []bool, merge bool) error {
 	if merge {
 		return nil
 	}
@@ -362,7 +362,7 @@ func (t *RunTopic) checkOverlaps(file string, docs []Doc, rep []bool, merge bool
 		badSet[docs[i].Article] = true
 	}
 	seen := map[string][]seenSpan{}
-	for _, p := range t.Passages {
+	for _, p := range t.Results {
 		if !badSet[p.Article] {
 			continue
 		}

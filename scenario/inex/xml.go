@@ -168,12 +168,12 @@ func (r *result) passages(name string, t *RunTopic, res PathResolver) error {
 		r.spans = append(r.spans, [2]int{s, e})
 	}
 	if len(r.spans) == 0 {
-		p := Passage{Article: r.file, Line: r.line, Entry: r.entry, Full: r.entry < 0, Score: r.score}
-		t.Passages = append(t.Passages, p)
+		p := Result{Article: r.file, Line: r.line, Entry: r.entry, Full: r.entry < 0, Score: r.score}
+		t.Results = append(t.Results, p)
 		return nil
 	}
 	for _, s := range r.spans {
-		t.Passages = append(t.Passages, Passage{Article: r.file, Start: s[0], End: s[1], Entry: r.entry, Line: r.line, Score: r.score})
+		t.Results = append(t.Results, Result{Article: r.file, Start: s[0], End: s[1], Entry: r.entry, Line: r.line, Score: r.score})
 	}
 	return nil
 }
