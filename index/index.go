@@ -85,6 +85,7 @@ type Index struct {
 	elemN    float64
 	elemAvg  float64
 	articles int
+	langs    map[string]int // articles by language
 	fetch    *bsearch.BM25Stats
 }
 
@@ -135,7 +136,9 @@ func Open(dir string) (*Index, error) {
 // loadStats sums the collection statistics from the manifest.
 func (x *Index) loadStats() {
 	var title, text, elems, elemLen int
+	x.langs = map[string]int{}
 	for _, e := range x.man.Articles {
+		x.langs[e.Lang]++
 		title += e.TitleLen
 		text += e.TextLen
 		elems += e.Elems
@@ -152,10 +155,12 @@ func (x *Index) loadStats() {
 	}
 }
 
-// Close closes the index.
+// Close closes the index. Closing it again does nothing.
 func (x *Index) Close() error {
 	if x.art != nil {
-		return x.art.Close()
+		err := x.art.Close()
+		x.art = nil
+		return err
 	}
 	return nil
 }
@@ -165,6 +170,15 @@ func (x *Index) Articles() int { return x.articles }
 
 // Elements is the number of candidate elements in the index.
 func (x *Index) Elements() int { return int(x.elemN) }
+
+// Langs returns the number of articles of each language in the index.
+func (x *Index) Langs() map[string]int {
+	out := make(map[string]int, len(x.langs))
+	for l, n := range x.langs {
+		out[l] = n
+	}
+	return out
+}
 
 // Options tune fetch and browse.
 type Options struct {
@@ -190,6 +204,7 @@ func (o Options) boosts() (float64, float64) {
 type Hit struct {
 	ID    string
 	Title string
+	Lang  string // the article's language: "en", "zh", "ja", "ko"…
 	Score float64
 }
 
@@ -201,10 +216,15 @@ type Query struct {
 	stats ElemStats
 }
 
-// Prepare analyzes a query and looks up its terms' element statistics. A
-// query without terms is ErrNoTerms.
+// Prepare analyzes a query with the analysis of every language of the
+// index (QueryTerms) and looks up its terms' element statistics. A query
+// without terms is ErrNoTerms.
 func (x *Index) Prepare(q string) (*Query, error) {
-	terms := QueryTerms(q)
+	langs := make([]string, 0, len(x.langs))
+	for l := range x.langs {
+		langs = append(langs, l)
+	}
+	terms := QueryTerms(q, langs...)
 	if len(terms) == 0 {
 		return nil, ErrNoTerms
 	}
@@ -239,7 +259,7 @@ func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
 		}
 	}
 	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), k, 0, false)
-	req.Fields = []string{"title"}
+	req.Fields = []string{"title", "lang"}
 	req.SortBy([]string{"-_score", "_id"})
 	// the collection's field lengths: without them Bleve would take the
 	// average field length from the segments' dictionaries (see the package
@@ -252,7 +272,8 @@ func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
 	hits := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		title, _ := h.Fields["title"].(string)
-		hits = append(hits, Hit{ID: h.ID, Title: title, Score: h.Score})
+		lang, _ := h.Fields["lang"].(string)
+		hits = append(hits, Hit{ID: h.ID, Title: title, Lang: lang, Score: h.Score})
 	}
 	return hits, nil
 }
@@ -260,11 +281,15 @@ func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
 // Doc is an article as the index stores it.
 type Doc struct {
 	ID, Title, Path string
-	Text            string
-	Len             int // characters
-	Elems           []Elem
-	breaks          []int // word breaks between block elements, characters
-	toks            []token
+	// Lang is the article's language ("en", "zh", "ja", "ko"…), which
+	// decides how its text is analysed.
+	Lang  string
+	Text  string
+	Len   int // characters
+	Elems []Elem
+	// breaks are the word breaks between block elements, characters
+	breaks []int
+	toks   []token
 }
 
 // Doc loads an article from the index.
@@ -295,6 +320,8 @@ func decodeDoc(id string, d bindex.Document) *Doc {
 			out.breaks = decodeInts(v)
 		case "path":
 			out.Path = v
+		case "lang":
+			out.Lang = v
 		}
 	})
 	out.Len = len([]rune(out.Text))
@@ -304,7 +331,7 @@ func decodeDoc(id string, d bindex.Document) *Doc {
 // docElementCounts counts the terms of a stored article's candidate elements
 // as parseOne counted them when the article was indexed.
 func docElementCounts(d *Doc) termCounts {
-	toks := tokenize(d.Text, d.breaks)
+	toks := tokenize(d.Text, d.breaks, d.Lang)
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
 	for i, t := range toks {
@@ -322,7 +349,7 @@ func docElementCounts(d *Doc) termCounts {
 // Browse returns the best passages of the article d for q (see browse).
 func (x *Index) Browse(d *Doc, q *Query, opt Options) []Passage {
 	if d.toks == nil {
-		d.toks = tokenize(d.Text, d.breaks)
+		d.toks = tokenize(d.Text, d.breaks, d.Lang)
 	}
 	return browse(d.Text, d.toks, d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
@@ -352,11 +379,14 @@ func (x *Index) Search(q *Query, k int, opt Options) ([]Result, error) {
 }
 
 // Snippet returns about width characters of the passage around its first
-// query term, with the words matching a query term written as [word]. An
-// ellipsis marks a cut.
+// query term, with the words matching a query term written as [word]:
+// matched tokens that overlap or touch are marked as one, so the bigrams
+// 意大 and 大利 of 意大利 mark [意大利]. An ellipsis marks a cut. The cuts fall
+// between characters, never inside one; runs of white space become one
+// space.
 func Snippet(d *Doc, p Passage, q *Query, width int) string {
 	if d.toks == nil {
-		d.toks = tokenize(d.Text, d.breaks)
+		d.toks = tokenize(d.Text, d.breaks, d.Lang)
 	}
 	want := map[string]bool{}
 	for _, t := range q.Terms {
@@ -378,20 +408,29 @@ func Snippet(d *Doc, p Passage, q *Query, width int) string {
 	if e-s < width {
 		s = max(p.Start, e-width)
 	}
+	// the marked ranges, merged
+	var marks [][2]int
+	for i := sort.Search(len(d.toks), func(i int) bool { return d.toks[i].start >= s }); i < len(d.toks) && d.toks[i].start < e; i++ {
+		t := d.toks[i]
+		if !want[t.term] || t.end > e {
+			continue
+		}
+		if n := len(marks); n > 0 && t.start <= marks[n-1][1] {
+			marks[n-1][1] = max(marks[n-1][1], t.end)
+			continue
+		}
+		marks = append(marks, [2]int{t.start, t.end})
+	}
 	ci := newCharIndex(d.Text)
 	var b strings.Builder
 	if s > p.Start {
 		b.WriteString("…")
 	}
 	at := s
-	for i := sort.Search(len(d.toks), func(i int) bool { return d.toks[i].start >= s }); i < len(d.toks) && d.toks[i].start < e; i++ {
-		t := d.toks[i]
-		if !want[t.term] || t.end > e {
-			continue
-		}
-		b.WriteString(ci.slice(at, t.start))
-		b.WriteString("[" + ci.slice(t.start, t.end) + "]")
-		at = t.end
+	for _, m := range marks {
+		b.WriteString(ci.slice(at, m[0]))
+		b.WriteString("[" + ci.slice(m[0], m[1]) + "]")
+		at = m[1]
 	}
 	b.WriteString(ci.slice(at, e))
 	if e < p.End {
