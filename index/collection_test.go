@@ -210,19 +210,24 @@ func TestDeepCandidates(t *testing.T) {
 // TestCandidatesRealMarkup checks the candidate elements and word breaks
 // of INEX 2009 markup: semantic wrappers are never candidates and do not
 // break words, their text is kept; list entries and image captions are
-// candidates, reference-list entries are not.
+// candidates, reference-list entries are not; the body's own text runs
+// (inline elements and wrappers included, cut at block elements, white
+// space trimmed) are.
 //
-// Text content: "Wrapped" [0,7); p[1] "Red" [7,10) + wrapper "Fox" [10,13)
-// + "es run." [13,20) → "RedFoxes run." [7,20); list entry[1] "Entry
-// text" [20,30); image/caption "A caption" [30,39); p[2] holds reflist whose
-// entry[1] is "Cited work" [39,49).
+// Text content: "Wrapped" [0,7); bdy's run "Lead text here." [7,22); p[1]
+// "Red" [22,25) + wrapper "Fox" [25,28) + "es run." [28,35) → "RedFoxes
+// run." [22,35); list entry[1] "Entry text" [35,45); image/caption "A
+// caption" [45,54); p[2] holds a reflist whose entry[1] is "Cited work"
+// [54,64); wrapper country holds p "x" [64,65); bdy's run "  Tail. " [65,73)
+// trimmed to "Tail." [67,72).
 func TestCandidatesRealMarkup(t *testing.T) {
 	const a = `<article><header><title>Wrapped</title></header><bdy>` +
+		`Lead <b>text</b> here.` +
 		`<p>Red<animal wordnetid="1" confidence="0.8">Fox</animal>es run.</p>` +
 		`<list><entry>Entry text</entry></list>` +
 		`<image><caption>A caption</caption></image>` +
 		`<p><reflist><entry id="1">Cited work</entry></reflist></p>` +
-		`<country wordnetid="2"><p>x</p></country></bdy></article>`
+		`<country wordnetid="2"><p>x</p></country>  Tail. </bdy></article>`
 	dir := t.TempDir()
 	writeArticles(t, dir, map[string]string{"a/1.xml": a, "a/2.xml": `<article><p>other</p></article>`})
 	idx := filepath.Join(dir, "idx")
@@ -239,18 +244,24 @@ func TestCandidatesRealMarkup(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %d %d", e.XPath, e.Start, e.End))
 	}
 	want := []string{
-		"/article[1]/bdy[1]/p[1] 7 20",
-		"/article[1]/bdy[1]/list[1]/entry[1] 20 30",
-		"/article[1]/bdy[1]/image[1]/caption[1] 30 39",
-		"/article[1]/bdy[1]/p[2] 39 49",
-		"/article[1]/bdy[1]/country[1]/p[1] 49 50",
+		"/article[1]/bdy[1]/text() 7 22",
+		"/article[1]/bdy[1]/p[1] 22 35",
+		"/article[1]/bdy[1]/list[1]/entry[1] 35 45",
+		"/article[1]/bdy[1]/image[1]/caption[1] 45 54",
+		"/article[1]/bdy[1]/p[2] 54 64",
+		"/article[1]/bdy[1]/country[1]/p[1] 64 65",
+		"/article[1]/bdy[1]/text() 67 72",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("candidates\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// the wrapper does not break "RedFoxes": one word, stemmed "redfox"
-	if r := search(t, x, "redfoxes"); len(r) != 1 || r[0].ID != "1" || len(r[0].Passages) != 1 || r[0].Passages[0].Start != 7 {
+	if r := search(t, x, "redfoxes"); len(r) != 1 || r[0].ID != "1" || len(r[0].Passages) != 1 || r[0].Passages[0].Start != 22 {
 		t.Errorf("redfoxes: %+v, want article 1, passage p[1]", r)
+	}
+	// the lead is found in the body's run
+	if r := search(t, x, "lead"); len(r) != 1 || !reflect.DeepEqual(spans(r[0].Passages), []span{{7, 22, "/article[1]/bdy[1]/text()"}}) {
+		t.Errorf("lead: %+v, want the run [7,22)", r)
 	}
 	if r := search(t, x, "fox"); len(r) != 0 {
 		t.Errorf("fox matches %+v: the wrapper split the word", r)
