@@ -74,6 +74,22 @@ func TestIndexRealCollection(t *testing.T) {
 			t.Errorf("search %v: no snippet of the first article holds %q:\n%s", tc.query, tc.mark, out)
 		}
 	}
+	// a run of topics in two languages: each finds its article first
+	topics := filepath.Join(t.TempDir(), "topics.txt")
+	os.WriteFile(topics, []byte("T1 송혜교\nT2 意大利餃\nT3 kimchi\n"), 0o644)
+	code, out, stderr := runCmd(t, "run", "--index", idx, "--topics", topics, "--k", "1", "--task", "bic", "--run-id", "r")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("run: %d lines, want 3:\n%s", len(lines), out)
+	}
+	for i, want := range []string{"T1 Q0 11002 1 ", "T2 Q0 101991 1 ", "T3 Q0 178952 1 "} {
+		if !strings.HasPrefix(lines[i], want) {
+			t.Errorf("run line %d: %q, want %q…", i+1, lines[i], want)
+		}
+	}
 }
 
 // TestIndexArticleFlags checks --dtd and --lang of readsim index, the
