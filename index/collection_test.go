@@ -185,25 +185,28 @@ func TestBadArticlesAmongGood(t *testing.T) {
 }
 
 // TestDeepCandidates checks the depth bound on candidate elements: in an
-// article of 100 nested sections each with a paragraph, only the sections
-// and paragraphs at most maxCandidateDepth deep are candidates. Depths:
-// article 0, bdy 1, the k-th section (k from 1) k+1, its paragraph k+2;
-// sections 1…63 (depths 2…64) and paragraphs 1…62 (depths 3…64).
+// article of 4,999 nested sections each with a paragraph, only the
+// sections and paragraphs at most maxCandidateDepth deep are candidates.
+// Depths: article 0, bdy 1, the k-th section (k from 1) k+1, its paragraph
+// k+2; sections 1…63 (depths 2…64) and paragraphs 1…62 (depths 3…64).
+// Without the bound the candidates' XPaths alone would hold 25 million
+// steps.
 func TestDeepCandidates(t *testing.T) {
+	const n = 4999
 	var b strings.Builder
 	b.WriteString("<article><bdy>")
-	for k := 0; k < 100; k++ {
+	for k := 0; k < n; k++ {
 		b.WriteString("<sec><p>word</p>")
 	}
-	b.WriteString(strings.Repeat("</sec>", 100) + "</bdy></article>")
+	b.WriteString(strings.Repeat("</sec>", n) + "</bdy></article>")
 	dir := t.TempDir()
 	writeArticles(t, dir, map[string]string{"a/1.xml": b.String()})
 	res, err := Build(BuildOptions{Articles: filepath.Join(dir, "a"), Index: filepath.Join(dir, "idx")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Elements != 63+62 {
-		t.Errorf("%d candidate elements, want 125", res.Elements)
+	if res.Indexed != 1 || res.Elements != 63+62 {
+		t.Errorf("indexed %d, %d candidate elements, want 1 and 125", res.Indexed, res.Elements)
 	}
 }
 
