@@ -125,7 +125,7 @@ func printBuildSummary(w io.Writer, idx string, r *index.BuildResult) {
 		fmt.Fprintf(w, "readsim index: warning: %d articles whose <header><id> is not their file name are indexed under their file name: %s%s\n", n, strings.Join(ex, "; "), more)
 	}
 	if r.Rebuilt != "" {
-		fmt.Fprintf(w, "readsim index: the index in %s could not be updated (%s): built it again\n", idx, r.Rebuilt)
+		fmt.Fprintf(w, "readsim index: built the index in %s again from scratch: %s\n", idx, r.Rebuilt)
 	}
 	secs := r.Elapsed.Seconds()
 	mode := "built"
