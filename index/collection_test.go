@@ -405,3 +405,39 @@ func TestHeaderIDMismatch(t *testing.T) {
 		t.Errorf("article 20 exists: %+v", d)
 	}
 }
+
+// TestCJKUpdate checks that removing a Chinese article takes exactly its
+// bigrams out of the element frequencies (an update reanalyses the stored
+// article as the build analysed it). Candidate elements holding 意大: 101's
+// p and 104's p; holding 大利: those and 103's p. Without 101: 1 and 2.
+func TestCJKUpdate(t *testing.T) {
+	dir := t.TempDir()
+	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
+	writeArticles(t, articles, cjkArticles)
+	df := func() map[string]float64 {
+		t.Helper()
+		x, err := Open(idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer x.Close()
+		return mustPrepare(t, x, "意大利").stats.DF
+	}
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := df(), map[string]float64{"意大": 2, "大利": 3}; !reflect.DeepEqual(got, want) {
+		t.Errorf("element frequencies %v, want %v", got, want)
+	}
+	os.Remove(filepath.Join(articles, "zh", "101.xml"))
+	res, err := Build(BuildOptions{Articles: articles, Index: idx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Full || res.Removed != 1 {
+		t.Errorf("update: full=%v removed=%d, want an update removing 1", res.Full, res.Removed)
+	}
+	if got, want := df(), map[string]float64{"意大": 1, "大利": 2}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after removing 101: element frequencies %v, want %v", got, want)
+	}
+}
