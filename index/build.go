@@ -172,9 +172,9 @@ type BuildResult struct {
 // IDMismatch is an article whose <header><id> differs from its id, the
 // file name without .xml.
 type IDMismatch struct {
-	Path     string
+	Path     string // the article file
 	ID       string // the file name's id, under which it is indexed
-	HeaderID string
+	HeaderID string // the text of its <header><id>
 }
 
 // InputError is bad input: a missing or unreadable folder, or a folder with
