@@ -19,15 +19,17 @@ import (
 // BenchmarkScale builds an index of a synthetic collection (index/synth) and
 // runs 100 random queries against it, reporting indexing MB/s (of XML) and
 // articles/s, the index size, the process's peak resident memory, and fetch
-// (top 100) and browse (per article) latency percentiles. Run each size once:
+// (top 100) and browse (per article) latency percentiles. Run each size once
+// (1k is a quick before/after check of a change to indexing):
 //
+//	go test -run '^$' -bench 'Scale/1k' -benchtime 1x ./index/
 //	go test -run '^$' -bench 'Scale/10k' -benchtime 1x -timeout 60m ./index/
 //	go test -run '^$' -bench 'Scale/100k' -benchtime 1x -timeout 120m ./index/
 //
 // The collection is generated under $READSIM_BENCH_DIR (default the system
 // temporary folder) and reused by later runs; the index is rebuilt each time.
 func BenchmarkScale(b *testing.B) {
-	for _, n := range []int{10000, 100000} {
+	for _, n := range []int{1000, 10000, 100000} {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) { benchScale(b, n) })
 	}
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -135,25 +136,22 @@ func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats
 		}
 		return elems[a.e].Start < elems[b.e].Start
 	})
+	// kept is in document order and its elements do not overlap, so their
+	// ends increase too: an element overlaps a kept one if and only if the
+	// first kept element ending after its start begins before its end (a
+	// binary search, not a scan: an article may have thousands of winners)
 	var kept []scored
 	for _, c := range cands {
 		if c.score < th*best {
 			break
 		}
 		el := elems[c.e]
-		overlaps := false
-		for _, k := range kept {
-			o := elems[k.e]
-			if el.Start < o.End && o.Start < el.End {
-				overlaps = true
-				break
-			}
+		i := sort.Search(len(kept), func(i int) bool { return elems[kept[i].e].End > el.Start })
+		if i < len(kept) && elems[kept[i].e].Start < el.End {
+			continue
 		}
-		if !overlaps {
-			kept = append(kept, c)
-		}
+		kept = slices.Insert(kept, i, c)
 	}
-	sort.Slice(kept, func(i, j int) bool { return elems[kept[i].e].Start < elems[kept[j].e].Start })
 	ci := newCharIndex(text)
 	var out []Passage
 	for _, k := range kept {

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -30,13 +32,24 @@ import (
 )
 
 // DefaultElements are the names of the candidate elements browse may return:
-// sections, paragraphs, list items and table rows of both INEX collections
-// (2009: sec, p, entry, row; 2006: section, ss1–ss3, p, item, row).
-var DefaultElements = []string{"sec", "section", "ss", "ss1", "ss2", "ss3", "p", "item", "entry", "row"}
+// sections and sub-sections, paragraphs, list items, table rows and image
+// captions of both INEX collections (2009: sec, ss1–ss3, p, entry, row,
+// caption; 2006: section, ss, ss1–ss3, p, item, row, caption). An entry of
+// a reference list (reflist) is never a candidate, whatever the names (see
+// candidates).
+var DefaultElements = []string{"sec", "section", "ss", "ss1", "ss2", "ss3", "p", "item", "entry", "row", "caption"}
+
+// maxCandidateDepth is the deepest an element may be (the root is at depth
+// 0, semantic wrappers count) to be a candidate element. Each candidate's
+// XPath costs its depth to build and to store: the bound keeps a hostile
+// article nesting thousands of sections from making a build quadratic. The
+// deepest candidate of the 77 real Wikipedia articles of the shared data is
+// far above it (TestRealCollection).
+const maxCandidateDepth = 64
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 3
+const manifestVersion = 4
 
 const (
 	manifestName = "manifest.json"
@@ -46,11 +59,25 @@ const (
 // manifest is what an index knows of the folder it was built from. Its
 // presence in the index folder marks a complete build.
 type manifest struct {
-	Version  int                      `json:"version"`
-	Elements []string                 `json:"elements"`
-	Source   string                   `json:"source"`
+	Version  int      `json:"version"`
+	Elements []string `json:"elements"`
+	Source   string   `json:"source"`
+	// Lang is the language every article was read in (--lang), "" when
+	// each article's was detected.
+	Lang string `json:"lang,omitempty"`
+	// DTDs are the DTD files the articles were read with that the build
+	// knows of: the collection's (*.dtd below Source, their paths relative
+	// to it) and the --dtd file (its absolute path).
+	DTDs     []fileStamp              `json:"dtds,omitempty"`
 	Built    time.Time                `json:"built"`
 	Articles map[string]manifestEntry `json:"articles"` // by slash-separated path relative to Source
+}
+
+// fileStamp identifies a version of a file, as make does.
+type fileStamp struct {
+	Path  string `json:"path"`
+	Size  int64  `json:"size"`
+	MTime int64  `json:"mtime"` // Unix nanoseconds
 }
 
 // manifestEntry identifies one indexed file. A file whose size or
@@ -61,6 +88,7 @@ type manifestEntry struct {
 	Size  int64  `json:"size"`
 	MTime int64  `json:"mtime"` // Unix nanoseconds
 	Elems int    `json:"elems"` // number of candidate elements
+	Lang  string `json:"lang"`  // the article's language (article.Article.Lang)
 	// Field lengths in tokens, as Bleve counts them: the title, the text,
 	// and the candidate elements' lengths summed (see stats.go).
 	TitleLen int `json:"title_len"`
@@ -90,6 +118,13 @@ type BuildOptions struct {
 	BatchBytes int64
 	// Rebuild ignores an existing index and builds from scratch.
 	Rebuild bool
+	// Reader reads the articles: one Reader for the whole build, so that
+	// each DTD is read once and a missing one is reported once (its Warn).
+	// Its Root should be Articles; its DTD (--dtd) and Lang (--lang) are
+	// recorded in the manifest, and a change of either rebuilds the index.
+	// nil means a Reader with Root Articles, no DTD file, languages
+	// detected and warnings discarded.
+	Reader *article.Reader
 	// Progress, when set, is called from one goroutine after every article.
 	Progress func(Progress)
 }
@@ -120,9 +155,26 @@ type BuildResult struct {
 	Elements  int // candidate elements in the index now
 	Bytes     int64
 	Elapsed   time.Duration
-	NotXML    []string  // files without the .xml extension
+	NotXML    []string  // files without the .xml extension (nor .dtd)
 	Broken    []Skipped // unreadable or unparsable articles
 	Dups      []Skipped // files whose article id an earlier file (in path order) has
+	// DTDs are the collection's DTD files: the *.dtd files below the
+	// articles folder, in path order.
+	DTDs []string
+	// IDMismatches are the articles indexed in this run whose
+	// <header><id> is not their file name (they are indexed under the
+	// file name), in path order.
+	IDMismatches []IDMismatch
+	// Langs counts the articles of the index (now) by language.
+	Langs map[string]int
+}
+
+// IDMismatch is an article whose <header><id> differs from its id, the
+// file name without .xml.
+type IDMismatch struct {
+	Path     string // the article file
+	ID       string // the file name's id, under which it is indexed
+	HeaderID string // the text of its <header><id>
 }
 
 // InputError is bad input: a missing or unreadable folder, or a folder with
@@ -177,10 +229,20 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	if _, err := os.ReadDir(opt.Articles); err != nil {
 		return nil, &InputError{fmt.Sprintf("articles folder %s: %v", opt.Articles, errors.Unwrap(err))}
 	}
+	if opt.Reader == nil {
+		opt.Reader = &article.Reader{Root: opt.Articles}
+	}
 	res := &BuildResult{}
-	files, err := listArticles(opt.Articles, res)
+	files, dtds, err := listArticles(opt.Articles, res)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Reader.DTD != "" {
+		s, err := stampDTD(opt.Reader.DTD)
+		if err != nil {
+			return nil, err
+		}
+		dtds = append(dtds, s)
 	}
 	if len(files) == 0 {
 		return nil, &InputError{fmt.Sprintf("articles folder %s: no .xml article in it", opt.Articles)}
@@ -202,13 +264,18 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	}
 	removeLeftovers(idx)
 
+	next := &manifest{Version: manifestVersion, Elements: opt.Elements, Source: opt.Articles, Lang: opt.Reader.Lang, DTDs: dtds, Articles: map[string]manifestEntry{}}
 	old, _ := readManifest(idx)
-	if opt.Rebuild || old == nil || old.Version != manifestVersion || strings.Join(old.Elements, ",") != strings.Join(opt.Elements, ",") {
+	if opt.Rebuild {
 		old = nil
 	}
 	if old != nil {
-		// an index that cannot be updated exactly is built again
-		if err := checkIndex(idx, old); err != nil {
+		// an index built otherwise, or that cannot be updated exactly, is
+		// built again
+		if why := rebuildReason(old, next); why != "" {
+			res.Rebuilt = why
+			old = nil
+		} else if err := checkIndex(idx, old); err != nil {
 			res.Rebuilt = err.Error()
 			old = nil
 		}
@@ -218,7 +285,6 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	// what to delete and what to index
 	todo := files
 	var del []manifestEntry
-	next := &manifest{Version: manifestVersion, Elements: opt.Elements, Source: opt.Articles, Articles: map[string]manifestEntry{}}
 	if old != nil {
 		todo = nil
 		cur := map[string]bool{}
@@ -238,10 +304,7 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		}
 		sort.Slice(del, func(i, j int) bool { return del[i].ID < del[j].ID })
 		if len(todo) == 0 && len(del) == 0 {
-			res.Articles = len(next.Articles)
-			for _, e := range next.Articles {
-				res.Elements += e.Elems
-			}
+			res.summarise(next)
 			res.Elapsed = time.Since(start)
 			return res, nil
 		}
@@ -345,12 +408,76 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		return nil, err
 	}
 	ok = true
-	res.Articles = len(next.Articles)
-	for _, e := range next.Articles {
-		res.Elements += e.Elems
-	}
+	res.summarise(next)
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// summarise sets the counts of the index described by m.
+func (r *BuildResult) summarise(m *manifest) {
+	r.Articles = len(m.Articles)
+	r.Langs = map[string]int{}
+	for _, e := range m.Articles {
+		r.Elements += e.Elems
+		r.Langs[e.Lang]++
+	}
+}
+
+// rebuildReason says why the index described by old must be built again
+// rather than updated to next, or "".
+func rebuildReason(old, next *manifest) string {
+	if old.Version != next.Version {
+		return fmt.Sprintf("built by another version of readsim (layout %d, now %d)", old.Version, next.Version)
+	}
+	if o, n := strings.Join(old.Elements, ","), strings.Join(next.Elements, ","); o != n {
+		return fmt.Sprintf("the candidate elements changed from %s to %s", o, n)
+	}
+	if old.Lang != next.Lang {
+		lang := func(l string) string {
+			if l == "" {
+				return "detected per article"
+			}
+			return l
+		}
+		return fmt.Sprintf("the articles' language changed from %s to %s", lang(old.Lang), lang(next.Lang))
+	}
+	was := map[string]fileStamp{}
+	for _, d := range old.DTDs {
+		was[d.Path] = d
+	}
+	for _, d := range next.DTDs {
+		o, ok := was[d.Path]
+		switch {
+		case !ok:
+			return fmt.Sprintf("the DTD %s is new: the articles' text may change", d.Path)
+		case o != d:
+			return fmt.Sprintf("the DTD %s changed: the articles' text may change", d.Path)
+		}
+		delete(was, d.Path)
+	}
+	for _, d := range old.DTDs {
+		if _, gone := was[d.Path]; gone {
+			return fmt.Sprintf("the DTD %s is gone: the articles' text may change", d.Path)
+		}
+	}
+	return ""
+}
+
+// stampDTD identifies the DTD file p (the Reader's DTD) by its absolute path,
+// size and modification time.
+func stampDTD(p string) (fileStamp, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return fileStamp{}, &InputError{fmt.Sprintf("DTD file %s: %v", p, err)}
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return fileStamp{}, &InputError{fmt.Sprintf("DTD file %s: %v", p, errors.Unwrap(err))}
+	}
+	if !st.Mode().IsRegular() {
+		return fileStamp{}, &InputError{fmt.Sprintf("DTD file %s: not a regular file", p)}
+	}
+	return fileStamp{Path: abs, Size: st.Size(), MTime: st.ModTime().UnixNano()}, nil
 }
 
 // buildConfig is the scorch configuration of a build: no segment merging
@@ -458,9 +585,11 @@ func unwatchAsync(dir string) { asyncWatchers.Delete(filepath.Join(dir, "store")
 
 // listArticles walks the folder and returns its .xml files sorted by path,
 // with duplicate ids removed (the first in path order is kept); the others
-// are recorded in res.
-func listArticles(dir string, res *BuildResult) ([]srcFile, error) {
+// are recorded in res. The collection's DTD files (*.dtd) are recorded in
+// res.DTDs and returned with their sizes and modification times.
+func listArticles(dir string, res *BuildResult) ([]srcFile, []fileStamp, error) {
 	var files []srcFile
+	var dtds []fileStamp
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if path == dir {
@@ -486,11 +615,16 @@ func listArticles(dir string, res *BuildResult) ([]srcFile, error) {
 		if !info.Mode().IsRegular() {
 			return nil
 		}
+		rel, _ := filepath.Rel(dir, path)
+		if strings.EqualFold(filepath.Ext(path), ".dtd") {
+			res.DTDs = append(res.DTDs, path)
+			dtds = append(dtds, fileStamp{Path: filepath.ToSlash(rel), Size: info.Size(), MTime: info.ModTime().UnixNano()})
+			return nil
+		}
 		if !strings.EqualFold(filepath.Ext(path), ".xml") {
 			res.NotXML = append(res.NotXML, path)
 			return nil
 		}
-		rel, _ := filepath.Rel(dir, path)
 		files = append(files, srcFile{
 			rel: filepath.ToSlash(rel), path: path,
 			id:   strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
@@ -499,7 +633,7 @@ func listArticles(dir string, res *BuildResult) ([]srcFile, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
 	first := map[string]string{}
@@ -512,17 +646,18 @@ func listArticles(dir string, res *BuildResult) ([]srcFile, error) {
 		first[f.id] = f.path
 		out = append(out, f)
 	}
-	return out, nil
+	return out, dtds, nil
 }
 
 // parsed is an article ready for indexing: its Bleve document, its manifest
 // entry and its candidate elements' term counts.
 type parsed struct {
-	f      srcFile
-	doc    *document.Document
-	entry  manifestEntry
-	elemDF termCounts
-	err    error
+	f        srcFile
+	doc      *document.Document
+	entry    manifestEntry
+	elemDF   termCounts
+	headerID string // the article's <header><id> when it is not its id
+	err      error
 }
 
 // indexFiles parses files in parallel and indexes them in batches.
@@ -551,7 +686,7 @@ func indexFiles(ai bleve.Index, files []srcFile, opt BuildOptions, res *BuildRes
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				out[i] <- parseOne(files[i], names)
+				out[i] <- parseOne(opt.Reader, files[i], names)
 			}
 		}()
 	}
@@ -625,6 +760,9 @@ func indexFiles(ai bleve.Index, files []srcFile, opt BuildOptions, res *BuildRes
 			delta[t] += int64(p.elemDF.df[k])
 		}
 		next.Articles[p.f.rel] = p.entry
+		if p.headerID != "" {
+			res.IDMismatches = append(res.IDMismatches, IDMismatch{Path: p.f.path, ID: p.f.id, HeaderID: p.headerID})
+		}
 		res.Indexed++
 		inBatch++
 		batchBytes += p.f.size
@@ -642,10 +780,11 @@ type fixedAnalyzer analysis.TokenStream
 
 func (f fixedAnalyzer) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(f) }
 
-// parseOne parses an article file and builds its Bleve document, its
-// manifest entry and its candidate elements' term counts.
-func parseOne(f srcFile, names map[string]bool) parsed {
-	a, err := article.ParseFile(f.path)
+// parseOne parses an article file with rd and builds its Bleve document,
+// its manifest entry and its candidate elements' term counts. The article
+// is analysed in its language (Article.Lang: rd's Lang, or detected).
+func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
+	a, err := rd.ParseFile(f.path)
 	if err != nil {
 		var ae *article.Error
 		if errors.As(err, &ae) {
@@ -659,26 +798,34 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 		return parsed{f: f, err: err}
 	}
 	a.ID = f.id
-	en := english()
+	title, headerID := a.Title, a.HeaderID
+	if title == "" {
+		title = headerText(a, "title")
+	}
+	if headerID == "" {
+		headerID = headerText(a, "id")
+	}
+	kind := analysisKind(a.Lang)
 	text := []byte(a.Text)
 	brk := breaks(a)
 	bb := make([]int, len(brk))
 	for i, c := range brk {
 		bb[i] = a.ByteOffset(c)
 	}
-	// a build analyzes much text: memoize the filters (memoAnalyzer)
-	memo := memoPool.Get().(*memoAnalyzer)
+	// a build analyzes much text: memoize the word filters (memoAnalyzer)
+	memo := memoPools[kind].Get().(*memoAnalyzer)
 	toks := analyzeText(memo, a.Text, bb)
-	memoPool.Put(memo)
+	memoPools[kind].Put(memo)
 	elems := candidates(a, names)
 
 	doc := document.NewDocument(a.ID)
-	titleToks := en.Analyze([]byte(a.Title)) // on a copy: the analyzer lower-cases in place
-	doc.AddField(document.NewTextFieldCustom("title", nil, []byte(a.Title), bindex.IndexField|bindex.StoreField, fixedAnalyzer(titleToks)))
+	titleToks := analyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
+	doc.AddField(document.NewTextFieldCustom("title", nil, []byte(title), bindex.IndexField|bindex.StoreField, fixedAnalyzer(titleToks)))
 	doc.AddField(document.NewTextFieldCustom("text", nil, text, bindex.IndexField|bindex.StoreField, fixedAnalyzer(toks)))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("elems", nil, []byte(encodeElems(elems)), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("breaks", nil, []byte(encodeInts(brk)), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("path", nil, []byte(f.rel), bindex.StoreField))
+	doc.AddField(document.NewTextFieldWithIndexingOptions("lang", nil, []byte(a.Lang), bindex.StoreField))
 
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
@@ -691,11 +838,50 @@ func parseOne(f srcFile, names map[string]bool) parsed {
 		spans[k] = [2]int{a.ByteOffset(el.Start), a.ByteOffset(el.End)}
 	}
 	df, elemLen := elementCounts(ids.ids, len(ids.terms), starts, spans)
-	return parsed{f: f, doc: doc,
-		entry: manifestEntry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems),
+	p := parsed{f: f, doc: doc,
+		entry: manifestEntry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems), Lang: a.Lang,
 			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen},
 		elemDF: termCounts{ids.terms, df}.nonZero(),
 	}
+	if headerID != "" && headerID != f.id {
+		p.headerID = headerID
+	}
+	return p
+}
+
+// headerText returns the text of /article/header/name (white space
+// trimmed), looking through semantic wrappers on the way: the INEX 2009
+// converter wraps some articles whole, header included, in one
+// (<article><sport wordnetid="…"><header><title>Martial arts</title>…),
+// and Article.Title and Article.HeaderID read /article/header only. It is
+// "" when there is no such element. It visits each element at most once.
+func headerText(a *article.Article, name string) string {
+	child := func(parent int, name string) int {
+		els := a.Elements
+		for c := parent + 1; c < els[parent].Next; {
+			switch e := &els[c]; {
+			case e.IsWrapper():
+				c++ // into the wrapper: its children follow it
+			case e.Name == name:
+				return c
+			default:
+				c = e.Next
+			}
+		}
+		return -1
+	}
+	if len(a.Elements) == 0 {
+		return ""
+	}
+	h := child(0, "header")
+	if h < 0 {
+		return ""
+	}
+	t := child(h, name)
+	if t < 0 {
+		return ""
+	}
+	return strings.TrimSpace(a.Slice(a.Elements[t].Start, a.Elements[t].End))
 }
 
 // inline are the elements whose boundaries are not word boundaries (emphasis
@@ -719,13 +905,7 @@ func breaks(a *article.Article) []int {
 	}
 	for i := range a.Elements {
 		e := &a.Elements[i]
-		if inline[e.Name] {
-			continue
-		}
-		if _, ok := e.Attr("wordnetid"); ok {
-			continue
-		}
-		if _, ok := e.Attr("href"); ok {
+		if isInline(e) {
 			continue
 		}
 		for _, c := range [2]int{e.Start, e.End} {
@@ -740,6 +920,19 @@ func breaks(a *article.Article) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// isInline reports whether an element's boundaries are not word
+// boundaries: emphasis, links and semantic wrappers.
+func isInline(e *article.Element) bool {
+	if inline[e.Name] || e.IsWrapper() {
+		return true
+	}
+	if _, ok := e.Attr("wordnetid"); ok {
+		return true
+	}
+	_, ok := e.Attr("href")
+	return ok
 }
 
 func encodeInts(v []int) string {
@@ -767,18 +960,100 @@ func decodeInts(s string) []int {
 	return out
 }
 
-// candidates returns the article's candidate elements: elements with one of
-// the names that contain some non-blank text, in document order.
+// bodies are the names of the body elements of both INEX collections,
+// whose own text runs are candidates (see candidates).
+var bodies = map[string]bool{"bdy": true, "body": true}
+
+// candidates returns the article's candidate elements, in document order
+// (by start, the longer first): elements with one of the names that contain
+// some non-blank text, except
+//   - semantic wrappers (Element.IsWrapper: a YAGO <country> is no
+//     candidate, whatever its name);
+//   - elements deeper than maxCandidateDepth;
+//   - the entries of a reference list (an entry whose nearest ancestor that
+//     is not a wrapper is a reflist): citations, not text to read; the entries
+//     of other lists are candidates;
+//
+// plus the body's own text runs: the text of a bdy (or body) that no block
+// element inside it holds, cut at each block element (inline elements and
+// wrappers are part of a run), white space trimmed. The INEX 2009
+// converter leaves an article's lead paragraphs — its definition, often
+// what a query asks — bare in bdy before the first section, with the
+// remains of its infobox. A run is named by the body's XPath followed by
+// /text().
 func candidates(a *article.Article, names map[string]bool) []Elem {
 	var out []Elem
+	runs := false
 	for i := range a.Elements {
 		e := &a.Elements[i]
-		if !names[e.Name] || e.IsWrapper() || e.End <= e.Start || blank(a.Slice(e.Start, e.End)) {
+		if e.Depth > maxCandidateDepth || e.IsWrapper() {
+			continue
+		}
+		if bodies[e.Name] {
+			n := len(out)
+			out = appendRuns(out, a, i)
+			runs = runs || len(out) > n
+		}
+		if !names[e.Name] || e.End <= e.Start || blank(a.Slice(e.Start, e.End)) {
+			continue
+		}
+		if e.Name == "entry" && inReflist(a, i) {
 			continue
 		}
 		out = append(out, Elem{XPath: a.XPath(i), Start: e.Start, End: e.End})
 	}
+	if runs {
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Start != out[j].Start {
+				return out[i].Start < out[j].Start
+			}
+			return out[i].End > out[j].End
+		})
+	}
 	return out
+}
+
+// appendRuns appends to out the own text runs of element b (see
+// candidates). It visits each element of b's subtree at most once.
+func appendRuns(out []Elem, a *article.Article, b int) []Elem {
+	els := a.Elements
+	var xpath string
+	emit := func(s, e int) {
+		text := a.Slice(s, e)
+		trimmed := strings.TrimLeftFunc(text, unicode.IsSpace)
+		s += utf8.RuneCountInString(text) - utf8.RuneCountInString(trimmed)
+		trimmed = strings.TrimRightFunc(trimmed, unicode.IsSpace)
+		if trimmed == "" {
+			return
+		}
+		if xpath == "" {
+			xpath = a.XPath(b) + "/text()"
+		}
+		out = append(out, Elem{XPath: xpath, Start: s, End: s + utf8.RuneCountInString(trimmed)})
+	}
+	cur := els[b].Start
+	for c := b + 1; c < els[b].Next; {
+		if isInline(&els[c]) {
+			c++ // part of the run: into it
+			continue
+		}
+		emit(cur, els[c].Start)
+		cur = els[c].End
+		c = els[c].Next
+	}
+	emit(cur, els[b].End)
+	return out
+}
+
+// inReflist reports whether the nearest ancestor of element i that is not
+// a semantic wrapper is a reflist. (i is at most maxCandidateDepth deep.)
+func inReflist(a *article.Article, i int) bool {
+	for p := a.Elements[i].Parent; p >= 0; p = a.Elements[p].Parent {
+		if !a.Elements[p].IsWrapper() {
+			return a.Elements[p].Name == "reflist"
+		}
+	}
+	return false
 }
 
 // encodeElems writes elements one per line: start TAB end TAB xpath.

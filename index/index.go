@@ -6,16 +6,19 @@
 // statistics of their candidate elements, and a manifest:
 //
 //   - articles/: one Bleve document per article, id = article id, with the
-//     title and the text content (English analyzer, stored) and, stored with
-//     them, the article's candidate elements (sections, paragraphs, list items,
-//     table rows by default: each one's [start,end) character span and XPath,
-//     so that their article id is the document's) and the file's path;
+//     title and the text content (analysed in the article's language,
+//     stored) and, stored with them, the article's language, its candidate
+//     elements (sections, paragraphs, list items, table rows, captions and
+//     the body's own text by default: each one's [start,end) character span
+//     and XPath, so that their article id is the document's) and the file's
+//     path;
 //   - elements.fst: for each term, the number of candidate elements of the
 //     collection that contain it (see stats.go);
 //   - manifest.json: the files indexed (path, size, modification time), each
-//     article's number of candidate elements and field lengths in tokens, the
-//     candidate element names and the build time. It is written last: a
-//     folder without it is not a complete index.
+//     article's language, number of candidate elements and field lengths in
+//     tokens, the candidate element names, the DTD files the articles were
+//     read with, the forced language if any, and the build time. It is
+//     written last: a folder without it is not a complete index.
 //
 // Browse reads only statistics of the element collection (the number of
 // elements, their average length, each term's element frequency), so the
@@ -39,6 +42,78 @@
 // best, and returns them non-overlapping, merged when adjacent, in document
 // order.
 //
+// # Collections
+//
+// A build reads the whole collection with one article.Reader
+// (BuildOptions.Reader; readsim index --dtd, --lang): the DTD an article's
+// DOCTYPE names (the INEX 2009 collection's article.dtd beside the article
+// folders, which declares &nbsp; and the other XHTML entities) is read
+// once, and a missing one is one warning for the collection. The *.dtd
+// files below the articles folder are the collection's (BuildResult.DTDs),
+// not skipped files. An article's id is its file name without .xml
+// (formats.md), even when its <header><id> says otherwise: such articles
+// are reported (BuildResult.IDMismatches). One bad article (unparsable,
+// nested deeper than article.MaxDepth, UTF-16) never stops a build: it is
+// skipped and named (BuildResult.Broken).
+//
+// # Languages
+//
+// Each article is analysed in its language, Article.Lang (detected from
+// its scripts, or the Reader's Lang: --lang), stored with it (Doc.Lang,
+// Hit.Lang) and in the manifest:
+//
+//   - Chinese, Japanese and Korean characters, in an article of any
+//     language, are analysed as Bleve's CJK analyzer does: width folding
+//     (full-width Latin to ASCII, half-width katakana to full width) and
+//     overlapping bigrams of adjacent characters (意大利 is 意大 大利); a
+//     character with no CJK neighbour stays a unigram. So a CJK run in an
+//     English article is bigrammed too, and a single character never
+//     matches inside a word.
+//   - Korean is bigrammed like Chinese and Japanese, as Lucene's
+//     CJKAnalyzer does (Bleve's tokenizer takes a Korean word with its
+//     particle, 송혜교는, for one word, which a query 송혜교 would never
+//     match): a word holding Hangul is split where the script changes
+//     (x264는 is x264 and 는) and its Hangul runs are bigrammed (송혜 혜교
+//     교는).
+//   - Other words: in an article whose language is not zh, ja or ko,
+//     Bleve's English analyzer's filters (possessive, lower case, English
+//     stop words, Porter stemmer); in a zh, ja or ko article, lower case
+//     after width folding and English stop words, without stemming (Bleve's
+//     CJK analyzer, with the English stop words of Lucene's CJKAnalyzer).
+//     Text without CJK characters is analysed exactly as by Bleve's English
+//     analyzer.
+//   - A query is analysed with the analysis of every language of the index
+//     (English and CJK in a mixed collection) and its terms are the union
+//     of theirs ("movies" is movi for the English articles and movies for
+//     the Chinese ones; a term both give, such as a CJK bigram, counts
+//     once). Its terms are alternatives (a disjunction, as before): an
+//     article sharing one bigram with a CJK query (大利 for 意大利) is
+//     fetched, ranked below the articles holding more of them, and an
+//     article sharing only single characters with it is not. A one-character
+//     query matches only where that character stands alone.
+//   - Snippets mark matched tokens as [token], merging tokens that overlap
+//     or touch: the bigrams 意大 大利 of 意大利 are marked [意大利]; English
+//     words are marked one by one ([martial] [arts]).
+//
+// # Candidate elements
+//
+// DefaultElements fit the INEX 2009 markup (p, sec, ss1–ss3, entry, row,
+// caption; 2006: section, ss, item) — see candidates — with these
+// decisions:
+//   - Semantic wrappers (YAGO's <person wordnetid=…>) are transparent:
+//     never candidates, not word breaks, their text kept.
+//   - entry is both a list item and a reference-list entry: list items are
+//     candidates, reference-list entries (citations) are not.
+//   - The body's own text runs are candidates, named by the body's XPath
+//     followed by /text(): the INEX 2009 converter leaves each article's
+//     lead paragraphs bare in bdy (with the remains of its infobox).
+//   - Elements deeper than 64 levels (wrappers count) are never candidates:
+//     each candidate's XPath costs its depth, and the bound keeps a hostile
+//     article of thousands of nested sections linear to index. The deepest
+//     candidate of the real articles is at depth 15.
+//   - indent (the "Main article: …" notes), math, st, list and table are
+//     not candidates: their entries, rows and the sections around them are.
+//
 // Decisions where the specification is silent:
 //   - Fetch uses Bleve's BM25 (its tf is √freq, its query terms weighted
 //     and normalised as in Bleve's TF-IDF); browse uses textbook BM25 (raw
@@ -49,13 +124,22 @@
 //   - The text content joins adjacent block elements without a space
 //     ("<st>History</st><p>The" is "HistoryThe"): the analyzer splits the text
 //     at such boundaries (the "breaks" stored with each article), so no word
-//     runs across them. Emphasis, links and YAGO wrappers (wordnetid) are
-//     inline and do not split words.
+//     (nor CJK bigram) runs across them. Emphasis, links and YAGO wrappers
+//     (wordnetid) are inline and do not split words.
 //   - A file is re-indexed when its size or modification time changed; of
 //     several files with one article id, the first in path order is indexed
 //     and the others are reported as duplicates; symbolic links to folders are
 //     not followed, and hidden folders are skipped.
-//   - Snippets mark query-term words as [word].
+//   - The index is rebuilt from scratch, the reason given
+//     (BuildResult.Rebuilt), when its layout, candidate elements or forced
+//     language changed, or a DTD it knows of (the collection's *.dtd, the
+//     --dtd file) is new, gone or changed in size or modification time: a
+//     DTD changes the text of the articles that use it. A DTD elsewhere
+//     (named by a DOCTYPE outside the folder) is not watched: use
+//     --rebuild after changing one.
+//   - An article whose title is missing from /article/header because a
+//     wrapper holds the header (<article><sport wordnetid=…><header>) takes
+//     its title and header id through the wrapper.
 //   - In runs, an article none of whose elements matches gets the whole
 //     article as its passage (ric, bic); bic writes the best passage's start
 //     and length.
@@ -85,6 +169,7 @@ type Index struct {
 	elemN    float64
 	elemAvg  float64
 	articles int
+	langs    map[string]int // articles by language
 	fetch    *bsearch.BM25Stats
 }
 
@@ -135,7 +220,9 @@ func Open(dir string) (*Index, error) {
 // loadStats sums the collection statistics from the manifest.
 func (x *Index) loadStats() {
 	var title, text, elems, elemLen int
+	x.langs = map[string]int{}
 	for _, e := range x.man.Articles {
+		x.langs[e.Lang]++
 		title += e.TitleLen
 		text += e.TextLen
 		elems += e.Elems
@@ -152,10 +239,12 @@ func (x *Index) loadStats() {
 	}
 }
 
-// Close closes the index.
+// Close closes the index. Closing it again does nothing.
 func (x *Index) Close() error {
 	if x.art != nil {
-		return x.art.Close()
+		err := x.art.Close()
+		x.art = nil
+		return err
 	}
 	return nil
 }
@@ -165,6 +254,15 @@ func (x *Index) Articles() int { return x.articles }
 
 // Elements is the number of candidate elements in the index.
 func (x *Index) Elements() int { return int(x.elemN) }
+
+// Langs returns the number of articles of each language in the index.
+func (x *Index) Langs() map[string]int {
+	out := make(map[string]int, len(x.langs))
+	for l, n := range x.langs {
+		out[l] = n
+	}
+	return out
+}
 
 // Options tune fetch and browse.
 type Options struct {
@@ -190,6 +288,7 @@ func (o Options) boosts() (float64, float64) {
 type Hit struct {
 	ID    string
 	Title string
+	Lang  string // the article's language: "en", "zh", "ja", "ko"…
 	Score float64
 }
 
@@ -201,10 +300,15 @@ type Query struct {
 	stats ElemStats
 }
 
-// Prepare analyzes a query and looks up its terms' element statistics. A
-// query without terms is ErrNoTerms.
+// Prepare analyzes a query with the analysis of every language of the
+// index (QueryTerms) and looks up its terms' element statistics. A query
+// without terms is ErrNoTerms.
 func (x *Index) Prepare(q string) (*Query, error) {
-	terms := QueryTerms(q)
+	langs := make([]string, 0, len(x.langs))
+	for l := range x.langs {
+		langs = append(langs, l)
+	}
+	terms := QueryTerms(q, langs...)
 	if len(terms) == 0 {
 		return nil, ErrNoTerms
 	}
@@ -239,7 +343,7 @@ func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
 		}
 	}
 	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), k, 0, false)
-	req.Fields = []string{"title"}
+	req.Fields = []string{"title", "lang"}
 	req.SortBy([]string{"-_score", "_id"})
 	// the collection's field lengths: without them Bleve would take the
 	// average field length from the segments' dictionaries (see the package
@@ -252,7 +356,8 @@ func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
 	hits := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		title, _ := h.Fields["title"].(string)
-		hits = append(hits, Hit{ID: h.ID, Title: title, Score: h.Score})
+		lang, _ := h.Fields["lang"].(string)
+		hits = append(hits, Hit{ID: h.ID, Title: title, Lang: lang, Score: h.Score})
 	}
 	return hits, nil
 }
@@ -260,11 +365,15 @@ func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
 // Doc is an article as the index stores it.
 type Doc struct {
 	ID, Title, Path string
-	Text            string
-	Len             int // characters
-	Elems           []Elem
-	breaks          []int // word breaks between block elements, characters
-	toks            []token
+	// Lang is the article's language ("en", "zh", "ja", "ko"…), which
+	// decides how its text is analysed.
+	Lang  string
+	Text  string
+	Len   int // characters
+	Elems []Elem
+	// breaks are the word breaks between block elements, characters
+	breaks []int
+	toks   []token
 }
 
 // Doc loads an article from the index.
@@ -295,6 +404,8 @@ func decodeDoc(id string, d bindex.Document) *Doc {
 			out.breaks = decodeInts(v)
 		case "path":
 			out.Path = v
+		case "lang":
+			out.Lang = v
 		}
 	})
 	out.Len = len([]rune(out.Text))
@@ -304,7 +415,7 @@ func decodeDoc(id string, d bindex.Document) *Doc {
 // docElementCounts counts the terms of a stored article's candidate elements
 // as parseOne counted them when the article was indexed.
 func docElementCounts(d *Doc) termCounts {
-	toks := tokenize(d.Text, d.breaks)
+	toks := tokenize(d.Text, d.breaks, d.Lang)
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
 	for i, t := range toks {
@@ -322,7 +433,7 @@ func docElementCounts(d *Doc) termCounts {
 // Browse returns the best passages of the article d for q (see browse).
 func (x *Index) Browse(d *Doc, q *Query, opt Options) []Passage {
 	if d.toks == nil {
-		d.toks = tokenize(d.Text, d.breaks)
+		d.toks = tokenize(d.Text, d.breaks, d.Lang)
 	}
 	return browse(d.Text, d.toks, d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
@@ -352,11 +463,14 @@ func (x *Index) Search(q *Query, k int, opt Options) ([]Result, error) {
 }
 
 // Snippet returns about width characters of the passage around its first
-// query term, with the words matching a query term written as [word]. An
-// ellipsis marks a cut.
+// query term, with the words matching a query term written as [word]:
+// matched tokens that overlap or touch are marked as one, so the bigrams
+// 意大 and 大利 of 意大利 mark [意大利]. An ellipsis marks a cut. The cuts fall
+// between characters, never inside one; runs of white space become one
+// space.
 func Snippet(d *Doc, p Passage, q *Query, width int) string {
 	if d.toks == nil {
-		d.toks = tokenize(d.Text, d.breaks)
+		d.toks = tokenize(d.Text, d.breaks, d.Lang)
 	}
 	want := map[string]bool{}
 	for _, t := range q.Terms {
@@ -378,20 +492,29 @@ func Snippet(d *Doc, p Passage, q *Query, width int) string {
 	if e-s < width {
 		s = max(p.Start, e-width)
 	}
+	// the marked ranges, merged
+	var marks [][2]int
+	for i := sort.Search(len(d.toks), func(i int) bool { return d.toks[i].start >= s }); i < len(d.toks) && d.toks[i].start < e; i++ {
+		t := d.toks[i]
+		if !want[t.term] || t.end > e {
+			continue
+		}
+		if n := len(marks); n > 0 && t.start <= marks[n-1][1] {
+			marks[n-1][1] = max(marks[n-1][1], t.end)
+			continue
+		}
+		marks = append(marks, [2]int{t.start, t.end})
+	}
 	ci := newCharIndex(d.Text)
 	var b strings.Builder
 	if s > p.Start {
 		b.WriteString("…")
 	}
 	at := s
-	for i := sort.Search(len(d.toks), func(i int) bool { return d.toks[i].start >= s }); i < len(d.toks) && d.toks[i].start < e; i++ {
-		t := d.toks[i]
-		if !want[t.term] || t.end > e {
-			continue
-		}
-		b.WriteString(ci.slice(at, t.start))
-		b.WriteString("[" + ci.slice(t.start, t.end) + "]")
-		at = t.end
+	for _, m := range marks {
+		b.WriteString(ci.slice(at, m[0]))
+		b.WriteString("[" + ci.slice(m[0], m[1]) + "]")
+		at = m[1]
 	}
 	b.WriteString(ci.slice(at, e))
 	if e < p.End {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:    "index",
-		args:    "--articles DIR --index IDX [--elements sec,p,...] [--rebuild]",
+		args:    "--articles DIR --index IDX [--dtd FILE] [--lang L] [--elements sec,p,...] [--rebuild]",
 		summary: "build a persistent Bleve index of the articles and their elements",
 		run:     runIndex,
 	})
@@ -28,6 +29,7 @@ func runIndex(e *env, args []string) error {
 	elements := fs.String("elements", strings.Join(index.DefaultElements, ","), "candidate element names for browse, comma-separated")
 	rebuild := fs.Bool("rebuild", false, "build from scratch even if IDX is an up-to-date index")
 	workers := fs.Int("workers", 0, "parsing goroutines (0: one per CPU)")
+	af := addArticleFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -38,7 +40,13 @@ func runIndex(e *env, args []string) error {
 	if *articles == "" || *idx == "" {
 		return usageError{"--articles and --index are required"}
 	}
-	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers}
+	// one reader for the whole collection: each DTD read once, a missing
+	// one reported once
+	rd, err := af.reader(e, "index", *articles)
+	if err != nil {
+		return err
+	}
+	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Reader: rd}
 	for _, n := range strings.Split(*elements, ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			opt.Elements = append(opt.Elements, n)
@@ -80,8 +88,14 @@ func runIndex(e *env, args []string) error {
 	return nil
 }
 
+// maxListed is how many files of one kind the summary names before it
+// only counts the others (broken articles and duplicates are all named).
+const maxListed = 10
+
 // printBuildSummary writes what was indexed and what was skipped, naming
-// every skipped file.
+// every skipped article; the collection's DTDs, the files that are not
+// articles, the articles whose header id is not their file name, and the
+// articles' languages.
 func printBuildSummary(w io.Writer, idx string, r *index.BuildResult) {
 	for _, s := range r.Broken {
 		fmt.Fprintf(w, "readsim index: skipped broken article %s: %s\n", s.Path, s.Reason)
@@ -89,11 +103,29 @@ func printBuildSummary(w io.Writer, idx string, r *index.BuildResult) {
 	for _, s := range r.Dups {
 		fmt.Fprintf(w, "readsim index: skipped duplicate %s: %s\n", s.Path, s.Reason)
 	}
-	for _, p := range r.NotXML {
-		fmt.Fprintf(w, "readsim index: skipped non-XML file %s\n", p)
+	for i, p := range r.NotXML {
+		if i == maxListed {
+			fmt.Fprintf(w, "readsim index: ignored %d more files that are not articles\n", len(r.NotXML)-maxListed)
+			break
+		}
+		fmt.Fprintf(w, "readsim index: ignored %s: not an article (no .xml extension)\n", p)
+	}
+	for _, p := range r.DTDs {
+		fmt.Fprintf(w, "readsim index: the collection's DTD: %s\n", p)
+	}
+	if n := len(r.IDMismatches); n > 0 {
+		var ex []string
+		for _, m := range r.IDMismatches[:min(n, 3)] {
+			ex = append(ex, fmt.Sprintf("%s has id %s", m.Path, m.HeaderID))
+		}
+		more := ""
+		if n > 3 {
+			more = fmt.Sprintf(", and %d more", n-3)
+		}
+		fmt.Fprintf(w, "readsim index: warning: %d articles whose <header><id> is not their file name are indexed under their file name: %s%s\n", n, strings.Join(ex, "; "), more)
 	}
 	if r.Rebuilt != "" {
-		fmt.Fprintf(w, "readsim index: the index in %s could not be updated (%s): built it again\n", idx, r.Rebuilt)
+		fmt.Fprintf(w, "readsim index: built the index in %s again from scratch: %s\n", idx, r.Rebuilt)
 	}
 	secs := r.Elapsed.Seconds()
 	mode := "built"
@@ -102,7 +134,18 @@ func printBuildSummary(w io.Writer, idx string, r *index.BuildResult) {
 	}
 	fmt.Fprintf(w, "readsim index: %s %s: %d articles, %d elements; this run indexed %d (%.1f MB in %.1fs, %.1f MB/s), kept %d unchanged, removed %d\n",
 		mode, idx, r.Articles, r.Elements, r.Indexed, float64(r.Bytes)/1e6, secs, float64(r.Bytes)/1e6/max(secs, 1e-9), r.Unchanged, r.Removed)
-	if n := len(r.Broken) + len(r.Dups) + len(r.NotXML); n > 0 {
-		fmt.Fprintf(w, "readsim index: skipped %d files: %d broken, %d duplicate ids, %d not XML\n", n, len(r.Broken), len(r.Dups), len(r.NotXML))
+	if len(r.Langs) > 0 {
+		langs := make([]string, 0, len(r.Langs))
+		for l := range r.Langs {
+			langs = append(langs, l)
+		}
+		sort.Strings(langs)
+		for i, l := range langs {
+			langs[i] = fmt.Sprintf("%s %d", l, r.Langs[l])
+		}
+		fmt.Fprintf(w, "readsim index: languages: %s\n", strings.Join(langs, ", "))
+	}
+	if n := len(r.Broken) + len(r.Dups); n > 0 {
+		fmt.Fprintf(w, "readsim index: skipped %d files: %d broken, %d duplicate ids\n", n, len(r.Broken), len(r.Dups))
 	}
 }

@@ -38,7 +38,7 @@ func cmdIndex(t *testing.T) (dir, idx string) {
 	if code != 0 {
 		t.Fatalf("index: exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"2 articles", "skipped broken article", "bad.xml", "skipped non-XML file", "read.me", "skipped 2 files: 1 broken, 0 duplicate ids, 1 not XML"} {
+	for _, want := range []string{"2 articles", "skipped broken article", "bad.xml", "ignored " + filepath.Join(dir, "articles", "read.me") + ": not an article", "skipped 1 files: 1 broken, 0 duplicate ids", "languages: en 2\n"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("index summary lacks %q:\n%s", want, stderr)
 		}
@@ -54,7 +54,7 @@ func TestIndexSearchRun(t *testing.T) {
 		t.Fatalf("search: exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "1\t1\t") || !strings.HasSuffix(lines[0], "\tFresnel lens") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "1\t1\t") || !strings.HasSuffix(lines[0], "\ten\tFresnel lens") {
 		t.Fatalf("search output:\n%s", out)
 	}
 	if want := "\t24:36\t/article[1]/bdy[1]/p[2]\t[Fresnel] made lenses for lighthouses."; lines[1] != want {

@@ -1,0 +1,28 @@
+package index
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestBrowseOverlaps checks that browse keeps the best winners that do not
+// overlap one taken before, whatever the order they come in. Text: four
+// 10-character slots, "x" at 0, "y" at 10, "x" at 20, "x x" at 30 and 32.
+// Elements: sec [0,30), p1 [0,10), p2 [10,20), p3 [20,30), p4 [30,40).
+// BM25 (k1 1.2, b 0.75, average length 1, the same idf for all): p4 (tf 2,
+// length 2) scores 4.4/4.1 = 1.073 idf, p1 and p3 (tf 1, length 1) 1 idf,
+// sec (tf 2, length 3) 4.4/5 = 0.88 idf, p2 nothing. Taken in that order:
+// p4, p1 before it, p3 between them; sec overlaps p1 and is dropped
+// (though above half the best). p3 and p4 are adjacent: one passage.
+func TestBrowseOverlaps(t *testing.T) {
+	text := "x" + strings.Repeat(" ", 9) + "y" + strings.Repeat(" ", 9) + "x" + strings.Repeat(" ", 9) + "x x" + strings.Repeat(" ", 7)
+	toks := []token{{"x", 0, 1}, {"y", 10, 11}, {"x", 20, 21}, {"x", 30, 31}, {"x", 32, 33}}
+	elems := []Elem{{"sec", 0, 30}, {"p1", 0, 10}, {"p2", 10, 20}, {"p3", 20, 30}, {"p4", 30, 40}}
+	st := &ElemStats{N: 5, AvgLen: 1, DF: map[string]float64{"x": 4}}
+	got := spans(browse(text, toks, elems, []Term{{"x", 1}}, st, BrowseOptions{}))
+	want := []span{{0, 10, "p1"}, {20, 40, "p3 p4"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("passages %v, want %v", got, want)
+	}
+}
