@@ -799,12 +799,6 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	}
 	a.ID = f.id
 	title, headerID := a.Title, a.HeaderID
-	if title == "" {
-		title = headerText(a, "title")
-	}
-	if headerID == "" {
-		headerID = headerText(a, "id")
-	}
 	kind := analysisKind(a.Lang)
 	text := []byte(a.Text)
 	brk := breaks(a)
@@ -849,40 +843,6 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	return p
 }
 
-// headerText returns the text of /article/header/name (white space
-// trimmed), looking through semantic wrappers on the way: the INEX 2009
-// converter wraps some articles whole, header included, in one
-// (<article><sport wordnetid="…"><header><title>Martial arts</title>…),
-// and Article.Title and Article.HeaderID read /article/header only. It is
-// "" when there is no such element. It visits each element at most once.
-func headerText(a *article.Article, name string) string {
-	child := func(parent int, name string) int {
-		els := a.Elements
-		for c := parent + 1; c < els[parent].Next; {
-			switch e := &els[c]; {
-			case e.IsWrapper():
-				c++ // into the wrapper: its children follow it
-			case e.Name == name:
-				return c
-			default:
-				c = e.Next
-			}
-		}
-		return -1
-	}
-	if len(a.Elements) == 0 {
-		return ""
-	}
-	h := child(0, "header")
-	if h < 0 {
-		return ""
-	}
-	t := child(h, name)
-	if t < 0 {
-		return ""
-	}
-	return strings.TrimSpace(a.Slice(a.Elements[t].Start, a.Elements[t].End))
-}
 
 // inline are the elements whose boundaries are not word boundaries (emphasis
 // and links of both collections); an element with a wordnetid attribute (a

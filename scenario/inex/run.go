@@ -35,7 +35,7 @@ type Result struct {
 
 // RunTopic is the results of one topic, in rank (line) order.
 type RunTopic struct {
-	ID       string
+	ID      string
 	Results []Result
 }
 
@@ -262,7 +262,7 @@ func (t *RunTopic) Group(file string, group, merge bool) ([]RankedArticle, error
 	docs := make([]RankedArticle, 0, len(t.Results))
 	idx := make(map[string]int, len(t.Results))
 	last := make([]int, 0, len(t.Results)) // per doc: line of its last passage
-	var rep []bool                          // per doc: a repeated full or entry result (nil: none)
+	var rep []bool                         // per doc: a repeated full or entry result (nil: none)
 	prev, prevLine, i := "", 0, -1
 	for _, p := range t.Results {
 		seen := true
