@@ -583,8 +583,9 @@ func TestEdgeInputs(t *testing.T) {
 
 // trec_eval's document measures, by hand. Ranked relevance F T F T, three
 // relevant documents: RR = 1/2, Rprec = (1 in the first 3)/3. Grades 0 2 1
-// against the ideal 2 2 1: DCG = 2/log₂2 + 1/log₂3, IDCG = 2 + 2/log₂2 +
-// 1/log₂3 (rank 1 undiscounted, rank r ≥ 2 by log₂ r); at k = 2: 2/4.
+// against the ideal 2 2 1, rank r discounted by log₂(r+1) as trec_eval's ndcg
+// and ndcg_cut: DCG = 2/log₂3 + 1/log₂4, IDCG = 2/log₂2 + 2/log₂3 + 1/log₂4;
+// at k = 2: (2/log₂3) / (2 + 2/log₂3).
 func TestTrecMeasures(t *testing.T) {
 	isrel := []bool{false, true, false, true}
 	if got := RR(isrel); got != 0.5 {
@@ -594,11 +595,11 @@ func TestTrecMeasures(t *testing.T) {
 		t.Errorf("Rprec = %v, want 1/3", got)
 	}
 	l3 := math.Log2(3)
-	if got, want := NDCG([]int{0, 2, 1}, []int{2, 2, 1}, 0), (2+1/l3)/(4+1/l3); math.Abs(got-want) > 1e-15 {
+	if got, want := NDCG([]int{0, 2, 1}, []int{2, 2, 1}, 0), (2/l3+0.5)/(2+2/l3+0.5); math.Abs(got-want) > 1e-15 {
 		t.Errorf("NDCG = %v, want %v", got, want)
 	}
-	if got := NDCG([]int{0, 2, 1}, []int{2, 2, 1}, 2); got != 0.5 {
-		t.Errorf("NDCG@2 = %v, want 0.5", got)
+	if got, want := NDCG([]int{0, 2, 1}, []int{2, 2, 1}, 2), (2/l3)/(2+2/l3); math.Abs(got-want) > 1e-15 {
+		t.Errorf("NDCG@2 = %v, want %v", got, want)
 	}
 	if got := NDCG([]int{1}, nil, 10); got != 0 {
 		t.Errorf("NDCG without relevant documents = %v, want 0", got)

@@ -310,11 +310,11 @@ func Rprec(isrel []bool, trel int) float64 {
 }
 
 // NDCG returns the normalized discounted cumulative gain of the first k
-// documents (k = 0: all), as trec_eval's ndcg_cut computes it (Järvelin &
-// Kekäläinen 2002): the gain of a document is its grade, the document at
-// rank r ≥ 2 is discounted by log₂ r (rank 1 is not discounted), and the
-// ideal ranking orders the topic's relevant documents by grade (ideal,
-// highest first). 0 when the topic has no relevant document.
+// documents (k = 0: all), as trec_eval's ndcg and ndcg_cut compute it
+// (Järvelin & Kekäläinen 2002): the gain of a document is its grade and the
+// document at rank r is discounted by log₂(r+1) (rank 1 by log₂ 2 = 1, rank 2
+// by log₂ 3, …); the ideal ranking orders the topic's relevant documents by
+// grade (ideal, highest first). 0 when the topic has no relevant document.
 func NDCG(grades []int, ideal []int, k int) float64 {
 	dcg := func(g []int) float64 {
 		s := 0.0
@@ -325,11 +325,7 @@ func NDCG(grades []int, ideal []int, k int) float64 {
 			if x <= 0 {
 				continue
 			}
-			if i == 0 {
-				s += float64(x)
-			} else {
-				s += float64(x) / math.Log2(float64(i+1))
-			}
+			s += float64(x) / math.Log2(float64(i+2))
 		}
 		return s
 	}

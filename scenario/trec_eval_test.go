@@ -1,0 +1,242 @@
+package scenario
+
+import (
+	"bufio"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+// The files of testdata/trec_eval are judgments and runs written for these
+// tests and the output of the real trec_eval on them (see its README.md):
+// readsim's trec_eval-named measures must give trec_eval's values, for every
+// measure and topic, to trecEvalTol.
+
+const (
+	trecEvalDir = "testdata/trec_eval"
+	trecEvalTol = 1e-12
+)
+
+// trecEvalRef is one trec_eval output (trec_eval -q): the value of every
+// measure for every topic and for "all", and the run id.
+type trecEvalRef struct {
+	file     string
+	values   map[string]map[string]float64 // measure → topic → value
+	measures []string                      // in order of first appearance
+	runID    string
+}
+
+// readTrecEval reads trec_eval's "measure<TAB>topic<TAB>value" lines (the
+// measure name padded with spaces).
+func readTrecEval(t testing.TB, path string) trecEvalRef {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ref := trecEvalRef{file: path, values: map[string]map[string]float64{}}
+	sc := bufio.NewScanner(f)
+	for ln := 1; sc.Scan(); ln++ {
+		fs := strings.Fields(sc.Text())
+		if len(fs) != 3 {
+			t.Fatalf("%s:%d: %d fields, want 3", path, ln, len(fs))
+		}
+		name, topic := fs[0], fs[1]
+		if name == "runid" {
+			ref.runID = fs[2]
+			continue
+		}
+		v, err := strconv.ParseFloat(fs[2], 64)
+		if err != nil {
+			t.Fatalf("%s:%d: %v", path, ln, err)
+		}
+		if ref.values[name] == nil {
+			ref.values[name] = map[string]float64{}
+			ref.measures = append(ref.measures, name)
+		}
+		if _, dup := ref.values[name][topic]; dup {
+			t.Fatalf("%s:%d: %s %s given twice", path, ln, name, topic)
+		}
+		ref.values[name][topic] = v
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(ref.measures) == 0 {
+		t.Fatalf("%s: no value", path)
+	}
+	return ref
+}
+
+// topics returns the topics trec_eval printed per-topic values for (it
+// prints none for num_q).
+func (r trecEvalRef) topics() []string {
+	seen := map[string]bool{}
+	for _, byTopic := range r.values {
+		for topic := range byTopic {
+			if topic != "all" {
+				seen[topic] = true
+			}
+		}
+	}
+	var out []string
+	for topic := range seen {
+		out = append(out, topic)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checkTrecEval evaluates run against q with readsim (every measure of ref,
+// by the name trec_eval prints) and reports every value that differs from
+// ref. It returns the number of values compared.
+func checkTrecEval(t *testing.T, q *inex.Qrels, run *inex.Run, allTopics bool, ref trecEvalRef) int {
+	t.Helper()
+	ms := make([]effort.Measure, len(ref.measures))
+	for i, name := range ref.measures {
+		m, err := effort.ParseMeasure(name)
+		if err != nil {
+			t.Fatalf("%s: trec_eval's %s: %v", ref.file, name, err)
+		}
+		if !m.Trec && m.List != effort.CountNumRet && m.List != effort.CountNumRel && m.List != effort.CountNumRelRet {
+			t.Errorf("%s: %s does not rank as trec_eval does", ref.file, name)
+		}
+		if m.String() != name {
+			t.Errorf("%s: readsim names trec_eval's %s %q", ref.file, name, m.String())
+		}
+		ms[i] = m
+	}
+	res, err := Evaluate(q, run, EvalOptions{Measures: ms, AllTopics: allTopics}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RunID != ref.runID {
+		t.Errorf("run id %q, trec_eval %q", res.RunID, ref.runID)
+	}
+	got := append([]string(nil), res.Topics...)
+	sort.Strings(got)
+	if want := ref.topics(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("topics evaluated: %v, trec_eval %v", got, want)
+	}
+	n := 0
+	for i, name := range ref.measures {
+		for j, topic := range res.Topics {
+			want, ok := ref.values[name][topic]
+			if !ok {
+				if name == "num_q" && res.Values[i][j] == 1 {
+					continue // trec_eval prints num_q for all only
+				}
+				t.Errorf("%s %s = %.17g, trec_eval prints no value", name, topic, res.Values[i][j])
+				continue
+			}
+			if got := res.Values[i][j]; math.Abs(got-want) > trecEvalTol {
+				t.Errorf("%s %s = %.17g, trec_eval %.17g", name, topic, got, want)
+			}
+			n++
+		}
+		if got, want := res.All[i], ref.values[name]["all"]; math.Abs(got-want) > trecEvalTol {
+			t.Errorf("%s all = %.17g, trec_eval %.17g", name, got, want)
+		}
+		n++
+	}
+	return n
+}
+
+func openTestQrels(t testing.TB, path string) *inex.Qrels {
+	t.Helper()
+	q, err := inex.OpenQrels(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// TestTrecEvalSynthetic compares readsim with trec_eval on the small files of
+// testdata/trec_eval: graded TREC qrels (0–3 and negative levels, a topic
+// without relevant document, a judged topic absent from the run) against a run
+// with tied scores (ties broken by docno, descending, as strcmp orders them),
+// scores in exponent form, unjudged documents, a topic absent from the
+// judgments and topics shorter than the cutoffs; and FOL judgments and a FOL
+// run next to the TREC qrels and run trec_eval was given for them.
+func TestTrecEvalSynthetic(t *testing.T) {
+	for _, tc := range []struct {
+		name, qrels, run, ref string
+		allTopics             bool
+	}{
+		{"graded", "graded.qrels", "graded.run", "graded.trec_eval.txt", false},
+		// Every judged topic of graded.qrels is in the run: trec_eval -c
+		// prints the same values.
+		{"graded -c", "graded.qrels", "graded.run", "graded.trec_eval.txt", true},
+		{"missing -c", "missing.qrels", "graded.run", "missing.c.trec_eval.txt", true},
+		{"FOL judgments, FOL run", "fol.qrels", "fol.run", "fol.trec_eval.txt", false},
+		{"FOL judgments, FOL run -c", "fol.qrels", "fol.run", "fol.trec_eval.txt", true},
+		{"TREC qrels, FOL run", "fol.trec.qrels", "fol.run", "fol.trec_eval.txt", false},
+		{"TREC qrels, TREC run", "fol.trec.qrels", "fol.trec.run", "fol.trec_eval.txt", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ref := readTrecEval(t, filepath.Join(trecEvalDir, tc.ref))
+			q := openTestQrels(t, filepath.Join(trecEvalDir, tc.qrels))
+			run := openRun(t, filepath.Join(trecEvalDir, tc.run))
+			n := checkTrecEval(t, q, run, tc.allTopics, ref)
+			t.Logf("%d values of trec_eval compared", n)
+		})
+	}
+}
+
+// TestTrecEvalRefusesDuplicates: trec_eval refuses a run that retrieves a
+// document twice for a topic and judgments that judge one twice (see the
+// README); so does readsim, unless asked to merge the run's repeats.
+func TestTrecEvalRefusesDuplicates(t *testing.T) {
+	ms := []effort.Measure{mustMeasure(t, "map"), mustMeasure(t, "num_ret")}
+	q := openTestQrels(t, filepath.Join(trecEvalDir, "graded.qrels"))
+	dup := filepath.Join(trecEvalDir, "dup.run")
+	for _, tc := range []struct {
+		name         string
+		group, merge bool
+		ok           bool
+	}{
+		{"plain", false, false, false},
+		{"--group", true, false, false},
+		{"--merge-overlaps", false, true, false},
+		{"--group --merge-overlaps", true, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := EvaluateFiles(q, []string{dup}, EvalOptions{Measures: ms, Group: tc.group, MergeOverlaps: tc.merge, Workers: 1})
+			switch {
+			case tc.ok && err != nil:
+				t.Fatal(err)
+			case !tc.ok && err == nil:
+				t.Fatalf("%s evaluated (map %v), want the repeated document refused", dup, res[0].All[0])
+			case tc.ok && res[0].All[1] != 2:
+				t.Errorf("num_ret %v after merging, want 2", res[0].All[1])
+			}
+		})
+	}
+	if _, err := inex.OpenQrels(filepath.Join(trecEvalDir, "dup.qrels"), nil); err == nil {
+		t.Error("dup.qrels read, want the document judged twice refused")
+	}
+}
+
+// TestTrecEvalArticleRun compares readsim, with the shared FOL judgments, on
+// the shared article-run.trec (120 topics, 77 tied scores) with trec_eval's
+// output for the same run against those judgments turned into TREC qrels
+// (see the README). The run retrieves every judged topic, so -c changes
+// nothing.
+func TestTrecEvalArticleRun(t *testing.T) {
+	dir := dataDir(t)
+	q := loadQrels(t, dir)
+	run := openRun(t, filepath.Join(dir, "article-run.trec"))
+	ref := readTrecEval(t, filepath.Join(trecEvalDir, "article-run.trec_eval.txt"))
+	for _, allTopics := range []bool{false, true} {
+		n := checkTrecEval(t, q, run, allTopics, ref)
+		t.Logf("-c %v: %d values of trec_eval compared", allTopics, n)
+	}
+}
