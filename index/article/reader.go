@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -67,6 +68,9 @@ func (rd *Reader) dtdFor(article, sysID string) (*resolvedDTD, error) {
 	}
 	var tried []string
 	for _, c := range rd.dtdCandidates(article, sysID) {
+		if slices.Contains(tried, c) {
+			continue
+		}
 		tried = append(tried, c)
 		st, err := os.Stat(c)
 		if err != nil || !st.Mode().IsRegular() {
