@@ -30,7 +30,7 @@ var (
 		"lang": true, "xml:lang": true, "charset": true, "name": true, "content": true, "rel": true,
 		"href": true, "src": true, "defer": true, "type": true, "id": true, "class": true,
 		"checked": true, "aria-label": true, "for": true, "data-o": true, "data-len": true,
-		"data-id": true, "role": true, "aria-level": true, "xmlns": true, "value": true,
+		"data-id": true, "role": true, "aria-level": true, "xmlns": true, "value": true, "open": true,
 	}
 )
 

@@ -28,7 +28,9 @@
 //     "About this article", as labelled fields (Article id, Revision, Last
 //     edited, Contributor with its user name and user id). The 2006 header's
 //     conversion warnings are likewise a labelled field ("Conversion
-//     warnings") in such a block.
+//     warnings") in such a block. The block is unfolded (open) when a
+//     passage has a character in it, so that its anchor can be seen
+//     (browsers do not unfold a <details> for a fragment's target).
 //   - The 2009 categories are a labelled list ("Categories") shown at the
 //     end of the page. They stay in the header in document order (offsets
 //     and data-o never go back); CSS moves them to the end: the article

@@ -297,6 +297,7 @@ type renderer struct {
 	noteOf    map[int]string  // kFootnote, kRef element index → footnote number
 	notes     map[string]bool // footnote numbers that have a target on the page
 	flex      bool            // the categories go to the end of the page (CSS order)
+	aboutOpen bool            // a passage is in the header metadata: unfold it
 	uiLang    string          // ` lang="en"` on the page's own words, when the article is not English
 	stack     []frame
 	linkDepth int
@@ -423,6 +424,9 @@ func (r *renderer) classify() {
 			}
 		}
 		r.info[i] = elemInfo{kind: k, level: plevel, label: label, group: group}
+		if group == groupAbout && !r.aboutOpen && r.touched(e.Start, e.End) {
+			r.aboutOpen = true
+		}
 		if k == kSection {
 			lv := plevel + 1
 			if lv < sectionLevel[e.Name] {
@@ -484,6 +488,12 @@ func (r *renderer) rootHoldsBlocks() bool {
 		i = e.Next
 	}
 	return isSpace(r.a.Slice(prev, r.a.Len))
+}
+
+// touched reports whether a passage has a character in [start, end).
+func (r *renderer) touched(start, end int) bool {
+	k := sort.Search(len(r.ps), func(k int) bool { return r.ps[k].End > start })
+	return k < len(r.ps) && r.ps[k].Start < end
 }
 
 // isNumber reports whether s is 1 to 9 ASCII digits.
@@ -666,7 +676,11 @@ func (r *renderer) closeTop() {
 func (r *renderer) openGroup(f *frame, g uint8) {
 	switch g {
 	case groupAbout:
-		r.out = append(r.out, `<details class="rs-about"><summary class="rs-ui"`...)
+		r.out = append(r.out, `<details class="rs-about"`...)
+		if r.aboutOpen {
+			r.out = append(r.out, ` open="open"`...)
+		}
+		r.out = append(r.out, `><summary class="rs-ui"`...)
 		r.out = append(r.out, r.uiLang...)
 		r.out = append(r.out, `>About this article</summary>`...)
 	case groupRow:

@@ -133,6 +133,11 @@ func TestPage(t *testing.T) {
 			`<div class="rs-body" data-o="9"><p data-o="9">x</p></div></article>`,
 			`<title>T</title>`},
 	}, {
+		name: "a passage in the folded metadata unfolds it",
+		xml:  `<article><header><title>T</title><id>9</id><revision><id>5</id></revision></header><bdy><p>x</p></bdy></article>`,
+		ps:   []Passage{{2, 3}},
+		want: []string{`<details class="rs-about" open="open"><summary class="rs-ui">About this article</summary><div class="rs-field" data-o="1"><span class="rs-ui rs-label">Article id</span>9</div><div data-o="2"><div class="rs-field" data-o="2"><span class="rs-ui rs-label">Revision</span>` + anchor(1, 2) + `<mark data-o="2">5</mark>` + last + `</div></div></details>`},
+	}, {
 		name: "categories stay in place when the root holds loose text",
 		xml:  `<article><header><title>T</title><categories><category>C</category></categories></header>loose <b>x</b></article>`,
 		want: []string{`<article class="rs-doc" data-o="0" data-len="9" data-id="a"><header class="rs-head" data-o="0"><h1 data-o="0">T</h1><nav class="rs-cats" data-o="1"><h2 class="rs-ui">Categories</h2><ul><li class="rs-cat" data-o="1">C</li></ul></nav></header>loose <b data-o="8">x</b></article>`},
