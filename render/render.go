@@ -340,9 +340,6 @@ func (r *renderer) classify() {
 		r.eparent[i] = int32(ep)
 		if i > 0 && e.IsWrapper() {
 			r.info[i] = elemInfo{kind: kWrapper}
-			if ep >= 0 {
-				r.info[i].level = r.info[ep].level
-			}
 			continue
 		}
 		k, ok := byName[e.Name]
@@ -366,7 +363,7 @@ func (r *renderer) classify() {
 		case ep == 0 && e.Name == "conversionwarning":
 			k, label, group = kField, labelWarnings, groupAbout
 		case pk == kHeader && e.Name == "categories":
-			k, cats = kCategories, ep > 0 && r.eparent[ep] == 0
+			k, cats = kCategories, true // the header is the root's
 		case pk == kHeader:
 			k, group = kGeneric, groupAbout
 			switch e.Name {
