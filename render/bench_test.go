@@ -72,7 +72,7 @@ func BenchmarkPage(b *testing.B) {
 const wikipediaDir = "../../shared/data/wikipedia"
 
 // BenchmarkPageWikipedia renders every real article of wikipediaDir (77
-// articles, 2.7 MB of XML: English, Chinese, Korean) with three passages each;
+// articles, 0.9 MB of XML: English, Chinese, Korean) with three passages each;
 // MB/s is over their XML.
 func BenchmarkPageWikipedia(b *testing.B) {
 	d, err := article.OpenDir(wikipediaDir)

@@ -510,15 +510,20 @@ func isNumber(s string) bool {
 // collection writes it: "#xpointer(//reflist/entry[@id=%2212%22])" → "12";
 // "" when it points to nothing of that form.
 func refTarget(href string) string {
-	if u, err := url.PathUnescape(href); err == nil {
-		href = u
-	}
 	_, rest, ok := strings.Cut(href, "entry[@id=")
-	if !ok || rest == "" || rest[0] != '"' && rest[0] != '\'' {
+	if !ok {
 		return ""
 	}
-	q := rest[0]
-	n, rest, ok := strings.Cut(rest[1:], string(q))
+	var q string
+	switch {
+	case strings.HasPrefix(rest, "%22"), strings.HasPrefix(rest, "%27"):
+		q = rest[:3]
+	case strings.HasPrefix(rest, `"`), strings.HasPrefix(rest, "'"):
+		q = rest[:1]
+	default:
+		return ""
+	}
+	n, rest, ok := strings.Cut(rest[len(q):], q)
 	if !ok || !strings.HasPrefix(rest, "]") || !isNumber(n) {
 		return ""
 	}

@@ -480,3 +480,24 @@ func TestCorpusSample(t *testing.T) {
 	}
 	t.Logf("%d articles", len(files))
 }
+
+func TestRefTarget(t *testing.T) {
+	tests := []struct{ href, want string }{
+		{"#xpointer(//reflist/entry[@id=%221%22])", "1"},
+		{"#xpointer(//reflist/entry[@id=%2212%22])", "12"},
+		{`#xpointer(//reflist/entry[@id="7"])`, "7"},
+		{"#xpointer(//reflist/entry[@id=%277%27])", "7"},
+		{"#xpointer(//reflist/entry[@id=%221%27])", ""},
+		{"#xpointer(//reflist/entry[@id=%22a%22])", ""},
+		{"#xpointer(//reflist/entry[@id=%22%22])", ""},
+		{"#xpointer(//reflist/entry[@id=%221%22)", ""},
+		{"#xpointer(//reflist/entry[@id=1])", ""},
+		{"../12.xml", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := refTarget(tt.href); got != tt.want {
+			t.Errorf("refTarget(%q) = %q, want %q", tt.href, got, tt.want)
+		}
+	}
+}
