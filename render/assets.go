@@ -13,9 +13,13 @@ import (
 // The design: one column of 17px type, at most 38em wide, 16px side margins
 // (about 40 characters a line on a 360-px screen); words and URLs break
 // anywhere rather than overflow; tables scroll sideways inside their own box;
-// the header metadata is small and grey; arrows and the highlight switch are
-// at least 48×48 CSS px; the highlight is a soft yellow that follows the
-// switch (a checkbox, no script).
+// the header metadata is small and grey, folded under "About this article";
+// the categories come last, as small chips (CSS order, on pages whose
+// article root holds only blocks: the class rs-flex); images are their
+// captions in a bordered box labelled "Image"; math is monospace and wraps;
+// footnote marks are small raised [n] links to their entry; arrows, the
+// highlight switch and the "About" summary are at least 48 CSS px tall; the
+// highlight is a soft yellow that follows the switch (a checkbox, no script).
 const CSS = `html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;padding:0 16px 64px;font:17px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",Arial,sans-serif;color:#1d1d1f;background:#fff;overflow-wrap:anywhere;word-wrap:break-word}
 .rs-top,.rs-doc{max-width:38em;margin:0 auto}
@@ -33,21 +37,46 @@ body{margin:0;padding:0 16px 64px;font:17px/1.55 system-ui,-apple-system,"Segoe 
 .rs-pass{scroll-margin-top:4px}
 .rs-doc mark{background:none;color:inherit}
 #rs-hl:checked ~ .rs-doc mark{background:#fff3a8;box-shadow:0 0 0 1px #fff3a8}
-.rs-head{margin:0 0 1.2em;font-size:13px;line-height:1.45;color:#5f6368}
-.rs-head h1,.rs-doc h1{margin:.4em 0 .3em;font-size:28px;line-height:1.2;color:#1d1d1f}
-.rs-meta{font-size:13px;color:#5f6368}
-.rs-cat{display:inline-block;margin:2px 0;padding:0 6px;border-radius:4px;background:#f1f3f4}
+.rs-head{margin:0 0 1.2em}
+.rs-doc h1{margin:.4em 0 .3em;font-size:28px;line-height:1.2;color:#1d1d1f}
+.rs-flex{display:flex;flex-direction:column}
+.rs-flex .rs-head{display:contents}
+.rs-flex .rs-cats{order:1}
+.rs-about{margin:0 0 1em;font-size:13px;line-height:1.45;color:#5f6368}
+.rs-about summary{box-sizing:border-box;min-height:48px;padding:14px 0;cursor:pointer;color:#444}
+.rs-field{margin:0 0 .2em}
+.rs-label{display:inline-block;min-width:7.5em;margin-right:.5em;font-weight:600;color:#444}
+.rs-sub{white-space:nowrap}
+.rs-sub .rs-label{min-width:0;margin:0 .3em 0 .6em;font-weight:normal}
+.rs-cats{margin:2em 0 0;padding-top:.5em;border-top:1px solid #dadce0;font-size:14px;line-height:1.4;color:#444}
+.rs-cats h2{margin:.2em 0 .5em;font-size:15px}
+.rs-cats ul{display:flex;flex-wrap:wrap;gap:6px;margin:0;padding:0;list-style:none}
+.rs-cats li{margin:0}
+.rs-cat{display:inline-block;padding:2px 8px;border-radius:4px;background:#f1f3f4}
+.rs-colon{display:none}
 h2,h3,h4,h5,h6{line-height:1.25;margin:1.2em 0 .4em}
 h2{font-size:23px}
 h3{font-size:20px}
 h4,h5,h6{font-size:17px}
-p,.rs-p{margin:0 0 .9em}
+p,.rs-p{margin:.9em 0}
+:is(h2,h3,h4,h5,h6,.rs-h)+:is(p,.rs-p){margin-top:0}
 ul,ol{margin:0 0 .9em;padding-left:1.4em}
 li{margin:.2em 0}
 .rs-table{max-width:100%;overflow-x:auto;margin:0 0 .9em;-webkit-overflow-scrolling:touch}
 .rs-table table{border-collapse:collapse;font-size:15px;line-height:1.4}
 .rs-table td,.rs-table th{min-width:4em;padding:4px 8px;border:1px solid #dadce0;vertical-align:top;text-align:left;overflow-wrap:break-word}
 .rs-table th{background:#f8f9fa}
+.rs-table caption{padding:4px 0;font-weight:600;text-align:left}
+.rs-img{margin:0 0 .9em;padding:6px 10px;border-left:3px solid #dadce0;background:#f8f9fa;font-size:14px;line-height:1.4;color:#444}
+.rs-img .rs-label{display:block;min-width:0;font-size:12px;color:#5f6368}
+.rs-img figcaption{display:block}
+.rs-indent{margin:0 0 .9em 1.2em}
+.rs-math{font-family:ui-monospace,"SF Mono",Menlo,Consolas,"Liberation Mono",monospace;background:#f8f9fa;padding:0 2px;border-radius:3px}
+.rs-refs{font-size:14px;line-height:1.45;padding-left:2em}
+.rs-fn:target{background:#e8f0fe}
+.rs-ref{font-size:.75em;line-height:0;vertical-align:super;text-decoration:none;white-space:nowrap}
+.rs-ref::before{content:"["}
+.rs-ref::after{content:"]"}
 a{color:#0b57d0}
 .rs-ext::after{content:"\2009\2197";font-size:.8em}
 img,svg,video{max-width:100%;height:auto}

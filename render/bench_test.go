@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -63,5 +64,48 @@ func BenchmarkPage(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// wikipediaDir is the folder of the real Wikipedia articles (INEX 2009
+// format), relative to this package; tests and benchmarks skip without it.
+const wikipediaDir = "../../shared/data/wikipedia"
+
+// BenchmarkPageWikipedia renders every real article of wikipediaDir (77
+// articles, 0.9 MB of XML: English, Chinese, Korean) with three passages each;
+// MB/s is over their XML.
+func BenchmarkPageWikipedia(b *testing.B) {
+	d, err := article.OpenDir(wikipediaDir)
+	if err != nil {
+		b.Skipf("no real articles: %v", err)
+	}
+	type doc struct {
+		a  *article.Article
+		ps []Passage
+	}
+	var docs []doc
+	size := 0
+	for _, id := range d.IDs() {
+		a, err := d.Parse(id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _ := d.Path(id)
+		if st, err := os.Stat(p); err == nil {
+			size += int(st.Size())
+		}
+		n := a.Len
+		docs = append(docs, doc{a, []Passage{{n / 5, n/5 + 200}, {n / 2, n/2 + 400}, {4 * n / 5, 4*n/5 + 100}}})
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		for _, d := range docs {
+			buf, err = AppendPage(buf[:0], d.a, d.ps, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +20,49 @@ import (
 )
 
 const chromiumPath = "/usr/bin/chromium"
+
+// shared is the one headless Chromium of the package's browser tests, with
+// one tab, started by the first test that needs it and closed by TestMain.
+var shared struct {
+	once   sync.Once
+	tab    context.Context
+	cancel func()
+	err    error
+}
+
+// browserTab returns the shared browser tab. It skips the test when
+// Chromium is missing, except when CI is set: there the test fails.
+func browserTab(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set but %s is missing (%v): install Debian's chromium", chromiumPath, err)
+		}
+		t.Skipf("skipping the browser test: %s not found (apt-get install chromium); it never skips when CI is set", chromiumPath)
+	}
+	shared.once.Do(func() {
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(),
+			chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Headless,
+			chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+			chromedp.Flag("no-first-run", true))
+		tab, cancelT := chromedp.NewContext(actx)
+		shared.tab, shared.cancel = tab, func() { cancelT(); cancelA() }
+		_, shared.err = chromedp.Run(tab, chromedp.Navigate("about:blank"))
+	})
+	if shared.err != nil {
+		t.Fatalf("starting chromium: %v", shared.err)
+	}
+	return shared.tab
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.cancel != nil {
+		shared.cancel()
+	}
+	os.Exit(code)
+}
 
 // wideArticle stresses the no-horizontal-scroll rule: a long word, a long
 // URL, a wide table, deep lists.
@@ -36,12 +80,7 @@ const wideArticle = `<article xmlns:xlink="http://www.w3.org/1999/xlink"><header
 // targets are 48×48, the highlight switch works, and readsimLocate finds
 // every character offset. Screenshots go to a temporary folder (logged).
 func TestBrowser(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is missing (%v): install Debian's chromium", chromiumPath, err)
-		}
-		t.Skipf("skipping the browser test: %s not found (apt-get install chromium); it never skips when CI is set", chromiumPath)
-	}
+	tab := browserTab(t)
 
 	type doc struct {
 		a  *article.Article
@@ -92,18 +131,7 @@ func TestBrowser(t *testing.T) {
 	}
 	t.Logf("screenshots in %s", shots)
 
-	actx, cancel := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Headless,
-		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true))
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel := context.WithTimeout(tab, 90*time.Second)
 	defer cancel()
 
 	eval := func(expr string) float64 {

@@ -23,13 +23,14 @@ var (
 		"section": true, "div": true, "span": true, "p": true, "h1": true, "h2": true, "h3": true,
 		"h4": true, "h5": true, "h6": true, "ul": true, "ol": true, "li": true, "table": true,
 		"tr": true, "td": true, "th": true, "br": true, "b": true, "i": true, "u": true, "sub": true,
-		"sup": true, "code": true, "a": true, "mark": true,
+		"sup": true, "code": true, "a": true, "mark": true, "details": true, "summary": true,
+		"figure": true, "figcaption": true, "caption": true,
 	}
 	allowedAttrs = map[string]bool{
 		"lang": true, "xml:lang": true, "charset": true, "name": true, "content": true, "rel": true,
 		"href": true, "src": true, "defer": true, "type": true, "id": true, "class": true,
 		"checked": true, "aria-label": true, "for": true, "data-o": true, "data-len": true,
-		"data-id": true, "role": true, "aria-level": true, "xmlns": true,
+		"data-id": true, "role": true, "aria-level": true, "xmlns": true, "value": true, "open": true,
 	}
 )
 
@@ -57,9 +58,12 @@ func checkPage(a *article.Article, ps []Passage, page []byte, opt Options) (*pag
 		inDoc  bool
 		mark   bool
 		script bool
+		link   bool
 	}
 	var stack []open
 	var text strings.Builder
+	ids := map[string]bool{}
+	var notes []string // targets of the footnote links
 	chars := 0
 	var navGroup *[]string
 	navDepth, topDepth := -1, -1
@@ -90,7 +94,7 @@ func checkPage(a *article.Article, ps []Passage, page []byte, opt Options) (*pag
 			if !allowedElems[t.Name.Local] {
 				return nil, fmt.Errorf("element %s on the page", t.Name.Local)
 			}
-			o := open{name: t.Name.Local, ui: top.ui, inDoc: top.inDoc, mark: top.mark}
+			o := open{name: t.Name.Local, ui: top.ui, inDoc: top.inDoc, mark: top.mark, link: top.link}
 			attrs := map[string]string{}
 			for _, at := range t.Attr {
 				n := at.Name.Local
@@ -127,8 +131,17 @@ func checkPage(a *article.Article, ps []Passage, page []byte, opt Options) (*pag
 				}
 				o.script = true
 			}
-			if t.Name.Local == "a" && top.name == "a" {
-				return nil, fmt.Errorf("a link inside a link")
+			if t.Name.Local == "a" {
+				if top.link {
+					return nil, fmt.Errorf("a link inside a link")
+				}
+				o.link = true
+			}
+			if id, ok := attrs["id"]; ok {
+				if ids[id] {
+					return nil, fmt.Errorf("id %q twice", id)
+				}
+				ids[id] = true
 			}
 			if v, ok := attrs["data-o"]; ok {
 				n, err := strconv.Atoi(v)
@@ -145,6 +158,9 @@ func checkPage(a *article.Article, ps []Passage, page []byte, opt Options) (*pag
 			if href, ok := attrs["href"]; ok {
 				if err := checkHref(href, t.Name.Local, a, opt); err != nil {
 					return nil, err
+				}
+				if strings.HasPrefix(href, "#rs-fn-") {
+					notes = append(notes, href[1:])
 				}
 			}
 			if strings.Contains(class, " rs-pass ") {
@@ -206,6 +222,11 @@ func checkPage(a *article.Article, ps []Passage, page []byte, opt Options) (*pag
 	if !sawDoc {
 		return nil, fmt.Errorf("no .rs-doc")
 	}
+	for _, n := range notes {
+		if !ids[n] {
+			return nil, fmt.Errorf("a footnote link to #%s, which is not on the page", n)
+		}
+	}
 	f.text = text.String()
 	if want := xmlSafe(a.Text); f.text != want {
 		return nil, fmt.Errorf("the text on the page differs from the article's:\n page: %.200q\n want: %.200q", f.text, want)
@@ -243,10 +264,10 @@ func checkPassages(a *article.Article, ps []Passage, f *pageFacts, opt Options) 
 		if !ok {
 			return fmt.Errorf("no anchor p%d", k+1)
 		}
-		// the anchor is at the passage start, or later only past white
-		// space, or after the link in which the previous passage ends
-		if o < ps[k].Start || strings.TrimSpace(a.Slice(ps[k].Start, o)) != "" && !(k > 0 && sameLink(a, ps[k-1], ps[k])) {
-			return fmt.Errorf("anchor p%d at %d, passage starts at %d", k+1, o, ps[k].Start)
+		// the anchor is inside its passage: at its start, or later only
+		// past white space
+		if o < ps[k].Start || o >= ps[k].End || strings.TrimSpace(a.Slice(ps[k].Start, o)) != "" {
+			return fmt.Errorf("anchor p%d at %d, outside its passage [%d,%d) or past its text", k+1, o, ps[k].Start, ps[k].End)
 		}
 	}
 	if fmt.Sprint(f.order) != fmt.Sprint(order) {
@@ -273,16 +294,6 @@ func checkPassages(a *article.Article, ps []Passage, f *pageFacts, opt Options) 
 	return nil
 }
 
-// sameLink reports whether passages p and q both touch one link element.
-func sameLink(a *article.Article, p, q Passage) bool {
-	for _, e := range a.Elements {
-		if _, ok := e.Attr("href"); ok && e.Start < p.End && q.Start < e.End {
-			return true
-		}
-	}
-	return false
-}
-
 // checkHref accepts the URLs a page may link to.
 func checkHref(href, elem string, a *article.Article, opt Options) error {
 	switch {
@@ -290,8 +301,10 @@ func checkHref(href, elem string, a *article.Article, opt Options) error {
 		return nil
 	case elem != "a":
 		return fmt.Errorf("href on <%s>", elem)
-	case href == "#top" || strings.HasPrefix(href, "#p"):
+	case href == "#top" || strings.HasPrefix(href, "#p") && isNumber(href[2:]):
 		return nil
+	case strings.HasPrefix(href, "#rs-fn-") && isNumber(href[len("#rs-fn-"):]):
+		return nil // and the target is on the page: checkPage
 	case href == opt.ResultsURL || opt.ResultsURL == "" && href == "./":
 		return nil
 	case strings.HasPrefix(href, "http://") || strings.HasPrefix(href, "https://"):

@@ -11,16 +11,69 @@
 // the viewport meta "width=device-width, initial-scale=1", one column at most
 // 38em wide with 17px type (about 40 characters a line on a 360-px screen) and
 // nothing wider than the screen: long words and URLs break, tables scroll
-// inside their own box, images scale down. (Articles name images by files
-// that are not in the collection, so no <img> is made: an image element is
-// shown as its text, like any element the renderer does not know.)
+// inside their own box. Its lang and xml:lang are Options.Lang, by default
+// the article's detected language (article.Article.Lang), so that a phone
+// picks the Chinese, Japanese or Korean forms of Han characters the article
+// needs; the page's own words (the arrows' labels, "About this article",
+// "Categories", the field labels) are English and say so with lang="en" on
+// pages in other languages.
 //
 // Every character of the article's text is on the page, in order, exactly
-// once: section titles become headings, paragraphs paragraphs, lists lists,
-// tables tables, emphasis emphasis, and the 2009 header (title, id, revision,
-// categories) a muted block under the title. Links to other articles of the
-// collection become links into the prototype (Options.ArticleURL); links to
-// absolute http and https URLs stay links; every other link is plain text.
+// once, and the page's document order is the article's. What the elements
+// become:
+//
+//   - The title (2009 header/title, 2006 name) is the <h1>, first on the page.
+//   - The rest of the 2009 header (id, revision with its id, timestamp and
+//     contributor) is not running text: it is folded in a <details> block,
+//     "About this article", as labelled fields (Article id, Revision, Last
+//     edited, Contributor with its user name and user id). The 2006 header's
+//     conversion warnings are likewise a labelled field ("Conversion
+//     warnings") in such a block. The block is unfolded (open) when a
+//     passage has a character in it, so that its anchor can be seen
+//     (browsers do not unfold a <details> for a fragment's target).
+//   - The 2009 categories are a labelled list ("Categories") shown at the
+//     end of the page. They stay in the header in document order (offsets
+//     and data-o never go back); CSS moves them to the end: the article
+//     element gets the class rs-flex (a flex column) and the header
+//     display:contents, so that the categories can take order:1. This is
+//     done only when the article's root holds nothing but blocks and white
+//     space (through wrappers), so that no text changes its flow; otherwise
+//     the list stays under the title. A category's leading ':' (the 2009
+//     collection writes ":Edible molluscs") stays on the page, in its own
+//     <span class="rs-colon"> with its data-o, hidden by CSS.
+//   - Sections become <section>s and their titles headings: a section's
+//     level is the number of sections around it (itself included), at least
+//     2 for ss1 and 3 for ss2 (sec → h2, ss1 → h3, ss2 → h4, deeper levels
+//     up to h6).
+//   - Paragraphs, lists, emphasis become their XHTML kin; a paragraph or a
+//     title that holds blocks becomes a <div> (role heading for a title).
+//   - Tables are tables in a box that scrolls sideways (div.rs-table); their
+//     header cells (<header> inside a table) are <th>; cells standing
+//     directly in a table, not in a row, are grouped into a <tr> of their
+//     own (a synthetic element with no data-o); a table's caption is its
+//     <caption>.
+//   - An image is shown as its caption: a <figure class="rs-img"> labelled
+//     "Image" holding the caption (<figcaption>). Articles name images by
+//     files that are not in the collection, so no <img> is made and nothing
+//     is fetched.
+//   - math is its TeX source as text, in <code class="rs-math">: monospace,
+//     wrapping anywhere; indent is an indented block.
+//   - A footnote mark (ref) is a small raised [n]: a link to its entry of the
+//     reference list when the entry exists (the reflist becomes an <ol>
+//     whose entries have the ids rs-fn-N, N the entry's number, digits only;
+//     the first entry of a number takes it), else raised text.
+//   - Links to other articles of the collection become links into the
+//     prototype (Options.ArticleURL; an empty URL leaves the link as plain
+//     text, which is how a server says "not indexed"); links to absolute
+//     http and https URLs (weblink) stay links, marked as external; every
+//     other link is plain text.
+//   - Semantic wrappers (article.Element.IsWrapper: the YAGO/WordNet
+//     elements of the 2009 collection, <person wordnetid=…>, <sport …>…)
+//     are transparent: no element of their own on the page, not even a
+//     span; their content is placed as if they were not there, and elements
+//     inside them are classified by their nearest ancestor that is not a
+//     wrapper (so a header inside a wrapper is still the header).
+//   - Any other element is a <span>, or a <div> when it holds blocks.
 //
 // # Anchors
 //
@@ -33,20 +86,29 @@
 // 48×48 CSS px.
 //
 // Placement, where the specification is silent:
-//   - A passage's anchor is placed just before its first character, inside the
-//     innermost element holding that character; its end arrows just after its
-//     last non-whitespace character (after its last character when it is all
-//     whitespace), so that a passage made of whole paragraphs ends with arrows
-//     at the end of its last line rather than on a line of their own.
-//   - Arrows never nest inside a link: when a passage ends inside one, they
-//     follow the link's end, and so does the anchor of a next passage that
-//     starts inside the same link (anchors and arrows keep their order).
+//   - A passage's anchor always lands inside the passage: its data-o is in
+//     [Start, End). It is placed just before its first character, inside the
+//     innermost element holding that character; its end arrows just after
+//     its last non-whitespace character (after its last character when it
+//     is all whitespace), so that a passage made of whole paragraphs ends
+//     with arrows at the end of its last line rather than on a line of
+//     their own.
 //   - White space that stands directly inside a list, a table or a table row
 //     (between items, rows, cells) gets no anchor, arrows or highlight, which
 //     would add boxes to the list or table; nor does white space between the
 //     blocks of a section, the body or the header, where a highlight would not
 //     show and an anchor would scroll to the gap above the next block. Such an
-//     anchor moves to the next text; arrows move after the white space.
+//     anchor moves to the passage's next text; arrows move after the white
+//     space. A passage with no text after that white space (a passage of
+//     white space only, or one that ends there) keeps its anchor in the
+//     white space, at its start.
+//   - Arrows never nest inside a link: when a passage ends inside one, they
+//     follow the link's end. When the next passage starts inside that same
+//     link, the link is split: the elements open down to the outermost link
+//     are closed, the arrows written, and those elements opened again (each
+//     again with data-o, at the offset where it reopens), so the anchor of
+//     the next passage still lands inside its passage and anchors and
+//     arrows keep their order.
 //
 // # Highlight
 //
@@ -57,12 +119,15 @@
 //
 // # Locating a character offset
 //
-// Every element that stands for an article element, every <mark> and every
-// passage anchor carries data-o, the character offset (INEX offsets, as in
+// Every element that stands for an article element (a wrapper stands for
+// none on the page), every <mark>, every passage anchor and the span of a
+// category's colon carries data-o, the character offset (INEX offsets, as in
 // package article) of the first character that follows its start tag. The
-// root of the article is <article class="rs-doc" data-o="0">. Elements of the
-// page's own user interface have the class "rs-ui" and contain no article
-// text. So:
+// synthetic elements (the "About this article" <details>, a <tr> around
+// cells standing in a table) carry none. The root of the article is
+// <article class="rs-doc" data-o="0">. Elements of the page's own user
+// interface (arrows, labels, the summary, the "Categories" heading) have the
+// class "rs-ui" and contain no article text. So:
 //
 //   - The text nodes inside .rs-doc that are not inside an .rs-ui element,
 //     concatenated in document order, are exactly the article's text (a
@@ -81,8 +146,10 @@
 //
 // No element name, attribute or attribute value of the article is copied to
 // the page: elements are mapped to a fixed set of XHTML elements with fixed
-// classes, and the only value taken from an article is a link's target, which
-// becomes either Options.ArticleURL(id) or an http(s) URL, escaped. All text
+// classes, and the only values taken from an article are a link's target,
+// which becomes either Options.ArticleURL(id) or an http(s) URL, escaped, and
+// a footnote's number, which must be 1 to 9 ASCII digits (the id rs-fn-N, the
+// value of its list item, the link #rs-fn-N). All text
 // is escaped; CR is written as &#13; so that it survives XML line-end
 // normalisation. So no script, style, event handler or javascript: URL of an
 // article reaches the page, and the page is well-formed for every article.

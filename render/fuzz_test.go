@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -36,16 +37,33 @@ func fuzzRender(t *testing.T, a *article.Article, pb []byte) {
 	}
 }
 
+// seeds are the articles of testdata, of the sample collection and the
+// five smallest real Wikipedia articles of each language (2009 format:
+// header, wrappers, references, tables, images).
 func seeds(f *testing.F) [][]byte {
 	var out [][]byte
 	files, _ := filepath.Glob("testdata/*.xml")
 	more, _ := filepath.Glob("../corpus-sample/articles/*/*.xml")
-	for _, name := range append(files, more...) {
+	files = append(files, more...)
+	for _, lang := range []string{"en", "zh", "ko"} {
+		real, _ := filepath.Glob(filepath.Join(wikipediaDir, lang, "*.xml"))
+		sort.Slice(real, func(i, j int) bool { return fileSize(real[i]) < fileSize(real[j]) })
+		files = append(files, real[:min(5, len(real))]...)
+	}
+	for _, name := range files {
 		if b, err := os.ReadFile(name); err == nil {
 			out = append(out, b)
 		}
 	}
 	return out
+}
+
+func fileSize(name string) int64 {
+	st, err := os.Stat(name)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }
 
 // FuzzPage renders arbitrary XML articles (those package article accepts)
@@ -65,15 +83,21 @@ func FuzzPage(f *testing.F) {
 }
 
 // Pieces FuzzBuild assembles articles from: every element name the renderer
-// knows, some it does not, and text that needs escaping.
+// knows in both collections (the 2009 header, references, images, math,
+// semantic wrappers among them), some it does not, attributes that make
+// links, footnotes and wrappers, and text that needs escaping.
 var (
 	fuzzNames = []string{"p", "sec", "st", "b", "it", "list", "entry", "table", "row", "col", "header",
 		"title", "name", "section", "body", "bdy", "normallist", "item", "numberlist", "emph2", "emph3",
-		"br", "person", "script", "style", "a", "template", "conversionwarning", "category", "sub"}
+		"br", "person", "script", "style", "a", "template", "conversionwarning", "category", "sub",
+		"id", "revision", "timestamp", "contributor", "username", "categories", "ss1", "ss2", "image",
+		"caption", "math", "indent", "ref", "reflist", "weblink", "link", "sport"}
 	fuzzAttrs = []string{``, ` xlink:href="../12.xml"`, ` xlink:href="12.xml"`, ` xlink:href="javascript:alert(1)"`,
-		` xlink:href="http://example.org/?a=1&amp;b"`, ` onclick="alert(1)"`, ` style="x"`, ` id="top"`, ` class="rs-ui"`}
+		` xlink:href="http://example.org/?a=1&amp;b"`, ` onclick="alert(1)"`, ` style="x"`, ` id="top"`, ` class="rs-ui"`,
+		` wordnetid="100523513" confidence="0.95"`, ` xlink:type="simple" xlink:href="#xpointer(//reflist/entry[@id=%221%22])"`,
+		` id="1"`, ` id="2"`, ` xlink:href="#xpointer(//reflist/entry[@id=%222%22])"`, ` id="rs-fn-1"`, ` src="x.jpg"`}
 	fuzzTexts = []string{"\n", " ", "word", "]]&gt;", "&lt;script&gt;", "&amp;", "&#13;", "\t", "é", "𝄞", "&#x2014;",
-		"<![CDATA[<x>&]]>", "a long run of text with spaces ", "\"'"}
+		"<![CDATA[<x>&]]>", "a long run of text with spaces ", "\"'", ":", "中文", "한국어", "\n\n\n"}
 )
 
 // FuzzBuild builds well-formed articles from a program of bytes, so that the
@@ -81,6 +105,10 @@ var (
 func FuzzBuild(f *testing.F) {
 	f.Add([]byte{0, 0x80, 2, 0x81, 5, 0xC0, 0x40, 3, 0x82, 0xC0, 0xC0}, []byte{0, 1, 0, 3})
 	f.Add([]byte{4, 5, 6, 0x82, 8, 0x81, 0xC0, 0x83, 0xC0, 0xC0, 0xC0}, []byte{0, 0, 0, 9, 0, 5, 0, 2})
+	// <header><title>word</title><id>word</id><categories><category>:</category></categories></header><bdy>\n\n\n<p>word</p></bdy>
+	f.Add([]byte{10, 11, 0x82, 0xC0, 30, 0x82, 0xC0, 35, 28, 0x8E, 0xC0, 0xC0, 0xC0, 15, 0x91, 0, 0x82, 0xC0, 0xC0}, []byte{0, 11, 0, 3, 0, 13, 0, 2})
+	// <p><link …>word<b>word</b>word</link></p> with two passages in the link
+	f.Add([]byte{0, 45, 0x82, 3, 0x82, 0xC0, 0x82, 0xC0, 0xC0}, []byte{0, 1, 0, 3, 0, 6, 0, 4})
 	f.Fuzz(func(t *testing.T, prog, pb []byte) {
 		var b strings.Builder
 		b.WriteString(`<article xmlns:xlink="http://www.w3.org/1999/xlink">`)

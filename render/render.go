@@ -40,8 +40,10 @@ type Options struct {
 	ScriptURL string
 	// NoHighlight starts the page with the passage highlight switched off.
 	NoHighlight bool
-	// Lang is the language of the article (lang and xml:lang). Empty means
-	// "en", the language of the INEX Wikipedia collections.
+	// Lang is the language of the page (lang and xml:lang on <html>), which
+	// lets a phone pick the right glyphs for Han characters. Empty means the
+	// article's Lang, or "en" (the INEX collections' language) when that is
+	// empty too.
 	Lang string
 }
 
@@ -119,7 +121,13 @@ func AppendPage(dst []byte, a *article.Article, passages []Passage, opt Options)
 		r.opt.ArticleURL = func(id string) string { return url.PathEscape(id) + ".xhtml" }
 	}
 	if r.opt.Lang == "" {
+		r.opt.Lang = a.Lang
+	}
+	if r.opt.Lang == "" {
 		r.opt.Lang = "en"
+	}
+	if l := strings.ToLower(r.opt.Lang); l != "en" && !strings.HasPrefix(l, "en-") {
+		r.uiLang = ` lang="en"`
 	}
 	// the page is about the text plus 40 bytes an element, the CSS and the
 	// head: grow dst once
@@ -139,36 +147,58 @@ func AppendPage(dst []byte, a *article.Article, passages []Passage, opt Options)
 type kind uint8
 
 const (
-	kGeneric  kind = iota // <span> or, holding blocks, <div>
-	kRoot                 // <article class="rs-doc">
-	kHeader               // the 2009 header: <header class="rs-head">
-	kTitle                // the article title: <h1>
-	kMeta                 // 2006 conversionwarning: <div class="rs-meta">
-	kBody                 // bdy, body: <div class="rs-body">
-	kSection              // <section>
-	kHeading              // section title: <h2>…<h6>
-	kPara                 // <p>, or <div class="rs-p"> holding blocks
-	kList                 // <ul>
-	kOList                // <ol>
-	kItem                 // <li>, in a list
-	kTable                // <div class="rs-table"><table>
-	kRow                  // <tr>, in a table
-	kCell                 // <td>, in a row
-	kHeadCell             // <th>, in a row
-	kBreak                // an empty br: <br/>
-	kBold                 // <b>
-	kItalic               // <i>
-	kUnder                // <u>
-	kSub                  // <sub>
-	kSup                  // <sup>
-	kCode                 // <code>
-	kCategory             // <span class="rs-cat">
-	kLink                 // a link to an article: <a href=ArticleURL(id)>
-	kExtLink              // an http(s) link: <a class="rs-ext" href=…>
+	kGeneric      kind = iota // <span> or, holding blocks, <div>
+	kWrapper                  // a semantic wrapper: no element of its own
+	kRoot                     // <article class="rs-doc">
+	kHeader                   // the 2009 header: <header class="rs-head">
+	kTitle                    // the article title: <h1>
+	kField                    // a labelled header field: <div class="rs-field">
+	kSubField                 // a labelled part of a field: <span class="rs-sub">
+	kCategories               // the 2009 categories: <nav class="rs-cats">…<ul>
+	kCatItem                  // a category of kCategories: <li class="rs-cat">
+	kBody                     // bdy, body: <div class="rs-body">
+	kSection                  // <section>
+	kHeading                  // section title: <h2>…<h6>
+	kPara                     // <p>, or <div class="rs-p"> holding blocks
+	kList                     // <ul>
+	kOList                    // <ol>
+	kItem                     // <li>, in a list
+	kRefList                  // reflist: <ol class="rs-refs">
+	kFootnote                 // an entry of a reflist: <li class="rs-fn">
+	kTable                    // <div class="rs-table"><table>
+	kRow                      // <tr>, in a table
+	kCell                     // <td>, in a row or a table
+	kHeadCell                 // <th>, in a row or a table
+	kTableCaption             // <caption>, in a table
+	kImage                    // <figure class="rs-img">
+	kFigCaption               // <figcaption>, in an image
+	kIndent                   // <div class="rs-indent">
+	kBreak                    // an empty br: <br/>
+	kBold                     // <b>
+	kItalic                   // <i>
+	kUnder                    // <u>
+	kSub                      // <sub>
+	kSup                      // <sup>
+	kCode                     // <code>
+	kMath                     // <code class="rs-math">
+	kCategory                 // a category outside kCategories: <span class="rs-cat">
+	kRef                      // a footnote mark: <a class="rs-ref"> or <sup class="rs-ref">
+	kLink                     // a link to an article: <a href=ArticleURL(id)>
+	kExtLink                  // an http(s) link: <a class="rs-ext" href=…>
 )
 
+// blockKinds are the kinds that always become block elements.
+var blockKinds = func() (b [kExtLink + 1]bool) {
+	for _, k := range []kind{kRoot, kHeader, kTitle, kField, kCategories, kCatItem, kBody, kSection,
+		kHeading, kPara, kList, kOList, kItem, kRefList, kFootnote, kTable, kRow, kCell, kHeadCell,
+		kTableCaption, kImage, kFigCaption, kIndent} {
+		b[k] = true
+	}
+	return
+}()
+
 // isBlock reports whether k always becomes a block element.
-func (k kind) isBlock() bool { return k >= kRoot && k <= kHeadCell }
+func (k kind) isBlock() bool { return blockKinds[k] }
 
 // byName maps element names (both collections) to kinds that depend on the
 // name alone.
@@ -180,18 +210,52 @@ var byName = map[string]kind{
 	"p":    kPara,
 	"list": kList, "normallist": kList, "itemize": kList, "ul": kList,
 	"numberlist": kOList, "enumerate": kOList, "ol": kOList,
-	"table": kTable,
-	"br":    kBreak,
-	"b":     kBold, "bold": kBold, "strong": kBold, "emph3": kBold, "emph4": kBold, "emph5": kBold,
+	"reflist": kRefList,
+	"table":   kTable,
+	"image":   kImage,
+	"indent":  kIndent,
+	"br":      kBreak,
+	"b":       kBold, "bold": kBold, "strong": kBold, "emph3": kBold, "emph4": kBold, "emph5": kBold,
 	"it": kItalic, "i": kItalic, "em": kItalic, "emph": kItalic, "emph2": kItalic,
 	"u": kUnder, "sub": kSub, "sup": kSup, "tt": kCode, "code": kCode,
+	"math":     kMath,
 	"category": kCategory,
+	"ref":      kRef,
 }
+
+// sectionLevel is the least level of the numbered sub-sections of the 2009
+// collection: ss1 is a section's sub-section (h3), ss2 a sub-sub-section (h4).
+var sectionLevel = map[string]uint8{"ss": 2, "subsection": 2, "ss1": 2, "ss2": 3, "ss3": 4, "ss4": 5, "ss5": 6}
+
+// Labels of the header fields (English: the page's own words, marked
+// lang="en" on pages in other languages).
+const (
+	labelNone uint8 = iota
+	labelArticleID
+	labelRevision
+	labelEdited
+	labelContributor
+	labelUserID
+	labelIP
+	labelWarnings
+)
+
+var labels = [...]string{"", "Article id", "Revision", "Last edited", "Contributor", "user id", "IP address", "Conversion warnings"}
+
+// Synthetic groups: page elements around consecutive children of one
+// element, standing for no article element.
+const (
+	groupNone  uint8 = iota
+	groupAbout       // header metadata: <details class="rs-about">
+	groupRow         // cells directly in a table: <tr>
+)
 
 type elemInfo struct {
 	kind     kind
 	hasBlock bool  // some descendant becomes a block element
 	level    uint8 // number of section ancestors (and self, for sections)
+	label    uint8 // kField, kSubField: labels[label]
+	group    uint8 // the synthetic group this element stands in
 }
 
 type eventKind uint8
@@ -210,9 +274,10 @@ type event struct {
 type frame struct {
 	el         int
 	close      string
-	structural bool // ul, ol, table, tr: whitespace here is left alone
-	flow       bool // a container of blocks: whitespace here is not marked
-	link       bool
+	structural bool  // ul, ol, table, tr: whitespace here is left alone
+	flow       bool  // a container of blocks: whitespace here is not marked
+	link       bool  // an <a>
+	group      uint8 // the synthetic group open in this element
 }
 
 type renderer struct {
@@ -227,7 +292,13 @@ type renderer struct {
 	ascii bool // characters and bytes coincide
 
 	info      []elemInfo
-	linkOf    map[int]string // element index → linked article id
+	eparent   []int32         // the nearest ancestor that is not a wrapper (-1 for the root)
+	linkOf    map[int]string  // element index → linked article id
+	noteOf    map[int]string  // kFootnote, kRef element index → footnote number
+	notes     map[string]bool // footnote numbers that have a target on the page
+	flex      bool            // the categories go to the end of the page (CSS order)
+	aboutOpen bool            // a passage is in the header metadata: unfold it
+	uiLang    string          // ` lang="en"` on the page's own words, when the article is not English
 	stack     []frame
 	linkDepth int
 }
@@ -249,57 +320,137 @@ func (r *renderer) events() {
 func (r *renderer) classify() {
 	els := r.a.Elements
 	r.info = make([]elemInfo, len(els))
+	r.eparent = make([]int32, len(els))
 	if len(r.a.Links) > 0 {
 		r.linkOf = make(map[int]string, len(r.a.Links))
 		for _, l := range r.a.Links {
 			r.linkOf[l.Elem] = l.Target
 		}
 	}
+	cats := false
 	for i := range els {
 		e := &els[i]
+		ep := -1
+		if p := e.Parent; i > 0 && p >= 0 && p < i {
+			ep = p
+			if r.info[p].kind == kWrapper {
+				ep = int(r.eparent[p])
+			}
+		}
+		r.eparent[i] = int32(ep)
+		if i > 0 && e.IsWrapper() {
+			r.info[i] = elemInfo{kind: kWrapper}
+			continue
+		}
 		k, ok := byName[e.Name]
 		if !ok {
 			k = kGeneric
 		}
 		var pk kind = kGeneric
 		var plevel uint8
-		if i == 0 {
-			k = kRoot
-		} else if p := e.Parent; p >= 0 && p < i {
-			pk, plevel = r.info[p].kind, r.info[p].level
+		pname := ""
+		if ep >= 0 {
+			pk, plevel, pname = r.info[ep].kind, r.info[ep].level, els[ep].Name
 		}
+		var label, group uint8
 		switch {
 		case i == 0:
-		case e.Depth == 1 && e.Name == "header":
+			k = kRoot
+		case ep == 0 && e.Name == "header":
 			k = kHeader
-		case e.Depth == 1 && e.Name == "name",
-			e.Depth == 2 && e.Name == "title" && pk == kHeader:
+		case ep == 0 && e.Name == "name", pk == kHeader && e.Name == "title":
 			k = kTitle
-		case e.Depth == 1 && e.Name == "conversionwarning":
-			k = kMeta
-		case pk == kTable && e.Name == "row", pk == kTable && e.Name == "tr":
+		case ep == 0 && e.Name == "conversionwarning":
+			k, label, group = kField, labelWarnings, groupAbout
+		case pk == kHeader && e.Name == "categories":
+			k, cats = kCategories, true // the header is the root's
+		case pk == kHeader:
+			k, group = kGeneric, groupAbout
+			switch e.Name {
+			case "id":
+				k, label = kField, labelArticleID
+			}
+		case pk == kCategories && e.Name == "category":
+			k = kCatItem
+		case pname == "revision" && ep > 0 && r.eparent[ep] >= 0 && r.info[r.eparent[ep]].kind == kHeader:
+			switch e.Name {
+			case "id":
+				k, label = kField, labelRevision
+			case "timestamp":
+				k, label = kField, labelEdited
+			case "contributor":
+				k, label = kField, labelContributor
+			}
+		case pname == "contributor" && r.info[ep].label == labelContributor:
+			switch e.Name {
+			case "id":
+				k, label = kSubField, labelUserID
+			case "ip":
+				k, label = kSubField, labelIP
+			}
+		case pk == kTable && (e.Name == "row" || e.Name == "tr"):
 			k = kRow
-		case pk == kRow && e.Name == "header", pk == kRow && e.Name == "th":
+		case pk == kTable && (e.Name == "header" || e.Name == "th"):
+			k, group = kHeadCell, groupRow
+		case pk == kTable && (e.Name == "col" || e.Name == "td"):
+			k, group = kCell, groupRow
+		case pk == kTable && e.Name == "caption":
+			k = kTableCaption
+		case pk == kRow && (e.Name == "header" || e.Name == "th"):
 			k = kHeadCell
 		case pk == kRow:
 			k = kCell // any child of a row, so that rows hold only cells
+		case pk == kImage && e.Name == "caption":
+			k = kFigCaption
+		case pk == kRefList && e.Name == "entry":
+			k = kFootnote
 		case (e.Name == "entry" || e.Name == "item" || e.Name == "li") && (pk == kList || pk == kOList):
 			k = kItem
-		case k == kRow || k == kCell || k == kHeadCell || k == kItem:
-			k = kGeneric
+		case k == kHeading && e.Name == "title" && ep == 0:
+			k = kTitle
 		case k == kBreak && (e.End > e.Start || e.Next > i+1):
 			k = kGeneric
 		}
-		if _, ok := e.Attr("href"); ok && (k == kGeneric || k >= kBold) {
-			if _, ok := r.linkOf[i]; ok {
-				k = kLink
-			} else if href, _ := e.Attr("href"); httpURL(href) != "" && e.End > e.Start {
-				k = kExtLink
+		if k == kGeneric || k >= kBold && k <= kCategory {
+			if _, ok := e.Attr("href"); ok {
+				if _, ok := r.linkOf[i]; ok {
+					k = kLink
+				} else if href, _ := e.Attr("href"); httpURL(href) != "" && e.End > e.Start {
+					k = kExtLink
+				}
 			}
 		}
-		r.info[i] = elemInfo{kind: k, level: plevel}
+		r.info[i] = elemInfo{kind: k, level: plevel, label: label, group: group}
+		if group == groupAbout && !r.aboutOpen && r.touched(e.Start, e.End) {
+			r.aboutOpen = true
+		}
 		if k == kSection {
-			r.info[i].level++
+			lv := plevel + 1
+			if lv < sectionLevel[e.Name] {
+				lv = sectionLevel[e.Name]
+			}
+			r.info[i].level = lv
+		}
+		switch k {
+		case kFootnote:
+			if id, _ := e.Attr("id"); isNumber(id) && !r.notes[id] {
+				if r.notes == nil {
+					r.notes = map[string]bool{}
+				}
+				if r.noteOf == nil {
+					r.noteOf = map[int]string{}
+				}
+				r.notes[id], r.noteOf[i] = true, id
+			}
+		case kRef:
+			if href, _ := e.Attr("href"); href != "" {
+				if n := refTarget(href); n != "" {
+					if r.noteOf == nil {
+						r.noteOf = map[int]string{}
+					}
+					r.noteOf[i] = n
+				}
+			}
 		}
 	}
 	for i := len(els) - 1; i > 0; i-- {
@@ -307,10 +458,76 @@ func (r *renderer) classify() {
 		if p < 0 || p >= i {
 			continue
 		}
-		if in := r.info[i]; in.kind.isBlock() || in.hasBlock && in.kind == kGeneric {
+		if in := r.info[i]; in.kind.isBlock() || in.hasBlock && (in.kind == kGeneric || in.kind == kWrapper) {
 			r.info[p].hasBlock = true
 		}
 	}
+	r.flex = cats && r.rootHoldsBlocks()
+}
+
+// rootHoldsBlocks reports whether the root holds only block elements and
+// white space (through wrappers): then the page may order its blocks with
+// CSS without changing how its text flows.
+func (r *renderer) rootHoldsBlocks() bool {
+	els := r.a.Elements
+	prev := 0
+	for i := 1; i < len(els); {
+		e := &els[i]
+		in := r.info[i]
+		if in.kind == kWrapper {
+			i++
+			continue
+		}
+		if !in.kind.isBlock() && !(in.kind == kGeneric && in.hasBlock) || !isSpace(r.a.Slice(prev, e.Start)) {
+			return false
+		}
+		prev = max(prev, e.End)
+		i = e.Next
+	}
+	return isSpace(r.a.Slice(prev, r.a.Len))
+}
+
+// touched reports whether a passage has a character in [start, end).
+func (r *renderer) touched(start, end int) bool {
+	k := sort.Search(len(r.ps), func(k int) bool { return r.ps[k].End > start })
+	return k < len(r.ps) && r.ps[k].Start < end
+}
+
+// isNumber reports whether s is 1 to 9 ASCII digits.
+func isNumber(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// refTarget returns the footnote number a ref's href points to, as the 2009
+// collection writes it: "#xpointer(//reflist/entry[@id=%2212%22])" → "12";
+// "" when it points to nothing of that form.
+func refTarget(href string) string {
+	_, rest, ok := strings.Cut(href, "entry[@id=")
+	if !ok {
+		return ""
+	}
+	var q string
+	switch {
+	case strings.HasPrefix(rest, "%22"), strings.HasPrefix(rest, "%27"):
+		q = rest[:3]
+	case strings.HasPrefix(rest, `"`), strings.HasPrefix(rest, "'"):
+		q = rest[:1]
+	default:
+		return ""
+	}
+	n, rest, ok := strings.Cut(rest[len(q):], q)
+	if !ok || !strings.HasPrefix(rest, "]") || !isNumber(n) {
+		return ""
+	}
+	return n
 }
 
 // httpURL returns href when it is an absolute http or https URL, else "".
@@ -327,8 +544,26 @@ func httpURL(href string) string {
 	return ""
 }
 
+// title is the page's <title>: the article's title, else the text of its
+// title element (a 2009 article whose header stands inside a wrapper), else
+// its id.
+func (r *renderer) title() string {
+	if r.a.Title != "" {
+		return r.a.Title
+	}
+	for i, in := range r.info {
+		if in.kind == kTitle {
+			e := &r.a.Elements[i]
+			if t := strings.Join(strings.Fields(r.a.Slice(e.Start, e.End)), " "); t != "" {
+				return t
+			}
+			break
+		}
+	}
+	return r.a.ID
+}
+
 func (r *renderer) page() error {
-	a := r.a
 	r.out = append(r.out, `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE html>
 <html xmlns="http://www.w3.org/1999/xhtml" lang="`...)
@@ -340,11 +575,7 @@ func (r *renderer) page() error {
 <meta charset="UTF-8"/>
 <meta name="viewport" content="width=device-width, initial-scale=1"/>
 <title>`...)
-	title := a.Title
-	if title == "" {
-		title = a.ID
-	}
-	r.out = appendText(r.out, title)
+	r.out = appendText(r.out, r.title())
 	r.out = append(r.out, "</title>\n"...)
 	if r.opt.StylesheetURL != "" {
 		r.out = append(r.out, `<link rel="stylesheet" href="`...)
@@ -365,7 +596,9 @@ func (r *renderer) page() error {
 		r.out = append(r.out, ` checked="checked"`...)
 	}
 	r.out = append(r.out, `/>
-<nav id="top" class="rs-ui rs-top" aria-label="Passages">`...)
+<nav id="top" class="rs-ui rs-top" aria-label="Passages"`...)
+	r.out = append(r.out, r.uiLang...)
+	r.out = append(r.out, '>')
 	r.arrow("←", r.opt.ResultsURL, "Back to the results")
 	if len(r.ps) > 0 {
 		r.arrow("↓", "#"+AnchorID(1), "First passage")
@@ -433,11 +666,40 @@ func (r *renderer) closeTop() {
 		// space at the very end) go at the end of the article
 		r.fire(true, true)
 	}
+	r.closeGroup(&f)
 	r.out = append(r.out, f.close...)
 	if f.link {
 		r.linkDepth--
 		r.fire(false, false)
 	}
+}
+
+// openGroup opens group g in frame f.
+func (r *renderer) openGroup(f *frame, g uint8) {
+	switch g {
+	case groupAbout:
+		r.out = append(r.out, `<details class="rs-about"`...)
+		if r.aboutOpen {
+			r.out = append(r.out, ` open="open"`...)
+		}
+		r.out = append(r.out, `><summary class="rs-ui"`...)
+		r.out = append(r.out, r.uiLang...)
+		r.out = append(r.out, `>About this article</summary>`...)
+	case groupRow:
+		r.out = append(r.out, `<tr>`...)
+	}
+	f.group = g
+}
+
+// closeGroup closes the group open in frame f, if any.
+func (r *renderer) closeGroup(f *frame) {
+	switch f.group {
+	case groupAbout:
+		r.out = append(r.out, `</details>`...)
+	case groupRow:
+		r.out = append(r.out, `</tr>`...)
+	}
+	f.group = groupNone
 }
 
 // startTag writes "<tag" plus a class when not empty, and data-o.
@@ -456,29 +718,81 @@ func (r *renderer) startTag(tag, class string, off int) {
 
 var headings = [...]string{"h1", "h2", "h3", "h4", "h5", "h6"}
 
-// closeTags holds the end tag of every element open writes with simple.
+// closeTags holds the end tag of every element writeOpen writes with simple.
 var closeTags = map[string]string{}
 
 func init() {
 	for _, tag := range []string{"h1", "h2", "h3", "h4", "h5", "h6", "header", "div", "section", "p", "ul", "ol",
-		"li", "tr", "td", "th", "b", "i", "u", "sub", "sup", "code", "span"} {
+		"li", "tr", "td", "th", "b", "i", "u", "sub", "sup", "code", "span", "caption", "figure", "figcaption"} {
 		closeTags[tag] = "</" + tag + ">"
 	}
 }
 
-// open writes element i's start tag(s) and pushes its frame.
+// open writes element i's start tag(s) and pushes its frame. A wrapper
+// writes nothing; its frame takes the white-space rules of its parent's.
 func (r *renderer) open(i int) {
+	in := r.info[i]
+	var top frame
+	if len(r.stack) > 0 {
+		top = r.stack[len(r.stack)-1]
+	}
+	if in.kind == kWrapper {
+		r.stack = append(r.stack, frame{el: i, structural: top.structural, flow: top.flow})
+		return
+	}
+	if ep := int(r.eparent[i]); ep >= 0 {
+		for j := len(r.stack) - 1; j >= 0; j-- {
+			if f := &r.stack[j]; f.el == ep {
+				if f.group != in.group {
+					r.closeGroup(f)
+					r.openGroup(f, in.group)
+				}
+				break
+			}
+		}
+	}
+	f := frame{el: i}
+	r.writeOpen(&f, r.c, true)
+	r.stack = append(r.stack, f)
+	if f.link {
+		r.linkDepth++
+	}
+	if e := &r.a.Elements[i]; in.kind == kCatItem && r.linkDepth == 0 && e.End > e.Start && r.b < len(r.a.Text) &&
+		r.a.Text[r.b] == ':' && (e.Next == i+1 || r.a.Elements[i+1].Start > e.Start) {
+		// the leading colon of a 2009 category (":Edible molluscs"), kept
+		// on the page but not shown
+		r.startTag("span", "rs-colon", r.c)
+		r.out = append(r.out, '>')
+		r.text(r.c + 1)
+		r.out = append(r.out, "</span>"...)
+	}
+}
+
+// writeOpen writes the start tag(s) of frame f's element at character off
+// and sets the frame's end tag and white-space rules. first is false when
+// the element is opened again after a split (splitLinks): then it gets no
+// id and no label, and a link stays a link as it was.
+func (r *renderer) writeOpen(f *frame, off int, first bool) {
+	i := f.el
 	e := &r.a.Elements[i]
 	in := r.info[i]
-	f := frame{el: i}
 	simple := func(tag, class string) {
-		r.startTag(tag, class, e.Start)
+		r.startTag(tag, class, off)
 		r.out = append(r.out, '>')
 		f.close = closeTags[tag]
 	}
+	label := func() {
+		if first {
+			r.out = append(r.out, `<span class="rs-ui rs-label"`...)
+			r.out = append(r.out, r.uiLang...)
+			r.out = append(r.out, '>')
+			r.out = append(r.out, labels[in.label]...)
+			r.out = append(r.out, "</span>"...)
+		}
+	}
 	heading := func(level int) {
 		if in.hasBlock {
-			r.startTag("div", "rs-h", e.Start)
+			r.startTag("div", "rs-h", off)
 			r.out = append(r.out, ` role="heading" aria-level="`...)
 			r.out = strconv.AppendInt(r.out, int64(level), 10)
 			r.out = append(r.out, `">`...)
@@ -490,7 +804,11 @@ func (r *renderer) open(i int) {
 	switch in.kind {
 	case kRoot:
 		f.flow = true
-		r.startTag("article", "rs-doc", 0)
+		class := "rs-doc"
+		if r.flex {
+			class = "rs-doc rs-flex"
+		}
+		r.startTag("article", class, 0)
 		r.out = append(r.out, ` data-len="`...)
 		r.out = strconv.AppendInt(r.out, int64(r.a.Len), 10)
 		r.out = append(r.out, `" data-id="`...)
@@ -502,8 +820,25 @@ func (r *renderer) open(i int) {
 		f.flow = true
 	case kTitle:
 		heading(1)
-	case kMeta:
-		simple("div", "rs-meta")
+	case kField:
+		simple("div", "rs-field")
+		label()
+	case kSubField:
+		simple("span", "rs-sub")
+		label()
+	case kCategories:
+		r.startTag("nav", "rs-cats", off)
+		r.out = append(r.out, '>')
+		if first {
+			r.out = append(r.out, `<h2 class="rs-ui"`...)
+			r.out = append(r.out, r.uiLang...)
+			r.out = append(r.out, `>Categories</h2>`...)
+		}
+		r.out = append(r.out, `<ul>`...)
+		f.close = "</ul></nav>"
+		f.structural = true
+	case kCatItem:
+		simple("li", "rs-cat")
 	case kBody:
 		simple("div", "rs-body")
 		f.flow = true
@@ -526,8 +861,25 @@ func (r *renderer) open(i int) {
 		f.structural = true
 	case kItem:
 		simple("li", "")
+	case kRefList:
+		simple("ol", "rs-refs")
+		f.structural = true
+	case kFootnote:
+		r.startTag("li", "rs-fn", off)
+		if n := r.noteOf[i]; n != "" {
+			if first && r.linkDepth == 0 {
+				r.out = append(r.out, ` id="rs-fn-`...)
+				r.out = append(r.out, n...)
+				r.out = append(r.out, '"')
+			}
+			r.out = append(r.out, ` value="`...)
+			r.out = append(r.out, n...)
+			r.out = append(r.out, '"')
+		}
+		r.out = append(r.out, '>')
+		f.close = "</li>"
 	case kTable:
-		r.startTag("div", "rs-table", e.Start)
+		r.startTag("div", "rs-table", off)
 		r.out = append(r.out, "><table>"...)
 		f.close = "</table></div>"
 		f.structural = true
@@ -538,8 +890,21 @@ func (r *renderer) open(i int) {
 		simple("td", "")
 	case kHeadCell:
 		simple("th", "")
+	case kTableCaption:
+		simple("caption", "")
+	case kImage:
+		simple("figure", "rs-img")
+		if first {
+			r.out = append(r.out, `<span class="rs-ui rs-label"`...)
+			r.out = append(r.out, r.uiLang...)
+			r.out = append(r.out, `>Image</span>`...)
+		}
+	case kFigCaption:
+		simple("figcaption", "")
+	case kIndent:
+		simple("div", "rs-indent")
 	case kBreak:
-		r.startTag("br", "", e.Start)
+		r.startTag("br", "", off)
 		r.out = append(r.out, "/>"...)
 	case kBold:
 		simple("b", "")
@@ -553,21 +918,37 @@ func (r *renderer) open(i int) {
 		simple("sup", "")
 	case kCode:
 		simple("code", "")
+	case kMath:
+		simple("code", "rs-math")
 	case kCategory:
 		simple("span", "rs-cat")
+	case kRef:
+		n := r.noteOf[i]
+		if first && (!r.notes[n] || r.linkDepth > 0) || !first && !f.link {
+			simple("sup", "rs-ref")
+			break
+		}
+		r.startTag("a", "rs-ref", off)
+		r.out = append(r.out, ` href="#rs-fn-`...)
+		r.out = append(r.out, n...)
+		r.out = append(r.out, `">`...)
+		f.close = "</a>"
+		f.link = true
 	case kLink, kExtLink:
 		var href, class string
-		if in.kind == kLink {
-			href = r.opt.ArticleURL(r.linkOf[i])
-		} else {
-			h, _ := e.Attr("href")
-			href, class = httpURL(h), "rs-ext"
+		if first || f.link {
+			if in.kind == kLink {
+				href = r.opt.ArticleURL(r.linkOf[i])
+			} else {
+				h, _ := e.Attr("href")
+				href, class = httpURL(h), "rs-ext"
+			}
 		}
-		if href == "" || r.linkDepth > 0 {
+		if href == "" || first && r.linkDepth > 0 {
 			simple("span", "rs-link")
 			break
 		}
-		r.startTag("a", class, e.Start)
+		r.startTag("a", class, off)
 		r.out = append(r.out, ` href="`...)
 		r.out = appendAttr(r.out, href)
 		if in.kind == kExtLink {
@@ -576,7 +957,6 @@ func (r *renderer) open(i int) {
 		r.out = append(r.out, `">`...)
 		f.close = "</a>"
 		f.link = true
-		r.linkDepth++
 	default:
 		if in.hasBlock {
 			simple("div", "")
@@ -585,7 +965,6 @@ func (r *renderer) open(i int) {
 			simple("span", "")
 		}
 	}
-	r.stack = append(r.stack, f)
 }
 
 // advance moves the cursor to character c and returns the byte offset.
@@ -620,10 +999,12 @@ func (r *renderer) text(end int) {
 	eb := r.advance(end)
 	if (top.structural || top.flow) && isSpace(r.a.Text[r.b:eb]) {
 		// white space between blocks, list items, rows or cells: no mark,
-		// no anchor (it moves to the next text); arrows only in a flow.
+		// no anchor (it moves to the next text) unless its passage ends
+		// here; arrows only in a flow.
 		if top.flow {
 			r.fire(false, false)
 		}
+		r.spaceAnchors(end)
 		r.out = appendText(r.out, r.a.Text[r.b:eb])
 		r.c, r.b = end, eb
 		if top.flow {
@@ -665,9 +1046,42 @@ func (r *renderer) text(end int) {
 	r.fire(false, false)
 }
 
+// spaceAnchors places, in the white space from the cursor to character end
+// (between blocks, items, rows or cells, where anchors otherwise wait for
+// the next text), the anchors of the passages that end within it: their
+// next text would be past their end. Each goes at its passage's start, or at
+// the cursor when the passage started earlier, so that it lands inside its
+// passage; the arrows of the passage before go first, as always.
+func (r *renderer) spaceAnchors(end int) {
+	for r.evi < len(r.ev) {
+		j := r.evi
+		if r.ev[j].kind == evNav {
+			j++
+		}
+		if j >= len(r.ev) {
+			return
+		}
+		ev := r.ev[j]
+		if ev.at >= end || r.ps[ev.k-1].End > end {
+			return
+		}
+		if ev.at > r.c {
+			nb := r.advance(ev.at)
+			r.out = appendText(r.out, r.a.Text[r.b:nb])
+			r.c, r.b = ev.at, nb
+		}
+		r.fire(true, false)
+		if r.evi <= j {
+			return // cannot happen: the anchor is due and may go here
+		}
+	}
+}
+
 // fire writes the events due at the cursor, in order, as far as the context
 // allows: anchors only when a character follows in this context (or at the
-// very end, force), arrows only outside links.
+// very end, force); arrows only outside links, except when the next
+// passage's anchor is due inside the link the arrows wait for: then the link
+// is split around the arrows (splitLinks).
 func (r *renderer) fire(anchors, force bool) {
 	for r.evi < len(r.ev) {
 		ev := r.ev[r.evi]
@@ -686,18 +1100,55 @@ func (r *renderer) fire(anchors, force bool) {
 			r.out = append(r.out, `"></span>`...)
 		case evNav:
 			if r.linkDepth > 0 && !force {
-				return
+				if !anchors || r.evi+1 >= len(r.ev) || r.ev[r.evi+1].at > r.c {
+					return
+				}
+				r.splitLinks(ev.k)
+				break
 			}
-			r.out = append(r.out, `<span class="rs-ui rs-nav">`...)
-			r.arrow("←", r.opt.ResultsURL, "Back to the results")
-			if ev.k < len(r.ps) {
-				r.arrow("↓", "#"+AnchorID(ev.k+1), "Next passage")
-			} else {
-				r.arrow("↑", "#"+TopID, "Back to the top of the article")
-			}
-			r.out = append(r.out, "</span>"...)
+			r.nav(ev.k)
 		}
 		r.evi++
+	}
+}
+
+// nav writes the arrows after passage k.
+func (r *renderer) nav(k int) {
+	r.out = append(r.out, `<span class="rs-ui rs-nav">`...)
+	r.arrow("←", r.opt.ResultsURL, "Back to the results")
+	if k < len(r.ps) {
+		r.arrow("↓", "#"+AnchorID(k+1), "Next passage")
+	} else {
+		r.arrow("↑", "#"+TopID, "Back to the top of the article")
+	}
+	r.out = append(r.out, "</span>"...)
+}
+
+// splitLinks writes the arrows after passage k at the cursor, inside one or
+// more links: it closes the open elements down to the outermost link,
+// writes the arrows, and opens those elements again (with data-o at the
+// cursor), so that no link holds the arrows' links.
+func (r *renderer) splitLinks(k int) {
+	j := 0
+	for j < len(r.stack) && !r.stack[j].link {
+		j++
+	}
+	for t := len(r.stack) - 1; t >= j; t-- {
+		f := r.stack[t]
+		r.closeGroup(&f)
+		r.out = append(r.out, f.close...)
+	}
+	r.nav(k)
+	for t := j; t < len(r.stack); t++ {
+		f := &r.stack[t]
+		if r.info[f.el].kind == kWrapper {
+			continue
+		}
+		g := f.group
+		r.writeOpen(f, r.c, false)
+		if g != groupNone {
+			r.openGroup(f, g)
+		}
 	}
 }
 

@@ -115,14 +115,88 @@ func TestPage(t *testing.T) {
 		xml:  `<article><bdy><sec><st>One</st><sec><st>Two</st></sec></sec><st>Loose</st></bdy></article>`,
 		want: []string{`<div class="rs-body" data-o="0"><section data-o="0"><h2 data-o="0">One</h2><section data-o="3"><h3 data-o="3">Two</h3></section></section><h2 data-o="6">Loose</h2></div>`},
 	}, {
-		name: "2006 article",
+		name: "2006 article: title, conversion warnings as labelled metadata",
 		xml:  `<article><name id="7">Name</name><conversionwarning>0</conversionwarning><body><section><title>T</title><p><emph2>i</emph2><emph3>b</emph3></p><normallist><item>x</item></normallist></section></body></article>`,
-		want: []string{`<h1 data-o="0">Name</h1><div class="rs-meta" data-o="4">0</div><div class="rs-body" data-o="5"><section data-o="5"><h2 data-o="5">T</h2><p data-o="6"><i data-o="6">i</i><b data-o="7">b</b></p><ul data-o="8"><li data-o="8">x</li></ul></section></div>`,
-			`<title>Name</title>`},
+		want: []string{`<h1 data-o="0">Name</h1><details class="rs-about"><summary class="rs-ui">About this article</summary><div class="rs-field" data-o="4"><span class="rs-ui rs-label">Conversion warnings</span>0</div></details><div class="rs-body" data-o="5"><section data-o="5"><h2 data-o="5">T</h2><p data-o="6"><i data-o="6">i</i><b data-o="7">b</b></p><ul data-o="8"><li data-o="8">x</li></ul></section></div>`,
+			`<title>Name</title>`, `<article class="rs-doc" data-o="0"`},
 	}, {
-		name: "2009 header: title and muted metadata",
-		xml:  `<article><header><title>T</title><id>9</id><categories><category>C</category></categories></header><bdy/></article>`,
-		want: []string{`<header class="rs-head" data-o="0"><h1 data-o="0">T</h1><span data-o="1">9</span><span data-o="2"><span class="rs-cat" data-o="2">C</span></span></header>`},
+		// text: T 0, 9 1, 5 2, Z 3, U 4, 7 5, ":C" 6-7, D 8, x 9
+		name: "2009 header: title first, labelled fields folded, categories a labelled list",
+		xml:  `<article><header><title>T</title><id>9</id><revision><id>5</id><timestamp>Z</timestamp><contributor><username>U</username><id>7</id></contributor></revision><categories><category>:C</category><category>D</category></categories></header><bdy><p>x</p></bdy></article>`,
+		want: []string{`<article class="rs-doc rs-flex" data-o="0" data-len="10" data-id="a"><header class="rs-head" data-o="0"><h1 data-o="0">T</h1>` +
+			`<details class="rs-about"><summary class="rs-ui">About this article</summary>` +
+			`<div class="rs-field" data-o="1"><span class="rs-ui rs-label">Article id</span>9</div>` +
+			`<div data-o="2"><div class="rs-field" data-o="2"><span class="rs-ui rs-label">Revision</span>5</div>` +
+			`<div class="rs-field" data-o="3"><span class="rs-ui rs-label">Last edited</span>Z</div>` +
+			`<div class="rs-field" data-o="4"><span class="rs-ui rs-label">Contributor</span><span data-o="4">U</span><span class="rs-sub" data-o="5"><span class="rs-ui rs-label">user id</span>7</span></div></div></details>` +
+			`<nav class="rs-cats" data-o="6"><h2 class="rs-ui">Categories</h2><ul><li class="rs-cat" data-o="6"><span class="rs-colon" data-o="6">:</span>C</li><li class="rs-cat" data-o="8">D</li></ul></nav></header>` +
+			`<div class="rs-body" data-o="9"><p data-o="9">x</p></div></article>`,
+			`<title>T</title>`},
+	}, {
+		name: "a passage in the folded metadata unfolds it",
+		xml:  `<article><header><title>T</title><id>9</id><revision><id>5</id></revision></header><bdy><p>x</p></bdy></article>`,
+		ps:   []Passage{{2, 3}},
+		want: []string{`<details class="rs-about" open="open"><summary class="rs-ui">About this article</summary><div class="rs-field" data-o="1"><span class="rs-ui rs-label">Article id</span>9</div><div data-o="2"><div class="rs-field" data-o="2"><span class="rs-ui rs-label">Revision</span>` + anchor(1, 2) + `<mark data-o="2">5</mark>` + last + `</div></div></details>`},
+	}, {
+		name: "categories stay in place when the root holds loose text",
+		xml:  `<article><header><title>T</title><categories><category>C</category></categories></header>loose <b>x</b></article>`,
+		want: []string{`<article class="rs-doc" data-o="0" data-len="9" data-id="a"><header class="rs-head" data-o="0"><h1 data-o="0">T</h1><nav class="rs-cats" data-o="1"><h2 class="rs-ui">Categories</h2><ul><li class="rs-cat" data-o="1">C</li></ul></nav></header>loose <b data-o="8">x</b></article>`},
+	}, {
+		name:    "semantic wrappers are transparent, even around the header",
+		xml:     `<article><sport wordnetid="100523513" confidence="0.95"><header><title>T</title><categories><category>C</category></categories></header><bdy><p>a <person wordnetid="1" confidence="0.9"><country wordnetid="2">b</country></person> c</p><list><person wordnetid="1"><entry>d</entry></person></list><table><row><person wordnetid="1"><header>e</header><col>f</col></person></row></table></bdy></sport></article>`,
+		want:    []string{`<title>T</title>`, `<article class="rs-doc rs-flex" data-o="0"`, `<header class="rs-head" data-o="0"><h1 data-o="0">T</h1>`, `<p data-o="2">a b c</p><ul data-o="7"><li data-o="7">d</li></ul><div class="rs-table" data-o="8"><table><tr data-o="8"><th data-o="8">e</th><td data-o="9">f</td></tr></table></div>`},
+		notWant: []string{"sport", "person", "country", "wordnetid", "confidence", `<span data-o="4">`},
+	}, {
+		name: "section levels: sec h2, ss1 h3, ss2 h4 (also directly in a sec)",
+		xml:  `<article><bdy><sec><st>A</st><ss1><st>B</st><ss2><st>C</st></ss2></ss1><ss2><st>D</st></ss2></sec></bdy></article>`,
+		want: []string{`<section data-o="0"><h2 data-o="0">A</h2><section data-o="1"><h3 data-o="1">B</h3><section data-o="2"><h4 data-o="2">C</h4></section></section><section data-o="3"><h4 data-o="3">D</h4></section></section>`},
+	}, {
+		name: "table: caption, header cells directly in the table make a row",
+		xml:  `<article><table><caption>Cap</caption><header>A</header><header>B</header><row><col>1</col><col>2</col></row></table></article>`,
+		want: []string{`<div class="rs-table" data-o="0"><table><caption data-o="0">Cap</caption><tr><th data-o="3">A</th><th data-o="4">B</th></tr><tr data-o="5"><td data-o="5">1</td><td data-o="6">2</td></tr></table></div>`},
+	}, {
+		name:    "image: its caption, labelled, no image fetched",
+		xml:     `<article><p>a<image width="300px" src="x.jpg" type="thumb"><caption>cap</caption></image></p></article>`,
+		want:    []string{`<div class="rs-p" data-o="0">a<figure class="rs-img" data-o="1"><span class="rs-ui rs-label">Image</span><figcaption data-o="1">cap</figcaption></figure></div>`},
+		notWant: []string{"x.jpg", "<img", "300px"},
+	}, {
+		name: "math as monospace text in an indent",
+		xml:  `<article><p>x<indent><math>T_d = \frac {a} {b}</math></indent></p></article>`,
+		want: []string{`<div class="rs-p" data-o="0">x<div class="rs-indent" data-o="1"><code class="rs-math" data-o="1">T_d = \frac {a} {b}</code></div></div>`},
+	}, {
+		// text: a 0, 1 1, 9 2, 1 3, n 4, 1 5, m 6, 9 7, o 8
+		name: "footnote marks link to their reflist entry when it exists",
+		xml: `<article` + xl + `><p>a<ref xlink:type="simple" xlink:href="#xpointer(//reflist/entry[@id=%221%22])">1</ref><ref xlink:href="#xpointer(//reflist/entry[@id=%229%22])">9</ref></p>` +
+			`<reflist><entry id="1">1n</entry><entry id="1">1m</entry><entry id="9&quot;x">9o</entry></reflist></article>`,
+		want: []string{`<p data-o="0">a<a class="rs-ref" data-o="1" href="#rs-fn-1">1</a><sup class="rs-ref" data-o="2">9</sup></p>`,
+			`<ol class="rs-refs" data-o="3"><li class="rs-fn" data-o="3" id="rs-fn-1" value="1">1n</li><li class="rs-fn" data-o="5">1m</li><li class="rs-fn" data-o="7">9o</li></ol>`},
+	}, {
+		name: "a reader's language: lang from the article, the page's own words in English",
+		xml:  `<article><header><title>語</title><id>1</id></header><bdy><p>中文的文章，中文的文章。</p></bdy></article>`,
+		want: []string{`lang="zh" xml:lang="zh"`, `<nav id="top" class="rs-ui rs-top" aria-label="Passages" lang="en">`,
+			`<summary class="rs-ui" lang="en">About this article</summary><div class="rs-field" data-o="1"><span class="rs-ui rs-label" lang="en">Article id</span>1</div>`},
+	}, {
+		name:    "links to articles the prototype does not have stay text",
+		xml:     `<article` + xl + `><p><link xlink:href="../42.xml">x</link><link xlink:href="../929/43.xml">y</link></p></article>`,
+		opt:     Options{ArticleURL: func(id string) string { return map[string]string{"42": "/article/42"}[id] }},
+		want:    []string{`<p data-o="0"><a data-o="0" href="/article/42">x</a><span class="rs-link" data-o="1">y</span></p>`},
+		notWant: []string{"43"},
+	}, {
+		name: "a passage of white space between blocks: the anchor at its start, inside it",
+		xml:  "<article><bdy>\n\n<p>abc</p></bdy></article>",
+		ps:   []Passage{{0, 2}},
+		want: []string{`<div class="rs-body" data-o="0">` + anchor(1, 0) + "\n\n" + last + `<p data-o="2">abc</p></div>`},
+	}, {
+		name: "a passage starting on white space: the anchor at its first text",
+		xml:  "<article><bdy>\n\n<p>abc</p></bdy></article>",
+		ps:   []Passage{{0, 3}},
+		want: []string{`<div class="rs-body" data-o="0">` + "\n\n" + `<p data-o="2">` + anchor(1, 2) + `<mark data-o="2">a</mark>` + last + `bc</p></div>`},
+	}, {
+		name: "two passages in one link: the link is split around the arrows",
+		xml:  `<article` + xl + `><p><link xlink:href="../42.xml">ab<b>cd</b>ef</link> g</p></article>`,
+		ps:   []Passage{{0, 3}, {3, 5}},
+		want: []string{`<p data-o="0"><a data-o="0" href="42.xhtml">` + anchor(1, 0) + `<mark data-o="0">ab</mark><b data-o="2"><mark data-o="2">c</mark></b></a>` + next(2) +
+			`<a data-o="3" href="42.xhtml"><b data-o="3">` + anchor(2, 3) + `<mark data-o="3">d</mark></b><mark data-o="4">e</mark>f</a>` + last + ` g</p>`},
 	}, {
 		name: "paragraph holding a list becomes a div",
 		xml:  `<article><p>a<list><entry>b</entry></list></p></article>`,
@@ -405,4 +479,25 @@ func TestCorpusSample(t *testing.T) {
 		}
 	}
 	t.Logf("%d articles", len(files))
+}
+
+func TestRefTarget(t *testing.T) {
+	tests := []struct{ href, want string }{
+		{"#xpointer(//reflist/entry[@id=%221%22])", "1"},
+		{"#xpointer(//reflist/entry[@id=%2212%22])", "12"},
+		{`#xpointer(//reflist/entry[@id="7"])`, "7"},
+		{"#xpointer(//reflist/entry[@id=%277%27])", "7"},
+		{"#xpointer(//reflist/entry[@id=%221%27])", ""},
+		{"#xpointer(//reflist/entry[@id=%22a%22])", ""},
+		{"#xpointer(//reflist/entry[@id=%22%22])", ""},
+		{"#xpointer(//reflist/entry[@id=%221%22)", ""},
+		{"#xpointer(//reflist/entry[@id=1])", ""},
+		{"../12.xml", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := refTarget(tt.href); got != tt.want {
+			t.Errorf("refTarget(%q) = %q, want %q", tt.href, got, tt.want)
+		}
+	}
 }

@@ -9,7 +9,7 @@ import (
 // The JSON API: everything the pages show.
 //
 //	GET /api/search?q=Q            {"query":Q,"hits":[{rank,id,title,snippet,score,passages:[{offset,length}]}]}
-//	GET /api/article/{id}?q=Q      {"id","title","length","passages":[…],"page":"/article/{id}?q=Q"}
+//	GET /api/article/{id}?q=Q      {"id","title","length","lang","passages":[…],"page":"/article/{id}?q=Q"}
 //	GET /api/topics                [{"id","title"}]
 //	GET /api/runs                  [{"id","source","topics":[…]}]
 //	GET /api/relevant?topic=T&doc=D [{"offset","length"}] the judged relevant passages
@@ -83,7 +83,7 @@ func (s *Server) apiArticle(w http.ResponseWriter, r *http.Request) {
 		passages = append(passages, ps...)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"id": info.ID, "title": info.Title, "length": info.Length,
+		"id": info.ID, "title": info.Title, "length": info.Length, "lang": info.Lang,
 		"passages": passages, "page": articleURL(id, q),
 	})
 }

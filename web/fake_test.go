@@ -10,13 +10,13 @@ import (
 
 // fakeArticle is an article of the fakes: its text only.
 type fakeArticle struct {
-	title, text string
+	title, text, lang string
 }
 
 var fakeArticles = map[string]fakeArticle{
-	"101": {"Fresnel lens", "A Fresnel lens is a compact lens. It was made for lighthouses. Its rings bend the light."},
-	"102": {"Lighthouse <keeper>", "A keeper tends the light & the lens. The lamp burns oil."},
-	"103": {"Coffee", "Coffee is brewed from roasted beans."},
+	"101": {"Fresnel lens", "A Fresnel lens is a compact lens. It was made for lighthouses. Its rings bend the light.", "en"},
+	"102": {"Lighthouse <keeper>", "A keeper tends the light & the lens. The lamp burns oil.", ""},
+	"103": {"Coffee", "Coffee is brewed from roasted beans.", "en"},
 }
 
 // fakePages renders a minimal page that follows render's contract: the text
@@ -31,12 +31,17 @@ type fakePages struct {
 	}
 }
 
+func (p *fakePages) Has(id string) bool {
+	_, ok := fakeArticles[id]
+	return ok
+}
+
 func (p *fakePages) Info(id string) (ArticleInfo, bool) {
 	p.mu.Lock()
 	p.calls = append(p.calls, id)
 	p.mu.Unlock()
 	a, ok := fakeArticles[id]
-	return ArticleInfo{ID: id, Title: a.title, Length: len([]rune(a.text))}, ok
+	return ArticleInfo{ID: id, Title: a.title, Length: len([]rune(a.text)), Lang: a.lang}, ok
 }
 
 func (p *fakePages) Render(id string, passages []Passage, opt PageOptions) ([]byte, error) {

@@ -150,7 +150,8 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusNotFound, "There is no such article.")
 		return
 	}
-	if _, ok := s.opt.Pages.Info(id); !ok {
+	info, ok := s.opt.Pages.Info(id)
+	if !ok {
 		s.errorPage(w, http.StatusNotFound, "There is no such article.")
 		return
 	}
@@ -174,15 +175,28 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// links lead to the articles the prototype has; the others stay text
+	has := func(to string) bool { return validID(to) && s.opt.Pages.Has(to) }
 	opt := PageOptions{
-		ResultsURL:    resultsURL(q),
-		ArticleURL:    func(to string) string { return articleURL(to, q) },
+		ResultsURL: resultsURL(q),
+		ArticleURL: func(to string) string {
+			if !has(to) {
+				return ""
+			}
+			return articleURL(to, q)
+		},
 		StylesheetURL: "/static/article.css",
 		Highlight:     true,
 	}
 	if sim {
+		// the simulation frame stays on the simulated reader's article
 		opt.ResultsURL = "/simulate"
-		opt.ArticleURL = func(string) string { return "#" }
+		opt.ArticleURL = func(to string) string {
+			if !has(to) {
+				return ""
+			}
+			return "#"
+		}
 	}
 	page, err := s.opt.Pages.Render(id, passages, opt)
 	if err != nil {
@@ -193,6 +207,9 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 	// application/xhtml+xml: the renderer writes well-formed XHTML, and the
 	// XML parser then shows any mistake instead of guessing around it.
 	w.Header().Set("Content-Type", "application/xhtml+xml; charset=utf-8")
+	if validLang(info.Lang) {
+		w.Header().Set("Content-Language", info.Lang)
+	}
 	w.Write(page)
 }
 
@@ -206,6 +223,22 @@ func (s *Server) handleSimulate(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, s.pages.simulate, map[string]any{
 		"Title": "Simulation – readsim", "Topics": topics, "Runs": runs,
 	})
+}
+
+// validLang accepts a language tag fit for a header: 2 to 35 ASCII letters,
+// digits and hyphens, starting with two letters.
+func validLang(s string) bool {
+	if len(s) < 2 || len(s) > 35 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		letter := c >= 'a' && c <= 'z'
+		if i < 2 && !letter || !letter && !(s[i] >= '0' && s[i] <= '9') && s[i] != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // snippetHTML escapes a snippet and shows its matching words, which the

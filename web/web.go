@@ -75,11 +75,18 @@ type ArticleInfo struct {
 	ID     string `json:"id"`
 	Title  string `json:"title"`
 	Length int    `json:"length"`
+	// Lang is the article's language (BCP 47: "en", "zh", "ko"…), sent as
+	// the article page's Content-Language; empty when unknown.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Pages gives articles: whether one exists, its description and its anchored
 // XHTML page with the given passages.
 type Pages interface {
+	// Has reports whether there is an article id, cheaply (without reading
+	// it): an article page links only to the articles the prototype has,
+	// and leaves links to the others as plain text.
+	Has(id string) bool
 	// Info returns the article's description; ok is false when there is no
 	// article id. Ids are looked up, never joined into a path.
 	Info(id string) (info ArticleInfo, ok bool)

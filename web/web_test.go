@@ -181,6 +181,24 @@ func TestArticlePage(t *testing.T) {
 	if got := pages.last.opt.ArticleURL("102"); got != "/article/102?q=lighthouses+lens" {
 		t.Errorf("ArticleURL %q", got)
 	}
+	// links to articles the prototype does not have stay plain text
+	for _, id := range []string{"999", "../101", ""} {
+		if got := pages.last.opt.ArticleURL(id); got != "" {
+			t.Errorf("ArticleURL(%q) = %q, want \"\" (no such article)", id, got)
+		}
+	}
+	if cl := w.Header().Get("Content-Language"); cl != "en" {
+		t.Errorf("Content-Language %q, want en", cl)
+	}
+	// the simulation frame: links to known articles stay in the frame
+	get(t, s, "/article/101?p=0:5")
+	if a, b := pages.last.opt.ArticleURL("102"), pages.last.opt.ArticleURL("999"); a != "#" || b != "" {
+		t.Errorf("simulation frame: ArticleURL 102 %q, 999 %q; want # and empty", a, b)
+	}
+	// an article of unknown language: no Content-Language
+	if w := get(t, s, "/article/102"); w.Header().Get("Content-Language") != "" {
+		t.Errorf("Content-Language %q for an article of unknown language", w.Header().Get("Content-Language"))
+	}
 	if pages.last.opt.StylesheetURL != "/static/article.css" {
 		t.Errorf("StylesheetURL %q", pages.last.opt.StylesheetURL)
 	}
@@ -303,12 +321,16 @@ func TestAPI(t *testing.T) {
 		ID       string    `json:"id"`
 		Title    string    `json:"title"`
 		Length   int       `json:"length"`
+		Lang     string    `json:"lang"`
 		Passages []Passage `json:"passages"`
 		Page     string    `json:"page"`
 	}
 	if decode("/api/article/102?q=lamp", &ar); ar.ID != "102" || ar.Length != 56 || ar.Page != "/article/102?q=lamp" ||
-		len(ar.Passages) != 1 || ar.Passages[0] != (Passage{37, 19}) {
+		len(ar.Passages) != 1 || ar.Passages[0] != (Passage{37, 19}) || ar.Lang != "" {
 		t.Errorf("/api/article: %+v", ar)
+	}
+	if decode("/api/article/101", &ar); ar.Lang != "en" {
+		t.Errorf("/api/article/101: lang %q, want en", ar.Lang)
 	}
 	var topics []Topic
 	if decode("/api/topics", &topics); len(topics) != 3 || topics[1].Title != "coffee <beans>" {

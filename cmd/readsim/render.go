@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -13,22 +14,26 @@ import (
 func init() {
 	register(&command{
 		name:    "render",
-		args:    "--articles DIR ARTICLE_ID [--passage OFFSET:LENGTH]...",
+		args:    "--articles DIR ARTICLE_ID [--passage OFFSET:LENGTH]... [--dtd FILE] [--lang LANG]",
 		summary: "the anchored single-column XHTML page of an article",
 		run:     runRender,
 	})
 }
 
 // runRender prints the page of one article, found by id anywhere under DIR
-// (two files with the same id are an input error). Passages partly past the article's end are clipped
-// with a warning, passages wholly past it are an input error, and
-// overlapping passages are merged with a warning.
+// (two files with the same id are an input error). Passages partly past the
+// article's end are clipped with a warning, passages wholly past it are an
+// input error, and overlapping passages are merged with a warning. The page
+// is standalone: links to other articles of DIR point to ID.xhtml beside it,
+// links to articles not in DIR are plain text. --dtd and --lang are the
+// shared article flags (articleflags.go); the page's lang is the article's.
 func runRender(e *env, args []string) error {
 	fs := newFlags(e, commands["render"])
 	dir := fs.String("articles", "", "the folder of the articles (searched recursively)")
 	var passages multiFlag
 	fs.Var(&passages, "passage", "a passage to anchor and highlight, `OFFSET:LENGTH` in characters (repeatable)")
 	noHighlight := fs.Bool("no-highlight", false, "start with the passage highlight switched off")
+	af := addArticleFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -51,10 +56,15 @@ func runRender(e *env, args []string) error {
 		}
 		ps = append(ps, p)
 	}
+	rd, err := af.reader(e, "render", *dir)
+	if err != nil {
+		return err
+	}
 	d, err := article.OpenDir(*dir)
 	if err != nil {
 		return inputError{err}
 	}
+	d.Reader = rd
 	a, err := d.Parse(id)
 	if err != nil {
 		return inputError{err}
@@ -71,7 +81,16 @@ func runRender(e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "readsim render: warning: overlapping passages merged: %d passages shown\n", len(n))
 	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
-	if err := render.Page(w, a, ps, render.Options{NoHighlight: *noHighlight}); err != nil {
+	opt := render.Options{
+		NoHighlight: *noHighlight,
+		ArticleURL: func(id string) string {
+			if _, ok := d.Path(id); !ok {
+				return ""
+			}
+			return url.PathEscape(id) + ".xhtml"
+		},
+	}
+	if err := render.Page(w, a, ps, opt); err != nil {
 		return err
 	}
 	return w.Flush()

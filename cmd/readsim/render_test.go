@@ -135,3 +135,103 @@ func TestRenderBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Links to articles of the folder point to ID.xhtml beside the page; links
+// to articles that are not in it stay plain text.
+func TestRenderLinks(t *testing.T) {
+	dir := renderArticles(t)
+	src := `<article xmlns:xlink="http://www.w3.org/1999/xlink"><bdy><p><link xlink:href="../7.xml">in</link> <link xlink:href="../99.xml">out</link></p></bdy></article>`
+	if err := os.WriteFile(filepath.Join(dir, "5.xml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runRenderCmd("--articles", dir, "5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	wellFormed(t, out)
+	// text: "in" 0-1, " " 2, "out" 3-5
+	for _, want := range []string{`<a data-o="0" href="7.xhtml">in</a>`, `<span class="rs-link" data-o="3">out</span>`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("page lacks %s\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "99.xhtml") {
+		t.Errorf("a link to an article not in the folder")
+	}
+}
+
+// --lang sets the page's language; --dtd supplies the entities of an
+// article whose own DTD is missing.
+func TestRenderArticleFlags(t *testing.T) {
+	dir := renderArticles(t)
+	dtd := filepath.Join(t.TempDir(), "my.dtd")
+	if err := os.WriteFile(dtd, []byte(`<!ENTITY rs "readsim">`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `<?xml version="1.0"?><!DOCTYPE article SYSTEM "nowhere.dtd"><article><bdy><p>&rs; &amp;</p></bdy></article>`
+	if err := os.WriteFile(filepath.Join(dir, "8.xml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args    []string
+		code    int
+		want    []string
+		wantErr string
+	}{
+		{[]string{"42"}, 0, []string{`lang="en" xml:lang="en"`}, ""},
+		{[]string{"42", "--lang", "ko"}, 0, []string{`lang="ko" xml:lang="ko"`, `<nav id="top" class="rs-ui rs-top" aria-label="Passages" lang="en">`}, ""},
+		{[]string{"42", "--lang", "k o"}, 2, nil, "--lang"},
+		{[]string{"8", "--dtd", dtd}, 0, []string{`<p data-o="0">readsim &amp;</p>`}, ""},
+		{[]string{"8"}, 2, nil, "rs"}, // the entity is undefined without the DTD
+	}
+	for _, tt := range tests {
+		code, out, errs := runRenderCmd(append([]string{"--articles", dir}, tt.args...)...)
+		if code != tt.code {
+			t.Errorf("%v: exit %d, want %d: %s", tt.args, code, tt.code, errs)
+			continue
+		}
+		if tt.code == 0 {
+			wellFormed(t, out)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: page lacks %s\n%s", tt.args, w, out)
+			}
+		}
+		if !strings.Contains(errs, tt.wantErr) {
+			t.Errorf("%v: stderr %q lacks %q", tt.args, errs, tt.wantErr)
+		}
+	}
+}
+
+// The real articles: a passage that starts on white space is anchored at
+// its start, not after its end (issue 12 §5), and the page has the
+// article's language.
+func TestRenderWikipedia(t *testing.T) {
+	const dir = "../../../shared/data/wikipedia"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no real articles in %s (../shared/data/wikipedia from the repository root): %v", dir, err)
+	}
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		// Cuttlefish: characters 163-165 are the three line ends that open
+		// <bdy>, before "Cuttlefish" (166)
+		{[]string{"20976520", "--passage", "163:3"}, []string{`<span class="rs-ui rs-pass" id="p1" data-o="163"></span>`, `lang="en"`, `<title>Cuttlefish</title>`}},
+		{[]string{"51099", "--passage", "300:20"}, []string{`lang="ko" xml:lang="ko"`, `<title>조선 장조</title>`}},
+		{[]string{"101991"}, []string{`lang="zh" xml:lang="zh"`, `<title>意大利餃</title>`}},
+	}
+	for _, tt := range tests {
+		code, out, errs := runRenderCmd(append([]string{"--articles", dir}, tt.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, errs)
+		}
+		wellFormed(t, out)
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: page lacks %s", tt.args, w)
+			}
+		}
+	}
+}

@@ -126,16 +126,23 @@ func (p *Pages) load(id string) (*article.Article, bool) {
 	return a, true
 }
 
+// Has reports whether the folder has article id, without reading it.
+func (p *Pages) Has(id string) bool {
+	_, ok := p.dir.Path(id)
+	return ok
+}
+
 // Info describes article id.
 func (p *Pages) Info(id string) (web.ArticleInfo, bool) {
 	a, ok := p.load(id)
 	if !ok {
 		return web.ArticleInfo{}, false
 	}
-	return web.ArticleInfo{ID: a.ID, Title: a.Title, Length: a.Len}, true
+	return web.ArticleInfo{ID: a.ID, Title: a.Title, Length: a.Len, Lang: a.Lang}, true
 }
 
-// Render writes the anchored page of article id with the passages.
+// Render writes the anchored page of article id with the passages, in the
+// article's language (render.Options.Lang left empty).
 func (p *Pages) Render(id string, ps []web.Passage, opt web.PageOptions) ([]byte, error) {
 	a, ok := p.load(id)
 	if !ok {

@@ -3,9 +3,13 @@ package backend
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/topics"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web"
@@ -114,5 +118,56 @@ func TestReplayTrace(t *testing.T) {
 	cancel()
 	if err := rp.Replay(ctx, web.ReplayRequest{Topic: "T1", Run: "myrun", Order: "natural", Screen: 300}, func([]byte) error { return nil }); err == nil {
 		t.Error("cancelled replay: no error")
+	}
+}
+
+// The prototype's article page over a real folder: links lead to the
+// articles the folder has and stay text for the others, and the page and
+// its Content-Language are in the article's language.
+func TestArticlePageLinksAndLang(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		// 1 links to 2 (in the folder) and 3 (not)
+		"a/1.xml": `<article xmlns:xlink="http://www.w3.org/1999/xlink"><header><title>조선 장조</title><id>1</id></header><bdy><p>사도세자는 <link xlink:type="simple" xlink:href="../002/2.xml">영조</link>의 아들이다. <link xlink:type="simple" xlink:href="../003/3.xml">정조</link>의 아버지.</p></bdy></article>`,
+		"b/2.xml": `<article><header><title>영조</title></header><bdy><p>조선의 왕.</p></bdy></article>`,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := article.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := NewPages(d)
+	if !pages.Has("2") || pages.Has("3") || pages.Has("../b/2") {
+		t.Errorf("Has: 2 %v, 3 %v, ../b/2 %v; want true, false, false", pages.Has("2"), pages.Has("3"), pages.Has("../b/2"))
+	}
+	s, err := web.New(web.Options{Pages: pages, RatePerSecond: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", "/article/1", nil))
+	if w.Code != 200 {
+		t.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+	page := w.Body.String()
+	// text: "조선 장조" 0-4, "1" 5, "사도세자는 " 6-11, "영조" 12-13, "의 아들이다. " 14-21, "정조" 22-23
+	for _, want := range []string{`lang="ko" xml:lang="ko"`, `<a data-o="12" href="/article/2">영조</a>`, `<span class="rs-link" data-o="22">정조</span>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "/article/3") {
+		t.Errorf("a link to an article the prototype does not have")
+	}
+	if cl := w.Header().Get("Content-Language"); cl != "ko" {
+		t.Errorf("Content-Language %q, want ko", cl)
 	}
 }
