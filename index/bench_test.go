@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"math/rand"
@@ -140,7 +141,7 @@ func benchScale(b *testing.B, n int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		hits, err := x.Fetch(pq, 100, Options{})
+		hits, err := x.Fetch(context.Background(), pq, 100, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -843,7 +843,6 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	return p
 }
 
-
 // inline are the elements whose boundaries are not word boundaries (emphasis
 // and links of both collections); an element with a wordnetid attribute (a
 // YAGO wrapper such as <person>) or a link target is inline too. Every other

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -355,7 +356,7 @@ func TestCJKPrecision(t *testing.T) {
 			t.Errorf("%q in %s: snippet %q, want %q", tc.q, tc.id, got, tc.want)
 		}
 	}
-	hits, err := x.Fetch(mustPrepare(t, x, "송혜교"), 1, Options{})
+	hits, err := x.Fetch(context.Background(), mustPrepare(t, x, "송혜교"), 1, Options{})
 	if err != nil || len(hits) != 1 || hits[0].Lang != "ko" || hits[0].Title != "송혜교" {
 		t.Errorf("hit %+v %v, want 201 in ko", hits, err)
 	}

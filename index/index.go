@@ -146,6 +146,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -158,6 +159,8 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/vellum"
+
+	"github.com/readsim/readsim/index/article"
 )
 
 // Index is an open index, safe for concurrent searches.
@@ -271,6 +274,25 @@ type Options struct {
 	TitleBoost, TextBoost float64
 	// Threshold is browse's relative threshold (BrowseOptions).
 	Threshold float64
+	// SnippetWidth is the length of Search's snippets in characters (0:
+	// DefaultSnippetWidth; half as many for an article in Chinese, Japanese
+	// or Korean, whose characters are twice as wide).
+	SnippetWidth int
+}
+
+// DefaultSnippetWidth is the length of a result's snippet in characters.
+const DefaultSnippetWidth = 180
+
+// snippetWidth returns the snippet width for an article in lang.
+func (o Options) snippetWidth(lang string) int {
+	w := o.SnippetWidth
+	if w <= 0 {
+		w = DefaultSnippetWidth
+	}
+	if article.IsCJK(lang) {
+		w = (w + 1) / 2
+	}
+	return w
 }
 
 func (o Options) boosts() (float64, float64) {
@@ -325,7 +347,7 @@ func (x *Index) Prepare(q string) (*Query, error) {
 
 // Fetch returns the k best articles for q by BM25 over title and text.
 // Ties are broken by article id, so rankings are reproducible.
-func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
+func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
 	if k <= 0 {
 		return nil, nil
 	}
@@ -349,7 +371,7 @@ func (x *Index) Fetch(q *Query, k int, opt Options) ([]Hit, error) {
 	// average field length from the segments' dictionaries (see the package
 	// documentation and loadStats)
 	req.PreSearchData = map[string]interface{}{bsearch.BM25PreSearchDataKey: x.fetch}
-	res, err := x.art.Search(req)
+	res, err := x.art.SearchInContext(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -438,26 +460,40 @@ func (x *Index) Browse(d *Doc, q *Query, opt Options) []Passage {
 	return browse(d.Text, d.toks, d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
 
-// Result is a fetched article with its passages.
+// Result is a fetched article with its passages and a snippet.
 type Result struct {
 	Hit
 	Doc      *Doc
 	Passages []Passage
+	// Snippet is about Options.SnippetWidth characters around the first
+	// query term of the first passage (of the article when it has none).
+	Snippet string
 }
 
-// Search fetches the k best articles for q and browses each.
-func (x *Index) Search(q *Query, k int, opt Options) ([]Result, error) {
-	hits, err := x.Fetch(q, k, opt)
+// Search is one request's retrieval: it fetches the k best articles for q
+// and browses each, returning their passages and snippets (the context is
+// passed to Bleve: a cancelled request stops the search).
+func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Result, error) {
+	hits, err := x.Fetch(ctx, q, k, opt)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Result, len(hits))
 	for i, h := range hits {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		d, err := x.Doc(h.ID)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Result{Hit: h, Doc: d, Passages: x.Browse(d, q, opt)}
+		r := Result{Hit: h, Doc: d, Passages: x.Browse(d, q, opt)}
+		p := Passage{Start: 0, End: d.Len}
+		if len(r.Passages) > 0 {
+			p = r.Passages[0]
+		}
+		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
+		out[i] = r
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -95,7 +96,7 @@ func search(t *testing.T, x *Index, q string) []Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := x.Search(pq, 10, Options{})
+	res, err := x.Search(context.Background(), pq, 10, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

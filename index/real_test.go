@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"html"
 	"os"
 	"path/filepath"
@@ -82,7 +83,7 @@ func TestRealCollection(t *testing.T) {
 		if d.Title != title {
 			t.Errorf("%s: title %q, want %q", f, d.Title, title)
 		}
-		hits, err := x.Fetch(mustPrepare(t, x, title), 3, Options{})
+		hits, err := x.Fetch(context.Background(), mustPrepare(t, x, title), 3, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +138,7 @@ func TestRealSearch(t *testing.T) {
 		{"고추냉이", "48729", "ko", "[고추냉이]"},
 	} {
 		pq := mustPrepare(t, x, tc.q)
-		res, err := x.Search(pq, 5, Options{})
+		res, err := x.Search(context.Background(), pq, 5, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

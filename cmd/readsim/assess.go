@@ -1,11 +1,11 @@
 package main
 
 import (
-	"errors"
 	"os"
 
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/index/assess"
+	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
 func init() {
@@ -30,23 +30,19 @@ func runAssess(e *env, args []string) error {
 	}
 	d, err := article.OpenDir(*dir)
 	if err != nil {
-		return inputError{err}
+		return err
 	}
 	f, err := os.Open(pos[0])
 	if err != nil {
 		return inputError{err}
 	}
 	defer f.Close()
-	js, err := assess.Judge(f, pos[0], d.Parse)
+	js, err := scenario.Assess(f, pos[0], d.Parse)
 	if err != nil {
-		var ae *assess.Error
-		if errors.As(err, &ae) {
-			return inputError{err}
-		}
 		return err
 	}
 	if *out == "" {
-		return assess.WriteFOL(e.stdout, js)
+		return inex.WriteJudgments(e.stdout, js)
 	}
-	return writeFileAtomic(*out, func(w *os.File) error { return assess.WriteFOL(w, js) })
+	return writeFileAtomic(*out, func(w *os.File) error { return inex.WriteJudgments(w, js) })
 }

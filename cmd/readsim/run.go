@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"github.com/readsim/readsim/scenario/inex"
 	"os"
 	"slices"
 	"strings"
 
-	"github.com/readsim/readsim/index"
-	"github.com/readsim/readsim/index/topics"
+	"github.com/readsim/readsim/scenario"
 )
 
 func init() {
@@ -40,8 +41,8 @@ func runRun(e *env, args []string) error {
 	if *topicsFile == "" {
 		return usageError{"--topics is required"}
 	}
-	if !slices.Contains(index.Tasks, *task) {
-		return usageError{fmt.Sprintf("unknown task %q: want one of %s", *task, strings.Join(index.Tasks, ", "))}
+	if !slices.Contains(scenario.Tasks, *task) {
+		return usageError{fmt.Sprintf("unknown task %q: want one of %s", *task, strings.Join(scenario.Tasks, ", "))}
 	}
 	if strings.ContainsAny(*runID, " \t\n") {
 		return usageError{"--run-id must not contain white space"}
@@ -49,7 +50,7 @@ func runRun(e *env, args []string) error {
 	var fieldNames []string
 	for _, f := range strings.Split(*fields, ",") {
 		if f = strings.TrimSpace(f); f != "" {
-			if _, err := (&topics.Topic{}).Field(f); err != nil {
+			if _, err := (&inex.Topic{}).Field(f); err != nil {
 				return usageError{err.Error()}
 			}
 			fieldNames = append(fieldNames, f)
@@ -58,11 +59,11 @@ func runRun(e *env, args []string) error {
 	if len(fieldNames) == 0 {
 		return usageError{"--fields names no field"}
 	}
-	ts, err := topics.ReadFile(*topicsFile)
+	ts, err := inex.OpenTopics(*topicsFile)
 	if err != nil {
 		return inputError{err}
 	}
-	qs := make([]index.TopicQuery, len(ts))
+	qs := make([]scenario.TopicQuery, len(ts))
 	for i := range ts {
 		var parts []string
 		for _, f := range fieldNames {
@@ -71,17 +72,20 @@ func runRun(e *env, args []string) error {
 				parts = append(parts, v)
 			}
 		}
-		qs[i] = index.TopicQuery{ID: ts[i].ID, Text: strings.Join(parts, " ")}
+		qs[i] = scenario.TopicQuery{ID: ts[i].ID, Text: strings.Join(parts, " ")}
 	}
 	x, err := openIndex(*rf.idx)
 	if err != nil {
 		return err
 	}
 	defer x.Close()
-	opt := index.RunOptions{Task: *task, K: *rf.k, RunID: *runID, Options: rf.options(),
-		Warn: func(s string) { fmt.Fprintf(e.stderr, "readsim run: %s\n", s) }}
-	if *out == "" {
-		return x.WriteRun(e.stdout, qs, opt)
+	run, err := scenario.MakeRun(context.Background(), x, qs, scenario.RunOptions{Task: *task, K: *rf.k, RunID: *runID, Search: rf.options(),
+		Warn: func(s string) { fmt.Fprintf(e.stderr, "readsim run: %s\n", s) }})
+	if err != nil {
+		return err
 	}
-	return writeFileAtomic(*out, func(f *os.File) error { return x.WriteRun(f, qs, opt) })
+	if *out == "" {
+		return inex.WriteRun(e.stdout, run)
+	}
+	return writeFileAtomic(*out, func(f *os.File) error { return inex.WriteRun(f, run) })
 }

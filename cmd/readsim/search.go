@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -106,7 +107,7 @@ func runSearch(e *env, args []string) error {
 		return err
 	}
 	opt := rf.options()
-	res, err := x.Search(q, *rf.k, opt)
+	res, err := x.Search(context.Background(), q, *rf.k, opt)
 	if err != nil {
 		return err
 	}

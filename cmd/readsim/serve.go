@@ -11,7 +11,6 @@ import (
 
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/index/topics"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web"
 	"github.com/readsim/readsim/web/backend"
@@ -142,9 +141,9 @@ func serve(e *env, cfg serveConfig) error {
 		if err != nil {
 			return inputError{err}
 		}
-		var ts []topics.Topic
+		var ts []inex.Topic
 		if cfg.topics != "" {
-			if ts, err = topics.ReadFile(cfg.topics); err != nil {
+			if ts, err = inex.OpenTopics(cfg.topics); err != nil {
 				return inputError{err}
 			}
 		}
@@ -173,7 +172,7 @@ func serve(e *env, cfg serveConfig) error {
 			}
 		}
 		if len(ts) > 0 {
-			live, err := backend.LiveRun(x, ts, cfg.liveK, liveRunID)
+			live, err := backend.LiveRun(context.Background(), x, ts, cfg.liveK, liveRunID)
 			if err != nil {
 				warn(fmt.Sprintf("no live run: %v", err))
 			} else if _, dup := seen[live.ID]; !dup {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -357,5 +358,79 @@ func TestXMLEncodings(t *testing.T) {
 	_, err = ReadRun("k.xml", strings.NewReader("<?xml version=\"1.0\" encoding=\"KOI8-R\"?>\n"+body), RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), "k.xml") || !strings.Contains(err.Error(), "KOI8-R") {
 		t.Errorf("unknown encoding: %v", err)
+	}
+}
+
+// A run written in each format reads back as the same results (the XML
+// submission groups an article's consecutive passages into one result).
+func TestWriteRunRoundTrip(t *testing.T) {
+	run := &Run{ID: "w<1>", Format: FOL, Topics: []*RunTopic{
+		{ID: "1", Results: []Result{
+			{Article: "a", Start: 0, End: 10, Entry: -1, Score: 2.5, Line: 1},
+			{Article: "a", Start: 20, End: 25, Entry: -1, Score: 2.5, Line: 2},
+			{Article: "b&c", Start: 5, End: 6, Entry: -1, Score: 1, Line: 3},
+		}},
+		{ID: "2", Results: []Result{{Article: "d", Start: 0, End: 3, Entry: -1, Score: 0.125, Line: 4}}},
+	}}
+	for _, f := range []Format{FOL, TREC, XML} {
+		r := *run
+		r.Format = f
+		if f == TREC {
+			r.Topics = []*RunTopic{{ID: "1", Results: []Result{
+				{Article: "a", Full: true, Entry: -1, Score: 2.5}, {Article: "x", Full: true, Entry: -1, Score: 1},
+			}}}
+		}
+		var b strings.Builder
+		if err := WriteRun(&b, &r); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadRun("w", strings.NewReader(b.String()), RunOptions{})
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", f, err, b.String())
+		}
+		if back.ID != r.ID || back.Format != f || len(back.Topics) != len(r.Topics) {
+			t.Fatalf("%v: read back %+v from\n%s", f, back, b.String())
+		}
+		for i, tp := range r.Topics {
+			got := back.Topics[i].Results
+			if len(got) != len(tp.Results) {
+				t.Fatalf("%v topic %s: %d results, want %d", f, tp.ID, len(got), len(tp.Results))
+			}
+			for k, want := range tp.Results {
+				g := got[k]
+				if g.Article != want.Article || g.Start != want.Start || g.End != want.End || g.Full != want.Full || g.Score != want.Score {
+					t.Errorf("%v topic %s result %d: %+v, want %+v", f, tp.ID, k, g, want)
+				}
+			}
+		}
+	}
+	// a whole article has no FOL line
+	bad := &Run{Format: FOL, Topics: []*RunTopic{{ID: "1", Results: []Result{{Article: "a", Full: true}}}}}
+	if err := WriteRun(io.Discard, bad); err == nil {
+		t.Error("a whole-article result written as FOL")
+	}
+}
+
+// Judgments written and read back are the same.
+func TestWriteJudgmentsRoundTrip(t *testing.T) {
+	const in = "1 Q0 a 15 100 5 5:10 50:5\n1 Q0 b 0 40 0\n2 Q0 c 3 30 0 0:3\n"
+	q, err := ReadQrels("q", strings.NewReader(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var js []*Judgment
+	for _, id := range q.IDs {
+		for _, a := range []string{"a", "b", "c"} {
+			if j := q.Topics[id].Docs[a]; j != nil {
+				js = append(js, j)
+			}
+		}
+	}
+	var b strings.Builder
+	if err := WriteJudgments(&b, js); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != in {
+		t.Errorf("written\n%s\nwant\n%s", b.String(), in)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // Judgment is one line of judgments: an article judged for a topic.
 type Judgment struct {
-	Article string
+	Topic, Article string
 	// Rsize is the relevant characters the line declares; Length the article
 	// length; BEP the best entry point (FOL judgments; 0 in TREC qrels).
 	Rsize, Length, BEP int
@@ -122,8 +122,8 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 			if err != nil {
 				return nil, err
 			}
-			j = &Judgment{Line: ln, Article: string(fs[2]), Grade: grade}
-			if err := q.add(name, in.get(fs[0]), j); err != nil {
+			j = &Judgment{Line: ln, Topic: in.get(fs[0]), Article: string(fs[2]), Grade: grade}
+			if err := q.add(name, j.Topic, j); err != nil {
 				return nil, err
 			}
 			continue
@@ -132,7 +132,7 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 		case len(fs) < 6:
 			return nil, errorf(name, ln, "%d columns, want at least 6 (FOL judgments: topic Q0 article rsize length bep [offset:length]…) or 4 (TREC qrels: topic iteration document relevance)", len(fs))
 		}
-		j = &Judgment{Line: ln, Article: string(fs[2])}
+		j = &Judgment{Line: ln, Topic: in.get(fs[0]), Article: string(fs[2])}
 		if j.Rsize, err = intField(name, ln, "rsize", fs[3]); err != nil {
 			return nil, err
 		}
@@ -180,7 +180,7 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 		if j.NRC > 0 {
 			j.Grade = 1
 		}
-		if err := q.add(name, in.get(fs[0]), j); err != nil {
+		if err := q.add(name, j.Topic, j); err != nil {
 			return nil, err
 		}
 	}

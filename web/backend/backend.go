@@ -14,7 +14,6 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/index/topics"
 	"github.com/readsim/readsim/render"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
@@ -41,21 +40,17 @@ func (s *Search) Search(ctx context.Context, q string, k int) ([]web.Hit, error)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := s.X.Search(pq, k, s.Opt)
+	opt := s.Opt
+	if opt.SnippetWidth == 0 {
+		opt.SnippetWidth = SnippetWidth
+	}
+	rs, err := s.X.Search(ctx, pq, k, opt)
 	if err != nil {
 		return nil, err
 	}
 	hits := make([]web.Hit, 0, len(rs))
 	for i, r := range rs {
-		h := web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Score: r.Score, Passages: passages(r.Passages)}
-		if r.Doc != nil {
-			p := index.Passage{Start: 0, End: r.Doc.Len}
-			if len(r.Passages) > 0 {
-				p = r.Passages[0]
-			}
-			h.Snippet = index.Snippet(r.Doc, p, pq, SnippetWidth)
-		}
-		hits = append(hits, h)
+		hits = append(hits, web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Score: r.Score, Passages: passages(r.Passages), Snippet: r.Snippet})
 	}
 	return hits, nil
 }
@@ -193,7 +188,7 @@ const maxPlayers = 64
 
 // NewReplays offers runs against q. Topic titles come from ts (which may be
 // nil); the topics listed are those of the judgments.
-func NewReplays(q *inex.Qrels, ts []topics.Topic, runs []Run) *Replays {
+func NewReplays(q *inex.Qrels, ts []inex.Topic, runs []Run) *Replays {
 	titles := map[string]string{}
 	for _, t := range ts {
 		title, _ := t.Field("title")
@@ -289,20 +284,21 @@ func (r *Replays) Relevant(topic, doc string) []web.Passage {
 }
 
 // LiveRun is the live system's own run over the topics: relevant in context
-// (the fetched articles with their passages), k articles per topic, read back
-// as any run would be.
-func LiveRun(x *index.Index, ts []topics.Topic, k int, runID string) (*inex.Run, error) {
-	var tq []index.TopicQuery
+// (the fetched articles with their passages), k articles per topic, built
+// from the index's hits (scenario.MakeRun).
+func LiveRun(ctx context.Context, x *index.Index, ts []inex.Topic, k int, runID string) (*inex.Run, error) {
+	var tq []scenario.TopicQuery
 	for _, t := range ts {
 		title, err := t.Field("title")
 		if err != nil || title == "" {
 			continue
 		}
-		tq = append(tq, index.TopicQuery{ID: t.ID, Text: title})
+		tq = append(tq, scenario.TopicQuery{ID: t.ID, Text: title})
 	}
-	var b bytes.Buffer
-	if err := x.WriteRun(&b, tq, index.RunOptions{Task: "ric", K: k, RunID: runID}); err != nil {
+	run, err := scenario.MakeRun(ctx, x, tq, scenario.RunOptions{Task: "ric", K: k, RunID: runID})
+	if err != nil {
 		return nil, err
 	}
-	return inex.ReadRun(runID, &b, inex.RunOptions{})
+	run.File = runID
+	return run, nil
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/index/topics"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web"
 )
@@ -36,7 +35,7 @@ func newReplays(t *testing.T) *Replays {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := []topics.Topic{{ID: "T1", Title: "first topic"}}
+	ts := []inex.Topic{{ID: "T1", Title: "first topic"}}
 	return NewReplays(q, ts, []Run{{Run: r, Source: "flag"}})
 }
 

@@ -1,7 +1,8 @@
-package assess
+package scenario
 
 import (
 	"bytes"
+	"github.com/readsim/readsim/scenario/inex"
 	"os"
 	"testing"
 
@@ -12,24 +13,24 @@ import (
 // highlights.txt: the committed file must be what the highlights say, and
 // the sample must keep what issue 2 asks of it.
 func TestSampleJudgments(t *testing.T) {
-	d, err := article.OpenDir("../../corpus-sample/articles")
+	d, err := article.OpenDir("../corpus-sample/articles")
 	if err != nil {
 		t.Skip("no corpus-sample:", err)
 	}
-	f, err := os.Open("../../corpus-sample/highlights.txt")
+	f, err := os.Open("../corpus-sample/highlights.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	js, err := Judge(f, "highlights.txt", d.Parse)
+	js, err := Assess(f, "highlights.txt", d.Parse)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteFOL(&b, js); err != nil {
+	if err := inex.WriteJudgments(&b, js); err != nil {
 		t.Fatal(err)
 	}
-	committed, err := os.ReadFile("../../corpus-sample/judgments.qrels")
+	committed, err := os.ReadFile("../corpus-sample/judgments.qrels")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,9 +46,9 @@ func TestSampleJudgments(t *testing.T) {
 			topics[j.Topic] = s
 		}
 		switch {
-		case len(j.Passages) == 0:
+		case len(j.Rel) == 0:
 			s.nonrel++
-		case len(j.Passages) >= 2:
+		case len(j.Rel) >= 2:
 			s.multi++
 			s.relevant++
 		default:

@@ -1,8 +1,9 @@
-package assess
+package scenario
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/readsim/readsim/scenario/inex"
 	"strings"
 	"testing"
 
@@ -13,16 +14,16 @@ import (
 //
 //	"Ünïcode title" 0-13, "\n" 13, p1 "Lighthouses guide ships." 14-38, "\n" 38,
 //	p2 "A lens focuses light. A lens turns." 39-74, "\n" 74
-const doc = "<article><name>Ünïcode title</name>\n<p>Lighthouses <b>guide</b> ships.</p>\n<p>A lens focuses light. A lens turns.</p>\n</article>"
+const assessDoc = "<article><name>Ünïcode title</name>\n<p>Lighthouses <b>guide</b> ships.</p>\n<p>A lens focuses light. A lens turns.</p>\n</article>"
 
-func articles(id string) (*article.Article, error) {
+func assessArticles(id string) (*article.Article, error) {
 	if id != "7" && id != "8" {
 		return nil, fmt.Errorf("no such article")
 	}
-	return article.Parse(strings.NewReader(doc), id+".xml")
+	return article.Parse(strings.NewReader(assessDoc), id+".xml")
 }
 
-func TestJudge(t *testing.T) {
+func TestAssess(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
@@ -47,12 +48,12 @@ func TestJudge(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			js, err := Judge(strings.NewReader(tc.in), "h.txt", articles)
+			js, err := Assess(strings.NewReader(tc.in), "h.txt", assessArticles)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := WriteFOL(&b, js); err != nil {
+			if err := inex.WriteJudgments(&b, js); err != nil {
 				t.Fatal(err)
 			}
 			if b.String() != tc.want {
@@ -62,7 +63,7 @@ func TestJudge(t *testing.T) {
 	}
 }
 
-func TestJudgeErrors(t *testing.T) {
+func TestAssessErrors(t *testing.T) {
 	tests := []struct {
 		name, in string
 		line     int
@@ -82,12 +83,12 @@ func TestJudgeErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Judge(strings.NewReader(tc.in), "h.txt", articles)
-			e, ok := err.(*Error)
+			_, err := Assess(strings.NewReader(tc.in), "h.txt", assessArticles)
+			e, ok := err.(*inex.Error)
 			if !ok {
-				t.Fatalf("err = %v, want *Error", err)
+				t.Fatalf("err = %v, want *inex.Error", err)
 			}
-			if e.Line != tc.line || !strings.Contains(e.Msg, tc.msg) || !strings.HasPrefix(err.Error(), fmt.Sprintf("h.txt:%d:", tc.line)) {
+			if e.Line != tc.line || !strings.Contains(e.Err.Error(), tc.msg) || !strings.HasPrefix(err.Error(), fmt.Sprintf("h.txt:%d:", tc.line)) {
 				t.Errorf("err = %q, want line %d with %q", err, tc.line, tc.msg)
 			}
 		})

@@ -1,4 +1,4 @@
-// Package assess turns a readable highlights file — quotes of the relevant
+// Highlights: a readable highlights file — quotes of the relevant
 // text per topic and article — into INEX FOL judgments, the way an INEX
 // assessor's highlighting became offsets. It fails loudly: a quote that is not
 // in the article, or that is in it more than once, is an error naming the
@@ -29,50 +29,23 @@
 // The best entry point (bep), which the highlights do not give, is the start of
 // the first highlighted passage; a non-relevant article has rsize 0, bep 0 and
 // no passages.
-package assess
+
+package scenario
 
 import (
 	"bufio"
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
-// Passage is a highlighted [Start,End) character span.
-type Passage struct{ Start, End int }
-
-// Judgment is one article judged for one topic.
-type Judgment struct {
-	Topic, Article string
-	Len            int       // article length in characters
-	Passages       []Passage // in document order; none for non-relevant
-}
-
-// RelevantChars is the number of highlighted characters.
-func (j *Judgment) RelevantChars() int {
-	n := 0
-	for _, p := range j.Passages {
-		n += p.End - p.Start
-	}
-	return n
-}
-
-// Error is a problem in the highlights file.
-type Error struct {
-	File string
-	Line int
-	Msg  string
-}
-
-// Error returns "file:line: message".
-func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
-
-// Articles gives the parsed article for an id.
-type Articles func(id string) (*article.Article, error)
+// ArticleFunc gives the parsed article for an id.
+type ArticleFunc func(id string) (*article.Article, error)
 
 type quote struct {
 	line int
@@ -85,34 +58,42 @@ type entry struct {
 	quotes         []quote
 }
 
-// Judge reads the highlights from r (named name in errors), finds every quote in
-// its article and returns the judgments in the order of the file.
-func Judge(r io.Reader, name string, articles Articles) ([]Judgment, error) {
+// Assess reads the highlights from r (named name in errors), finds every
+// quote in its article and returns the judgments in the order of the file
+// (inex.WriteJudgments writes them as FOL lines). A problem is an
+// *inex.Error naming the highlights file and line.
+func Assess(r io.Reader, name string, articles ArticleFunc) ([]*inex.Judgment, error) {
 	entries, err := parse(r, name)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Judgment, 0, len(entries))
+	out := make([]*inex.Judgment, 0, len(entries))
 	for _, e := range entries {
 		a, err := articles(e.article)
 		if err != nil {
-			return nil, &Error{name, e.line, fmt.Sprintf("article %s: %v", e.article, err)}
+			return nil, inexErrorf(name, e.line, "article %s: %v", e.article, err)
 		}
-		j := Judgment{Topic: e.topic, Article: e.article, Len: a.Len}
+		j := &inex.Judgment{Topic: e.topic, Article: e.article, Length: a.Len, Line: e.line}
 		for _, q := range e.quotes {
 			p, err := find(a, q.text)
 			if err != nil {
-				return nil, &Error{name, q.line, fmt.Sprintf("article %s: %v", e.article, err)}
+				return nil, inexErrorf(name, q.line, "article %s: %v", e.article, err)
 			}
-			j.Passages = append(j.Passages, p)
+			j.Rel = append(j.Rel, p)
 		}
-		sort.Slice(j.Passages, func(x, y int) bool { return j.Passages[x].Start < j.Passages[y].Start })
-		for k := 1; k < len(j.Passages); k++ {
-			if j.Passages[k].Start < j.Passages[k-1].End {
-				return nil, &Error{name, e.line, fmt.Sprintf("article %s: highlighted passages %d:%d and %d:%d overlap",
-					e.article, j.Passages[k-1].Start, j.Passages[k-1].End-j.Passages[k-1].Start,
-					j.Passages[k].Start, j.Passages[k].End-j.Passages[k].Start)}
+		sort.Slice(j.Rel, func(x, y int) bool { return j.Rel[x].Start < j.Rel[y].Start })
+		for k := 1; k < len(j.Rel); k++ {
+			if j.Rel[k].Start < j.Rel[k-1].End {
+				return nil, inexErrorf(name, e.line, "article %s: highlighted passages %d:%d and %d:%d overlap",
+					e.article, j.Rel[k-1].Start, j.Rel[k-1].End-j.Rel[k-1].Start,
+					j.Rel[k].Start, j.Rel[k].End-j.Rel[k].Start)
 			}
+		}
+		j.NRC = j.Rel.Len()
+		j.Rsize = j.NRC
+		if j.NRC > 0 {
+			// the highlights give no best entry point: the first passage's start
+			j.BEP, j.Grade = j.Rel[0].Start, 1
 		}
 		out = append(out, j)
 	}
@@ -135,63 +116,63 @@ func parse(r io.Reader, name string) ([]entry, error) {
 		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
 		case strings.HasPrefix(s, ">"):
 			if len(entries) == 0 || entries[len(entries)-1].topic != topic {
-				return nil, &Error{name, line, "a quote before any 'article' line"}
+				return nil, inexErrorf(name, line, "a quote before any 'article' line")
 			}
 			q := strings.TrimSpace(s[1:])
 			if q == "" {
-				return nil, &Error{name, line, "an empty quote"}
+				return nil, inexErrorf(name, line, "an empty quote")
 			}
 			e := &entries[len(entries)-1]
 			e.quotes = append(e.quotes, quote{line, q})
 		default:
 			f := strings.Fields(trimmed)
 			if len(f) != 2 || (f[0] != "topic" && f[0] != "article") {
-				return nil, &Error{name, line, fmt.Sprintf("want 'topic ID', 'article ID', '> quote' or '# comment', got %q", trimmed)}
+				return nil, inexErrorf(name, line, "want 'topic ID', 'article ID', '> quote' or '# comment', got %q", trimmed)
 			}
 			if f[0] == "topic" {
 				if prev, dup := seenTopic[f[1]]; dup {
-					return nil, &Error{name, line, fmt.Sprintf("topic %s listed again (first on line %d)", f[1], prev)}
+					return nil, inexErrorf(name, line, "topic %s listed again (first on line %d)", f[1], prev)
 				}
 				seenTopic[f[1]] = line
 				topic = f[1]
 				continue
 			}
 			if topic == "" {
-				return nil, &Error{name, line, "an 'article' line before any 'topic' line"}
+				return nil, inexErrorf(name, line, "an 'article' line before any 'topic' line")
 			}
 			key := topic + " " + f[1]
 			if prev, dup := seenArticle[key]; dup {
-				return nil, &Error{name, line, fmt.Sprintf("article %s listed again for topic %s (first on line %d)", f[1], topic, prev)}
+				return nil, inexErrorf(name, line, "article %s listed again for topic %s (first on line %d)", f[1], topic, prev)
 			}
 			seenArticle[key] = line
 			entries = append(entries, entry{topic: topic, article: f[1], line: line})
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &Error{name, line + 1, err.Error()}
+		return nil, &inex.Error{File: name, Line: line + 1, Err: err}
 	}
 	if len(entries) == 0 {
-		return nil, &Error{name, line, "no judgments in the file"}
+		return nil, inexErrorf(name, line, "no judgments in the file")
 	}
 	return entries, nil
 }
 
 // find locates a quote ("A" or "A ... B") in the article's text.
-func find(a *article.Article, q string) (Passage, error) {
+func find(a *article.Article, q string) (effort.Span, error) {
 	head, tail, ranged := strings.Cut(q, " ... ")
 	start, err := unique(a.Text, head)
 	if err != nil {
-		return Passage{}, err
+		return effort.Span{}, err
 	}
 	end := start + len(head)
 	if ranged {
 		k := strings.Index(a.Text[end:], tail)
 		if k < 0 {
-			return Passage{}, fmt.Errorf("quote end %q not found after %q", clip(tail), clip(head))
+			return effort.Span{}, fmt.Errorf("quote end %q not found after %q", clip(tail), clip(head))
 		}
 		end += k + len(tail)
 	}
-	return Passage{a.CharOffset(start), a.CharOffset(end)}, nil
+	return effort.Span{Start: a.CharOffset(start), End: a.CharOffset(end)}, nil
 }
 
 // unique returns the byte offset of the only occurrence of s in text.
@@ -214,20 +195,7 @@ func clip(s string) string {
 	return s
 }
 
-// WriteFOL writes judgments as INEX FOL lines.
-func WriteFOL(w io.Writer, js []Judgment) error {
-	bw := bufio.NewWriter(w)
-	for _, j := range js {
-		bep := 0
-		if len(j.Passages) > 0 {
-			bep = j.Passages[0].Start
-		}
-		bw.WriteString(j.Topic + " Q0 " + j.Article + " " + strconv.Itoa(j.RelevantChars()) + " " +
-			strconv.Itoa(j.Len) + " " + strconv.Itoa(bep))
-		for _, p := range j.Passages {
-			bw.WriteString(" " + strconv.Itoa(p.Start) + ":" + strconv.Itoa(p.End-p.Start))
-		}
-		bw.WriteByte('\n')
-	}
-	return bw.Flush()
+// inexErrorf is an *inex.Error at a line of the highlights file.
+func inexErrorf(file string, line int, format string, args ...any) error {
+	return &inex.Error{File: file, Line: line, Err: fmt.Errorf(format, args...)}
 }

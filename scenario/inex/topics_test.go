@@ -1,4 +1,4 @@
-package topics
+package inex
 
 import (
 	"os"
@@ -13,7 +13,7 @@ func TestRealINEX2009(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("skipping: %s is absent (shared data folder not beside the repository)", path)
 	}
-	ts, err := ReadFile(path)
+	ts, err := OpenTopics(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestFormats(t *testing.T) {
 			[]Topic{{ID: "1", Title: "nobel prize"}, {ID: "2", Title: "best movie"}}},
 	}
 	for _, tc := range tests {
-		got, err := Read([]byte(tc.in), tc.name)
+		got, err := ReadTopics([]byte(tc.in), tc.name)
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -66,7 +66,7 @@ func TestErrors(t *testing.T) {
 		{"1 a\n1 b\n", "appears twice"},
 		{"<inex-topic-file/>", "no topic"},
 	} {
-		if _, err := Read([]byte(tc.in), "x"); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := ReadTopics([]byte(tc.in), "x"); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.in, err, tc.want)
 		}
 	}
@@ -89,7 +89,7 @@ func TestKeywords(t *testing.T) {
 // TestLatin1 reads a topic file declared ISO-8859-1: byte 0xE9 is é.
 func TestLatin1(t *testing.T) {
 	in := "<?xml version=\"1.0\" encoding=\"iso-8859-1\"?>\n<inex-topic-file><topic id=\"3\"><title>caf\xe9 culture</title></topic></inex-topic-file>"
-	got, err := Read([]byte(in), "l.xml")
+	got, err := ReadTopics([]byte(in), "l.xml")
 	if err != nil {
 		t.Fatal(err)
 	}

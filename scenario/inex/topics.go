@@ -1,8 +1,9 @@
-// Package topics reads INEX topic files: the INEX 2009–2010 <inex-topic-file>
-// (whose real copy redefines lt, gt and amp in an internal DTD), INEX
-// 2006–2008 <inex_topic> files (one topic, or several under any root), and
-// plain text with one "id title words…" topic per line.
-package topics
+package inex
+
+// Topic files: the INEX 2009–2010 <inex-topic-file> (whose real copy
+// redefines lt, gt and amp in an internal DTD), INEX 2006–2008 <inex_topic>
+// files (one topic, or several under any root), and plain text with one
+// "id title words…" topic per line.
 
 import (
 	"bufio"
@@ -11,9 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/readsim/readsim/index/article"
 )
@@ -50,57 +51,55 @@ func (t *Topic) Field(name string) (string, error) {
 	return "", fmt.Errorf("unknown topic field %q (title, castitle, phrasetitle, description, narrative)", name)
 }
 
-// Error is a problem in a topic file, with its line.
-type Error struct {
-	File string
-	Line int
-	Msg  string
-}
+// MaxTopicsBytes is the largest topic file read (the real INEX 2009 file is
+// 92 KB).
+const MaxTopicsBytes = 64 << 20
 
-// Error returns "file:line: message" (without the line when it is unknown).
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
-
-// ReadFile reads a topic file of any of the three formats.
-func ReadFile(path string) ([]Topic, error) {
-	b, err := os.ReadFile(path)
+// OpenTopics reads a topic file of any of the three formats ("-" is
+// standard input).
+func OpenTopics(path string) ([]Topic, error) {
+	r, closeFn, err := open(path)
 	if err != nil {
-		return nil, &Error{File: path, Msg: fmt.Sprint(errors.Unwrap(err))}
+		return nil, err
 	}
-	return Read(b, path)
+	defer closeFn()
+	b, err := io.ReadAll(io.LimitReader(r, MaxTopicsBytes+1))
+	if err != nil {
+		return nil, &Error{File: path, Err: err}
+	}
+	if len(b) > MaxTopicsBytes {
+		return nil, &Error{File: path, Err: fmt.Errorf("larger than %d MiB: not a topic file readsim reads", MaxTopicsBytes>>20)}
+	}
+	return ReadTopics(b, path)
 }
 
-// Read parses topics from b; name is used in error messages.
-func Read(b []byte, name string) ([]Topic, error) {
+// ReadTopics parses topics from b; name is used in error messages.
+func ReadTopics(b []byte, name string) ([]Topic, error) {
 	trim := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
 	var ts []Topic
 	var err error
 	if bytes.HasPrefix(trim, []byte("<")) {
-		ts, err = readXML(b, name)
+		ts, err = readTopicsXML(b, name)
 	} else {
-		ts, err = readPlain(b, name)
+		ts, err = readTopicsPlain(b, name)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if len(ts) == 0 {
-		return nil, &Error{File: name, Msg: "no topic in the file"}
+		return nil, &Error{File: name, Err: errors.New("no topic in the file")}
 	}
 	seen := map[string]bool{}
 	for _, t := range ts {
 		if seen[t.ID] {
-			return nil, &Error{File: name, Msg: fmt.Sprintf("topic %s appears twice", t.ID)}
+			return nil, &Error{File: name, Err: fmt.Errorf("topic %s appears twice", t.ID)}
 		}
 		seen[t.ID] = true
 	}
 	return ts, nil
 }
 
-func readPlain(b []byte, name string) ([]Topic, error) {
+func readTopicsPlain(b []byte, name string) ([]Topic, error) {
 	var ts []Topic
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
@@ -111,14 +110,14 @@ func readPlain(b []byte, name string) ([]Topic, error) {
 		}
 		f := strings.Fields(s)
 		if len(f) < 2 {
-			return nil, &Error{File: name, Line: line, Msg: fmt.Sprintf("want \"id title words…\", got %q", s)}
+			return nil, &Error{File: name, Line: line, Err: fmt.Errorf("want \"id title words…\", got %q", s)}
 		}
 		ts = append(ts, Topic{ID: f[0], Title: strings.Join(f[1:], " ")})
 	}
 	return ts, sc.Err()
 }
 
-func readXML(b []byte, name string) ([]Topic, error) {
+func readTopicsXML(b []byte, name string) ([]Topic, error) {
 	d := xml.NewDecoder(bytes.NewReader(b))
 	d.Strict = true
 	d.CharsetReader = article.CharsetReader
@@ -133,7 +132,7 @@ func readXML(b []byte, name string) ([]Topic, error) {
 	var text strings.Builder
 	errAt := func(msg string) error {
 		line, _ := d.InputPos()
-		return &Error{File: name, Line: line, Msg: msg}
+		return &Error{File: name, Line: line, Err: errors.New(msg)}
 	}
 	for {
 		tok, err := d.Token()
@@ -143,13 +142,13 @@ func readXML(b []byte, name string) ([]Topic, error) {
 		if err != nil {
 			var se *xml.SyntaxError
 			if errors.As(err, &se) {
-				return nil, &Error{File: name, Line: se.Line, Msg: strings.TrimPrefix(se.Msg, "xml: ")}
+				return nil, &Error{File: name, Line: se.Line, Err: errors.New(strings.TrimPrefix(se.Msg, "xml: "))}
 			}
 			return nil, errAt(err.Error())
 		}
 		switch t := tok.(type) {
 		case xml.Directive:
-			declareEntities(d.Entity, string(t))
+			declareTopicEntities(d.Entity, string(t))
 		case xml.StartElement:
 			switch {
 			case t.Name.Local == "topic" || t.Name.Local == "inex_topic":
@@ -164,6 +163,9 @@ func readXML(b []byte, name string) ([]Topic, error) {
 				}
 				if cur.ID == "" {
 					return nil, errAt(fmt.Sprintf("<%s> without an id attribute", t.Name.Local))
+				}
+				if strings.ContainsFunc(cur.ID, unicode.IsSpace) {
+					return nil, errAt(fmt.Sprintf("topic id %q holds white space: a topic id is one word", cur.ID))
 				}
 			case cur != nil && field == "":
 				switch t.Name.Local {
@@ -202,10 +204,10 @@ func readXML(b []byte, name string) ([]Topic, error) {
 	return ts, nil
 }
 
-var entityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)\s+(?:"([^"]*)"|'([^']*)')`)
+var topicEntityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)\s+(?:"([^"]*)"|'([^']*)')`)
 
-func declareEntities(m map[string]string, dtd string) {
-	for _, s := range entityDecl.FindAllStringSubmatch(dtd, -1) {
+func declareTopicEntities(m map[string]string, dtd string) {
+	for _, s := range topicEntityDecl.FindAllStringSubmatch(dtd, -1) {
 		if _, dup := m[s[1]]; !dup {
 			m[s[1]] = s[2] + s[3]
 		}
