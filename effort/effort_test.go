@@ -297,7 +297,7 @@ func TestListScores(t *testing.T) {
 
 func TestFocused(t *testing.T) {
 	// Topic with 100 relevant characters; passages (len, rel): (50,25), (50,0), (100,75).
-	c := NewFocusedCurve([]Passage{{50, 25}, {50, 0}, {100, 75}}, 100)
+	c := NewFocusedCurve([]FocusedPassage{{50, 25}, {50, 0}, {100, 75}}, 100)
 	// P = .5, .25, .5 ; R = .25, .25, 1
 	for _, tc := range []struct{ x, want float64 }{{0, 0.5}, {0.01, 0.5}, {0.25, 0.5}, {0.26, 0.5}, {1, 0.5}} {
 		if got := c.IP(tc.x); got != tc.want {
@@ -307,7 +307,7 @@ func TestFocused(t *testing.T) {
 	if got := c.AiP(); got != 0.5 {
 		t.Errorf("AiP = %v", got)
 	}
-	c = NewFocusedCurve([]Passage{{10, 10}, {90, 0}}, 40)
+	c = NewFocusedCurve([]FocusedPassage{{10, 10}, {90, 0}}, 40)
 	// P = 1, .1 ; R = .25, .25: iP = 1 up to 0.25, 0 after; AiP = 26/101.
 	if got := c.AiP(); !near(got, 26.0/101, 1e-15) {
 		t.Errorf("AiP = %v", got)
@@ -547,7 +547,7 @@ func TestEdgeInputs(t *testing.T) {
 	// gP: rank 1 relevant with score 1 (gP 1, gR 1/2); rank 2 non-relevant
 	// with score 0 (gP 1/2, gR 1/2). Focused: rank 1 10 relevant characters
 	// of 10 (P 1, R 10/20); rank 2 none of 10 (P 1/2, R 1/2).
-	curve := NewFocusedCurve([]Passage{{Len: 10, RelLen: 10}, {Len: 10}}, 20)
+	curve := NewFocusedCurve([]FocusedPassage{{Len: 10, RelLen: 10}, {Len: 10}}, 20)
 	for _, tc := range []struct {
 		points int
 		want   []float64

@@ -43,7 +43,7 @@ type TopicInput struct {
 	Docs []RankedDoc
 	// Passages is the ranked list of passages for the focused measures, in
 	// the run's line order; it may be nil when no focused measure is asked.
-	Passages []Passage
+	Passages []FocusedPassage
 	// Ideal are the grades of the topic's relevant documents, highest first:
 	// the ideal ranking of nDCG.
 	Ideal []int

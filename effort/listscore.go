@@ -197,9 +197,9 @@ func InterpolatedGP(scores []float64, isrel []bool, trel, points int) []float64 
 	return out
 }
 
-// Passage is one passage of a focused run: its length and how many of its
+// FocusedPassage is one passage of a focused run: its length and how many of its
 // characters are relevant.
-type Passage struct {
+type FocusedPassage struct {
 	Len, RelLen int
 }
 
@@ -211,13 +211,13 @@ type FocusedCurve struct {
 
 // NewFocusedCurve computes the curve of the ranked passages ps against a topic
 // with relChars relevant characters.
-func NewFocusedCurve(ps []Passage, relChars int) FocusedCurve {
+func NewFocusedCurve(ps []FocusedPassage, relChars int) FocusedCurve {
 	c := FocusedCurve{P: make([]float64, len(ps)), R: make([]float64, len(ps))}
 	c.fill(ps, relChars)
 	return c
 }
 
-func (c *FocusedCurve) fill(ps []Passage, relChars int) {
+func (c *FocusedCurve) fill(ps []FocusedPassage, relChars int) {
 	c.P, c.R = c.P[:0], c.R[:0]
 	a, b := 0, 0
 	for _, p := range ps {

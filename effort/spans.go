@@ -4,17 +4,51 @@
 // scores (gP, gR, AgP, AgP', AgP”, CE, NCE, ANCE, P, AP), the focused scores
 // (iP, AiP) and the official INEX counts.
 //
-// The package is pure: it does no I/O and imports nothing of readsim. Every
+// The package is pure: it does no I/O and imports nothing of readsim (it
+// is the root of readsim's imports: every other package may use it). Every
 // computation works on sorted half-open intervals, never on per-character
 // arrays, so its cost grows with the number of passages, not with the length
 // of the documents.
 package effort
 
-import "sort"
+import (
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+)
 
-// Span is the half-open character interval [Start, End) of a document.
+// Span is the half-open character interval [Start, End) of a document:
+// readsim's one type for a character range of an article (a judged or
+// retrieved passage, an element's text, a passage to render). INEX writes
+// it as offset:length, [Start, Start+length).
 type Span struct {
 	Start, End int
+}
+
+// MarshalJSON writes the span as INEX writes a passage:
+// {"offset":Start,"length":End−Start}.
+func (s Span) MarshalJSON() ([]byte, error) {
+	b := append([]byte(`{"offset":`), strconv.Itoa(s.Start)...)
+	b = append(b, `,"length":`...)
+	b = append(b, strconv.Itoa(s.Len())...)
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON reads {"offset":O,"length":L}.
+func (s *Span) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Offset *int `json:"offset"`
+		Length *int `json:"length"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if v.Offset == nil || v.Length == nil || *v.Offset < 0 || *v.Length < 0 {
+		return errors.New(`a span is {"offset":O,"length":L}, both non-negative integers`)
+	}
+	*s = Span{Start: *v.Offset, End: *v.Offset + *v.Length}
+	return nil
 }
 
 // Len returns the number of characters of s (0 if s is empty or reversed).

@@ -148,7 +148,7 @@ func benchScale(b *testing.B, n int) {
 		fetch = append(fetch, time.Since(t0))
 		for _, h := range hits[:min(10, len(hits))] {
 			t1 := time.Now()
-			d, err := x.Doc(h.ID)
+			d, err := x.Article(h.ID)
 			if err != nil {
 				b.Fatal(err)
 			}

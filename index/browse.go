@@ -1,6 +1,7 @@
 package index
 
 import (
+	"github.com/readsim/readsim/effort"
 	"math"
 	"slices"
 	"sort"
@@ -9,22 +10,20 @@ import (
 	"unicode/utf8"
 )
 
-// Elem is a candidate element of an article: a unit that browse may return.
+// Elem is a candidate element of an article: a unit that browse may return,
+// its text's span and its XPath.
 type Elem struct {
-	XPath      string
-	Start, End int // characters, [Start, End)
+	effort.Span
+	XPath string
 }
 
 // Passage is a best-matching passage of an article: one candidate element or
-// several adjacent ones merged.
+// several adjacent ones merged, with their XPaths and score.
 type Passage struct {
-	Start, End int      // characters, [Start, End)
-	XPaths     []string // the merged elements, in document order
-	Score      float64  // the best score among them
+	effort.Span
+	XPaths []string // the merged elements, in document order
+	Score  float64  // the best score among them
 }
-
-// Len is the passage length in characters.
-func (p Passage) Len() int { return p.End - p.Start }
 
 // ElemStats are the collection statistics browse scores elements with: the
 // number of candidate elements in the collection, their average length in
@@ -163,7 +162,7 @@ func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats
 			p.Score = math.Max(p.Score, k.score)
 			continue
 		}
-		out = append(out, Passage{Start: el.Start, End: el.End, XPaths: []string{el.XPath}, Score: k.score})
+		out = append(out, Passage{Span: el.Span, XPaths: []string{el.XPath}, Score: k.score})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"github.com/readsim/readsim/effort"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,7 +19,8 @@ import (
 func TestBrowseOverlaps(t *testing.T) {
 	text := "x" + strings.Repeat(" ", 9) + "y" + strings.Repeat(" ", 9) + "x" + strings.Repeat(" ", 9) + "x x" + strings.Repeat(" ", 7)
 	toks := []token{{"x", 0, 1}, {"y", 10, 11}, {"x", 20, 21}, {"x", 30, 31}, {"x", 32, 33}}
-	elems := []Elem{{"sec", 0, 30}, {"p1", 0, 10}, {"p2", 10, 20}, {"p3", 20, 30}, {"p4", 30, 40}}
+	el := func(x string, s, e int) Elem { return Elem{XPath: x, Span: effort.Span{Start: s, End: e}} }
+	elems := []Elem{el("sec", 0, 30), el("p1", 0, 10), el("p2", 10, 20), el("p3", 20, 30), el("p4", 30, 40)}
 	st := &ElemStats{N: 5, AvgLen: 1, DF: map[string]float64{"x": 4}}
 	got := spans(browse(text, toks, elems, []Term{{"x", 1}}, st, BrowseOptions{}))
 	want := []span{{0, 10, "p1"}, {20, 40, "p3 p4"}}

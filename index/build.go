@@ -28,6 +28,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/vellum"
 
+	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
 )
 
@@ -959,7 +960,7 @@ func candidates(a *article.Article, names map[string]bool) []Elem {
 		if e.Name == "entry" && inReflist(a, i) {
 			continue
 		}
-		out = append(out, Elem{XPath: a.XPath(i), Start: e.Start, End: e.End})
+		out = append(out, Elem{XPath: a.XPath(i), Span: effort.Span{Start: e.Start, End: e.End}})
 	}
 	if runs {
 		sort.SliceStable(out, func(i, j int) bool {
@@ -988,7 +989,7 @@ func appendRuns(out []Elem, a *article.Article, b int) []Elem {
 		if xpath == "" {
 			xpath = a.XPath(b) + "/text()"
 		}
-		out = append(out, Elem{XPath: xpath, Start: s, End: s + utf8.RuneCountInString(trimmed)})
+		out = append(out, Elem{XPath: xpath, Span: effort.Span{Start: s, End: s + utf8.RuneCountInString(trimmed)}})
 	}
 	cur := els[b].Start
 	for c := b + 1; c < els[b].Next; {
@@ -1044,7 +1045,7 @@ func decodeElems(s string) []Elem {
 		}
 		st, _ := strconv.Atoi(f[0])
 		en, _ := strconv.Atoi(f[1])
-		out = append(out, Elem{XPath: f[2], Start: st, End: en})
+		out = append(out, Elem{XPath: f[2], Span: effort.Span{Start: st, End: en}})
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func TestCollectionDTD(t *testing.T) {
 		t.Errorf("languages %v, want %v", res.Langs, want)
 	}
 	x := openTest(t, idx)
-	d, err := x.Doc("1")
+	d, err := x.Article("1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestCollectionDTD(t *testing.T) {
 		t.Errorf("DTD changed: full=%v indexed=%d rebuilt=%q, want a full build saying the DTD changed", res.Full, res.Indexed, res.Rebuilt)
 	}
 	x = openTest(t, idx)
-	if d, _ := x.Doc("1"); d == nil || d.Text != "LensA lens --" {
+	if d, _ := x.Article("1"); d == nil || d.Text != "LensA lens --" {
 		t.Errorf("after the DTD changed: %+v, want the text LensA lens --", d)
 	}
 	x.Close()
@@ -239,7 +239,7 @@ func TestCandidatesRealMarkup(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := openTest(t, idx)
-	d, err := x.Doc("1")
+	d, err := x.Article("1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func TestCJKPrecision(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := x.Doc(tc.id)
+		d, err := x.Article(tc.id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -402,7 +402,7 @@ func TestHeaderIDMismatch(t *testing.T) {
 	if !reflect.DeepEqual(ids, []string{"3 Martial arts"}) {
 		t.Errorf("martial arts: %v, want article 3 titled Martial arts", ids)
 	}
-	if d, err := x.Doc("20"); err == nil {
+	if d, err := x.Article("20"); err == nil {
 		t.Errorf("article 20 exists: %+v", d)
 	}
 }

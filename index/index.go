@@ -160,6 +160,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/vellum"
 
+	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
 )
 
@@ -384,8 +385,8 @@ func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit,
 	return hits, nil
 }
 
-// Doc is an article as the index stores it.
-type Doc struct {
+// StoredArticle is an article as the index stores it.
+type StoredArticle struct {
 	ID, Title, Path string
 	// Lang is the article's language ("en", "zh", "ja", "ko"…), which
 	// decides how its text is analysed.
@@ -398,8 +399,8 @@ type Doc struct {
 	toks   []token
 }
 
-// Doc loads an article from the index.
-func (x *Index) Doc(id string) (*Doc, error) {
+// Article loads an article from the index.
+func (x *Index) Article(id string) (*StoredArticle, error) {
 	d, err := x.art.Document(id)
 	if err != nil {
 		return nil, err
@@ -411,8 +412,8 @@ func (x *Index) Doc(id string) (*Doc, error) {
 }
 
 // decodeDoc reads an article from its stored Bleve document.
-func decodeDoc(id string, d bindex.Document) *Doc {
-	out := &Doc{ID: id}
+func decodeDoc(id string, d bindex.Document) *StoredArticle {
+	out := &StoredArticle{ID: id}
 	d.VisitFields(func(f bindex.Field) {
 		v := string(f.Value())
 		switch f.Name() {
@@ -436,7 +437,7 @@ func decodeDoc(id string, d bindex.Document) *Doc {
 
 // docElementCounts counts the terms of a stored article's candidate elements
 // as parseOne counted them when the article was indexed.
-func docElementCounts(d *Doc) termCounts {
+func docElementCounts(d *StoredArticle) termCounts {
 	toks := tokenize(d.Text, d.breaks, d.Lang)
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
@@ -453,7 +454,7 @@ func docElementCounts(d *Doc) termCounts {
 }
 
 // Browse returns the best passages of the article d for q (see browse).
-func (x *Index) Browse(d *Doc, q *Query, opt Options) []Passage {
+func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
 	if d.toks == nil {
 		d.toks = tokenize(d.Text, d.breaks, d.Lang)
 	}
@@ -463,7 +464,7 @@ func (x *Index) Browse(d *Doc, q *Query, opt Options) []Passage {
 // Result is a fetched article with its passages and a snippet.
 type Result struct {
 	Hit
-	Doc      *Doc
+	Doc      *StoredArticle
 	Passages []Passage
 	// Snippet is about Options.SnippetWidth characters around the first
 	// query term of the first passage (of the article when it has none).
@@ -483,12 +484,12 @@ func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Res
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d, err := x.Doc(h.ID)
+		d, err := x.Article(h.ID)
 		if err != nil {
 			return nil, err
 		}
 		r := Result{Hit: h, Doc: d, Passages: x.Browse(d, q, opt)}
-		p := Passage{Start: 0, End: d.Len}
+		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(r.Passages) > 0 {
 			p = r.Passages[0]
 		}
@@ -504,7 +505,7 @@ func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Res
 // 意大 and 大利 of 意大利 mark [意大利]. An ellipsis marks a cut. The cuts fall
 // between characters, never inside one; runs of white space become one
 // space.
-func Snippet(d *Doc, p Passage, q *Query, width int) string {
+func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	if d.toks == nil {
 		d.toks = tokenize(d.Text, d.breaks, d.Lang)
 	}

@@ -62,7 +62,7 @@ func TestRealCollection(t *testing.T) {
 		id := strings.TrimSuffix(filepath.Base(f), ".xml")
 		want := filepath.Base(filepath.Dir(f))
 		langs[want]++
-		d, err := x.Doc(id)
+		d, err := x.Article(id)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"os"
 	"strings"
 	"testing"
@@ -36,11 +37,11 @@ func benchArticle(tb testing.TB, size int) (*article.Article, int) {
 }
 
 // benchPassages are five passages spread over the article.
-func benchPassages(n int) []Passage {
-	var ps []Passage
+func benchPassages(n int) []effort.Span {
+	var ps []effort.Span
 	for k := 1; k <= 5; k++ {
 		s := n * k / 6
-		ps = append(ps, Passage{s, s + n/20})
+		ps = append(ps, effort.Span{Start: s, End: s + n/20})
 	}
 	return ps
 }
@@ -81,7 +82,7 @@ func BenchmarkPageWikipedia(b *testing.B) {
 	}
 	type doc struct {
 		a  *article.Article
-		ps []Passage
+		ps []effort.Span
 	}
 	var docs []doc
 	size := 0
@@ -95,7 +96,7 @@ func BenchmarkPageWikipedia(b *testing.B) {
 			size += int(st.Size())
 		}
 		n := a.Len
-		docs = append(docs, doc{a, []Passage{{n / 5, n/5 + 200}, {n / 2, n/2 + 400}, {4 * n / 5, 4*n/5 + 100}}})
+		docs = append(docs, doc{a, []effort.Span{{Start: n / 5, End: n/5 + 200}, {Start: n / 2, End: n/2 + 400}, {Start: 4 * n / 5, End: 4*n/5 + 100}}})
 	}
 	b.SetBytes(int64(size))
 	b.ReportAllocs()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -84,7 +85,7 @@ func TestBrowser(t *testing.T) {
 
 	type doc struct {
 		a  *article.Article
-		ps []Passage
+		ps []effort.Span
 	}
 	docs := map[string]doc{}
 	for _, name := range []string{"2005", "1105"} {
@@ -92,9 +93,9 @@ func TestBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		docs[name] = doc{a, []Passage{{200, 400}, {1048, 1530}, {2758, 2763}}}
+		docs[name] = doc{a, []effort.Span{{Start: 200, End: 400}, {Start: 1048, End: 1530}, {Start: 2758, End: 2763}}}
 	}
-	docs["wide"] = doc{parse(t, "wide.xml", wideArticle), []Passage{{30, 60}}}
+	docs["wide"] = doc{parse(t, "wide.xml", wideArticle), []effort.Span{{Start: 30, End: 60}}}
 	opt := Options{StylesheetURL: "/render.css", ScriptURL: "/render.js", ResultsURL: "/search?q=caisson"}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/article/{id}", func(w http.ResponseWriter, r *http.Request) {

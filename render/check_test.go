@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"io"
 	"net/url"
 	"strconv"
@@ -48,7 +49,7 @@ type pageFacts struct {
 // checkPage re-parses page with encoding/xml and checks every rule of the
 // package documentation that can be checked without a browser, against the
 // article a and the passages ps (as given to Page). It returns what it found.
-func checkPage(a *article.Article, ps []Passage, page []byte, opt Options) (*pageFacts, error) {
+func checkPage(a *article.Article, ps []effort.Span, page []byte, opt Options) (*pageFacts, error) {
 	d := xml.NewDecoder(bytes.NewReader(page))
 	d.Strict = true
 	f := &pageFacts{anchors: map[string]int{}}
@@ -235,7 +236,7 @@ func checkPage(a *article.Article, ps []Passage, page []byte, opt Options) (*pag
 }
 
 // checkPassages checks the anchors, arrows and marks against the passages.
-func checkPassages(a *article.Article, ps []Passage, f *pageFacts, opt Options) error {
+func checkPassages(a *article.Article, ps []effort.Span, f *pageFacts, opt Options) error {
 	results := opt.ResultsURL
 	if results == "" {
 		results = "./"

@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"net/url"
 	"os"
 	"regexp"
@@ -22,7 +23,7 @@ func ExamplePage() {
 	}
 	// "Fresnel lens" is characters 6 to 18: "Lens" is 0-3, "A " 4-5
 	var b strings.Builder
-	if err := render.Page(&b, a, []render.Passage{{Start: 6, End: 18}}, render.Options{}); err != nil {
+	if err := render.Page(&b, a, []effort.Span{{Start: 6, End: 18}}, render.Options{}); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -73,7 +74,7 @@ func ExamplePage_server() {
 
 // The passages a page shows, and the anchors a result list can link to.
 func ExampleNormalizePassages() {
-	ps := render.NormalizePassages([]render.Passage{{Start: 50, End: 90}, {Start: 10, End: 20}, {Start: 80, End: 120}}, 100)
+	ps := render.NormalizePassages([]effort.Span{{Start: 50, End: 90}, {Start: 10, End: 20}, {Start: 80, End: 120}}, 100)
 	for k, p := range ps {
 		fmt.Printf("#%s: [%d,%d)\n", render.AnchorID(k+1), p.Start, p.End)
 	}

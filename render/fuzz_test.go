@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"github.com/readsim/readsim/effort"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,12 +14,12 @@ import (
 
 // passagesFrom turns fuzz bytes into passages over an article of n
 // characters: each 4 bytes are a start and a length.
-func passagesFrom(b []byte, n int) []Passage {
-	var ps []Passage
+func passagesFrom(b []byte, n int) []effort.Span {
+	var ps []effort.Span
 	for ; len(b) >= 4 && len(ps) < 16; b = b[4:] {
 		s := (int(b[0])<<8 | int(b[1])) % (n + 2)
 		l := int(b[2])<<8 | int(b[3])
-		ps = append(ps, Passage{s - 1, s - 1 + l%(n+3)}) // may start before 0 or end past n
+		ps = append(ps, effort.Span{Start: s - 1, End: s - 1 + l%(n+3)}) // may start before 0 or end past n
 	}
 	return ps
 }

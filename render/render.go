@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"io"
 	"net/url"
 	"sort"
@@ -13,13 +14,6 @@ import (
 
 	"github.com/readsim/readsim/index/article"
 )
-
-// Passage is a passage of an article: the characters [Start, End), INEX
-// character offsets as in package article. A FOL passage offset:length is
-// Passage{offset, offset+length}.
-type Passage struct {
-	Start, End int
-}
 
 // Options says how Page links the page to the rest of the prototype. The
 // zero value gives a standalone page: embedded CSS, highlight on, links to
@@ -59,8 +53,8 @@ func AnchorID(k int) string { return "p" + strconv.Itoa(k) }
 // characters: clipped to [0, n], empty ones dropped, sorted by start, and
 // overlapping ones merged into their union. Passages that only touch (one
 // ends where the next starts) stay separate. The input is not modified.
-func NormalizePassages(ps []Passage, n int) []Passage {
-	out := make([]Passage, 0, len(ps))
+func NormalizePassages(ps []effort.Span, n int) []effort.Span {
+	out := make([]effort.Span, 0, len(ps))
 	for _, p := range ps {
 		p.Start = max(p.Start, 0)
 		p.End = min(p.End, n)
@@ -90,7 +84,7 @@ func NormalizePassages(ps []Passage, n int) []Passage {
 // NormalizePassages) to w. It returns an error when a is not consistent (its
 // elements' spans do not nest, Len is not the length of Text: an Article not
 // made by package article) or when writing fails.
-func Page(w io.Writer, a *article.Article, passages []Passage, opt Options) error {
+func Page(w io.Writer, a *article.Article, passages []effort.Span, opt Options) error {
 	buf, err := AppendPage(nil, a, passages, opt)
 	if err != nil {
 		return err
@@ -100,7 +94,7 @@ func Page(w io.Writer, a *article.Article, passages []Passage, opt Options) erro
 }
 
 // AppendPage is Page appending the page to dst.
-func AppendPage(dst []byte, a *article.Article, passages []Passage, opt Options) ([]byte, error) {
+func AppendPage(dst []byte, a *article.Article, passages []effort.Span, opt Options) ([]byte, error) {
 	if a == nil || len(a.Elements) == 0 {
 		return dst, errors.New("render: an article with no root element")
 	}
@@ -284,7 +278,7 @@ type renderer struct {
 	a     *article.Article
 	opt   Options
 	out   []byte
-	ps    []Passage
+	ps    []effort.Span
 	ev    []event
 	evi   int
 	pi    int  // the first passage that does not end at or before the cursor

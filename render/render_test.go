@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"io"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ func parse(t testing.TB, name, src string) *article.Article {
 	return a
 }
 
-func render(t testing.TB, a *article.Article, ps []Passage, opt Options) []byte {
+func render(t testing.TB, a *article.Article, ps []effort.Span, opt Options) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Page(&b, a, ps, opt); err != nil {
@@ -59,24 +60,24 @@ func TestPage(t *testing.T) {
 	tests := []struct {
 		name    string
 		xml     string
-		ps      []Passage
+		ps      []effort.Span
 		opt     Options
 		want    []string // substrings of the page
 		notWant []string
 	}{{
 		name: "passage on an inline element",
 		xml:  `<article><p>Hello <b>big</b> world</p></article>`,
-		ps:   []Passage{{6, 9}},
+		ps:   []effort.Span{{Start: 6, End: 9}},
 		want: []string{`<p data-o="0">Hello <b data-o="6">` + anchor(1, 6) + `<mark data-o="6">big</mark>` + last + `</b> world</p>`},
 	}, {
 		name: "passage cutting through elements",
 		xml:  `<article><p>ab<b>cd</b>ef</p></article>`,
-		ps:   []Passage{{1, 5}},
+		ps:   []effort.Span{{Start: 1, End: 5}},
 		want: []string{`<p data-o="0">a` + anchor(1, 1) + `<mark data-o="1">b</mark><b data-o="2"><mark data-o="2">cd</mark></b><mark data-o="4">e</mark>` + last + `f</p>`},
 	}, {
 		name: "two passages given out of order chain",
 		xml:  `<article><p>one two three</p></article>`,
-		ps:   []Passage{{8, 13}, {0, 3}},
+		ps:   []effort.Span{{Start: 8, End: 13}, {Start: 0, End: 3}},
 		want: []string{
 			`<p data-o="0">` + anchor(1, 0) + `<mark data-o="0">one</mark>` + next(2) + ` two ` + anchor(2, 8) + `<mark data-o="8">three</mark>` + last + `</p>`,
 			`<nav id="top" class="rs-ui rs-top" aria-label="Passages">` + back + `<a class="rs-arrow" href="#p1" aria-label="First passage">↓</a><label for="rs-hl" class="rs-switch">Highlight</label></nav>`,
@@ -84,27 +85,27 @@ func TestPage(t *testing.T) {
 	}, {
 		name: "overlapping passages merge",
 		xml:  `<article><p>abcdef</p></article>`,
-		ps:   []Passage{{0, 3}, {2, 5}, {9, 20}, {-4, 0}},
+		ps:   []effort.Span{{Start: 0, End: 3}, {Start: 2, End: 5}, {Start: 9, End: 20}, {Start: -4, End: 0}},
 		want: []string{`<p data-o="0">` + anchor(1, 0) + `<mark data-o="0">abcde</mark>` + last + `f</p>`},
 	}, {
 		name: "arrows follow a link the passage ends in",
 		xml:  `<article` + xl + `><p>see <link xlink:href="../42.xml">the bridge</link> now</p></article>`,
-		ps:   []Passage{{0, 7}},
+		ps:   []effort.Span{{Start: 0, End: 7}},
 		want: []string{`<p data-o="0">` + anchor(1, 0) + `<mark data-o="0">see </mark><a data-o="4" href="42.xhtml"><mark data-o="4">the</mark> bridge</a>` + last + ` now</p>`},
 	}, {
 		name: "arrows before trailing white space",
 		xml:  `<article><p>abc  </p><p>def</p></article>`,
-		ps:   []Passage{{0, 5}},
+		ps:   []effort.Span{{Start: 0, End: 5}},
 		want: []string{`<p data-o="0">` + anchor(1, 0) + `<mark data-o="0">abc</mark>` + last + `<mark data-o="3">  </mark></p><p data-o="5">def</p>`},
 	}, {
 		name: "white space between list items is left alone",
 		xml:  "<article><list>\n<entry>x</entry>\n<entry>y</entry>\n</list></article>",
-		ps:   []Passage{{0, 6}},
+		ps:   []effort.Span{{Start: 0, End: 6}},
 		want: []string{"<ul data-o=\"0\">\n<li data-o=\"1\">" + anchor(1, 1) + `<mark data-o="1">x</mark></li>` + "\n" + `<li data-o="3"><mark data-o="3">y</mark>` + last + "</li>\n</ul>"},
 	}, {
 		name: "anchor moves past white space between sections",
 		xml:  "<article><bdy><sec><p>a</p>\n</sec>\n<sec><p>b</p></sec></bdy></article>",
-		ps:   []Passage{{2, 4}},
+		ps:   []effort.Span{{Start: 2, End: 4}},
 		want: []string{`<section data-o="3"><p data-o="3">` + anchor(1, 3) + `<mark data-o="3">b</mark>` + last + `</p></section>`},
 	}, {
 		name: "table in its own box, header cells",
@@ -135,7 +136,7 @@ func TestPage(t *testing.T) {
 	}, {
 		name: "a passage in the folded metadata unfolds it",
 		xml:  `<article><header><title>T</title><id>9</id><revision><id>5</id></revision></header><bdy><p>x</p></bdy></article>`,
-		ps:   []Passage{{2, 3}},
+		ps:   []effort.Span{{Start: 2, End: 3}},
 		want: []string{`<details class="rs-about" open="open"><summary class="rs-ui">About this article</summary><div class="rs-field" data-o="1"><span class="rs-ui rs-label">Article id</span>9</div><div data-o="2"><div class="rs-field" data-o="2"><span class="rs-ui rs-label">Revision</span>` + anchor(1, 2) + `<mark data-o="2">5</mark>` + last + `</div></div></details>`},
 	}, {
 		name: "categories stay in place when the root holds loose text",
@@ -184,17 +185,17 @@ func TestPage(t *testing.T) {
 	}, {
 		name: "a passage of white space between blocks: the anchor at its start, inside it",
 		xml:  "<article><bdy>\n\n<p>abc</p></bdy></article>",
-		ps:   []Passage{{0, 2}},
+		ps:   []effort.Span{{Start: 0, End: 2}},
 		want: []string{`<div class="rs-body" data-o="0">` + anchor(1, 0) + "\n\n" + last + `<p data-o="2">abc</p></div>`},
 	}, {
 		name: "a passage starting on white space: the anchor at its first text",
 		xml:  "<article><bdy>\n\n<p>abc</p></bdy></article>",
-		ps:   []Passage{{0, 3}},
+		ps:   []effort.Span{{Start: 0, End: 3}},
 		want: []string{`<div class="rs-body" data-o="0">` + "\n\n" + `<p data-o="2">` + anchor(1, 2) + `<mark data-o="2">a</mark>` + last + `bc</p></div>`},
 	}, {
 		name: "two passages in one link: the link is split around the arrows",
 		xml:  `<article` + xl + `><p><link xlink:href="../42.xml">ab<b>cd</b>ef</link> g</p></article>`,
-		ps:   []Passage{{0, 3}, {3, 5}},
+		ps:   []effort.Span{{Start: 0, End: 3}, {Start: 3, End: 5}},
 		want: []string{`<p data-o="0"><a data-o="0" href="42.xhtml">` + anchor(1, 0) + `<mark data-o="0">ab</mark><b data-o="2"><mark data-o="2">c</mark></b></a>` + next(2) +
 			`<a data-o="3" href="42.xhtml"><b data-o="3">` + anchor(2, 3) + `<mark data-o="3">d</mark></b><mark data-o="4">e</mark>f</a>` + last + ` g</p>`},
 	}, {
@@ -228,7 +229,7 @@ func TestPage(t *testing.T) {
 	}, {
 		name:    "highlight off, stylesheet, script and URLs of a server",
 		xml:     `<article` + xl + `><p><link xlink:href="../42.xml">x</link></p></article>`,
-		ps:      []Passage{{0, 1}},
+		ps:      []effort.Span{{Start: 0, End: 1}},
 		opt:     Options{NoHighlight: true, StylesheetURL: "/s/render.css", ScriptURL: "/s/render.js", ResultsURL: "/search?q=a&b", ArticleURL: func(id string) string { return "/article/" + id + "?q=a&b" }, Lang: "fi"},
 		want:    []string{`<input type="checkbox" id="rs-hl" class="rs-ui"/>`, `<link rel="stylesheet" href="/s/render.css"/>`, `<script src="/s/render.js" defer="defer"></script>`, `href="/search?q=a&amp;b"`, `<a data-o="0" href="/article/42?q=a&amp;b">`, `lang="fi" xml:lang="fi"`},
 		notWant: []string{"<style>", "checked"},
@@ -253,15 +254,15 @@ func TestPage(t *testing.T) {
 
 func TestNormalizePassages(t *testing.T) {
 	tests := []struct {
-		in   []Passage
+		in   []effort.Span
 		n    int
-		want []Passage
+		want []effort.Span
 	}{
-		{nil, 10, []Passage{}},
-		{[]Passage{{5, 7}, {1, 2}}, 10, []Passage{{1, 2}, {5, 7}}},
-		{[]Passage{{1, 4}, {3, 6}, {6, 8}}, 10, []Passage{{1, 6}, {6, 8}}},
-		{[]Passage{{1, 9}, {2, 3}}, 10, []Passage{{1, 9}}},
-		{[]Passage{{-3, 2}, {8, 15}, {12, 14}, {4, 4}, {5, 3}}, 10, []Passage{{0, 2}, {8, 10}}},
+		{nil, 10, []effort.Span{}},
+		{[]effort.Span{{Start: 5, End: 7}, {Start: 1, End: 2}}, 10, []effort.Span{{Start: 1, End: 2}, {Start: 5, End: 7}}},
+		{[]effort.Span{{Start: 1, End: 4}, {Start: 3, End: 6}, {Start: 6, End: 8}}, 10, []effort.Span{{Start: 1, End: 6}, {Start: 6, End: 8}}},
+		{[]effort.Span{{Start: 1, End: 9}, {Start: 2, End: 3}}, 10, []effort.Span{{Start: 1, End: 9}}},
+		{[]effort.Span{{Start: -3, End: 2}, {Start: 8, End: 15}, {Start: 12, End: 14}, {Start: 4, End: 4}, {Start: 5, End: 3}}, 10, []effort.Span{{Start: 0, End: 2}, {Start: 8, End: 10}}},
 	}
 	for _, tt := range tests {
 		got := NormalizePassages(tt.in, tt.n)
@@ -280,7 +281,7 @@ func TestUnencodableCharacters(t *testing.T) {
 		{Name: "article", Pos: 1, End: n, Parent: -1, Next: 2},
 		{Name: "p", Pos: 1, End: n, Parent: 0, Depth: 1, Next: 2},
 	}}
-	page := string(render(t, a, []Passage{{2, 4}}, Options{}))
+	page := string(render(t, a, []effort.Span{{Start: 2, End: 4}}, Options{}))
 	want := `<p data-o="0">a` + "\uFFFD" + anchor(1, 2) + `<mark data-o="2">b` + "\uFFFD" + `</mark>` + last + "c&#13;\uFFFDd\uFFFD</p>"
 	if !strings.Contains(page, want) {
 		t.Errorf("page lacks\n%s\n---- page:\n%s", want, page)
@@ -327,7 +328,7 @@ func TestHostileArticle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := []Passage{{10, 25}, {96, 146}}
+	ps := []effort.Span{{Start: 10, End: 25}, {Start: 96, End: 146}}
 	for _, opt := range []Options{{}, {StylesheetURL: "/c.css"}} {
 		page := string(render(t, a, ps, opt)) // checkPage: allowed elements, attributes, URLs only
 		for _, bad := range []string{"javascript:", " onclick=", " onload=", " onerror=", " onmouseover=", "<script", "<iframe", "<svg", "<img", "<object", " style=", "position:fixed", "evil.example", "data:text"} {
@@ -385,11 +386,11 @@ func TestCSS(t *testing.T) {
 // goldenCases are the articles of testdata/ with their passages.
 var goldenCases = []struct {
 	file string
-	ps   []Passage
+	ps   []effort.Span
 }{
-	{"2005", []Passage{{200, 400}, {1000, 1500}, {2758, 2763}}},
-	{"1105", []Passage{{60, 300}, {2100, 2400}}},
-	{"hostile", []Passage{{10, 25}, {96, 146}}},
+	{"2005", []effort.Span{{Start: 200, End: 400}, {Start: 1000, End: 1500}, {Start: 2758, End: 2763}}},
+	{"1105", []effort.Span{{Start: 60, End: 300}, {Start: 2100, End: 2400}}},
+	{"hostile", []effort.Span{{Start: 10, End: 25}, {Start: 96, End: 146}}},
 }
 
 // TestGolden guards against unintended changes to whole pages. The golden
@@ -453,21 +454,16 @@ func TestCorpusSample(t *testing.T) {
 			continue
 		}
 		n := a.Len
-		var second Passage // the second element that holds text
+		var second effort.Span // the second element that holds text
 		for i, seen := 1, 0; i < len(a.Elements); i++ {
 			if e := a.Elements[i]; e.End > e.Start && e.Depth >= 2 {
 				if seen++; seen == 2 {
-					second = Passage{e.Start, e.End}
+					second = effort.Span{Start: e.Start, End: e.End}
 					break
 				}
 			}
 		}
-		for _, ps := range [][]Passage{
-			nil,
-			{{n / 10, n / 5}, {n / 2, n/2 + 300}, {n - 50, n + 10}},
-			{second, {n / 3, n/3 + 1}},
-			{{0, n}},
-		} {
+		for _, ps := range [][]effort.Span{nil, {{Start: n / 10, End: n / 5}, {Start: n / 2, End: n/2 + 300}, {Start: n - 50, End: n + 10}}, {second, {Start: n / 3, End: n/3 + 1}}, {{Start: 0, End: n}}} {
 			var b bytes.Buffer
 			if err := Page(&b, a, ps, Options{}); err != nil {
 				t.Errorf("%s: %v", f, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -37,7 +38,7 @@ func TestBrowserWikipedia(t *testing.T) {
 	tab := browserTab(t)
 	type page struct {
 		body []byte
-		ps   []Passage
+		ps   []effort.Span
 		text []int // the first non-space character of each passage
 	}
 	pages := map[string]*page{}

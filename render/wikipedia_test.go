@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"html"
 	"os"
 	"path/filepath"
@@ -51,18 +52,18 @@ func wikipedia(t testing.TB) []wikiDoc {
 
 // bodyPassages are three passages inside an article's bdy: at a fifth, a
 // half and four fifths of it, 60 characters long (clipped to the body).
-func bodyPassages(a *article.Article) []Passage {
+func bodyPassages(a *article.Article) []effort.Span {
 	s, e := 0, a.Len
 	if i, ok := a.Lookup(bdyPath(a)); ok {
 		s, e = a.Elements[i].Start, a.Elements[i].End
 	}
-	var ps []Passage
+	var ps []effort.Span
 	for _, f := range []int{1, 2, 4} {
 		at := s + (e-s)*f/5
 		if f == 2 {
 			at = s + (e-s)/2
 		}
-		ps = append(ps, Passage{at, min(at+60, e)})
+		ps = append(ps, effort.Span{Start: at, End: min(at+60, e)})
 	}
 	return ps
 }
@@ -113,9 +114,9 @@ func TestWikipedia(t *testing.T) {
 				}
 				ws++
 			}
-			sets := [][]Passage{nil, bodyPassages(a), {{0, n}}, {{b0, b0 + 20}}}
+			sets := [][]effort.Span{nil, bodyPassages(a), {{Start: 0, End: n}}, {{Start: b0, End: b0 + 20}}}
 			if ws > b0 {
-				sets = append(sets, []Passage{{b0, ws}}, []Passage{{b0, ws}, {ws, ws + 5}, {ws + 5, ws + 9}})
+				sets = append(sets, []effort.Span{{Start: b0, End: ws}}, []effort.Span{{Start: b0, End: ws}, {Start: ws, End: ws + 5}, {Start: ws + 5, End: ws + 9}})
 			}
 			var page string
 			for k, ps := range sets {

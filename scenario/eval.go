@@ -276,14 +276,14 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 			prev := seen[p.Article]
 			tmp = effort.AppendDifference(tmp[:0], effort.Spans{s}, prev)
 			seen[p.Article] = effort.Union(prev, effort.Spans{s})
-			ps := effort.Passage{Len: tmp.Len()}
+			ps := effort.FocusedPassage{Len: tmp.Len()}
 			if jd != nil {
 				ps.RelLen = effort.IntersectLen(tmp, jd.Rel)
 			}
 			in.Passages = append(in.Passages, ps)
 			continue
 		}
-		ps := effort.Passage{Len: s.Len()}
+		ps := effort.FocusedPassage{Len: s.Len()}
 		if jd != nil {
 			ps.RelLen = effort.SpanIntersectLen(s, jd.Rel)
 		}

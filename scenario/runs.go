@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -108,7 +109,7 @@ func runTopic(ctx context.Context, x *index.Index, t TopicQuery, opt RunOptions)
 		return nil, "", err
 	}
 	add := func(doc string, score float64, start, end int, full bool) {
-		rt.Results = append(rt.Results, inex.Result{Article: doc, Start: start, End: end, Full: full, Entry: -1, Score: score, Line: len(rt.Results) + 1})
+		rt.Results = append(rt.Results, inex.Result{Article: doc, Span: effort.Span{Start: start, End: end}, Full: full, Entry: -1, Score: score, Line: len(rt.Results) + 1})
 	}
 	if opt.Task == "doc" {
 		hits, err := x.Fetch(ctx, q, opt.K, opt.Search)
@@ -135,7 +136,7 @@ func runTopic(ctx context.Context, x *index.Index, t TopicQuery, opt RunOptions)
 			}
 		case "bic":
 			for _, r := range res {
-				best := index.Passage{Start: 0, End: r.Doc.Len, Score: -1}
+				best := index.Passage{Span: effort.Span{Start: 0, End: r.Doc.Len}, Score: -1}
 				for _, p := range r.Passages {
 					if p.Score > best.Score {
 						best = p

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"github.com/readsim/readsim/effort"
 	"net/http"
 	"slices"
 )
@@ -72,7 +73,7 @@ func (s *Server) apiArticle(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusBadRequest, "the query is too long or not valid UTF-8")
 		return
 	}
-	passages := []Passage{}
+	passages := []effort.Span{}
 	if q != "" && s.opt.Searcher != nil {
 		ps, err := s.opt.Searcher.Passages(r.Context(), q, id)
 		if err != nil {

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"html"
 	"strings"
 	"sync"
@@ -26,7 +27,7 @@ type fakePages struct {
 	calls []string // ids passed to Info and Render
 	last  struct {
 		id       string
-		passages []Passage
+		passages []effort.Span
 		opt      PageOptions
 	}
 }
@@ -44,7 +45,7 @@ func (p *fakePages) Info(id string) (ArticleInfo, bool) {
 	return ArticleInfo{ID: id, Title: a.title, Length: len([]rune(a.text)), Lang: a.lang}, ok
 }
 
-func (p *fakePages) Render(id string, passages []Passage, opt PageOptions) ([]byte, error) {
+func (p *fakePages) Render(id string, passages []effort.Span, opt PageOptions) ([]byte, error) {
 	p.mu.Lock()
 	p.calls = append(p.calls, id)
 	p.last.id, p.last.passages, p.last.opt = id, passages, opt
@@ -78,14 +79,14 @@ func (fakeSearcher) Search(ctx context.Context, q string, k int) ([]Hit, error) 
 }
 
 // Passages returns one passage per sentence containing the query's first word.
-func (fakeSearcher) Passages(ctx context.Context, q, id string) ([]Passage, error) {
+func (fakeSearcher) Passages(ctx context.Context, q, id string) ([]effort.Span, error) {
 	w := strings.ToLower(strings.Fields(q)[0])
-	var ps []Passage
+	var ps []effort.Span
 	off := 0
 	for _, s := range strings.SplitAfter(fakeArticles[id].text, ". ") {
 		n := len([]rune(s))
 		if strings.Contains(strings.ToLower(s), w) {
-			ps = append(ps, Passage{off, n})
+			ps = append(ps, effort.Span{Start: off, End: off + n})
 		}
 		off += n
 	}
@@ -164,9 +165,9 @@ func (r *fakeReplayer) Replay(ctx context.Context, req ReplayRequest, emit func(
 	return nil
 }
 
-func (r *fakeReplayer) Relevant(topic, doc string) []Passage {
+func (r *fakeReplayer) Relevant(topic, doc string) []effort.Span {
 	if topic == "T1" && doc == "101" {
-		return []Passage{{0, 10}}
+		return []effort.Span{{Start: 0, End: 10}}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"github.com/readsim/readsim/effort"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -116,11 +117,11 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 const maxPassages = 500
 
 // parsePassages reads OFFSET:LENGTH values.
-func parsePassages(vals []string) ([]Passage, bool) {
+func parsePassages(vals []string) ([]effort.Span, bool) {
 	if len(vals) > maxPassages {
 		return nil, false
 	}
-	var ps []Passage
+	var ps []effort.Span
 	for _, v := range vals {
 		for _, f := range strings.Split(v, ",") {
 			if f == "" {
@@ -132,7 +133,7 @@ func parsePassages(vals []string) ([]Passage, bool) {
 			if !ok || err1 != nil || err2 != nil || off < 0 || n <= 0 || off > 1<<30 || n > 1<<30 {
 				return nil, false
 			}
-			ps = append(ps, Passage{off, n})
+			ps = append(ps, effort.Span{Start: off, End: off + n})
 			if len(ps) > maxPassages {
 				return nil, false
 			}

@@ -31,30 +31,25 @@ package web
 
 import (
 	"context"
+	"github.com/readsim/readsim/effort"
 	"time"
 )
 
-// Passage is a half-open character span [Offset, Offset+Length) of an article.
-type Passage struct {
-	Offset int `json:"offset"`
-	Length int `json:"length"`
-}
-
 // Hit is one ranked article of a search.
 type Hit struct {
-	Rank     int       `json:"rank"`
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Snippet  string    `json:"snippet"`
-	Score    float64   `json:"score"`
-	Passages []Passage `json:"passages"`
+	Rank     int           `json:"rank"`
+	ID       string        `json:"id"`
+	Title    string        `json:"title"`
+	Snippet  string        `json:"snippet"`
+	Score    float64       `json:"score"`
+	Passages []effort.Span `json:"passages"`
 }
 
 // Searcher is the live retrieval system: fetch (ranked articles) and browse
 // (the best non-overlapping passages of one article, in document order).
 type Searcher interface {
 	Search(ctx context.Context, q string, k int) ([]Hit, error)
-	Passages(ctx context.Context, q, id string) ([]Passage, error)
+	Passages(ctx context.Context, q, id string) ([]effort.Span, error)
 }
 
 // PageOptions are the links and looks of a rendered article page.
@@ -91,7 +86,7 @@ type Pages interface {
 	// article id. Ids are looked up, never joined into a path.
 	Info(id string) (info ArticleInfo, ok bool)
 	// Render returns the article's anchored XHTML page (a complete document).
-	Render(id string, passages []Passage, opt PageOptions) ([]byte, error)
+	Render(id string, passages []effort.Span, opt PageOptions) ([]byte, error)
 }
 
 // Topic is a topic of the simulation view.
@@ -128,7 +123,7 @@ type Replayer interface {
 	// with ctx's error when ctx is done.
 	Replay(ctx context.Context, req ReplayRequest, emit func(event []byte) error) error
 	// Relevant returns the judged relevant passages of doc for topic.
-	Relevant(topic, doc string) []Passage
+	Relevant(topic, doc string) []effort.Span
 }
 
 // Options configure a Server.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"github.com/readsim/readsim/effort"
 	"io"
 	"io/fs"
 	"net/http"
@@ -171,7 +172,7 @@ func TestArticlePage(t *testing.T) {
 	// "lighthouses" is in the second sentence (with its trailing space).
 	first := len("A Fresnel lens is a compact lens. ")
 	second := len("It was made for lighthouses. ")
-	want := []Passage{{first, second}}
+	want := []effort.Span{{Start: first, End: first + second}}
 	if got := pages.last.passages; len(got) != 1 || got[0] != want[0] {
 		t.Errorf("passages %v, want %v", got, want)
 	}
@@ -217,10 +218,10 @@ func TestArticleExplicitPassages(t *testing.T) {
 	tests := []struct {
 		p      string
 		status int
-		want   []Passage
+		want   []effort.Span
 	}{
-		{"p=3:5,20:4", 200, []Passage{{3, 5}, {20, 4}}},
-		{"p=3:5&p=20:4", 200, []Passage{{3, 5}, {20, 4}}},
+		{"p=3:5,20:4", 200, []effort.Span{{Start: 3, End: 8}, {Start: 20, End: 24}}},
+		{"p=3:5&p=20:4", 200, []effort.Span{{Start: 3, End: 8}, {Start: 20, End: 24}}},
 		{"p=", 200, nil},
 		{"p=3", 400, nil},
 		{"p=-1:5", 400, nil},
@@ -314,19 +315,19 @@ func TestAPI(t *testing.T) {
 		Hits  []Hit  `json:"hits"`
 	}
 	if decode("/api/search?q=coffee", &sr); sr.Query != "coffee" || len(sr.Hits) != 1 || sr.Hits[0].ID != "103" ||
-		len(sr.Hits[0].Passages) != 1 || sr.Hits[0].Passages[0] != (Passage{0, 36}) {
+		len(sr.Hits[0].Passages) != 1 || sr.Hits[0].Passages[0] != (effort.Span{Start: 0, End: 0 + 36}) {
 		t.Errorf("/api/search: %+v", sr)
 	}
 	var ar struct {
-		ID       string    `json:"id"`
-		Title    string    `json:"title"`
-		Length   int       `json:"length"`
-		Lang     string    `json:"lang"`
-		Passages []Passage `json:"passages"`
-		Page     string    `json:"page"`
+		ID       string        `json:"id"`
+		Title    string        `json:"title"`
+		Length   int           `json:"length"`
+		Lang     string        `json:"lang"`
+		Passages []effort.Span `json:"passages"`
+		Page     string        `json:"page"`
 	}
 	if decode("/api/article/102?q=lamp", &ar); ar.ID != "102" || ar.Length != 56 || ar.Page != "/article/102?q=lamp" ||
-		len(ar.Passages) != 1 || ar.Passages[0] != (Passage{37, 19}) || ar.Lang != "" {
+		len(ar.Passages) != 1 || ar.Passages[0] != (effort.Span{Start: 37, End: 37 + 19}) || ar.Lang != "" {
 		t.Errorf("/api/article: %+v", ar)
 	}
 	if decode("/api/article/101", &ar); ar.Lang != "en" {
@@ -340,8 +341,8 @@ func TestAPI(t *testing.T) {
 	if decode("/api/runs", &runs); len(runs) != 2 || runs[1].Source != "flag" {
 		t.Errorf("/api/runs: %+v", runs)
 	}
-	var rel []Passage
-	if decode("/api/relevant?topic=T1&doc=101", &rel); len(rel) != 1 || rel[0] != (Passage{0, 10}) {
+	var rel []effort.Span
+	if decode("/api/relevant?topic=T1&doc=101", &rel); len(rel) != 1 || rel[0] != (effort.Span{Start: 0, End: 0 + 10}) {
 		t.Errorf("/api/relevant: %+v", rel)
 	}
 	var e map[string]string

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/readsim/readsim/effort"
 	"net/url"
 	"strconv"
 	"strings"
@@ -48,7 +49,7 @@ func runRender(e *env, args []string) error {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return usageError{fmt.Sprintf("bad article id %q: an id is a file name without .xml", id)}
 	}
-	var ps []render.Passage
+	var ps []effort.Span
 	for _, s := range passages {
 		p, err := parsePassage(s)
 		if err != nil {
@@ -98,9 +99,9 @@ func runRender(e *env, args []string) error {
 
 // parsePassage parses OFFSET:LENGTH, two decimal integers, the offset at
 // least 0 and the length at least 1.
-func parsePassage(s string) (render.Passage, error) {
-	bad := func(why string) (render.Passage, error) {
-		return render.Passage{}, fmt.Errorf("bad --passage %q: %s (want OFFSET:LENGTH, e.g. 120:45)", s, why)
+func parsePassage(s string) (effort.Span, error) {
+	bad := func(why string) (effort.Span, error) {
+		return effort.Span{}, fmt.Errorf("bad --passage %q: %s (want OFFSET:LENGTH, e.g. 120:45)", s, why)
 	}
 	o, l, ok := strings.Cut(s, ":")
 	if !ok {
@@ -130,5 +131,5 @@ func parsePassage(s string) (render.Passage, error) {
 	if n == 0 {
 		return bad("the length must be at least 1")
 	}
-	return render.Passage{Start: off, End: off + n}, nil
+	return effort.Span{Start: off, End: off + n}, nil
 }

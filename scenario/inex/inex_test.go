@@ -199,9 +199,9 @@ func TestReadXML(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Result{
-		{Article: "12", Start: 5, End: 15, Entry: -1, Line: 4, Score: 2},
-		{Article: "12", Start: 40, End: 45, Entry: -1, Line: 4, Score: 2},
-		{Article: "13", Start: 3, End: 30, Entry: -1, Line: 5, Score: 1},
+		{Article: "12", Span: effort.Span{Start: 5, End: 15}, Entry: -1, Line: 4, Score: 2},
+		{Article: "12", Span: effort.Span{Start: 40, End: 45}, Entry: -1, Line: 4, Score: 2},
+		{Article: "13", Span: effort.Span{Start: 3, End: 30}, Entry: -1, Line: 5, Score: 1},
 		{Article: "14", Entry: 70, Line: 6, Score: 0.5},
 		{Article: "15", Full: true, Entry: -1, Line: 7, Score: 0.1},
 	}
@@ -366,11 +366,11 @@ func TestXMLEncodings(t *testing.T) {
 func TestWriteRunRoundTrip(t *testing.T) {
 	run := &Run{ID: "w<1>", Format: FOL, Topics: []*RunTopic{
 		{ID: "1", Results: []Result{
-			{Article: "a", Start: 0, End: 10, Entry: -1, Score: 2.5, Line: 1},
-			{Article: "a", Start: 20, End: 25, Entry: -1, Score: 2.5, Line: 2},
-			{Article: "b&c", Start: 5, End: 6, Entry: -1, Score: 1, Line: 3},
+			{Article: "a", Span: effort.Span{Start: 0, End: 10}, Entry: -1, Score: 2.5, Line: 1},
+			{Article: "a", Span: effort.Span{Start: 20, End: 25}, Entry: -1, Score: 2.5, Line: 2},
+			{Article: "b&c", Span: effort.Span{Start: 5, End: 6}, Entry: -1, Score: 1, Line: 3},
 		}},
-		{ID: "2", Results: []Result{{Article: "d", Start: 0, End: 3, Entry: -1, Score: 0.125, Line: 4}}},
+		{ID: "2", Results: []Result{{Article: "d", Span: effort.Span{Start: 0, End: 3}, Entry: -1, Score: 0.125, Line: 4}}},
 	}}
 	for _, f := range []Format{FOL, TREC, XML} {
 		r := *run

@@ -22,9 +22,9 @@ const (
 // Result is one result of a run: a passage [Start,End) of an article, a
 // whole article (Full), or an entry point (Entry >= 0, no text).
 type Result struct {
-	Article    string
-	Start, End int
-	Full       bool
+	Article string
+	effort.Span
+	Full bool
 	// Entry is the best entry point of a <bep> result, -1 otherwise.
 	Entry int
 	// Score is the result's rsv (score) column.

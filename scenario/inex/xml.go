@@ -3,6 +3,7 @@ package inex
 import (
 	"encoding/xml"
 	"errors"
+	"github.com/readsim/readsim/effort"
 	"io"
 	"strconv"
 	"strings"
@@ -173,7 +174,7 @@ func (r *result) passages(name string, t *RunTopic, res PathResolver) error {
 		return nil
 	}
 	for _, s := range r.spans {
-		t.Results = append(t.Results, Result{Article: r.file, Start: s[0], End: s[1], Entry: r.entry, Line: r.line, Score: r.score})
+		t.Results = append(t.Results, Result{Article: r.file, Span: effort.Span{Start: s[0], End: s[1]}, Entry: r.entry, Line: r.line, Score: r.score})
 	}
 	return nil
 }

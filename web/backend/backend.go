@@ -56,7 +56,7 @@ func (s *Search) Search(ctx context.Context, q string, k int) ([]web.Hit, error)
 }
 
 // Passages browses article id for q.
-func (s *Search) Passages(ctx context.Context, q, id string) ([]web.Passage, error) {
+func (s *Search) Passages(ctx context.Context, q, id string) ([]effort.Span, error) {
 	pq, err := s.X.Prepare(q)
 	if errors.Is(err, index.ErrNoTerms) {
 		return nil, nil
@@ -64,17 +64,17 @@ func (s *Search) Passages(ctx context.Context, q, id string) ([]web.Passage, err
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.X.Doc(id)
+	d, err := s.X.Article(id)
 	if err != nil {
 		return nil, err
 	}
 	return passages(s.X.Browse(d, pq, s.Opt)), nil
 }
 
-func passages(ps []index.Passage) []web.Passage {
-	out := make([]web.Passage, 0, len(ps))
+func passages(ps []index.Passage) []effort.Span {
+	out := make([]effort.Span, 0, len(ps))
 	for _, p := range ps {
-		out = append(out, web.Passage{Offset: p.Start, Length: p.End - p.Start})
+		out = append(out, p.Span)
 	}
 	return out
 }
@@ -138,14 +138,14 @@ func (p *Pages) Info(id string) (web.ArticleInfo, bool) {
 
 // Render writes the anchored page of article id with the passages, in the
 // article's language (render.Options.Lang left empty).
-func (p *Pages) Render(id string, ps []web.Passage, opt web.PageOptions) ([]byte, error) {
+func (p *Pages) Render(id string, ps []effort.Span, opt web.PageOptions) ([]byte, error) {
 	a, ok := p.load(id)
 	if !ok {
 		return nil, fmt.Errorf("no article %q", id)
 	}
-	rp := make([]render.Passage, 0, len(ps))
+	rp := make([]effort.Span, 0, len(ps))
 	for _, x := range ps {
-		rp = append(rp, render.Passage{Start: x.Offset, End: x.Offset + x.Length})
+		rp = append(rp, x)
 	}
 	var b bytes.Buffer
 	err := render.Page(&b, a, rp, render.Options{
@@ -267,7 +267,7 @@ func (r *Replays) Replay(ctx context.Context, req web.ReplayRequest, emit func([
 }
 
 // Relevant returns the judged passages of doc for topic.
-func (r *Replays) Relevant(topic, doc string) []web.Passage {
+func (r *Replays) Relevant(topic, doc string) []effort.Span {
 	tj, ok := r.q.Topics[topic]
 	if !ok {
 		return nil
@@ -276,9 +276,9 @@ func (r *Replays) Relevant(topic, doc string) []web.Passage {
 	if !ok {
 		return nil
 	}
-	out := make([]web.Passage, 0, len(j.Rel))
+	out := make([]effort.Span, 0, len(j.Rel))
 	for _, s := range j.Rel {
-		out = append(out, web.Passage{Offset: s.Start, Length: s.End - s.Start})
+		out = append(out, s)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"encoding/json"
+	"github.com/readsim/readsim/effort"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -55,11 +56,11 @@ func TestReplaysRelevant(t *testing.T) {
 	rp := newReplays(t)
 	tests := []struct {
 		topic, doc string
-		want       []web.Passage
+		want       []effort.Span
 	}{
-		{"T1", "a1", []web.Passage{{Offset: 5, Length: 10}}},
-		{"T1", "a2", []web.Passage{}},
-		{"T2", "a3", []web.Passage{{Offset: 0, Length: 10}, {Offset: 50, Length: 10}}},
+		{"T1", "a1", []effort.Span{{Start: 5, End: 15}}},
+		{"T1", "a2", []effort.Span{}},
+		{"T2", "a3", []effort.Span{{Start: 0, End: 10}, {Start: 50, End: 60}}},
 		{"T1", "zz", nil},
 		{"T7", "a1", nil},
 	}
