@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"github.com/readsim/readsim/effort"
 	"net/http"
 	"slices"
@@ -60,12 +61,17 @@ func (s *Server) apiSearch(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) apiArticle(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	info, ok := ArticleInfo{}, false
+	info, err := ArticleInfo{}, ErrNoArticle
 	if validID(id) {
-		info, ok = s.opt.Pages.Info(id)
+		info, err = s.opt.Pages.Info(id)
 	}
-	if !ok {
+	switch {
+	case errors.Is(err, ErrNoArticle):
 		jsonError(w, http.StatusNotFound, "no such article")
+		return
+	case err != nil:
+		s.opt.Logf("web: article %s: %v", id, err)
+		jsonError(w, http.StatusInternalServerError, "the article cannot be read")
 		return
 	}
 	q, ok := query(r)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/readsim/readsim/effort"
 	"html"
@@ -37,12 +38,18 @@ func (p *fakePages) Has(id string) bool {
 	return ok
 }
 
-func (p *fakePages) Info(id string) (ArticleInfo, bool) {
+func (p *fakePages) Info(id string) (ArticleInfo, error) {
 	p.mu.Lock()
 	p.calls = append(p.calls, id)
 	p.mu.Unlock()
+	if id == "broken" {
+		return ArticleInfo{}, errors.New("broken.xml:3: unexpected end of file")
+	}
 	a, ok := fakeArticles[id]
-	return ArticleInfo{ID: id, Title: a.title, Length: len([]rune(a.text)), Lang: a.lang}, ok
+	if !ok {
+		return ArticleInfo{}, ErrNoArticle
+	}
+	return ArticleInfo{ID: id, Title: a.title, Length: len([]rune(a.text)), Lang: a.lang}, nil
 }
 
 func (p *fakePages) Render(id string, passages []effort.Span, opt PageOptions) ([]byte, error) {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"github.com/readsim/readsim/effort"
 	"html/template"
 	"net/http"
@@ -151,9 +152,15 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusNotFound, "There is no such article.")
 		return
 	}
-	info, ok := s.opt.Pages.Info(id)
-	if !ok {
+	info, err := s.opt.Pages.Info(id)
+	switch {
+	case errors.Is(err, ErrNoArticle):
 		s.errorPage(w, http.StatusNotFound, "There is no such article.")
+		return
+	case err != nil:
+		// a broken article file: say so (the log names the file and line)
+		s.opt.Logf("web: article %s: %v", id, err)
+		s.errorPage(w, http.StatusInternalServerError, "This article cannot be read: its file is not well-formed.")
 		return
 	}
 	q, ok := query(r)

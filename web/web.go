@@ -31,9 +31,13 @@ package web
 
 import (
 	"context"
+	"errors"
 	"github.com/readsim/readsim/effort"
 	"time"
 )
+
+// ErrNoArticle is Pages' answer for an id it does not have.
+var ErrNoArticle = errors.New("no such article")
 
 // Hit is one ranked article of a search.
 type Hit struct {
@@ -82,9 +86,9 @@ type Pages interface {
 	// it): an article page links only to the articles the prototype has,
 	// and leaves links to the others as plain text.
 	Has(id string) bool
-	// Info returns the article's description; ok is false when there is no
+	// Info returns the article's description: ErrNoArticle when there is no
 	// article id. Ids are looked up, never joined into a path.
-	Info(id string) (info ArticleInfo, ok bool)
+	Info(id string) (ArticleInfo, error)
 	// Render returns the article's anchored XHTML page (a complete document).
 	Render(id string, passages []effort.Span, opt PageOptions) ([]byte, error)
 }

@@ -352,6 +352,13 @@ func TestAPI(t *testing.T) {
 	if code := decode("/api/article/nope", &e); code != 404 {
 		t.Errorf("/api/article/nope: %d", code)
 	}
+	// an article whose file is broken is a server error, not "no such article"
+	if code := decode("/api/article/broken", &e); code != 500 || e["error"] != "the article cannot be read" {
+		t.Errorf("/api/article/broken: %d %v", code, e)
+	}
+	if w := get(t, s, "/article/broken"); w.Code != 500 || !strings.Contains(w.Body.String(), "cannot be read") {
+		t.Errorf("/article/broken: %d %s", w.Code, w.Body.String())
+	}
 }
 
 func TestMethodsAndBodies(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
@@ -83,8 +82,7 @@ func passages(ps []index.Passage) []effort.Span {
 // kept in a small cache.
 type Pages struct {
 	dir   *article.Dir
-	mu    sync.Mutex
-	cache map[string]*article.Article
+	cache *cache[string, *article.Article]
 }
 
 // pageCache is how many parsed articles Pages keeps.
@@ -92,33 +90,16 @@ const pageCache = 256
 
 // NewPages serves the articles of dir.
 func NewPages(dir *article.Dir) *Pages {
-	return &Pages{dir: dir, cache: map[string]*article.Article{}}
+	return &Pages{dir: dir, cache: newCache[string, *article.Article](pageCache)}
 }
 
-func (p *Pages) load(id string) (*article.Article, bool) {
-	p.mu.Lock()
-	a, ok := p.cache[id]
-	p.mu.Unlock()
-	if ok {
-		return a, true
-	}
+// load returns article id: web.ErrNoArticle when the folder has none, the
+// parser's error (naming the file and line) when it cannot be read.
+func (p *Pages) load(id string) (*article.Article, error) {
 	if _, ok := p.dir.Path(id); !ok {
-		return nil, false
+		return nil, web.ErrNoArticle
 	}
-	a, err := p.dir.Parse(id)
-	if err != nil {
-		return nil, false
-	}
-	p.mu.Lock()
-	if len(p.cache) >= pageCache {
-		for k := range p.cache { // drop one at random
-			delete(p.cache, k)
-			break
-		}
-	}
-	p.cache[id] = a
-	p.mu.Unlock()
-	return a, true
+	return p.cache.get(id, func() (*article.Article, error) { return p.dir.Parse(id) })
 }
 
 // Has reports whether the folder has article id, without reading it.
@@ -128,27 +109,23 @@ func (p *Pages) Has(id string) bool {
 }
 
 // Info describes article id.
-func (p *Pages) Info(id string) (web.ArticleInfo, bool) {
-	a, ok := p.load(id)
-	if !ok {
-		return web.ArticleInfo{}, false
+func (p *Pages) Info(id string) (web.ArticleInfo, error) {
+	a, err := p.load(id)
+	if err != nil {
+		return web.ArticleInfo{}, err
 	}
-	return web.ArticleInfo{ID: a.ID, Title: a.Title, Length: a.Len, Lang: a.Lang}, true
+	return web.ArticleInfo{ID: a.ID, Title: a.Title, Length: a.Len, Lang: a.Lang}, nil
 }
 
 // Render writes the anchored page of article id with the passages, in the
 // article's language (render.Options.Lang left empty).
 func (p *Pages) Render(id string, ps []effort.Span, opt web.PageOptions) ([]byte, error) {
-	a, ok := p.load(id)
-	if !ok {
-		return nil, fmt.Errorf("no article %q", id)
-	}
-	rp := make([]effort.Span, 0, len(ps))
-	for _, x := range ps {
-		rp = append(rp, x)
+	a, err := p.load(id)
+	if err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
-	err := render.Page(&b, a, rp, render.Options{
+	err = render.Page(&b, a, ps, render.Options{
 		ResultsURL:    opt.ResultsURL,
 		ArticleURL:    opt.ArticleURL,
 		StylesheetURL: opt.StylesheetURL,
@@ -173,8 +150,7 @@ type Replays struct {
 	runs   []Run
 	infos  []web.RunInfo
 
-	mu      sync.Mutex
-	players map[playerKey]*scenario.Replayer
+	players *cache[playerKey, *scenario.Replayer]
 }
 
 type playerKey struct {
@@ -194,7 +170,7 @@ func NewReplays(q *inex.Qrels, ts []inex.Topic, runs []Run) *Replays {
 		title, _ := t.Field("title")
 		titles[t.ID] = title
 	}
-	r := &Replays{q: q, runs: runs, players: map[playerKey]*scenario.Replayer{}}
+	r := &Replays{q: q, runs: runs, players: newCache[playerKey, *scenario.Replayer](maxPlayers)}
 	for _, id := range q.IDs {
 		r.topics = append(r.topics, web.Topic{ID: id, Title: titles[id]})
 	}
@@ -232,24 +208,9 @@ func (r *Replays) player(req web.ReplayRequest) (*scenario.Replayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := playerKey{run, order, req.T2I, req.Screen}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if p, ok := r.players[key]; ok {
-		return p, nil
-	}
-	p, err := scenario.NewReplayer(r.q, r.runs[run].Run, scenario.Reader{Order: order, T2I: req.T2I, Screen: req.Screen})
-	if err != nil {
-		return nil, err
-	}
-	if len(r.players) >= maxPlayers {
-		for k := range r.players {
-			delete(r.players, k)
-			break
-		}
-	}
-	r.players[key] = p
-	return p, nil
+	return r.players.get(playerKey{run, order, req.T2I, req.Screen}, func() (*scenario.Replayer, error) {
+		return scenario.NewReplayer(r.q, r.runs[run].Run, scenario.Reader{Order: order, T2I: req.T2I, Screen: req.Screen})
+	})
 }
 
 // Replay streams the trace of one topic of one run.
