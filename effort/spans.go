@@ -1,14 +1,3 @@
-// Package effort computes the measures of readsim's specification (measures.md):
-// character span sets, the simulated reading orders, the tolerance-to-irrelevance
-// stop, the document scores (F, T2Ip, T2Ir, T2If, ChP, aveChP, LE), the list
-// scores (gP, gR, AgP, AgP', AgP”, CE, NCE, ANCE, P, AP), the focused scores
-// (iP, AiP) and the official INEX counts.
-//
-// The package is pure: it does no I/O and imports nothing of readsim (it
-// is the root of readsim's imports: every other package may use it). Every
-// computation works on sorted half-open intervals, never on per-character
-// arrays, so its cost grows with the number of passages, not with the length
-// of the documents.
 package effort
 
 import (

@@ -1,5 +1,3 @@
-// Package scenario replays runs against judgments: the evaluation driver
-// (runs × topics × measures) and, later, the simulated reader.
 package scenario
 
 import (

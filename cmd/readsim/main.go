@@ -4,7 +4,10 @@
 // of the specification, and serves a phone prototype with a live simulation view.
 //
 // This package holds flag parsing and wiring only; the work is done in the
-// library packages (effort, scenario, index, render, web).
+// library packages (effort, scenario, index, render, web). Errors become
+// exit statuses in one place (isBadInput, exitStatus): 0 success, 1 a
+// failure it explains, 2 bad usage or bad input naming the file, the line
+// and the problem.
 package main
 
 import (

@@ -1,7 +1,3 @@
-// Package inex reads the INEX ad hoc track's files (formats.md): FOL
-// judgments (qrels), FOL passage runs, TREC document runs and INEX XML
-// submissions, gzip-compressed or not, with LF or CRLF line ends, and
-// validates them. Every error is an *Error naming the file and the line.
 package inex
 
 import (

@@ -1,0 +1,19 @@
+// Package scenario is readsim's evaluation and simulation layer: it replays
+// runs against judgments. It holds
+//
+//   - the evaluation driver (Evaluate, EvaluateFiles: runs × topics ×
+//     measures, the numbers of `readsim eval`) and its reports (WriteEval);
+//   - the simulated reader (Reader, Replayer) and its trace (Event), whose
+//     scores come from the same evaluator, so the trace and eval agree;
+//   - comparisons of runs (Compare: paired t-test, randomization test,
+//     Holm–Bonferroni, effect size, confidence interval), the fidelity suite
+//     (RunFidelity) and their charts;
+//   - one report writer (Table: table, TSV, Markdown, LaTeX; JSON through
+//     encoding/json) for every command;
+//   - runs made from the index's hits (MakeRun) and judgments made from
+//     highlighted quotes (Assess);
+//   - WriteFileAtomic, the one way readsim writes an output file.
+//
+// It imports effort, index/article, index (MakeRun) and scenario/inex;
+// nothing below it imports it.
+package scenario
