@@ -183,6 +183,8 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 		}
 		if run.ID == "" {
 			run.ID = string(fs[5])
+		} else if string(fs[5]) != run.ID {
+			w.add("run id differs from the first line's (readsim names the run by the first line's; trec_eval by the last's)", ln)
 		}
 		topic := in.get(fs[0])
 		if string(fs[2]) == prevArticle {
@@ -192,9 +194,14 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 			prevArticle = p.Article
 		}
 		if cur == nil || cur.ID != topic {
+			prevLen := 0
+			if cur != nil {
+				prevLen = len(cur.Results)
+			}
 			cur = byID[topic]
 			if cur == nil {
-				cur = &RunTopic{ID: topic}
+				// topics are usually alike in size: start where the last one ended
+				cur = &RunTopic{ID: topic, Results: make([]Result, 0, prevLen)}
 				byID[topic] = cur
 				run.Topics = append(run.Topics, cur)
 			} else {
