@@ -20,6 +20,11 @@ type RankedDoc struct {
 	// Entry is an entry point (best in context) for a document returned with
 	// no passage, or -1. Such a document is read from Entry (EntryPoint).
 	Entry int
+	// Reading, when not nil, is a recorded reading: the spans of characters
+	// in the order a person first read them (Orderer.Recorded). The
+	// document's reading order is then this one, whatever Ret and Order say;
+	// Ret (the passages the system showed) still gives F and the counts.
+	Reading []Span
 	// ID, Score and Grade serve the measures that rank as trec_eval does
 	// (Measure.Trec): the document's id, its score (rsv) and its relevance
 	// grade (a TREC qrels level; FOL judgments: 1 for a relevant document).
@@ -166,6 +171,8 @@ func (e *Evaluator) Docs(t *TopicInput, w *Workspace) DocValues {
 			doc.RetRel = IntersectLen(ret, d.Rel)
 			if len(e.docs) > 0 {
 				switch {
+				case d.Reading != nil:
+					doc.Segs = w.r.Recorded(d.Reading, d.Rel)
 				case d.Full || e.cfg.DocBaseline:
 					doc.Segs = w.r.Baseline(d.L, d.Rel)
 				case len(ret) == 0 && d.Entry >= 0:

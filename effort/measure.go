@@ -20,6 +20,7 @@ const (
 	DocChP                   // ChP[n]
 	DocAveChP                // aveChP
 	DocLE                    // LE(s,NR), or LE(s,NR,x) with a T2I stop
+	DocRead                  // Read: precision of a recorded reading
 )
 
 // DocScore is a document score with its parameters.

@@ -1,6 +1,9 @@
 package effort
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // Order is what the reader of a retrieved document reads after the retrieved
 // passages (measures.md §2).
@@ -122,6 +125,24 @@ func (r *Orderer) EntryPoint(L, entry int, rel Spans) []Segment {
 		r.tmp1 = append(r.tmp1, Span{0, entry})
 	}
 	r.segs = appendSplit(r.segs, r.tmp1, rel, false)
+	return r.segs
+}
+
+// Recorded returns the segments of a recorded reading: order lists the spans
+// of characters in the order they were first read (each span read from its
+// start to its end; spans disjoint, in any order), cut at the borders of rel
+// (the document's relevant text). Nothing is retrieved: the reading is what a
+// person read, not a system's passages.
+func (r *Orderer) Recorded(order []Span, rel Spans) []Segment {
+	r.segs = r.segs[:0]
+	for _, p := range order {
+		if p.End <= p.Start {
+			continue
+		}
+		// the first relevant span that ends after p's start
+		j := sort.Search(len(rel), func(i int) bool { return rel[i].End > p.Start })
+		r.segs = appendSplit(r.segs, Spans{p}, rel[j:], false)
+	}
 	return r.segs
 }
 

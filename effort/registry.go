@@ -334,6 +334,10 @@ var (
 			meaning: "character precision at every relevant character read, averaged (whole article, no stop)",
 			name:    func(DocScore) string { return "aveChP" },
 			of:      func(_ DocScore, doc *Doc) float64 { return AveChP(doc) }},
+		DocRead: {head: "Read", source: "readsim (recorded readings)",
+			meaning: "precision of what a person read: relevant characters read / characters read (recorded readings only)",
+			name:    func(DocScore) string { return "Read" },
+			of:      func(_ DocScore, doc *Doc) float64 { return T2Ip(doc, 0) }},
 		DocLE: {head: "LE", source: srcArvola,
 			params: []docParam{
 				{"the screen size s", DefaultScreen, false, func(d *DocScore, v float64) { d.S = int(v) }},

@@ -236,7 +236,10 @@ func BenchmarkScalePassages(b *testing.B) {
 // under 256 MB; both sub-benchmarks report their time per run, and "eval"
 // its peak resident memory.
 func BenchmarkEvalVsLineReader(b *testing.B) {
-	dir := b.TempDir()
+	dir := os.Getenv("READSIM_SCALE_DIR") // keep the files there (to time the binary)
+	if dir == "" {
+		dir = b.TempDir()
+	}
 	s := synth{runs: 1, topics: 120, articles: 4200, pool: 5000, judged: 40, lengthScale: 1}
 	qrels, runs, lines := s.generate(b, dir)
 	b.Logf("%d lines", lines)

@@ -12,10 +12,12 @@ type Use int
 
 // The uses.
 const (
-	UseEval     Use = iota // eval: every measure
-	UseCompare             // compare: per-topic scores, not the official counts
-	UseFidelity            // the fidelity suite: ranked articles, no focused measure or count
-	UseReplay              // replay: list scores of ranked articles, no focused measure
+	UseEval            Use = iota // eval: every measure
+	UseCompare                    // compare: per-topic scores, not the official counts
+	UseFidelity                   // the fidelity suite: ranked articles, no focused measure or count
+	UseReplay                     // replay: list scores of ranked articles, no focused measure
+	UseReadings                   // recorded readings: ranked articles read by people, no focused measure
+	UseCompareReadings            // readings compared: as UseReadings, and no official count
 )
 
 // MeasureError is a measure that cannot serve the use or the judgments: a
@@ -40,12 +42,16 @@ func CheckMeasures(ms []effort.Measure, use Use, q *inex.Qrels) error {
 		switch {
 		case q != nil && !q.Characters() && m.NeedsCharacters():
 			why = fmt.Sprintf("needs judgments of characters (passages and article lengths), and %s judges whole documents (TREC qrels): use a document measure (AP, P[k], map, P_10, nDCG@10, recip_rank, Rprec, num_rel_ret…)", q.File)
-		case use == UseCompare && m.IsCount():
+		case (use == UseCompare || use == UseCompareReadings) && m.IsCount():
 			why = "an official count; compare compares per-topic scores"
 		case use == UseFidelity && (m.IsFocused() || m.IsCount()):
 			why = "the suite's simulated runs are ranked articles; use a list score of eval"
 		case use == UseReplay && m.IsFocused():
 			why = "a focused measure (ranked passages); the simulated reader reads ranked articles"
+		case (use == UseReadings || use == UseCompareReadings) && m.IsFocused():
+			why = "a focused measure (ranked passages); a reading is of ranked articles"
+		case use != UseReadings && use != UseCompareReadings && m.Doc.Kind == effort.DocRead:
+			why = "Read scores what people read: evaluate recorded readings (eval --readings)"
 		}
 		if why != "" {
 			return &MeasureError{Measure: m.String(), Why: why}

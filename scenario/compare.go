@@ -110,24 +110,14 @@ func Compare(q *inex.Qrels, runs []*inex.Run, opt CompareOptions) (*Comparison, 
 	}
 	ev := opt.Eval
 	ev.Config.DocBaseline = false
-	c := &Comparison{Measures: opt.Eval.Measures, Test: opt.Test, Alpha: opt.Alpha, Permutations: opt.Permutations}
-	if c.Test == "" {
-		c.Test = TestRand
-	}
-	if c.Alpha == 0 {
-		c.Alpha = 0.05
-	}
-	if c.Permutations == 0 {
-		c.Permutations = DefaultPermutations
-	}
+	var evs []*Evaluation
+	var names, files []string
 	for _, r := range runs {
 		res, err := Evaluate(q, r, ev, ev.Workers)
 		if err != nil {
 			return nil, err
 		}
-		c.Runs = append(c.Runs, res)
-		c.Files = append(c.Files, r.File)
-		c.Names = append(c.Names, runName(r))
+		evs, files, names = append(evs, res), append(files, r.File), append(names, runName(r))
 	}
 	if opt.DocBaseline {
 		eb := ev
@@ -136,9 +126,43 @@ func Compare(q *inex.Qrels, runs []*inex.Run, opt CompareOptions) (*Comparison, 
 		if err != nil {
 			return nil, err
 		}
-		c.Runs = append(c.Runs, res)
-		c.Files = append(c.Files, "")
-		c.Names = append(c.Names, c.Names[0]+" (document baseline)")
+		evs, files, names = append(evs, res), append(files, ""), append(names, names[0]+" (document baseline)")
+	}
+	return CompareEvaluations(evs, names, files, opt)
+}
+
+// CompareReadings compares recorded readings (EvaluateReading with
+// opt.Eval) as Compare compares runs: each reading is one "run".
+func CompareReadings(q *inex.Qrels, readings []*Reading, opt CompareOptions) (*Comparison, error) {
+	if len(readings) < 2 {
+		return nil, fmt.Errorf("compare needs two readings or more")
+	}
+	var evs []*Evaluation
+	var names, files []string
+	for _, rd := range readings {
+		res, err := EvaluateReading(q, rd, opt.Eval)
+		if err != nil {
+			return nil, err
+		}
+		evs, files, names = append(evs, res), append(files, rd.File), append(names, rd.ID)
+	}
+	return CompareEvaluations(evs, names, files, opt)
+}
+
+// CompareEvaluations compares evaluations of the measures opt.Eval.Measures
+// (of runs, document baselines or readings) named names, read from files
+// ("" for a document baseline), over the topics all of them evaluate.
+func CompareEvaluations(evs []*Evaluation, names, files []string, opt CompareOptions) (*Comparison, error) {
+	c := &Comparison{Measures: opt.Eval.Measures, Test: opt.Test, Alpha: opt.Alpha, Permutations: opt.Permutations,
+		Runs: evs, Names: names, Files: files}
+	if c.Test == "" {
+		c.Test = TestRand
+	}
+	if c.Alpha == 0 {
+		c.Alpha = 0.05
+	}
+	if c.Permutations == 0 {
+		c.Permutations = DefaultPermutations
 	}
 	uniqueNames(c.Names, c.Files)
 	c.Topics, c.Dropped = commonTopics(c.Runs)

@@ -41,6 +41,7 @@ func runCompare(e *env, args []string) error {
 	test := fs.String("test", scenario.TestRand, "the test corrected for multiple comparisons and marked: rand (randomization) or t")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the marks")
 	plotDir := fs.String("plot", "", "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of every run, per-topic differences sorted")
+	readings := fs.Bool("readings", false, "the files are recorded readings (eval --readings), compared as runs")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -50,6 +51,8 @@ func runCompare(e *env, args []string) error {
 		return usageError{"give the runs to compare"}
 	case len(pos) == 1 && !*docBaseline:
 		return usageError{"give two runs or more, or one run and --doc-baseline"}
+	case *readings && (*docBaseline || *plotDir != ""):
+		return usageError{"--readings compares readings: no --doc-baseline or --plot"}
 	}
 	f, err := scenario.ParseFormat(*format, scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatLaTeX, scenario.FormatJSON)
 	if err != nil {
@@ -63,17 +66,52 @@ func runCompare(e *env, args []string) error {
 	case !(*alpha > 0 && *alpha < 1):
 		return usageError{"--alpha must be between 0 and 1"}
 	}
-	o, ms, err := sf.check(defaultMeasures)
+	defaults := defaultMeasures
+	if *readings {
+		defaults = scenario.ReadingListMeasures
+	}
+	o, ms, err := sf.check(defaults)
 	if err != nil {
 		return err
 	}
-	if err := scenario.CheckMeasures(ms, scenario.UseCompare, nil); err != nil {
+	use := scenario.UseCompare
+	if *readings {
+		use = scenario.UseCompareReadings
+	}
+	if err := scenario.CheckMeasures(ms, use, nil); err != nil {
 		return usageError{err.Error()}
 	}
 	warn := lockedWarn(e.stderr)
 	q, err := inex.OpenQrels(*sf.qrels, warn)
 	if err != nil {
 		return err
+	}
+	copt := scenario.CompareOptions{
+		Eval: scenario.EvalOptions{Measures: ms, Config: effort.Config{Order: o, CompatINEX: sf.compatINEX()}, Group: *sf.group, MergeOverlaps: *sf.merge,
+			AllTopics: *allTopics, Warn: warn},
+		DocBaseline: *docBaseline, AllPairs: *allPairs,
+		Permutations: *perms, Seed: *seed, Test: *test, Alpha: *alpha,
+	}
+	if *readings {
+		var rds []*scenario.Reading
+		for _, p := range pos {
+			rd, err := scenario.OpenReading(p)
+			if err != nil {
+				return err
+			}
+			rds = append(rds, rd)
+		}
+		copt.Baseline = -1
+		if *baseline != "" {
+			if copt.Baseline = findReading(*baseline, pos, rds); copt.Baseline < 0 {
+				return usageError{fmt.Sprintf("--baseline %q is none of the readings", *baseline)}
+			}
+		}
+		cmp, err := scenario.CompareReadings(q, rds, copt)
+		if err != nil {
+			return err
+		}
+		return writeComparison(e, cmp, f, *digits)
 	}
 	runs := make([]*inex.Run, len(pos))
 	for i, p := range pos {
@@ -87,27 +125,18 @@ func runCompare(e *env, args []string) error {
 			return usageError{fmt.Sprintf("--baseline %q is none of the runs (give a run id, a file or a position)", *baseline)}
 		}
 	}
-	cfg := effort.Config{Order: o, CompatINEX: sf.compatINEX()}
-	cmp, err := scenario.Compare(q, runs, scenario.CompareOptions{
-		Eval: scenario.EvalOptions{Measures: ms, Config: cfg, Group: *sf.group, MergeOverlaps: *sf.merge,
-			AllTopics: *allTopics, Warn: warn},
-		DocBaseline: *docBaseline, Baseline: base, AllPairs: *allPairs,
-		Permutations: *perms, Seed: *seed, Test: *test, Alpha: *alpha,
-	})
+	copt.Baseline = base
+	cmp, err := scenario.Compare(q, runs, copt)
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
-	if err := cmp.Write(w, f, *digits); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
+	if err := writeComparison(e, cmp, f, *digits); err != nil {
 		return err
 	}
 	if *plotDir == "" {
 		return nil
 	}
-	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.Reader{Order: o, CompatINEX: cfg.CompatINEX, Group: *sf.group, MergeOverlaps: *sf.merge})
+	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.Reader{Order: o, CompatINEX: sf.compatINEX(), Group: *sf.group, MergeOverlaps: *sf.merge})
 	if err != nil {
 		return err
 	}
@@ -117,6 +146,26 @@ func runCompare(e *env, args []string) error {
 // maxPermutations bounds --permutations: 10⁷ random sign assignments of
 // 120 topics take seconds per measure; more would look like a hang.
 const maxPermutations = 10_000_000
+
+// writeComparison writes cmp on standard output.
+func writeComparison(e *env, cmp *scenario.Comparison, f scenario.Format, digits int) error {
+	w := bufio.NewWriter(e.stdout)
+	if err := cmp.Write(w, f, digits); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+// findReading returns the index of the reading named s (a position from 1,
+// a file or a reading id); -1 when none.
+func findReading(s string, files []string, rds []*scenario.Reading) int {
+	for i, rd := range rds {
+		if rd.ID == s || files[i] == s || fmt.Sprint(i+1) == s {
+			return i
+		}
+	}
+	return -1
+}
 
 // findRun returns the index of the run named s: a position from 1, a file as
 // given or a run id; -1 when none.

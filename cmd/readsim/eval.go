@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/readsim/readsim/index/article"
 
 	"github.com/readsim/readsim/effort"
@@ -37,6 +39,8 @@ func runEval(e *env, args []string) error {
 	format := fs.String("format", "tsv", "output: tsv (trec_eval's layout), json (one object per line), or a table of runs × measures: table, markdown or latex")
 	digits := fs.Int("digits", scenario.DefaultDigits, "decimals in tables (tsv and json: full precision)")
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
+	readings := fs.Bool("readings", false, "the files are recorded readings (JSON Lines traces of the study mode, or of readsim replay), not runs")
+	figures := fs.Bool("figures", false, "with --readings: also print each article's and topic's reading figures (characters read, Read, effort, times)")
 	runs, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -58,7 +62,11 @@ func runEval(e *env, args []string) error {
 	if err := mf.checkCompat(); err != nil {
 		return err
 	}
-	measures, err := mf.measures(defaultMeasures)
+	defaults := defaultMeasures
+	if *readings {
+		defaults = scenario.ReadingMeasures
+	}
+	measures, err := mf.measures(defaults)
 	if err != nil {
 		return err
 	}
@@ -82,9 +90,40 @@ func runEval(e *env, args []string) error {
 		}
 		opt.Read.Resolver = d.Spans()
 	}
+	if *readings {
+		return evalReadings(e, q, runs, opt, f, *perTopic, *digits, *figures)
+	}
 	results, err := scenario.EvaluateFiles(q, runs, opt)
 	if err != nil {
 		return err
 	}
 	return scenario.WriteEval(e.stdout, results, measures, scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *digits})
+}
+
+// evalReadings scores recorded readings (eval --readings).
+func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOptions, f scenario.Format, perTopic bool, digits int, figures bool) error {
+	var rds []*scenario.Reading
+	var results []*scenario.Evaluation
+	for _, file := range files {
+		rd, err := scenario.OpenReading(file)
+		if err != nil {
+			return err
+		}
+		res, err := scenario.EvaluateReading(q, rd, opt)
+		if err != nil {
+			return err
+		}
+		rds, results = append(rds, rd), append(results, res)
+	}
+	if err := scenario.WriteEval(e.stdout, results, opt.Measures, scenario.EvalReport{Format: f, PerTopic: perTopic, Digits: digits}); err != nil {
+		return err
+	}
+	if !figures {
+		return nil
+	}
+	if f == scenario.FormatJSON {
+		f = scenario.FormatTSV
+	}
+	fmt.Fprintln(e.stdout)
+	return scenario.WriteFigures(e.stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, f, digits)
 }

@@ -266,10 +266,18 @@ type RankedArticle struct {
 // lists an article twice), unless merge (then the article is read once, from
 // the first entry point).
 func (t *RunTopic) Group(file string, group, merge bool) ([]RankedArticle, error) {
-	docs := make([]RankedArticle, 0, len(t.Results))
-	idx := make(map[string]int, len(t.Results))
-	last := make([]int, 0, len(t.Results)) // per doc: line of its last passage
-	var rep []bool                         // per doc: a repeated full or entry result (nil: none)
+	// an article's results are usually together: size for the runs of one
+	// article, not for every result
+	runs := 0
+	for i := range t.Results {
+		if i == 0 || t.Results[i].Article != t.Results[i-1].Article {
+			runs++
+		}
+	}
+	docs := make([]RankedArticle, 0, runs)
+	idx := make(map[string]int, runs)
+	last := make([]int, 0, runs) // per doc: line of its last passage
+	var rep []bool               // per doc: a repeated full or entry result (nil: none)
 	prev, prevLine, i := "", 0, -1
 	for _, p := range t.Results {
 		seen := true

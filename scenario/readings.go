@@ -1,0 +1,463 @@
+package scenario
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+// A recorded reading is a trace in the simulated reader's schema (Event:
+// JSON Lines of `ev`, `topic`, `rank`, `doc`, `seq` and each kind's fields),
+// written by the study mode of the web prototype, with two more fields on
+// every event: `t`, milliseconds since the participant's session started,
+// and `source`: "recorded". A `read` event is a range of characters
+// [from,to) that was on the participant's screen; its `rel` and `nonrel`
+// counts are not trusted: they are computed from the judgments when the
+// reading is scored. A simulated trace (readsim replay) is a reading too
+// (without `t`): scored as a reading it gives the replay's own numbers.
+//
+// Events of a topic: one `topic`, then for each article opened an `open`
+// (rank: its position in the result list), `jump` and `read` events and a
+// `stop`, and a `done` whose optional `outcome` says "found" or "gave up".
+// Other kinds (`query`, `score`) are allowed and ignored by scoring.
+
+// Limits on recorded readings.
+const (
+	// MaxReadingLine is the longest line of a reading file.
+	MaxReadingLine = 1 << 20
+	// MaxReadingEvents is the most events one reading file may hold.
+	MaxReadingEvents = 1 << 22
+)
+
+// Reading is one reading file: a participant's (or a simulated reader's)
+// reading of some topics.
+type Reading struct {
+	File string
+	// ID names the reading: the `run` of its topic events (a participant id
+	// or a run id), else the file's name.
+	ID     string
+	Topics []*ReadTopic
+}
+
+// ReadTopic is the reading of one topic.
+type ReadTopic struct {
+	ID string
+	// Articles in the order first opened; an article opened again adds to
+	// its first visit.
+	Articles []*ReadArticle
+	// Start is the time of the topic event, End of its last event (ms; -1
+	// without times).
+	Start, End int64
+	// Outcome is the `done` event's outcome ("found", "gave up"), if any.
+	Outcome string
+	// Line is the topic event's line.
+	Line int
+}
+
+// ReadArticle is what was read of one article.
+type ReadArticle struct {
+	Doc  string
+	Rank int // position in the result list (the open event's rank)
+	// Shown are the passages the system showed (the open event's).
+	Shown effort.Spans
+	// Order are the characters in the order first read: each span new,
+	// read from its start.
+	Order []effort.Span
+	// Times[i] is when Order[i] was read (ms; -1 without times).
+	Times []int64
+	// OpenT is when the article was first opened (ms; -1 without times).
+	OpenT int64
+	Line  int // the first open event's line
+	// Views are the sizes of the read events (the characters on screen at
+	// once): what calibration estimates the screen size from.
+	Views []int
+	seen  effort.Spans
+}
+
+// traceLine is the JSON of one event as the reader accepts it.
+type traceLine struct {
+	Ev       string   `json:"ev"`
+	Topic    *string  `json:"topic"`
+	Rank     int      `json:"rank"`
+	Doc      string   `json:"doc"`
+	Seq      int      `json:"seq"`
+	Run      string   `json:"run"`
+	From     *int     `json:"from"`
+	To       *int     `json:"to"`
+	Passages [][2]int `json:"passages"`
+	T        *int64   `json:"t"`
+	Outcome  string   `json:"outcome"`
+}
+
+// OpenReading reads a reading file ("-": standard input).
+func OpenReading(path string) (*Reading, error) {
+	var r io.Reader = os.Stdin
+	if path != inex.Stdin {
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, &inex.Error{File: path, Err: errors.Unwrap(err)}
+		}
+		if !st.Mode().IsRegular() {
+			return nil, &inex.Error{File: path, Err: errors.New("not a regular file")}
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, &inex.Error{File: path, Err: errors.Unwrap(err)}
+		}
+		defer f.Close()
+		r = f
+	}
+	return ReadReading(path, r)
+}
+
+// ReadReading reads a reading (JSON Lines) from r; name names it in errors.
+// Every problem is an *inex.Error naming the line.
+func ReadReading(name string, r io.Reader) (*Reading, error) {
+	rd := &Reading{File: name}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), MaxReadingLine)
+	byID := map[string]*ReadTopic{}
+	var cur *ReadTopic
+	var art *ReadArticle
+	line, events := 0, 0
+	bad := func(format string, args ...any) error {
+		return &inex.Error{File: name, Line: line, Err: fmt.Errorf(format, args...)}
+	}
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		if events++; events > MaxReadingEvents {
+			return nil, bad("more than %d events: not a reading readsim reads", MaxReadingEvents)
+		}
+		var e traceLine
+		dec := json.NewDecoder(bytes.NewReader(b))
+		if err := dec.Decode(&e); err != nil {
+			return nil, bad("not a trace event: %v", err)
+		}
+		if e.Topic == nil {
+			return nil, bad("an event without a topic")
+		}
+		t := int64(-1)
+		if e.T != nil {
+			if *e.T < 0 {
+				return nil, bad("negative time t %d", *e.T)
+			}
+			t = *e.T
+		}
+		if e.Ev != "topic" && (cur == nil || cur.ID != *e.Topic) {
+			if cur = byID[*e.Topic]; cur == nil {
+				return nil, bad("a %q event of topic %s before its topic event", e.Ev, *e.Topic)
+			}
+			art = nil
+		}
+		if cur != nil && t >= 0 {
+			cur.End = max(cur.End, t)
+		}
+		switch e.Ev {
+		case "topic":
+			if strings.ContainsFunc(*e.Topic, isSpace) || *e.Topic == "" {
+				return nil, bad("topic id %q is empty or holds white space", *e.Topic)
+			}
+			if byID[*e.Topic] != nil {
+				cur = byID[*e.Topic] // a topic resumed (a study session interrupted)
+			} else {
+				cur = &ReadTopic{ID: *e.Topic, Start: t, End: t, Line: line}
+				byID[cur.ID] = cur
+				rd.Topics = append(rd.Topics, cur)
+			}
+			if rd.ID == "" && e.Run != "" {
+				rd.ID = e.Run
+			}
+			art = nil
+		case "open":
+			if e.Doc == "" || strings.ContainsFunc(e.Doc, isSpace) {
+				return nil, bad("an open event without an article id (doc)")
+			}
+			art = nil
+			for _, a := range cur.Articles {
+				if a.Doc == e.Doc {
+					art = a
+				}
+			}
+			if art == nil {
+				art = &ReadArticle{Doc: e.Doc, Rank: e.Rank, OpenT: t, Line: line}
+				for _, p := range e.Passages {
+					if p[0] < 0 || p[1] < p[0] || p[1] > inex.MaxLength {
+						return nil, bad("passage [%d,%d) is not a span of an article", p[0], p[1])
+					}
+					art.Shown = append(art.Shown, effort.Span{Start: p[0], End: p[1]})
+				}
+				art.Shown = effort.Normalize(art.Shown)
+				cur.Articles = append(cur.Articles, art)
+			}
+		case "read":
+			if art == nil || art.Doc != e.Doc {
+				return nil, bad("a read event outside an opened article")
+			}
+			if e.From == nil || e.To == nil || *e.From < 0 || *e.To < *e.From || *e.To > inex.MaxLength {
+				return nil, bad("a read event needs 0 ≤ from ≤ to ≤ %d", inex.MaxLength)
+			}
+			art.add(effort.Span{Start: *e.From, End: *e.To}, t)
+			art.Views = append(art.Views, *e.To-*e.From)
+		case "done":
+			cur.Outcome = e.Outcome
+		case "jump", "stop", "score", "query", "found", "gave-up":
+		default:
+			return nil, bad("unknown event %q", e.Ev)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &inex.Error{File: name, Line: line + 1, Err: fmt.Errorf("a line longer than %d KiB", MaxReadingLine>>10)}
+		}
+		return nil, &inex.Error{File: name, Line: line + 1, Err: err}
+	}
+	if len(rd.Topics) == 0 {
+		return nil, &inex.Error{File: name, Err: errors.New("no topic event: not a reading")}
+	}
+	if rd.ID == "" {
+		rd.ID = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	}
+	return rd, nil
+}
+
+func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+// add records that span s was on screen at time t: its characters not read
+// before join the reading order, in document order.
+func (a *ReadArticle) add(s effort.Span, t int64) {
+	var fresh effort.Spans
+	fresh = effort.AppendDifference(fresh, effort.Spans{s}, a.seen)
+	for _, f := range fresh {
+		a.Order = append(a.Order, f)
+		a.Times = append(a.Times, t)
+	}
+	if len(fresh) > 0 {
+		a.seen = effort.Union(a.seen, fresh)
+	}
+}
+
+// Read returns the characters read (their union).
+func (a *ReadArticle) Read() effort.Spans { return a.seen }
+
+// ReadingMeasures are the measures of eval --readings without -m: the
+// precision of what was read as a list score, the effort to relevant text
+// on a phone and a laptop screen over the order the articles were opened,
+// and the binary document measures over that order.
+var ReadingMeasures = append(append([]string(nil), ReadingListMeasures...), "num_ret", "num_rel_ret")
+
+// ReadingListMeasures are ReadingMeasures without the counts: what compare
+// --readings compares by default.
+var ReadingListMeasures = []string{`AgP\Read`, `gP[5]\Read`, `ANCE[10]\LE(300,5)`, `ANCE[10]\LE(2000,5)`, "AP"}
+
+// EvaluateReading scores a reading against q with the measures of opt (the
+// evaluator of readsim eval): each topic's articles in the order first
+// opened are the ranked list; an article's reading order is the order its
+// characters were first on screen; the passages shown are its retrieved
+// text. Topics read but not judged are left out (with a warning); with
+// opt.AllTopics, judged topics not read score 0.
+func EvaluateReading(q *inex.Qrels, rd *Reading, opt EvalOptions) (*Evaluation, error) {
+	if err := CheckMeasures(opt.Measures, UseReadings, q); err != nil {
+		return nil, err
+	}
+	byID := map[string]*ReadTopic{}
+	var missing []string
+	for _, t := range rd.Topics {
+		if q.Topics[t.ID] == nil {
+			missing = append(missing, t.ID)
+			continue
+		}
+		byID[t.ID] = t
+	}
+	if len(byID) == 0 && !opt.AllTopics {
+		return nil, &inex.Error{File: rd.File, Err: fmt.Errorf("the reading shares no topic with the judgments %s", q.File)}
+	}
+	if len(missing) > 0 && opt.Warn != nil {
+		inex.SortTopics(missing)
+		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) read are not in the judgments %s and are not scored: %s", rd.File, len(missing), q.File, listTopics(missing, 20)))
+	}
+	res := &Evaluation{File: rd.File, RunID: rd.ID}
+	for _, id := range q.IDs {
+		if byID[id] != nil || opt.AllTopics {
+			res.Topics = append(res.Topics, id)
+		}
+	}
+	ev := effort.NewEvaluator(opt.Measures, opt.Config)
+	res.Values = make([][]float64, len(opt.Measures))
+	var ws effort.Workspace
+	var in effort.TopicInput
+	var out []float64
+	for _, id := range res.Topics {
+		readingInput(&in, q.Topics[id], byID[id])
+		out = ev.Topic(&in, &ws, out[:0])
+		for m, v := range out {
+			res.Values[m] = append(res.Values[m], v)
+		}
+	}
+	res.All = make([]float64, len(opt.Measures))
+	for m, meas := range opt.Measures {
+		res.All[m] = effort.Aggregate(meas, res.Values[m])
+	}
+	return res, nil
+}
+
+// readingInput fills in with the reading of a topic (nil: nothing read).
+func readingInput(in *effort.TopicInput, j *inex.TopicJudgments, t *ReadTopic) {
+	in.Trel, in.TrelChars, in.Ideal = j.Trel, j.RelChars, j.Ideal
+	in.Docs, in.Passages = in.Docs[:0], in.Passages[:0]
+	if t == nil {
+		return
+	}
+	for _, a := range t.Articles {
+		d := effort.RankedDoc{Ret: a.Shown, Entry: -1, ID: a.Doc, Reading: a.Order}
+		if d.Reading == nil {
+			d.Reading = []effort.Span{} // opened, nothing read
+		}
+		if jd := j.Docs[a.Doc]; jd != nil {
+			d.Judged, d.L, d.Rel, d.Grade = true, jd.Length, jd.Rel, jd.Grade
+			d.Ret = d.Ret.Clip(0, jd.Length)
+		}
+		in.Docs = append(in.Docs, d)
+	}
+}
+
+// ArticleFigures are the figures of one article of a reading.
+type ArticleFigures struct {
+	Topic, Doc string
+	Rank       int // position in the order opened
+	// Read and RelRead count the characters read and the relevant ones;
+	// Precision is RelRead/Read (the document score Read).
+	Read, RelRead int
+	Precision     float64
+	// BeforeRel is the characters read before the first relevant one (-1:
+	// no relevant character read); Effort is LE(s,NR) of that.
+	BeforeRel int
+	Effort    int
+	// MsToRel is the time from opening the article to reading its first
+	// relevant character (-1 without times or without relevant text read).
+	MsToRel int64
+}
+
+// TopicFigures are the time figures of one topic of a reading.
+type TopicFigures struct {
+	Topic string
+	// Read and RelRead over the topic's articles.
+	Read, RelRead int
+	// Ms is the time spent on the topic; MsToRel the time from its start to
+	// the first relevant character read (-1 when unknown or never).
+	Ms, MsToRel int64
+	// RelPerMin is the relevant characters read per minute (-1 without times).
+	RelPerMin float64
+	Outcome   string
+}
+
+// Figures computes the per-article and per-topic figures of a reading
+// against q, with screen size s and NR for the effort.
+func Figures(q *inex.Qrels, rd *Reading, s, nr int) ([]ArticleFigures, []TopicFigures) {
+	var arts []ArticleFigures
+	var tops []TopicFigures
+	var o effort.Orderer
+	for _, t := range rd.Topics {
+		j := q.Topics[t.ID]
+		if j == nil {
+			continue
+		}
+		tf := TopicFigures{Topic: t.ID, Ms: -1, MsToRel: -1, RelPerMin: -1, Outcome: t.Outcome}
+		if t.Start >= 0 && t.End >= t.Start {
+			tf.Ms = t.End - t.Start
+		}
+		for r, a := range t.Articles {
+			af := ArticleFigures{Topic: t.ID, Doc: a.Doc, Rank: r + 1, BeforeRel: -1, MsToRel: -1}
+			var rel effort.Spans
+			if jd := j.Docs[a.Doc]; jd != nil {
+				rel = jd.Rel
+			}
+			segs := o.Recorded(a.Order, rel)
+			tally := effort.T2I(segs, 0)
+			af.Read, af.RelRead, af.BeforeRel = tally.Read, tally.RelRead, tally.FirstRel
+			if af.Read > 0 {
+				af.Precision = float64(af.RelRead) / float64(af.Read)
+			}
+			af.Effort = effort.LEOf(af.BeforeRel, s, nr)
+			if rel.Len() == 0 {
+				af.Effort = nr
+			}
+			// the first relevant character's time
+			for i, sp := range a.Order {
+				if effort.SpanIntersectLen(sp, rel) > 0 {
+					if a.Times[i] >= 0 && a.OpenT >= 0 {
+						af.MsToRel = a.Times[i] - a.OpenT
+					}
+					if a.Times[i] >= 0 && t.Start >= 0 && (tf.MsToRel < 0 || a.Times[i]-t.Start < tf.MsToRel) {
+						tf.MsToRel = a.Times[i] - t.Start
+					}
+					break
+				}
+			}
+			tf.Read += af.Read
+			tf.RelRead += af.RelRead
+			arts = append(arts, af)
+		}
+		if tf.Ms > 0 {
+			tf.RelPerMin = float64(tf.RelRead) / (float64(tf.Ms) / 60000)
+		}
+		tops = append(tops, tf)
+	}
+	sort.SliceStable(tops, func(i, k int) bool { return inex.TopicLess(tops[i].Topic, tops[k].Topic) })
+	return arts, tops
+}
+
+// WriteFigures writes the per-article and per-topic figures of readings (in
+// the order given) as two tables in format f.
+func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f Format, digits int) error {
+	arts := &Table{Title: fmt.Sprintf("Articles read (LE with a %d-character screen, NR %d)", s, nr), Columns: []Column{
+		{Name: "reading"}, {Name: "topic"}, {Name: "rank", Num: true}, {Name: "doc"}, {Name: "read", Num: true}, {Name: "relevant read", Num: true},
+		{Name: "Read", Num: true}, {Name: "before relevant", Num: true}, {Name: "LE", Num: true}, {Name: "ms to relevant", Num: true}}}
+	tops := &Table{Title: "Topics read", Columns: []Column{
+		{Name: "reading"}, {Name: "topic"}, {Name: "read", Num: true}, {Name: "relevant read", Num: true}, {Name: "ms", Num: true},
+		{Name: "ms to relevant", Num: true}, {Name: "relevant per minute", Num: true}, {Name: "outcome"}}}
+	opt := func(v int64) Cell {
+		if v < 0 {
+			return Text("")
+		}
+		return Int(int(v))
+	}
+	for _, rd := range readings {
+		as, ts := Figures(q, rd, s, nr)
+		for _, a := range as {
+			before := Text("")
+			if a.BeforeRel >= 0 {
+				before = Int(a.BeforeRel)
+			}
+			arts.Rows = append(arts.Rows, []Cell{Text(rd.ID), Text(a.Topic), Int(a.Rank), Text(a.Doc), Int(a.Read), Int(a.RelRead),
+				Num(a.Precision), before, Int(a.Effort), opt(a.MsToRel)})
+		}
+		for _, t := range ts {
+			rpm := Text("")
+			if t.RelPerMin >= 0 {
+				rpm = Num(t.RelPerMin)
+			}
+			tops.Rows = append(tops.Rows, []Cell{Text(rd.ID), Text(t.Topic), Int(t.Read), Int(t.RelRead), opt(t.Ms), opt(t.MsToRel), rpm, Text(t.Outcome)})
+		}
+	}
+	if err := arts.Write(w, f, digits); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
+	}
+	return tops.Write(w, f, digits)
+}

@@ -1,0 +1,146 @@
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+// A reading worked by hand. Topic 1: a (100 characters, relevant [20,40)),
+// b (50, judged non-relevant), c (30, relevant [0,10)); Trel = 2.
+//
+//	a: on screen [0,30) at 1000 ms, then [10,60) at 2000: read in order
+//	   [0,30) then [30,60): 60 characters, 20 relevant (Read 1/3), 20 before
+//	   the first relevant one (LE(300,5) = 1), first relevant at 1000 ms,
+//	   500 ms after opening a.
+//	b: [0,50): 50 read, none relevant (Read 0, LE = NR = 5).
+//	c: [0,5): 5 read, all relevant (Read 1, LE 1).
+//
+// AgP\Read = ½·(gP[1] + gP[3]) = ½·(1/3 + (1/3+0+1)/3) = 7/18.
+// ANCE[3]\LE(300,5): ES ⟨1,5,1⟩, IE ⟨1,1,5⟩: NCE ⟨0, 4, 4−0.8⟩, mean 2.4.
+func TestReadingByHand(t *testing.T) {
+	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 20 100 20 20:20\n1 Q0 b 0 50 0\n1 Q0 c 10 30 0 0:10\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const trace = `{"ev":"topic","topic":"1","rank":0,"doc":"","seq":1,"run":"p17","t":0,"source":"recorded"}
+{"ev":"query","topic":"1","rank":0,"doc":"","seq":2,"t":100,"source":"recorded"}
+{"ev":"open","topic":"1","rank":1,"doc":"a","seq":3,"passages":[[20,40]],"t":500,"source":"recorded"}
+{"ev":"read","topic":"1","rank":1,"doc":"a","seq":4,"from":0,"to":30,"t":1000,"source":"recorded"}
+{"ev":"read","topic":"1","rank":1,"doc":"a","seq":5,"from":10,"to":60,"t":2000,"source":"recorded"}
+{"ev":"stop","topic":"1","rank":1,"doc":"a","seq":6,"t":2500,"source":"recorded"}
+{"ev":"open","topic":"1","rank":3,"doc":"b","seq":7,"passages":[],"t":3000,"source":"recorded"}
+{"ev":"read","topic":"1","rank":3,"doc":"b","seq":8,"from":0,"to":50,"t":4000,"source":"recorded"}
+{"ev":"open","topic":"1","rank":2,"doc":"c","seq":9,"passages":[[0,10]],"t":5000,"source":"recorded"}
+{"ev":"read","topic":"1","rank":2,"doc":"c","seq":10,"from":0,"to":5,"t":6000,"source":"recorded"}
+{"ev":"done","topic":"1","rank":0,"doc":"","seq":11,"outcome":"found","t":9000,"source":"recorded"}
+`
+	rd, err := ReadReading("p17.jsonl", strings.NewReader(trace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.ID != "p17" || len(rd.Topics) != 1 || len(rd.Topics[0].Articles) != 3 {
+		t.Fatalf("reading %+v", rd)
+	}
+	ms := mustMeasures(t, `AgP\Read`, `ANCE[3]\LE(300,5)`, "AP", "num_ret")
+	res, err := EvaluateReading(q, rd, EvalOptions{Measures: ms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// AP over the order opened: relevant at 1 and 3: ½·(1 + 2/3)
+	for m, want := range []float64{7.0 / 18, 2.4, (1 + 2.0/3) / 2, 3} {
+		if got := res.Values[m][0]; math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", ms[m], got, want)
+		}
+	}
+	arts, tops := Figures(q, rd, 300, 5)
+	wantArts := []ArticleFigures{
+		{Topic: "1", Doc: "a", Rank: 1, Read: 60, RelRead: 20, Precision: 1.0 / 3, BeforeRel: 20, Effort: 1, MsToRel: 500},
+		{Topic: "1", Doc: "b", Rank: 2, Read: 50, RelRead: 0, Precision: 0, BeforeRel: -1, Effort: 5, MsToRel: -1},
+		{Topic: "1", Doc: "c", Rank: 3, Read: 5, RelRead: 5, Precision: 1, BeforeRel: 0, Effort: 1, MsToRel: 1000},
+	}
+	for i, w := range wantArts {
+		if arts[i] != w {
+			t.Errorf("article %d: %+v, want %+v", i, arts[i], w)
+		}
+	}
+	// 25 relevant characters in 9 s: 25/0.15 per minute; the first relevant
+	// character at 1000 ms
+	if len(tops) != 1 || tops[0].Ms != 9000 || tops[0].MsToRel != 1000 || math.Abs(tops[0].RelPerMin-25/0.15) > 1e-9 || tops[0].Outcome != "found" {
+		t.Errorf("topic figures %+v", tops)
+	}
+}
+
+// A trace that readsim replay --t2i X writes, read back as a reading, scores
+// as the replay: AgP\Read is the replay's AgP\T2Ip(X) and the effort over the
+// order opened its ANCE\LE(s,NR,X), on every topic of the shared runs.
+func TestReplayAsReading(t *testing.T) {
+	dir := dataDir(t)
+	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{"passage-run.ric.fol", "article-run.trec"} {
+		run, err := inex.OpenRun(filepath.Join(dir, file), inex.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range []int{300, 2000} {
+			cfg := Reader{T2I: x}
+			p, err := NewReplayer(q, run, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := p.Replay(nil, func(e *Event) error { b.Write(e.AppendJSON(nil)); b.WriteByte('\n'); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			rd, err := ReadReading(file+".jsonl", &b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sim := mustMeasures(t, fmt.Sprintf(`AgP\T2Ip(%d)`, x), fmt.Sprintf(`ANCE[100]\LE(300,5,%d)`, x), "AP")
+			want, err := Evaluate(q, run, EvalOptions{Measures: sim}, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := EvaluateReading(q, rd, EvalOptions{Measures: mustMeasures(t, `AgP\Read`, `ANCE[100]\LE(300,5)`, "AP")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got.Topics, " ") != strings.Join(want.Topics, " ") || len(got.Topics) < 100 {
+				t.Fatalf("%s: topics %d, want %d", file, len(got.Topics), len(want.Topics))
+			}
+			for m := range sim {
+				for i, id := range want.Topics {
+					if math.Abs(got.Values[m][i]-want.Values[m][i]) > 1e-12 {
+						t.Fatalf("%s x=%d topic %s: reading %v, replay's %s %v", file, x, id, got.Values[m][i], sim[m], want.Values[m][i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// Bad readings are refused with the line.
+func TestReadingErrors(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"not JSON", "{nope\n", "r:1: not a trace event"},
+		{"read before open", `{"ev":"topic","topic":"1"}` + "\n" + `{"ev":"read","topic":"1","doc":"a","from":0,"to":5}` + "\n", "r:2: a read event outside an opened article"},
+		{"event before its topic", `{"ev":"open","topic":"1","doc":"a"}` + "\n", "r:1: a \"open\" event of topic 1 before its topic event"},
+		{"reversed range", `{"ev":"topic","topic":"1"}` + "\n" + `{"ev":"open","topic":"1","doc":"a"}` + "\n" + `{"ev":"read","topic":"1","doc":"a","from":9,"to":5}` + "\n", "r:3: a read event needs"},
+		{"unknown event", `{"ev":"topic","topic":"1"}` + "\n" + `{"ev":"dance","topic":"1"}` + "\n", `r:2: unknown event "dance"`},
+		{"empty", "\n", "r: no topic event"},
+		{"negative time", `{"ev":"topic","topic":"1","t":-5}` + "\n", "r:1: negative time"},
+	} {
+		_, err := ReadReading("r", strings.NewReader(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
