@@ -102,6 +102,27 @@ var aliases = []alias{
 	{re: regexp.MustCompile(`^NumRelRet$`), build: named("num_rel_ret", "NumRelRet"), form: "NumRelRet", fam: CountNumRelRet},
 }
 
+// perTopicNames are the names the official INEX tool prints on per-topic
+// lines for its mean measures (MAgP in `all`, AgP per topic).
+var perTopicNames = map[string]string{"MAgP": "AgP", "MAiP": "AiP"}
+
+// TopicString returns the measure's name on a per-topic line: String, except
+// for the INEX tool's means, which it names per topic without the M (AgP,
+// AiP), as the tool does.
+func (m Measure) TopicString() string {
+	if n, ok := perTopicNames[m.Name]; ok {
+		return n
+	}
+	return m.String()
+}
+
+// SummaryOnly tells whether the measure is printed only in `all`, as
+// trec_eval and the official INEX tool print it: num_q (1 for every topic)
+// and the INEX tool's ircl_prn points.
+func (m Measure) SummaryOnly() bool {
+	return m.List == CountNumQ || strings.HasPrefix(m.Name, "ircl_prn.")
+}
+
 // ParseMeasure reads one measure name: measures.md's names (omitted
 // parameters take their defaults, see KnownForms), or the official INEX
 // tool's, trec_eval's and ir_measures' names; without regard to case when

@@ -38,6 +38,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
@@ -110,6 +111,9 @@ func parse(r io.Reader, name string) ([]entry, error) {
 	line := 0
 	for sc.Scan() {
 		line++
+		if !utf8.Valid(sc.Bytes()) {
+			return nil, inexErrorf(name, line, "not UTF-8 text (the highlights file must be UTF-8)")
+		}
 		s := strings.TrimRight(sc.Text(), " \t\r")
 		trimmed := strings.TrimSpace(s)
 		switch {

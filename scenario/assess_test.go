@@ -80,6 +80,7 @@ func TestAssessErrors(t *testing.T) {
 		{"duplicate topic", "topic 1\ntopic 1\n", 2, "listed again"},
 		{"garbage", "topic 1\nhello world foo\n", 2, "want 'topic ID'"},
 		{"empty", "# nothing\n", 1, "no judgments"},
+		{"invalid UTF-8 in a quote", "topic 1\narticle 7\n> lens \xff\xfe\n", 3, "not UTF-8"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

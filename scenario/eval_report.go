@@ -30,7 +30,9 @@ type EvalReport struct {
 //     column per measure: the wide table of several runs.
 //
 // Numbers are written in full precision, never in exponent form, except in
-// the table.
+// the table. num_q and the INEX tool's ircl_prn points have no per-topic
+// lines (Measure.SummaryOnly), and MAgP and MAiP are named AgP and AiP on
+// them (Measure.TopicString), as trec_eval and the INEX tool print them.
 func WriteEval(w io.Writer, results []*Evaluation, ms []effort.Measure, opt EvalReport) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	switch opt.Format {
@@ -50,9 +52,9 @@ func WriteEval(w io.Writer, results []*Evaluation, ms []effort.Measure, opt Eval
 		for _, r := range results {
 			for m, meas := range ms {
 				name := meas.String()
-				if opt.PerTopic {
+				if opt.PerTopic && !meas.SummaryOnly() {
 					for t, topic := range r.Topics {
-						if err := enc.Encode(value{r.Name(), name, topic, r.Values[m][t]}); err != nil {
+						if err := enc.Encode(value{r.Name(), meas.TopicString(), topic, r.Values[m][t]}); err != nil {
 							return err
 						}
 					}
@@ -73,13 +75,13 @@ func WriteEval(w io.Writer, results []*Evaluation, ms []effort.Measure, opt Eval
 	for _, r := range results {
 		bw.WriteString("runid\tall\t" + r.Name() + "\n")
 		for m, meas := range ms {
-			name := meas.String()
-			if opt.PerTopic {
+			if opt.PerTopic && !meas.SummaryOnly() {
+				name := meas.TopicString()
 				for t, topic := range r.Topics {
 					emit(name, topic, r.Values[m][t])
 				}
 			}
-			emit(name, "all", r.All[m])
+			emit(meas.String(), "all", r.All[m])
 		}
 	}
 	return bw.Flush()

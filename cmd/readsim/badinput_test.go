@@ -97,6 +97,24 @@ func TestBadInputCatalogue(t *testing.T) {
 	}
 }
 
+// "-" reads a run (or judgments) from standard input.
+func TestStandardInput(t *testing.T) {
+	qrels, run := simFiles(t)
+	f, err := os.Open(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	old := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = old }()
+	status, stdout, stderr := runCLI("eval", "--qrels", qrels, "-m", "num_ret", "-")
+	// the run: topic 1 retrieves a, c, b; topic 2 d: 4 articles
+	if status != 0 || !strings.HasSuffix(stdout, "num_ret\tall\t4\n") {
+		t.Errorf("eval -: exit %d, %q, %s", status, stdout, stderr)
+	}
+}
+
 // Output files are written beside and renamed: the replaced file keeps its
 // mode, and a symbolic link is replaced, not followed.
 func TestOutKeepsModeAndLeavesLinkTargets(t *testing.T) {

@@ -106,6 +106,9 @@ func TestEvalReference(t *testing.T) {
 				s = strings.Replace(s, `\F(0.25)|`, "|", 1)
 				return strings.Replace(s, "AgP|all", "MAgP|all", 1)
 			}, 6 * 119},
+		// the official tool's own names print as it prints them
+		{"official names", []string{"--qrels", qrels, "-q", "-m", "MAiP,iP[0.00],num_q", "-m", "ircl_prn.0.50", "-m", "ircl_prn.1.00", filepath.Join(d, "passage-run.focused.fol")},
+			values(t, readFile(t, filepath.Join(d, "expected", "passage-run.focused.Focused.txt"))), func(s string) string { return s }, 119 + 119 + 1 + 1 + 1}, // MAiP and iP[0.00]: 118 topics and all; num_q and the two ircl_prn: all only
 		{"official focused", []string{"--qrels", qrels, "-q", "-m", "iP[0.01]", "-m", "AiP", "-m", "char_f1", "-m", "art_rec", filepath.Join(d, "passage-run.focused.fol")},
 			values(t, readFile(t, filepath.Join(d, "expected", "passage-run.focused.Focused.txt"))), func(s string) string {
 				return strings.Replace(s, "AiP|all", "MAiP|all", 1)
