@@ -188,6 +188,9 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 			}
 			p.End = p.Start + n
 		case 8:
+			if looksLikeQrels(fs) {
+				return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
+			}
 			formats |= 1
 			if p.Start, err = intField(name, ln, "offset", fs[6]); err != nil {
 				return nil, err
@@ -208,9 +211,6 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 				return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
 			}
 			return nil, errorf(name, ln, "%d columns, want 8 (FOL: topic Q0 article rank rsv run-id offset length) or 6 (TREC: topic Q0 article rank score run-id)", len(fs))
-		}
-		if len(fs) == 8 && looksLikeQrels(fs) {
-			return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
 		}
 		rank, ok := atoi(fs[cr])
 		if !ok || rank > MaxRank {

@@ -149,12 +149,18 @@ func trecQrelsLike(fs [][]byte) bool {
 // detectQrels decides a judgments file's format from its first line: TREC
 // Genomics (five tab-separated columns, aspects last), a run given by
 // mistake (read as FOL, whose reader says so), TREC qrels (four columns, see
-// trecQrelsLike), span judgments, or FOL.
+// trecQrelsLike), span judgments, or FOL. Span judgments whose first line
+// names document "0" in column 2 read as TREC qrels or runs (whose column 2
+// is "0" or "Q0"): such a file needs another first line.
 func detectQrels(b []byte, fs [][]byte) QrelsFormat {
 	var tmp [8][]byte
 	switch {
 	case genomicsLine(b, tmp[:0]):
 		return GenomicsQrels
+	case len(fs) == 6 && string(fs[1]) != "0" && spanQrelsLine(b, tmp[:0]):
+		// a TREC run's shape, but column 2 is not Q0 or 0 and column 5
+		// is an integer grade
+		return SpanQrels
 	case looksLikeRun(fs):
 		return FOLQrels
 	case trecQrelsLike(fs):
