@@ -33,8 +33,8 @@ func DefaultMeasureNames(q *inex.Qrels) []string {
 // count bytes and that simulate reading: their parameters (T2I's x, ChP's
 // n, LE's screen s) count bytes too. "" when there is nothing to say.
 func UnitNote(q *inex.Qrels, ms []effort.Measure) string {
-	if q.Unit != inex.Bytes {
-		return ""
+	if q.Unit != inex.Bytes || !q.Lengths() {
+		return "" // without lengths such measures are refused
 	}
 	for _, m := range ms {
 		if m.NeedsLengths() {
