@@ -68,8 +68,10 @@ func CheckMeasures(ms []effort.Measure, use Use, q *inex.Qrels) error {
 			why = "an official count; compare compares per-topic scores"
 		case use == UseFidelity && (m.IsFocused() || m.IsCount() || m.IsSpan()):
 			why = "the suite's simulated runs are ranked articles; use a list score of eval"
-		case use == UseReplay && (m.IsFocused() || m.IsSpan()):
-			why = "a measure of ranked passages; the simulated reader reads ranked articles"
+		case use == UseReplay && m.IsFocused():
+			why = "a focused measure (ranked passages); the simulated reader reads ranked articles"
+		case use == UseReplay && m.IsSpan():
+			why = "a span measure (ranked passages); the simulated reader reads ranked articles"
 		}
 		if why != "" {
 			return &MeasureError{Measure: m.String(), Why: why}
