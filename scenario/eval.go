@@ -22,7 +22,9 @@ type EvalOptions struct {
 	Group, MergeOverlaps bool
 	// AllTopics (-c) averages over every judged topic, a topic missing from
 	// the run scoring 0 (effort: NR at every rank). Otherwise the mean is over
-	// the topics both in the run and in the judgments.
+	// the topics both in the run and in the judgments, unless a measure
+	// averages over every judged topic by definition (the TREC Genomics
+	// measures: effort.Measure.AllTopics), which sets it.
 	AllTopics bool
 	// Warn receives warnings (may be nil).
 	Warn func(string)

@@ -36,7 +36,7 @@ type measureFlags struct {
 // --order and --compat (usage compatUsage) on fs.
 func addMeasureFlags(fs *flag.FlagSet, msUsage, compatUsage string) *measureFlags {
 	f := &measureFlags{}
-	f.qrels = fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
+	f.qrels = fs.String("qrels", "", "judgments: INEX FOL, TREC qrels, span judgments or the TREC Genomics gold standard (gzip or not)")
 	fs.Var(&f.ms, "m", msUsage)
 	f.order = fs.String("order", "natural", "reading order after the retrieved passages: natural, best or worst")
 	f.compat = fs.String("compat", "", compatUsage)
@@ -47,7 +47,7 @@ func addMeasureFlags(fs *flag.FlagSet, msUsage, compatUsage string) *measureFlag
 // addSpanFlags defines --lengths and --offsets on fs, for span judgments
 // (TREC Genomics and any collection judged by passages).
 func (f *measureFlags) addSpanFlags(fs *flag.FlagSet) *measureFlags {
-	f.lengths = fs.String("lengths", "", "document lengths for span judgments, `doc length` per line in the offsets' unit: the measures that simulate reading need them")
+	f.lengths = fs.String("lengths", "", "`FILE` of document lengths for span judgments, a \"doc length\" line per document in the offsets' unit: the measures that simulate reading need them")
 	f.offsets = fs.String("offsets", "", "what span judgments' offsets and lengths count: chars or bytes (default: bytes for TREC Genomics judgments, chars otherwise)")
 	return f
 }
