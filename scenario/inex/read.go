@@ -1,7 +1,10 @@
 // Package inex reads the INEX ad hoc track's files (formats.md): FOL
 // judgments (qrels), FOL passage runs, TREC document runs and INEX XML
 // submissions, gzip-compressed or not, with LF or CRLF line ends, and
-// validates them. Every error is an *Error naming the file and the line.
+// validates them. It reads as well the files of the other collections
+// judged by passages (span.go): the TREC 2007 Genomics gold standard and
+// runs, span judgments of any collection and document lengths. Every error
+// is an *Error naming the file and the line.
 package inex
 
 import (
