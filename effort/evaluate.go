@@ -52,6 +52,15 @@ type TopicInput struct {
 	// Ideal are the grades of the topic's relevant documents, highest first:
 	// the ideal ranking of nDCG.
 	Ideal []int
+	// Ranked are the topic's retrieved passages for the span measures
+	// (DOCUMENT, PASSAGE, ASPECT, PASSAGE2, charAP), in the run's line
+	// order, each with its document's judgments; it may be nil when no span
+	// measure is asked. RunDocs counts their distinct documents.
+	Ranked  []RankedPassage
+	RunDocs int
+	// GoldPassages is the number of the topic's distinct relevant passages
+	// (PASSAGE) and Aspects the number of its distinct aspects (ASPECT).
+	GoldPassages, Aspects int
 }
 
 // Config selects how documents are read.
@@ -114,6 +123,7 @@ type Workspace struct {
 	order  []int
 	tIsRel []bool
 	tGrade []int
+	span   spanWork
 }
 
 // DocValues holds the per-rank inputs of the list scores of one topic, as
@@ -231,6 +241,7 @@ func (w *Workspace) trecOrder(docs []RankedDoc) ([]bool, []int) {
 func (e *Evaluator) Topic(t *TopicInput, w *Workspace, out []float64) []float64 {
 	v := e.Docs(t, w)
 	focusedDone := false
+	w.span.ordered = false
 	for i, m := range e.ms {
 		var s []float64
 		if j := e.docIdx[i]; j >= 0 {

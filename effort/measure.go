@@ -97,6 +97,13 @@ const (
 	ListRprec // Rprec
 	ListNDCG  // ndcg_cut_k (K = 0: ndcg, no cutoff)
 	CountNumQ // num_q: 1 per topic, summed
+	// The span measures (genomics.go): they read a topic's retrieved
+	// passages with their documents' judged passages.
+	ListDocument // DOCUMENT (TREC Genomics)
+	ListPassage  // PASSAGE (TREC Genomics)
+	ListAspect   // ASPECT (TREC Genomics)
+	ListPassage2 // PASSAGE2 (TREC Genomics)
+	ListCharAP   // charAP: PASSAGE2 in the run's line order
 )
 
 // Measure is a parsed measure name: a list score, its rank or recall level,
@@ -130,6 +137,17 @@ func (m Measure) IsFocused() bool { return m.family().focused }
 
 // IsCount reports whether the measure is one of the official counts or set measures.
 func (m Measure) IsCount() bool { return m.family().count }
+
+// IsSpan reports whether the measure is a span measure (DOCUMENT, PASSAGE,
+// ASPECT, PASSAGE2, charAP): it reads the topic's retrieved passages one by
+// one (TopicInput.Ranked), so it accepts interleaved documents and
+// overlapping passages, whose conventions it defines.
+func (m Measure) IsSpan() bool { return m.family().span }
+
+// AllTopics reports whether the measure's `all` is the mean over every
+// judged topic, a topic missing from the run scoring 0, whatever -c says:
+// the TREC Genomics measures' MAP, as NIST's scorer computes it.
+func (m Measure) AllTopics() bool { return m.family().allTopics }
 
 // Better says whether larger or smaller values of the measure are better.
 func (m Measure) Better() Direction { return m.family().better }
@@ -165,7 +183,8 @@ func (m Measure) Canonical() string {
 // KnownForms lists the measure names ParseMeasure accepts, for error messages.
 const KnownForms = `list scores with a document score: AgP\D, AgP'\D, AgP''\D, gP[k]\D, gR[k] (D optional);
 effort: CE[k]\LE(s,NR), NCE[k]\LE(s,NR), ANCE[k]\LE(s,NR);
-binary: P[k], AP; focused: iP[x] (0 ≤ x ≤ 1), AiP;
+binary: P[k], AP; focused: iP[x] (0 ≤ x ≤ 1), AiP, charAP;
+TREC Genomics 2007 (passages in rank order, "all" over every judged topic): DOCUMENT, PASSAGE, ASPECT, PASSAGE2;
 official counts: num_ret, num_rel, num_rel_ret, ret_size, rel_size, rel_ret_size, art_prec, art_rec, art_f1, char_prec, char_rec, char_f1;
 document scores D: F(β), T2Ip(x), T2Ir(x), T2If(x,β), ChP[n], aveChP (LE(s,NR) only with CE, NCE, ANCE);
 omitted parameters: F → F(0.25), T2Ip/T2Ir/T2If → x=300, T2If β=1, ChP → ChP[600], LE → LE(300,5), LE(s) → LE(s,5); LE(s,NR,x) stops at T2I(x);

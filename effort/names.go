@@ -322,7 +322,7 @@ func exampleNames() []string {
 	out := append([]string(nil), DefaultNames...)
 	out = append(out, "MAgP", "MAiP", "AiP", "iP[0.01]", "gP[10]", "AgP", `AgP\aveChP`, `AgP\T2Ip(300)`, `AgP\T2Ir(300)`, `AgP\T2If(300,1)`, `AgP\ChP[600]`,
 		"CE[10]", "NCE[10]", "ANCE[100]", "P[10]", "gR[10]", "map", "P_10", "P@10", "recip_rank", "RR", "Rprec", "ndcg", "ndcg_cut_10", "nDCG@10",
-		"recall_100", "R@100", "num_q", "ircl_prn.0.50")
+		"recall_100", "R@100", "num_q", "ircl_prn.0.50", "DOCUMENT", "PASSAGE", "ASPECT", "PASSAGE2", "charAP")
 	for k := range listFamilies {
 		if listFamilies[k].count {
 			out = append(out, listFamilies[k].head)
@@ -357,7 +357,7 @@ func editDistance(a, b string) int {
 // trec_eval's common document measures.
 var AllNames = append(append([]string(nil), DefaultNames...),
 	`AgP\T2Ir(300)`, `AgP\T2If(300,1)`, `AgP\ChP[600]`, `AgP'\F(0.25)`, `AgP''\F(0.25)`, `gR[25]`,
-	"iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "AiP",
+	"iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "AiP", "charAP",
 	"num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size",
 	"art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1",
 	"map", "P_5", "P_10", "P_20", "recip_rank", "Rprec", "ndcg_cut_10", "ndcg", "recall_100",
@@ -441,14 +441,17 @@ type Entry struct {
 	Form string
 	// Aliases are other names for it (MAgP, map, P@k…).
 	Aliases []string
-	// Kind is "list score", "document score", "focused", "count" or
-	// "document measure (trec_eval)".
+	// Kind is "list score", "document score", "focused", "count",
+	// "passages" (the span measures) or "document".
 	Kind    string
 	Meaning string
 	Better  Direction
 	Source  string
 	// Sum: its `all` is the sum over topics, not the mean.
 	Sum bool
+	// AllTopics: its `all` is the mean over every judged topic, a topic
+	// missing from the run scoring 0 (Measure.AllTopics).
+	AllTopics bool
 }
 
 // Catalogue lists every measure family and document score of the registry
@@ -457,7 +460,7 @@ func Catalogue() []Entry {
 	var out []Entry
 	for k := range listFamilies {
 		f := &listFamilies[k]
-		e := Entry{Form: f.head, Meaning: f.meaning, Better: f.better, Source: f.source, Sum: f.sum}
+		e := Entry{Form: f.head, Meaning: f.meaning, Better: f.better, Source: f.source, Sum: f.sum, AllTopics: f.allTopics}
 		switch f.param {
 		case paramRank:
 			e.Form += "[k]"
@@ -475,6 +478,8 @@ func Catalogue() []Entry {
 		switch {
 		case f.count:
 			e.Kind = "count"
+		case f.span:
+			e.Kind = "passages"
 		case f.focused:
 			e.Kind = "focused"
 		case f.doc != docNone:

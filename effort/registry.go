@@ -15,6 +15,10 @@ var DefaultNames = []string{
 	`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`,
 }
 
+// GenomicsNames are the TREC 2007 Genomics track's official measures, in
+// the order of NIST's scorer: eval's default on span judgments.
+var GenomicsNames = []string{"DOCUMENT", "PASSAGE", "ASPECT", "PASSAGE2"}
+
 // Defaults returns the measures of DefaultNames.
 func Defaults() []Measure {
 	out := make([]Measure, len(DefaultNames))
@@ -125,8 +129,13 @@ type listFamily struct {
 	value   func(a *valueArgs) float64
 	// trecName, when set, is the family's name in trec_eval (with Trec).
 	trecName func(m Measure) string
-	// chars: the measure needs character judgments (passages and lengths).
+	// chars: the measure needs the judgments' relevant passages (not
+	// necessarily the documents' lengths).
 	chars bool
+	// span: the measure reads TopicInput.Ranked (IsSpan); aspects: it needs
+	// the judgments' aspects; allTopics: its `all` is the mean over every
+	// judged topic (AllTopics).
+	span, aspects, allTopics bool
 }
 
 const (
@@ -134,6 +143,7 @@ const (
 	srcArvola = "Arvola, Kekäläinen & Junkkari 2010"
 	srcPT     = "Pehcevski & Thom 2007"
 	srcTREC   = "trec_eval"
+	srcGen    = "TREC 2007 Genomics (Hersh et al.)"
 )
 
 func ratio(a, b int) float64 {
@@ -244,6 +254,29 @@ var listFamilies = [...]listFamily{
 		value: func(a *valueArgs) float64 {
 			return FScore(ratio(a.v.RetRel, a.v.RetLen), ratio(a.v.RetRel, a.t.TrelChars), 1)
 		}},
+	ListDocument: {head: "DOCUMENT", span: true, allTopics: true, better: Higher, source: srcGen,
+		meaning: "document average precision: the distinct documents of the passages in NIST's order (rank, document, offset, length), relevant when judged relevant, divided by the topic's relevant documents",
+		value: func(a *valueArgs) float64 {
+			return a.w.span.document(a.t.Ranked, a.w.span.nistOrder(a.t), a.t.Trel)
+		}},
+	ListPassage: {head: "PASSAGE", span: true, chars: true, allTopics: true, better: Higher, source: srcGen + ", the 2006 measure",
+		meaning: "passage average precision: a passage's relevant characters are those it shares with the first gold passage of its document it overlaps; precision (relevant over retrieved characters so far) at each such passage, divided by those passages plus the gold passages never overlapped",
+		value: func(a *valueArgs) float64 {
+			return a.w.span.passage(a.t.Ranked, a.w.span.nistOrder(a.t), a.t.GoldPassages)
+		}},
+	ListAspect: {head: "ASPECT", span: true, chars: true, aspects: true, allTopics: true, better: Higher, source: srcGen,
+		meaning: "aspect average precision: a passage overlapping a gold passage (the first) brings its aspects; k new aspects add k·n/m (n passages bringing new aspects, m those plus the non-relevant ones), divided by the topic's aspects",
+		value: func(a *valueArgs) float64 {
+			return a.w.span.aspect(a.t.Ranked, a.w.span.nistOrder(a.t), a.t.Aspects)
+		}},
+	ListPassage2: {head: "PASSAGE2", span: true, chars: true, allTopics: true, better: Higher, source: srcGen,
+		meaning: "character average precision of the passages in NIST's order: a relevant character read before counts in neither count, a non-relevant one in the denominator every time; divided by the topic's relevant characters",
+		value: func(a *valueArgs) float64 {
+			return a.w.span.charAP(a.t.Ranked, a.w.span.nistOrder(a.t), a.t.TrelChars)
+		}},
+	ListCharAP: {head: "charAP", span: true, chars: true, better: Higher, source: "PASSAGE2 of " + srcGen + ", in the run's line order",
+		meaning: "character average precision of the ranked passages in the run's line order (as iP and AiP rank them), with PASSAGE2's conventions for characters retrieved again; divided by the topic's relevant characters",
+		value:   func(a *valueArgs) float64 { return a.w.span.charAP(a.t.Ranked, nil, a.t.TrelChars) }},
 }
 
 func init() {
@@ -255,14 +288,24 @@ func init() {
 	}
 }
 
-// NeedsCharacters tells whether the measure needs character judgments
-// (relevant passages and article lengths): every document score, the
-// focused measures and the character counts do; the binary document
-// measures (AP, P[k], map, nDCG…) and the article counts do not.
-func (m Measure) NeedsCharacters() bool {
+// NeedsPassages tells whether the measure needs the judgments' relevant
+// passages: every document score, the focused measures, the character
+// counts and the span measures but DOCUMENT do; the binary document
+// measures (AP, P[k], map, nDCG, DOCUMENT…) and the article counts do not.
+func (m Measure) NeedsPassages() bool {
 	f := m.family()
 	return m.Doc.Kind != DocNone || f.focused || f.chars
 }
+
+// NeedsLengths tells whether the measure needs the documents' lengths: the
+// document scores that simulate reading (T2Ip, T2Ir, T2If, ChP, aveChP and
+// the effort LE of CE, NCE and ANCE) read on past the retrieved passages,
+// to the document's end. F(β) and the measures without a document score do
+// not.
+func (m Measure) NeedsLengths() bool { return m.Doc.Kind != DocNone && m.Doc.Kind != DocF }
+
+// NeedsAspects tells whether the measure needs the judgments' aspects (ASPECT).
+func (m Measure) NeedsAspects() bool { return m.family().aspects }
 
 // family returns m's row of the table.
 func (m Measure) family() *listFamily {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/readsim/readsim/effort"
@@ -19,7 +20,9 @@ type EvalOptions struct {
 	Group, MergeOverlaps bool
 	// AllTopics (-c) averages over every judged topic, a topic missing from
 	// the run scoring 0 (effort: NR at every rank). Otherwise the mean is over
-	// the topics both in the run and in the judgments.
+	// the topics both in the run and in the judgments, unless a measure
+	// averages over every judged topic by definition (the TREC Genomics
+	// measures: effort.Measure.AllTopics), which sets it.
 	AllTopics bool
 	// Warn receives warnings (may be nil).
 	Warn func(string)
@@ -90,19 +93,37 @@ func evaluateFile(q *inex.Qrels, path string, opt EvalOptions, workers int) (*Ev
 }
 
 // Evaluate evaluates run against q with workers goroutines over its topics.
+//
+// The span measures (DOCUMENT, PASSAGE, ASPECT, PASSAGE2, charAP) read the
+// run's passages one by one: asked alone, they accept the interleaved
+// documents and overlapping passages that the measures of ranked articles
+// refuse (without --group, --merge-overlaps). The TREC Genomics measures
+// average over every judged topic, a topic missing from the run scoring 0
+// (NIST's MAP): when one is asked the evaluation covers every judged topic,
+// as with AllTopics, for every measure asked with it (a warning says so
+// when the run misses topics and other measures are asked).
 func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Evaluation, error) {
-	strict, focused := false, false
-	for _, m := range opt.Measures {
-		switch {
-		case m.IsFocused():
-			focused = true
-		case !m.IsCount():
-			strict = true
-		}
-	}
-	group := opt.Group || !strict // focused and count measures accept interleaving
 	if err := CheckMeasures(opt.Measures, UseEval, q); err != nil {
 		return nil, err
+	}
+	n := needsOf(opt.Measures, q, run, opt.Group, opt.MergeOverlaps)
+	if opt.Config.DocBaseline && !q.Lengths() {
+		return nil, &MeasureError{Why: fmt.Sprintf("the document baseline reads every document in full, and %s (%s) gives no document lengths: give --lengths FILE", q.File, q.Format)}
+	}
+	if n.passages && !n.lengths {
+		if line := firstFull(run); line > 0 {
+			return nil, &inex.Error{File: run.File, Line: line, Err: fmt.Errorf("a whole-document result, and the judgments %s give no document lengths: its characters are unknown (give --lengths FILE, or ask document measures only: DOCUMENT, AP, map…)", q.File)}
+		}
+	}
+	allTopics, official := opt.AllTopics, []string(nil)
+	others := false
+	for _, m := range opt.Measures {
+		if m.AllTopics() {
+			allTopics = true
+			official = append(official, m.String())
+		} else {
+			others = true
+		}
 	}
 	byID := make(map[string]*inex.RunTopic, len(run.Topics))
 	var missing []string
@@ -113,7 +134,7 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 		}
 		byID[t.ID] = t
 	}
-	if len(byID) == 0 && !opt.AllTopics {
+	if len(byID) == 0 && !allTopics {
 		return nil, &inex.Error{File: run.File, Err: fmt.Errorf("the run shares no topic with the judgments %s: nothing to evaluate (the run's topics: %s; judged: %s)",
 			q.File, listTopics(missing, 10), listTopics(q.IDs, 10))}
 	}
@@ -121,9 +142,23 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 		inex.SortTopics(missing)
 		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) of the run are not in the judgments %s and are not evaluated: %s", run.File, len(missing), q.File, listTopics(missing, 20)))
 	}
+	if opt.Warn != nil && allTopics && !opt.AllTopics {
+		var absent []string
+		for _, id := range q.IDs {
+			if byID[id] == nil {
+				absent = append(absent, id)
+			}
+		}
+		switch {
+		case len(byID) == 0:
+			opt.Warn(fmt.Sprintf("%s: warning: the run shares no topic with the judgments %s: every topic scores 0", run.File, q.File))
+		case len(absent) > 0 && others:
+			opt.Warn(fmt.Sprintf("%s: warning: %s average over every judged topic (NIST's MAP): the %d judged topic(s) missing from the run score 0 for every measure asked, as with -c: %s", run.File, strings.Join(official, ", "), len(absent), listTopics(absent, 20)))
+		}
+	}
 	res := &Evaluation{File: run.File, RunID: run.ID}
 	for _, id := range q.IDs {
-		if byID[id] != nil || opt.AllTopics {
+		if byID[id] != nil || allTopics {
 			res.Topics = append(res.Topics, id)
 		}
 	}
@@ -150,7 +185,7 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 			out := make([]float64, 0, nm)
 			for i := range next {
 				id := res.Topics[i]
-				_, errs[i] = buildInput(&in, q.Topics[id], byID[id], run.File, group, opt.MergeOverlaps, focused, &clipped[i])
+				_, errs[i] = buildInput(&in, q.Topics[id], byID[id], run.File, n, &clipped[i])
 				if errs[i] != nil {
 					continue
 				}
@@ -177,7 +212,7 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 	for m, meas := range opt.Measures {
 		res.Values[m] = flat[m*len(res.Topics) : (m+1)*len(res.Topics)]
 		res.All[m] = effort.Aggregate(meas, res.Values[m])
-		if opt.Config.CompatINEX && !opt.AllTopics && (meas.List == effort.CountNumRel || meas.List == effort.CountRelSize) {
+		if opt.Config.CompatINEX && !allTopics && (meas.List == effort.CountNumRel || meas.List == effort.CountRelSize) {
 			// inex_eval -r and -i sum num_rel and rel_size over every judged
 			// topic, including those absent from the run.
 			s := 0
@@ -208,17 +243,73 @@ func (c *clipCount) add(o clipCount) {
 	c.n += o.n
 }
 
+// inputNeeds says what buildInput builds for the measures asked.
+type inputNeeds struct {
+	// group and merge are RunTopic.Group's options; docs asks for the
+	// ranked articles (every measure but the span measures), focused for
+	// the ranked passages of iP and AiP, spans for the span measures'.
+	group, merge, docs, focused, spans bool
+	// passages: some measure needs the judgments' passages; lengths: the
+	// judgments give the documents' lengths (else no result is clipped);
+	// ranked: the run has a rank column (else a result's rank is its
+	// position in its topic).
+	passages, lengths, ranked bool
+}
+
+// needsOf returns what the measures ms need of run against q, with the
+// --group and --merge-overlaps options.
+func needsOf(ms []effort.Measure, q *inex.Qrels, run *inex.Run, group, merge bool) inputNeeds {
+	n := inputNeeds{merge: merge, lengths: q.Lengths(), ranked: run.Ranked}
+	strict := false
+	for _, m := range ms {
+		switch {
+		case m.IsSpan():
+			n.spans = true
+		case m.IsFocused():
+			n.focused, n.docs = true, true
+		case m.IsCount():
+			n.docs = true
+		default:
+			n.docs, strict = true, true
+		}
+		n.passages = n.passages || m.NeedsPassages()
+	}
+	n.group = group || !strict // focused and count measures accept interleaving
+	return n
+}
+
+// firstFull returns the line of the run's first whole-document result, or 0.
+func firstFull(run *inex.Run) int {
+	for _, t := range run.Topics {
+		for _, p := range t.Results {
+			if p.Full {
+				return p.Line
+			}
+		}
+	}
+	return 0
+}
+
 // buildInput fills in with topic's run results against its judgments j and
-// returns the topic's ranked articles (t.Group; nil when t is nil),
-// counting in cl the results (passages) that run past their article's end and
-// are clipped, for the ranked list and the focused passages alike.
-func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, group, merge, focused bool, cl *clipCount) ([]inex.RankedArticle, error) {
+// returns the topic's ranked articles (t.Group; nil when t is nil or n asks
+// for no article), counting in cl the results (passages) that run past their
+// article's end and are clipped, for the ranked list, the focused passages
+// and the span measures' passages alike. Without lengths (span judgments
+// without --lengths) nothing is clipped.
+func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, n inputNeeds, cl *clipCount) ([]inex.RankedArticle, error) {
 	in.Trel, in.TrelChars, in.Ideal = j.Trel, j.RelChars, j.Ideal
-	in.Docs, in.Passages = in.Docs[:0], in.Passages[:0]
+	in.GoldPassages, in.Aspects = j.GoldPassages, j.Aspects
+	in.Docs, in.Passages, in.Ranked, in.RunDocs = in.Docs[:0], in.Passages[:0], in.Ranked[:0], 0
 	if t == nil {
 		return nil, nil
 	}
-	docs, err := t.Group(file, group, merge)
+	if n.spans {
+		spanInput(in, j, t, n, !n.docs, cl)
+	}
+	if !n.docs {
+		return nil, nil
+	}
+	docs, err := t.Group(file, n.group, n.merge)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +318,7 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 		rd := effort.RankedDoc{Ret: d.Ret, Full: d.Full, Entry: d.Entry, ID: d.Article, Score: d.Score}
 		if jd := j.Docs[d.Article]; jd != nil {
 			rd.Judged, rd.L, rd.Rel, rd.Grade = true, jd.Length, jd.Rel, jd.Grade
-			if n := len(rd.Ret); n > 0 && rd.Ret[n-1].End > jd.Length {
+			if k := len(rd.Ret); n.lengths && k > 0 && rd.Ret[k-1].End > jd.Length {
 				clipped = true
 				rd.Ret = rd.Ret.Clip(0, jd.Length)
 			}
@@ -244,32 +335,18 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 			}
 		}
 	}
-	if !focused {
+	if !n.focused {
 		return docs, nil
 	}
 	var seen map[string]effort.Spans
-	if merge {
+	if n.merge {
 		seen = map[string]effort.Spans{}
 	}
 	var tmp effort.Spans
 	for _, p := range t.Results {
-		s := effort.Span{Start: p.Start, End: p.End}
 		jd := j.Docs[p.Article]
-		if p.Full {
-			s = effort.Span{}
-			if jd != nil {
-				s.End = jd.Length
-			}
-		}
-		if jd != nil {
-			if s.End > jd.Length {
-				s.End = jd.Length // counted above
-			}
-			if s.Start > s.End {
-				s.Start = s.End
-			}
-		}
-		if merge {
+		s := resultSpan(p, jd, n.lengths)
+		if n.merge {
 			// Only the part not returned earlier for the article counts.
 			prev := seen[p.Article]
 			tmp = effort.AppendDifference(tmp[:0], effort.Spans{s}, prev)
@@ -288,4 +365,54 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 		in.Passages = append(in.Passages, ps)
 	}
 	return docs, nil
+}
+
+// resultSpan is the text of result p of a document judged jd (nil: not
+// judged): a whole document is [0,L) when its length is known, else
+// empty; with lengths, a passage is clipped to its document.
+func resultSpan(p inex.Result, jd *inex.Judgment, lengths bool) effort.Span {
+	s := effort.Span{Start: p.Start, End: p.End}
+	if p.Full {
+		s = effort.Span{}
+		if jd != nil && lengths {
+			s.End = jd.Length
+		}
+	}
+	if jd != nil && lengths {
+		if s.End > jd.Length {
+			s.End = jd.Length // counted by the callers
+		}
+		if s.Start > s.End {
+			s.Start = s.End
+		}
+	}
+	return s
+}
+
+// spanInput fills in.Ranked with the topic's results for the span measures,
+// in line order, counting the clipped ones in cl when count is set.
+func spanInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, n inputNeeds, count bool, cl *clipCount) {
+	keys := make(map[string]int, len(t.Results)/4+1)
+	for i, p := range t.Results {
+		jd := j.Docs[p.Article]
+		s := resultSpan(p, jd, n.lengths)
+		if count && jd != nil && n.lengths && !p.Full && p.End > p.Start && p.End > jd.Length {
+			cl.add(clipCount{1, p.Line})
+		}
+		key, ok := keys[p.Article]
+		if !ok {
+			key = len(keys)
+			keys[p.Article] = key
+		}
+		rank := i + 1
+		if n.ranked {
+			rank = p.Rank
+		}
+		rp := effort.RankedPassage{ID: p.Article, Key: key, Rank: rank, Span: s}
+		if jd != nil {
+			rp.Relevant, rp.Gold, rp.Rel = jd.Relevant(), jd.Passages, jd.Rel
+		}
+		in.Ranked = append(in.Ranked, rp)
+	}
+	in.RunDocs = len(keys)
 }

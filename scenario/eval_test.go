@@ -148,7 +148,7 @@ func (e *evaluator) ircl(doc effort.DocScore, points int) []float64 {
 			continue
 		}
 		var cl clipCount
-		if _, err := buildInput(&in, j, rt, e.run.File, true, false, points == 101, &cl); err != nil {
+		if _, err := buildInput(&in, j, rt, e.run.File, inputNeeds{group: true, docs: true, focused: points == 101, lengths: true}, &cl); err != nil {
 			e.t.Fatal(err)
 		}
 		var pts []float64

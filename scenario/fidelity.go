@@ -119,6 +119,9 @@ type simDoc struct {
 // element sets are clipped to the judged length; a parsed article whose
 // length differs from the judgments' is reported in a warning.
 func RunFidelity(q *inex.Qrels, opt FidelityOptions) (*Fidelity, error) {
+	if err := CheckMeasures(opt.Measures, UseFidelity, q); err != nil {
+		return nil, err
+	}
 	sets := []string{"S", "SLD"}
 	if opt.Articles != nil {
 		sets = AnswerSets

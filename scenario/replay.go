@@ -105,7 +105,7 @@ type Replayer struct {
 	docNames []string // distinct document scores, in the evaluator's order
 	byID     map[string]*inex.RunTopic
 	topics   []string
-	focused  bool
+	needs    inputNeeds
 	pool     sync.Pool
 }
 
@@ -121,18 +121,21 @@ type work struct {
 }
 
 // NewReplayer prepares the replay of run against q. Topics of the run that
-// are not in the judgments are not replayed.
+// are not in the judgments are not replayed. Judgments with passages but no
+// lengths (span judgments without --lengths) are refused: the reader reads
+// whole documents.
 func NewReplayer(q *inex.Qrels, run *inex.Run, cfg Reader) (*Replayer, error) {
 	ms := cfg.Measures
 	if ms == nil {
 		ms = DefaultMeasures(cfg)
 	}
-	p := &Replayer{q: q, run: run, cfg: cfg, ms: ms, byID: map[string]*inex.RunTopic{}}
-	for _, m := range ms {
-		if m.IsFocused() {
-			p.focused = true
-		}
+	if q.Passages() && !q.Lengths() {
+		return nil, CheckMeasures(nil, UseReplay, q)
 	}
+	p := &Replayer{q: q, run: run, cfg: cfg, ms: ms, byID: map[string]*inex.RunTopic{}}
+	p.needs = needsOf(ms, q, run, cfg.Group, cfg.MergeOverlaps)
+	// The reader reads ranked articles, grouped only with --group.
+	p.needs.docs, p.needs.group = true, cfg.Group
 	p.ev = effort.NewEvaluator(ms, effort.Config{Order: cfg.Order, DocBaseline: cfg.DocBaseline, CompatINEX: cfg.CompatINEX})
 	p.docNames = docScoreNames(ms)
 	for _, t := range run.Topics {
@@ -210,7 +213,7 @@ func (p *Replayer) input(id string, w *work) ([]inex.RankedArticle, *inex.TopicJ
 	}
 	// Count this topic's clipped results afresh (ClipWarning sums them).
 	w.cl = clipCount{}
-	docs, err := buildInput(&w.in, j, t, p.run.File, p.cfg.Group, p.cfg.MergeOverlaps, p.focused, &w.cl)
+	docs, err := buildInput(&w.in, j, t, p.run.File, p.needs, &w.cl)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "compare",
-		args:    "--qrels Q [-m MEASURE]... [--format table|tsv|markdown|latex|json] [--plot DIR] RUN... [--doc-baseline]",
+		args:    "--qrels Q [-m MEASURE]... [--lengths FILE] [--offsets chars|bytes] [--format table|tsv|markdown|latex|json] [--plot DIR] RUN... [--doc-baseline]",
 		summary: "paired comparison of runs: means, significance against a baseline (or all pairs), effect sizes",
 		run:     runCompare,
 	})
@@ -29,7 +29,7 @@ func init() {
 func runCompare(e *env, args []string) error {
 	c := commands["compare"]
 	fs := newFlags(e, c)
-	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage).addOverlapFlags(fs)
+	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval; on span judgments DOCUMENT, PASSAGE, ASPECT, PASSAGE2)", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
 	baseline := fs.String("baseline", "", "the baseline: a run id, a run file or a position from 1 (default: the last run)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of runs instead of each run with the baseline")
@@ -66,11 +66,7 @@ func runCompare(e *env, args []string) error {
 	case !(*alpha > 0 && *alpha < 1):
 		return usageError{"--alpha must be between 0 and 1"}
 	}
-	defaults := defaultMeasures
-	if *readings {
-		defaults = scenario.ReadingListMeasures
-	}
-	o, ms, err := sf.check(defaults)
+	o, ms, err := sf.check(nil)
 	if err != nil {
 		return err
 	}
@@ -82,9 +78,27 @@ func runCompare(e *env, args []string) error {
 		return usageError{err.Error()}
 	}
 	warn := lockedWarn(e.stderr)
-	q, err := inex.OpenQrels(*sf.qrels, warn)
+	q, err := sf.openQrels(warn)
 	if err != nil {
 		return err
+	}
+	if ms == nil {
+		defaults := scenario.DefaultMeasureNames(q)
+		if *readings {
+			defaults = scenario.ReadingListMeasures
+		}
+		if ms, err = sf.measures(defaults); err != nil {
+			return err
+		}
+	}
+	if err := scenario.CheckMeasures(ms, use, q); err != nil {
+		return usageError{err.Error()}
+	}
+	if *plotDir != "" && !q.Lengths() {
+		return usageError{fmt.Sprintf("--plot charts gP and NCE over ranks, which simulate reading: %s gives no document lengths (give --lengths FILE)", *sf.qrels)}
+	}
+	if note := scenario.UnitNote(q, ms); note != "" {
+		warn(note)
 	}
 	copt := scenario.CompareOptions{
 		Eval: scenario.EvalOptions{Measures: ms, Config: effort.Config{Order: o, CompatINEX: sf.compatINEX()}, Group: *sf.group, MergeOverlaps: *sf.merge,

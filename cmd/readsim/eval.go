@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:    "eval",
-		args:    "--qrels Q [-m MEASURE]... [-q] [-c] [--order natural|best|worst] [--doc-baseline] [--group] [--merge-overlaps] [--compat inex] [--format tsv|json|table|markdown|latex] [--digits N] [--articles DIR] RUN...",
+		args:    "--qrels Q [-m MEASURE]... [-q] [-c] [--order natural|best|worst] [--doc-baseline] [--group] [--merge-overlaps] [--lengths FILE] [--offsets chars|bytes] [--compat inex|trecgen] [--format tsv|json|table|markdown|latex] [--digits N] [--articles DIR] RUN...",
 		summary: "every measure of a run against the judgments",
 		run:     runEval,
 	})
@@ -29,10 +29,19 @@ func init() {
 // asked with -m; their `all` is a sum for the counts and a mean for the
 // ratios, and with --compat inex num_rel and rel_size sum over every judged
 // topic as inex_eval -r/-i do.
+//
+// On span judgments (TREC Genomics, or any collection judged by passages)
+// the default measures are DOCUMENT, PASSAGE, ASPECT and PASSAGE2, whose
+// `all` is the mean over every judged topic; --compat trecgen writes them
+// as NIST's trecgen2007_score.py does (RUN MEASURE TOPIC SCORE, 8
+// decimals, MAP). --lengths gives span judgments their documents' lengths
+// (the reading measures need them) and --offsets says what offsets count.
 func runEval(e *env, args []string) error {
 	c := commands["eval"]
 	fs := newFlags(e, c)
-	mf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of readsim help eval)", "inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n])").addOverlapFlags(fs)
+	mf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of readsim help eval; on span judgments DOCUMENT, PASSAGE, ASPECT, PASSAGE2)",
+		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
+	mf.compats = []string{"inex", "trecgen"}
 	perTopic := fs.Bool("q", false, "print per-topic values as well as `all`")
 	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
 	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")
@@ -62,18 +71,37 @@ func runEval(e *env, args []string) error {
 	if err := mf.checkCompat(); err != nil {
 		return err
 	}
-	defaults := defaultMeasures
-	if *readings {
-		defaults = scenario.ReadingMeasures
+	trecgen := *mf.compat == "trecgen"
+	if trecgen && f != scenario.FormatTSV {
+		return usageError{"--compat trecgen writes NIST's format: drop --format"}
 	}
-	measures, err := mf.measures(defaults)
-	if err != nil {
-		return err
+	var measures []effort.Measure
+	if len(mf.ms) > 0 {
+		if measures, err = mf.measures(nil); err != nil {
+			return err
+		}
+	}
+	if trecgen {
+		if measures, err = scenario.TrecGenMeasures(measures); err != nil {
+			return usageError{err.Error()}
+		}
 	}
 	warn := lockedWarn(e.stderr)
-	q, err := inex.OpenQrels(*mf.qrels, warn)
+	q, err := mf.openQrels(warn)
 	if err != nil {
 		return err
+	}
+	if measures == nil {
+		defaults := scenario.DefaultMeasureNames(q)
+		if *readings {
+			defaults = scenario.ReadingMeasures
+		}
+		if measures, err = mf.measures(defaults); err != nil {
+			return err
+		}
+	}
+	if note := scenario.UnitNote(q, measures); note != "" {
+		warn(note)
 	}
 	opt := scenario.EvalOptions{
 		Measures:      measures,
@@ -96,6 +124,9 @@ func runEval(e *env, args []string) error {
 	results, err := scenario.EvaluateFiles(q, runs, opt)
 	if err != nil {
 		return err
+	}
+	if trecgen {
+		return scenario.WriteTrecGen(e.stdout, results, measures)
 	}
 	return scenario.WriteEval(e.stdout, results, measures, scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *digits})
 }

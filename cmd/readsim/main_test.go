@@ -15,9 +15,10 @@ func runCLI(args ...string) (status int, stdout, stderr string) {
 	return status, o.String(), e.String()
 }
 
-// The commands of ../shared/spec/cli.md, plus assess (the judgments tool) and
-// measures (the catalogue of measures).
-var cliCommands = []string{"demo", "index", "search", "run", "eval", "compare", "replay", "fidelity", "inspect", "render", "serve", "assess", "measures"}
+// The commands of ../shared/spec/cli.md, plus assess (the judgments tool),
+// measures (the catalogue of measures) and calibrate (fitting the reader to
+// recorded readings).
+var cliCommands = []string{"demo", "index", "search", "run", "eval", "compare", "replay", "fidelity", "inspect", "render", "serve", "assess", "measures", "calibrate"}
 
 func TestEveryCommandAnswersHelp(t *testing.T) {
 	for _, name := range cliCommands {
@@ -37,7 +38,7 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 		}
 	}
 	if len(commands) != len(cliCommands) {
-		t.Errorf("%d commands registered, want the %d of cli.md, assess and measures", len(commands), len(cliCommands))
+		t.Errorf("%d commands registered, want the %d of cli.md, assess, measures and calibrate", len(commands), len(cliCommands))
 	}
 }
 

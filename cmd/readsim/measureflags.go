@@ -3,8 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
 // defaultMeasures are the measures of eval without -m (cli.md); compare and
@@ -24,18 +26,61 @@ type measureFlags struct {
 	ms           multiFlag
 	order        *string
 	compat       *string
-	group, merge *bool // nil without addOverlapFlags
+	compats      []string // the values --compat takes
+	group, merge *bool    // nil without addOverlapFlags
+	// lengths and offsets: nil without addSpanFlags
+	lengths, offsets *string
 }
 
 // addMeasureFlags defines --qrels, -m (with the command's usage msUsage),
 // --order and --compat (usage compatUsage) on fs.
 func addMeasureFlags(fs *flag.FlagSet, msUsage, compatUsage string) *measureFlags {
 	f := &measureFlags{}
-	f.qrels = fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
+	f.qrels = fs.String("qrels", "", "judgments: INEX FOL, TREC qrels, span judgments or the TREC Genomics gold standard (gzip or not)")
 	fs.Var(&f.ms, "m", msUsage)
 	f.order = fs.String("order", "natural", "reading order after the retrieved passages: natural, best or worst")
 	f.compat = fs.String("compat", "", compatUsage)
+	f.compats = []string{"inex"}
 	return f
+}
+
+// addSpanFlags defines --lengths and --offsets on fs, for span judgments
+// (TREC Genomics and any collection judged by passages).
+func (f *measureFlags) addSpanFlags(fs *flag.FlagSet) *measureFlags {
+	f.lengths = fs.String("lengths", "", "`FILE` of document lengths for span judgments, a \"doc length\" line per document in the offsets' unit: the measures that simulate reading need them")
+	f.offsets = fs.String("offsets", "", "what span judgments' offsets and lengths count: chars or bytes (default: bytes for TREC Genomics judgments, chars otherwise)")
+	return f
+}
+
+// openQrels reads --qrels and gives them --offsets and --lengths.
+func (f *measureFlags) openQrels(warn func(string)) (*inex.Qrels, error) {
+	var unit *inex.Unit
+	if f.offsets != nil && *f.offsets != "" {
+		u, err := inex.ParseUnit(*f.offsets)
+		if err != nil {
+			return nil, usageError{"--offsets: " + err.Error()}
+		}
+		unit = &u
+	}
+	q, err := inex.OpenQrels(*f.qrels, warn)
+	if err != nil {
+		return nil, err
+	}
+	if unit != nil {
+		if err := q.SetUnit(*unit); err != nil {
+			return nil, err
+		}
+	}
+	if f.lengths != nil && *f.lengths != "" {
+		ls, err := inex.OpenLengths(*f.lengths)
+		if err != nil {
+			return nil, err
+		}
+		if err := q.SetLengths(ls, *f.lengths, warn); err != nil {
+			return nil, err
+		}
+	}
+	return q, nil
 }
 
 // addOverlapFlags defines --group and --merge-overlaps on fs.
@@ -82,10 +127,18 @@ func (f *measureFlags) readingOrder() (effort.Order, error) {
 }
 
 func (f *measureFlags) checkCompat() error {
-	if *f.compat != "" && *f.compat != "inex" {
-		return usageError{fmt.Sprintf("unknown --compat %q (only inex)", *f.compat)}
+	if *f.compat == "" {
+		return nil
 	}
-	return nil
+	for _, c := range f.compats {
+		if *f.compat == c {
+			return nil
+		}
+	}
+	if len(f.compats) == 1 {
+		return usageError{fmt.Sprintf("unknown --compat %q (only %s)", *f.compat, f.compats[0])}
+	}
+	return usageError{fmt.Sprintf("unknown --compat %q (%s)", *f.compat, strings.Join(f.compats, " or "))}
 }
 
 // compatINEX tells whether --compat inex was given.

@@ -24,7 +24,12 @@ type Judgment struct {
 	// judgments 1 when the article holds relevant text and 0 otherwise.
 	// The article is relevant when Grade > 0 (trec_eval's relevance level 1).
 	Grade int
-	Line  int
+	// Line is the judgment's line (its first, for span judgments).
+	Line int
+	// Passages are the relevant passages for the span measures (PASSAGE,
+	// ASPECT): a span judgment's relevant lines in line order, with their
+	// aspects; for FOL judgments the spans of Rel.
+	Passages []effort.GoldPassage
 }
 
 // Relevant tells whether the article is relevant to the topic.
@@ -39,6 +44,9 @@ type TopicJudgments struct {
 	// Ideal are the grades of the relevant articles, highest first (nDCG's
 	// ideal ranking).
 	Ideal []int
+	// GoldPassages counts the distinct relevant passages (PASSAGE) and
+	// Aspects the distinct aspects of the span judgments (ASPECT).
+	GoldPassages, Aspects int
 }
 
 // QrelsFormat is the format of a judgments file.
@@ -51,7 +59,27 @@ const (
 	// TRECQrels are trec_eval's: topic iteration document relevance. They
 	// judge whole documents: no passage, no length.
 	TRECQrels
+	// SpanQrels are span judgments (span.go): topic doc offset length
+	// [grade] [aspects], one passage a line; no length (SetLengths).
+	SpanQrels
+	// GenomicsQrels are the TREC 2007 Genomics gold standard, span
+	// judgments of five tab-separated columns, topic doc offset length
+	// aspects, offsets in bytes.
+	GenomicsQrels
 )
+
+// String names the format for messages.
+func (f QrelsFormat) String() string {
+	switch f {
+	case TRECQrels:
+		return "TREC qrels"
+	case SpanQrels:
+		return "span judgments"
+	case GenomicsQrels:
+		return "TREC Genomics judgments"
+	}
+	return "INEX FOL judgments"
+}
 
 // Qrels are the judgments of a file.
 type Qrels struct {
@@ -60,15 +88,34 @@ type Qrels struct {
 	Topics map[string]*TopicJudgments
 	// IDs are the topic ids in SortTopics order.
 	IDs []string
+	// Unit is what offsets and lengths count: characters (INEX, span
+	// judgments by default) or bytes (TREC Genomics); see SetUnit.
+	Unit Unit
+	// LengthsFile names the file that gave span judgments their documents'
+	// lengths (SetLengths); "" when none did.
+	LengthsFile string
+	hasAspects  bool
 }
 
-// Characters tells whether the judgments give relevant passages and
-// article lengths, which every character measure needs (FOL judgments do;
-// TREC qrels judge whole documents).
-func (q *Qrels) Characters() bool { return q.Format == FOLQrels }
+// Passages tells whether the judgments give relevant passages (FOL and
+// span judgments do; TREC qrels judge whole documents).
+func (q *Qrels) Passages() bool { return q.Format != TRECQrels }
 
-// OpenQrels reads FOL judgments from path (gzip or not). warn, if not nil,
-// receives the warnings (one per kind of problem, with a count).
+// Lengths tells whether the judgments give the documents' lengths, which
+// the measures that simulate reading need: FOL judgments do, span
+// judgments after SetLengths.
+func (q *Qrels) Lengths() bool { return q.Format == FOLQrels || q.LengthsFile != "" }
+
+// Aspects tells whether the judgments give aspects (ASPECT needs them).
+func (q *Qrels) Aspects() bool { return q.hasAspects }
+
+// Characters tells whether the judgments give relevant passages and
+// article lengths, which every character measure needs.
+func (q *Qrels) Characters() bool { return q.Passages() && q.Lengths() }
+
+// OpenQrels reads judgments from path (gzip or not): FOL, TREC qrels, span
+// or TREC Genomics judgments (ReadQrels). warn, if not nil, receives the
+// warnings (one per kind of problem, with a count).
 func OpenQrels(path string, warn func(string)) (*Qrels, error) {
 	r, closeFn, err := open(path)
 	if err != nil {
@@ -78,12 +125,22 @@ func OpenQrels(path string, warn func(string)) (*Qrels, error) {
 	return ReadQrels(path, r, warn)
 }
 
-// ReadQrels reads FOL judgments, `topic Q0 article rsize length bep
-// offset:length …`, from r; name names it in errors. Lines whose passages
-// disagree with rsize, run past length or overlap are accepted with a
-// warning and normalised (union, clipped). A repeated topic–article pair, a
-// wrong column count, a negative or non-numeric field or an empty file is an
-// error.
+// ReadQrels reads judgments from r; name names it in errors. The format is
+// decided from the first line (detectQrels) and every line must follow it:
+//
+//   - FOL judgments, `topic Q0 article rsize length bep offset:length …`:
+//     lines whose passages disagree with rsize, run past length or overlap
+//     are accepted with a warning and normalised (union, clipped); a
+//     repeated topic–article pair is an error;
+//   - TREC qrels, `topic iteration document relevance` (four columns, the
+//     iteration "0" or "Q0" or the document not a number);
+//   - span judgments, `topic doc offset length [grade] [aspects]`, and the
+//     TREC 2007 Genomics gold standard, `topic<TAB>doc<TAB>offset<TAB>
+//     length<TAB>aspects` (span.go); bytes are read as they are (Latin-1
+//     files are never refused).
+//
+// A wrong column count, a negative or non-numeric field, a run given as
+// judgments or an empty file is an error naming the line.
 func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 	r, err := maybeGunzip(name, r)
 	if err != nil {
@@ -94,6 +151,7 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 	in := interner{}
 	var fs [][]byte
 	var w warnings
+	var sp *spanReader
 	lines := 0
 	for {
 		b, err := lr.next()
@@ -109,8 +167,20 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 		lines++
 		ln := lr.line
 		fs = fields(fs, b)
-		if lines == 1 && len(fs) == 4 {
-			q.Format = TRECQrels
+		if lines == 1 {
+			q.Format = detectQrels(b, fs)
+			if q.Format == SpanQrels || q.Format == GenomicsQrels {
+				sp = newSpanReader(q)
+			}
+			if q.Format == GenomicsQrels {
+				q.Unit = Bytes
+			}
+		}
+		if sp != nil {
+			if err := sp.line(name, ln, b); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		var j *Judgment
 		switch {
@@ -187,6 +257,12 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 	if lines == 0 {
 		return nil, &Error{File: name, Err: errors.New("empty file: no judgments")}
 	}
+	switch {
+	case sp != nil:
+		sp.finish()
+	case q.Format == FOLQrels:
+		q.folPassages()
+	}
 	SortTopics(q.IDs)
 	for _, t := range q.Topics {
 		for _, j := range t.Docs {
@@ -238,9 +314,20 @@ func gradeField(file string, line int, b []byte) (int, error) {
 
 // looksLikeRun tells whether a line's fields look like a run's: a FOL run
 // line (a number with a decimal point or an exponent as rsv, a run id, then
-// offset and length) or a TREC run line (a score, then a run id that is not a
-// number where a judgment has its best entry point).
+// offset and length), a TREC run line (a score, then a run id that is not a
+// number where a judgment has its best entry point) or a TREC Genomics run
+// line (topic doc rank score offset length run-id: integers but the score).
 func looksLikeRun(fs [][]byte) bool {
+	if len(fs) == 7 {
+		if string(fs[1]) == "Q0" || isPassage(fs[6]) {
+			return false // a FOL judgment with one passage
+		}
+		_, a := atoi(fs[2])
+		_, b := parseFloat(fs[3])
+		_, c := atoi(fs[4])
+		_, d := atoi(fs[5])
+		return a && b && c && d
+	}
 	if len(fs) != 6 && len(fs) != 8 {
 		return false
 	}

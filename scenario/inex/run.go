@@ -14,9 +14,10 @@ type Format int
 
 // The run formats of formats.md.
 const (
-	FOL  Format = iota // topic Q0 article rank rsv run-id offset length
-	TREC               // topic Q0 article rank score run-id (full documents)
-	XML                // INEX XML submission
+	FOL      Format = iota // topic Q0 article rank rsv run-id offset length
+	TREC                   // topic Q0 article rank score run-id (full documents)
+	XML                    // INEX XML submission
+	Genomics               // topic doc rank score offset length run-id (TREC Genomics; any span collection)
 )
 
 // Result is one result of a run: a passage [Start,End) of an article, a
@@ -29,6 +30,9 @@ type Result struct {
 	Entry int
 	// Score is the result's rsv (score) column.
 	Score float64
+	// Rank is the result's rank column (0 when the run has none: see
+	// Run.Ranked).
+	Rank int
 	// Line is the line of the result in the run file.
 	Line int
 }
@@ -48,6 +52,9 @@ type Run struct {
 	Topics []*RunTopic
 	// Lines is the number of results read.
 	Lines int
+	// Ranked tells whether the results have a rank column (text runs do);
+	// otherwise a result's rank is its position in its topic.
+	Ranked bool
 }
 
 // PathResolver turns an element's XPath in an article into its character
@@ -79,9 +86,12 @@ func OpenRun(path string, opt RunOptions) (*Run, error) {
 
 // ReadRun reads a run from r; name names it in errors. The format is
 // detected: a first non-blank character '<' means an XML submission,
-// otherwise each line is FOL (8 columns) or TREC (6 columns). Within a topic
-// the line order is the rank; a warning counts the lines whose rank or rsv
-// disagrees with it.
+// otherwise each line is FOL (8 columns) or TREC (6 columns), or every line
+// is TREC Genomics (7 columns: topic doc rank score offset length run-id).
+// Within a topic the line order is the rank of INEX's measures; a warning
+// counts the lines whose rank or rsv disagrees with it (for a Genomics run,
+// whose official measures order passages by the rank column, the lines
+// whose rank does).
 func ReadRun(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	r, err := maybeGunzip(name, r)
 	if err != nil {
@@ -124,12 +134,13 @@ func ReadRun(name string, r io.Reader, opt RunOptions) (*Run, error) {
 
 func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	lr := newLineReader(name, r)
-	run := &Run{File: name, Format: FOL}
+	run := &Run{File: name, Format: FOL, Ranked: true}
 	in := interner{}
 	byID := map[string]*RunTopic{}
 	var fs [][]byte
 	var w warnings
 	var cur *RunTopic
+	var tmp [8][]byte
 	lastRank, lastRSV := 0, 0.0
 	formats := 0
 	prevArticle := ""
@@ -147,8 +158,39 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 		ln := lr.line
 		fs = fields(fs, b)
 		p := Result{Line: ln, Entry: -1}
+		if bytes.IndexByte(b, '\t') >= 0 && spanQrelsLine(b, tmp[:0]) {
+			return nil, errorf(name, ln, "this looks like judgments (span or TREC Genomics), not a run: give the judgments with --qrels and the run as an argument")
+		}
+		switch {
+		case formats == 4 && len(fs) != 7:
+			return nil, errorf(name, ln, "%d columns, want 7 as the lines before (TREC Genomics: topic doc rank score offset length run-id)", len(fs))
+		case len(fs) == 7 && string(fs[1]) == "Q0" && isPassage(fs[6]):
+			return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
+		case len(fs) == 7 && (formats&3 != 0 || string(fs[1]) == "Q0"):
+			// a FOL or TREC line with a column too many or too few
+			return nil, errorf(name, ln, "7 columns, want 8 (FOL: topic Q0 article rank rsv run-id offset length) or 6 (TREC: topic Q0 article rank score run-id)")
+		}
+		// the columns of topic, article, rank, rsv and run id
+		ct, ca, cr, cs, ci := 0, 2, 3, 4, 5
 		switch len(fs) {
+		case 7:
+			formats |= 4
+			ca, cr, cs, ci = 1, 2, 3, 6
+			if p.Start, err = intField(name, ln, "offset", fs[4]); err != nil {
+				return nil, err
+			}
+			n, err := intField(name, ln, "length", fs[5])
+			if err != nil {
+				return nil, err
+			}
+			if p.Start+n > MaxLength {
+				return nil, errorf(name, ln, "passage %d:%d ends past %d: not a document readsim reads", p.Start, n, MaxLength)
+			}
+			p.End = p.Start + n
 		case 8:
+			if looksLikeQrels(fs) {
+				return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
+			}
 			formats |= 1
 			if p.Start, err = intField(name, ln, "offset", fs[6]); err != nil {
 				return nil, err
@@ -162,35 +204,35 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 			formats |= 2
 			p.Full = true
 		default:
+			if spanQrelsLine(b, tmp[:0]) {
+				return nil, errorf(name, ln, "this looks like judgments (span or TREC Genomics), not a run: give the judgments with --qrels and the run as an argument")
+			}
 			if looksLikeQrels(fs) {
 				return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
 			}
 			return nil, errorf(name, ln, "%d columns, want 8 (FOL: topic Q0 article rank rsv run-id offset length) or 6 (TREC: topic Q0 article rank score run-id)", len(fs))
 		}
-		if len(fs) == 8 && looksLikeQrels(fs) {
-			return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
-		}
-		rank, ok := atoi(fs[3])
+		rank, ok := atoi(fs[cr])
 		if !ok || rank > MaxRank {
-			if _, err := intField(name, ln, "rank", fs[3]); err != nil {
+			if _, err := intField(name, ln, "rank", fs[cr]); err != nil {
 				return nil, err
 			}
-			return nil, errorf(name, ln, "rank %s is larger than %d", fs[3], MaxRank)
+			return nil, errorf(name, ln, "rank %s is larger than %d", fs[cr], MaxRank)
 		}
-		rsv, ok := parseFloat(fs[4])
+		rsv, ok := parseFloat(fs[cs])
 		if !ok {
-			return nil, errorf(name, ln, "rsv %q is not a finite number", fs[4])
+			return nil, errorf(name, ln, "rsv %q is not a finite number", fs[cs])
 		}
 		if run.ID == "" {
-			run.ID = string(fs[5])
-		} else if string(fs[5]) != run.ID {
+			run.ID = string(fs[ci])
+		} else if string(fs[ci]) != run.ID {
 			w.add("run id differs from the first line's (readsim names the run by the first line's; trec_eval by the last's)", ln)
 		}
-		topic := in.get(fs[0])
-		if string(fs[2]) == prevArticle {
+		topic := in.get(fs[ct])
+		if string(fs[ca]) == prevArticle {
 			p.Article = prevArticle
 		} else {
-			p.Article = string(fs[2])
+			p.Article = string(fs[ca])
 			prevArticle = p.Article
 		}
 		if cur == nil || cur.ID != topic {
@@ -209,19 +251,26 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 			}
 			lastRank, lastRSV = 0, 0
 		}
-		if len(cur.Results) > 0 && (rank < lastRank || rsv > lastRSV) {
+		switch {
+		case len(cur.Results) == 0:
+		case formats == 4 && rank < lastRank:
+			w.add("rank disagrees with the line order (DOCUMENT, PASSAGE, ASPECT and PASSAGE2 order passages by rank, as NIST's scorer; the other measures by line)", ln)
+		case formats != 4 && (rank < lastRank || rsv > lastRSV):
 			w.add("rank or rsv disagrees with the line order (the line order is the rank)", ln)
 		}
 		lastRank, lastRSV = rank, rsv
-		p.Score = rsv
+		p.Score, p.Rank = rsv, rank
 		cur.Results = append(cur.Results, p)
 		run.Lines++
 	}
 	if run.Lines == 0 {
 		return nil, &Error{File: name, Err: errors.New("empty file: no results")}
 	}
-	if formats == 2 {
+	switch formats {
+	case 2:
 		run.Format = TREC
+	case 4:
+		run.Format = Genomics
 	}
 	w.emit(name, opt.Warn)
 	return run, nil

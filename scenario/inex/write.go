@@ -15,6 +15,8 @@ import (
 //     must be a passage (a whole article has no offsets: write it as a
 //     TREC run); the rank column is the line's position in its topic;
 //   - TREC: `topic Q0 article rank score run-id`, one line per result;
+//   - Genomics: `topic doc rank score offset length run-id` (passages
+//     only, as FOL);
 //   - XML: an <inex-submission> with one <result> per article and its
 //     passages as <fol offset length/> (or a <bep offset/>).
 //
@@ -35,6 +37,27 @@ func WriteRun(w io.Writer, run *Run) error {
 	var b []byte
 	for _, t := range run.Topics {
 		for i, r := range t.Results {
+			if run.Format == Genomics {
+				if r.Full {
+					return fmt.Errorf("topic %s, document %s: a whole-document result has no Genomics line (its length is unknown): write a TREC run", t.ID, r.Article)
+				}
+				b = append(b[:0], t.ID...)
+				b = append(b, ' ')
+				b = append(b, r.Article...)
+				b = append(b, ' ')
+				b = strconv.AppendInt(b, int64(i+1), 10)
+				b = append(b, ' ')
+				b = strconv.AppendFloat(b, r.Score, 'f', 6, 64)
+				b = append(b, ' ')
+				b = strconv.AppendInt(b, int64(r.Start), 10)
+				b = append(b, ' ')
+				b = strconv.AppendInt(b, int64(r.End-r.Start), 10)
+				b = append(b, ' ')
+				b = append(b, id...)
+				b = append(b, '\n')
+				bw.Write(b)
+				continue
+			}
 			b = append(b[:0], t.ID...)
 			b = append(b, " Q0 "...)
 			b = append(b, r.Article...)

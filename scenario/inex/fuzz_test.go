@@ -1,0 +1,102 @@
+package inex
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// FuzzReadQrels: any input is read or refused with an *Error, never a
+// panic; judgments read hold their invariants (relevant text normalised,
+// passage and aspect numbers within the topic's counts).
+func FuzzReadQrels(f *testing.F) {
+	for _, s := range []string{folQrels, trecQrels, genomicsQrels, spanQrels, folRun, trecRun, genomicsRun,
+		"q\td\t0\t5\t\n", "q d 0 5 -1 a||b\n", "1 0 12 1\n", "q 1 0 5 2 x\nq 1 9 9\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		q, err := ReadQrels("q", bytes.NewReader(b), nil)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+			return
+		}
+		for _, tj := range q.Topics {
+			chars, trel := 0, 0
+			for _, j := range tj.Docs {
+				for k, s := range j.Rel {
+					if s.End <= s.Start || (k > 0 && s.Start <= j.Rel[k-1].End) {
+						t.Fatalf("relevant text not normalised: %v", j.Rel)
+					}
+				}
+				for _, g := range j.Passages {
+					if g.ID < 0 || g.ID >= tj.GoldPassages {
+						t.Fatalf("passage ID %d of %d", g.ID, tj.GoldPassages)
+					}
+					for _, a := range g.Aspects {
+						if a < 0 || a >= tj.Aspects {
+							t.Fatalf("aspect %d of %d", a, tj.Aspects)
+						}
+					}
+				}
+				if j.Relevant() {
+					trel++
+					chars += j.NRC
+				}
+			}
+			if trel != tj.Trel || chars != tj.RelChars {
+				t.Fatalf("topic %s: Trel %d (count %d), RelChars %d (sum %d)", tj.ID, tj.Trel, trel, tj.RelChars, chars)
+			}
+		}
+	})
+}
+
+// FuzzReadRun: any text run is read or refused with an *Error, never a
+// panic; a Genomics run's passages are well formed.
+func FuzzReadRun(f *testing.F) {
+	for _, s := range []string{folRun, trecRun, genomicsRun, genomicsQrels, spanQrels, folQrels, trecQrels,
+		"200\t1\t1\t1.5\t0\t10\tr\n", "200 1 1 1 0 0 r\n200 1 1 1 0 0 r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := ReadRun("r", bytes.NewReader(b), RunOptions{})
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+			return
+		}
+		for _, tp := range r.Topics {
+			for _, p := range tp.Results {
+				if r.Format == Genomics && (p.Full || p.Start < 0 || p.End < p.Start || p.End > MaxLength) {
+					t.Fatalf("Genomics result %+v", p)
+				}
+			}
+		}
+	})
+}
+
+// FuzzReadLengths: lengths are read or refused with an *Error.
+func FuzzReadLengths(f *testing.F) {
+	for _, s := range []string{"a 100\nb 5\n", "a 1\na 2\n", "a\n", "a -1\n", ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ls, err := ReadLengths("l", bytes.NewReader(b))
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+			return
+		}
+		for d, n := range ls {
+			if n < 0 || n > MaxLength || d == "" {
+				t.Fatalf("length %q %d", d, n)
+			}
+		}
+	})
+}

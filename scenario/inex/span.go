@@ -1,0 +1,479 @@
+package inex
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/readsim/readsim/effort"
+)
+
+// Span judgments: any collection judged by passages of documents, one
+// passage a line (formats.md, "Genomics 2007 and other span collections"):
+//
+//	topic doc offset length [grade] [aspects]
+//
+// Columns are separated by tabs when the line holds a tab (then a column may
+// hold spaces, as aspects do), else by spaces. The fifth column is the grade
+// when it is an integer and the aspects otherwise; with six columns the
+// fifth is the grade and the sixth the aspects. A passage without a grade
+// has grade 1; grade 0 or less judges it non-relevant (its document is
+// judged, the passage is not relevant text). Aspects are separated by `|`,
+// each trimmed of white space. A document's lines may be many and need not
+// be together; its grade is the largest of its lines'.
+//
+// The TREC 2007 Genomics gold standard is the form with exactly five
+// tab-separated columns, the fifth always the aspects (NIST's
+// trecgen2007_score.py reads them so: an empty field is one empty aspect),
+// offsets counting bytes. Its files are Latin-1: readsim reads ids and
+// aspects as bytes, whatever their encoding.
+//
+// Span judgments give no document length: the measures that simulate
+// reading need --lengths (SetLengths).
+
+// Unit is what offsets and lengths count.
+type Unit uint8
+
+// The units.
+const (
+	Chars Unit = iota // characters (INEX; span judgments by default)
+	Bytes             // bytes (TREC Genomics: bytes of each article's HTML)
+)
+
+// String returns "chars" or "bytes".
+func (u Unit) String() string {
+	if u == Bytes {
+		return "bytes"
+	}
+	return "chars"
+}
+
+// ParseUnit reads "chars" or "bytes".
+func ParseUnit(s string) (Unit, error) {
+	switch s {
+	case "chars", "characters":
+		return Chars, nil
+	case "bytes":
+		return Bytes, nil
+	}
+	return 0, fmt.Errorf("unknown unit %q (chars or bytes)", s)
+}
+
+// asciiSpace tells whether c is white space to trim (as Python 2's
+// str.strip, which NIST's scorer uses): space, \t, \n, \v, \f, \r.
+func asciiSpace(c byte) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
+
+func trimASCII(b []byte) []byte {
+	for len(b) > 0 && asciiSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && asciiSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// spanFields splits a span line into dst: at tabs when it holds one (each
+// column trimmed), else at spaces and tabs.
+func spanFields(dst [][]byte, b []byte) [][]byte {
+	if bytes.IndexByte(b, '\t') < 0 {
+		return fields(dst, b)
+	}
+	dst = dst[:0]
+	for {
+		i := bytes.IndexByte(b, '\t')
+		if i < 0 {
+			return append(dst, trimASCII(b))
+		}
+		dst = append(dst, trimASCII(b[:i]))
+		b = b[i+1:]
+	}
+}
+
+// isGrade tells whether b is a relevance grade: an integer, maybe negative.
+func isGrade(b []byte) bool {
+	if len(b) > 1 && b[0] == '-' {
+		b = b[1:]
+	}
+	_, ok := atoi(b)
+	return ok
+}
+
+// spanHead tells whether columns 3 and 4 are integers (offset, length) and
+// column 2 is not INEX's and trec_eval's "Q0".
+func spanHead(f [][]byte) bool {
+	if len(f) < 4 || string(f[1]) == "Q0" {
+		return false
+	}
+	_, a := atoi(f[2])
+	_, b := atoi(f[3])
+	return a && b
+}
+
+// genomicsLine tells whether the line is the TREC Genomics gold standard's:
+// five tab-separated columns, integers in the third and fourth, aspects
+// (not an integer) in the fifth.
+func genomicsLine(b []byte, tmp [][]byte) bool {
+	if bytes.IndexByte(b, '\t') < 0 {
+		return false
+	}
+	f := spanFields(tmp, b)
+	return len(f) == 5 && spanHead(f) && !isGrade(f[4])
+}
+
+// spanQrelsLine tells whether the line reads as span judgments: four to six
+// columns with integers in the third and fourth, the second not "Q0". Six
+// space-separated columns are a TREC run's shape too: such a line counts
+// only with an integer grade in the fifth.
+func spanQrelsLine(b []byte, tmp [][]byte) bool {
+	f := spanFields(tmp, b)
+	if len(f) < 4 || len(f) > 6 || !spanHead(f) {
+		return false
+	}
+	return len(f) < 6 || isGrade(f[4])
+}
+
+// trecQrelsLike tells whether four columns read as trec_eval's qrels (topic
+// iteration document relevance) rather than span judgments (topic doc
+// offset length): the iteration is "0" or "Q0", or the document is not a
+// number, or the relevance not an integer.
+func trecQrelsLike(fs [][]byte) bool {
+	if len(fs) != 4 {
+		return false
+	}
+	s := string(fs[1])
+	return s == "0" || s == "Q0" || !spanHead(fs)
+}
+
+// detectQrels decides a judgments file's format from its first line: TREC
+// Genomics (five tab-separated columns, aspects last), a run given by
+// mistake (read as FOL, whose reader says so), TREC qrels (four columns, see
+// trecQrelsLike), span judgments, or FOL. Span judgments whose first line
+// names document "0" in column 2 read as TREC qrels or runs (whose column 2
+// is "0" or "Q0"): such a file needs another first line.
+func detectQrels(b []byte, fs [][]byte) QrelsFormat {
+	var tmp [8][]byte
+	switch {
+	case genomicsLine(b, tmp[:0]):
+		return GenomicsQrels
+	case len(fs) == 6 && string(fs[1]) != "0" && spanQrelsLine(b, tmp[:0]):
+		// a TREC run's shape, but column 2 is not Q0 or 0 and column 5
+		// is an integer grade
+		return SpanQrels
+	case looksLikeRun(fs):
+		return FOLQrels
+	case trecQrelsLike(fs):
+		return TRECQrels
+	case spanQrelsLine(b, tmp[:0]):
+		return SpanQrels
+	case len(fs) == 4:
+		return TRECQrels
+	}
+	return FOLQrels
+}
+
+// spanReader accumulates span judgments line by line.
+type spanReader struct {
+	q       *Qrels
+	in      interner
+	sf      [][]byte
+	ids     map[string]map[goldKey]int // per topic: distinct passages
+	aspects map[string]map[string]int  // per topic: distinct aspects
+	asp     []int
+}
+
+type goldKey struct {
+	doc        string
+	start, end int
+}
+
+func newSpanReader(q *Qrels) *spanReader {
+	return &spanReader{q: q, in: interner{}, ids: map[string]map[goldKey]int{}, aspects: map[string]map[string]int{}}
+}
+
+// line reads one non-blank line of span judgments.
+func (r *spanReader) line(name string, ln int, b []byte) error {
+	q := r.q
+	r.sf = spanFields(r.sf, b)
+	f := r.sf
+	if q.Format == GenomicsQrels {
+		if len(f) != 5 {
+			return errorf(name, ln, "%d columns, want 5 as the lines before (TREC Genomics judgments: topic<TAB>doc<TAB>offset<TAB>length<TAB>aspects)", len(f))
+		}
+	} else if len(f) < 4 || len(f) > 6 {
+		return errorf(name, ln, "%d columns, want 4 to 6 as the lines before (span judgments: topic doc offset length [grade] [aspects])", len(f))
+	}
+	if len(f[0]) == 0 || len(f[1]) == 0 {
+		return errorf(name, ln, "empty topic or document id")
+	}
+	off, err := intField(name, ln, "offset", f[2])
+	if err != nil {
+		return err
+	}
+	n, err := intField(name, ln, "length", f[3])
+	if err != nil {
+		return err
+	}
+	if off+n > MaxLength {
+		return errorf(name, ln, "passage %d:%d ends past %d: not a document readsim reads", off, n, MaxLength)
+	}
+	grade, hasAspects := 1, false
+	var aspects []byte
+	switch {
+	case len(f) == 6:
+		if grade, err = gradeField(name, ln, f[4]); err != nil {
+			return err
+		}
+		aspects, hasAspects = f[5], len(f[5]) > 0
+	case len(f) == 5 && (q.Format == GenomicsQrels || !isGrade(f[4])):
+		aspects, hasAspects = f[4], q.Format == GenomicsQrels || len(f[4]) > 0
+	case len(f) == 5:
+		if grade, err = gradeField(name, ln, f[4]); err != nil {
+			return err
+		}
+	}
+	topic := r.in.get(f[0])
+	t := q.Topics[topic]
+	if t == nil {
+		t = &TopicJudgments{ID: topic, Docs: map[string]*Judgment{}}
+		q.Topics[topic] = t
+		q.IDs = append(q.IDs, topic)
+		r.ids[topic] = map[goldKey]int{}
+		r.aspects[topic] = map[string]int{}
+	}
+	doc := r.in.get(f[1])
+	j := t.Docs[doc]
+	if j == nil {
+		j = &Judgment{Topic: topic, Article: doc, Line: ln}
+		t.Docs[doc] = j
+	}
+	j.Grade = max(j.Grade, grade)
+	if grade <= 0 {
+		return nil
+	}
+	g := effort.GoldPassage{Span: effort.Span{Start: off, End: off + n}}
+	key := goldKey{doc, g.Start, g.End}
+	ids := r.ids[topic]
+	id, ok := ids[key]
+	if !ok {
+		id = len(ids)
+		ids[key] = id
+	}
+	g.ID = id
+	if hasAspects {
+		q.hasAspects = true
+		as := r.aspects[topic]
+		r.asp = r.asp[:0]
+		for _, a := range bytes.Split(aspects, []byte{'|'}) {
+			s := string(trimASCII(a))
+			k, ok := as[s]
+			if !ok {
+				k = len(as)
+				as[s] = k
+			}
+			dup := false
+			for _, x := range r.asp {
+				dup = dup || x == k
+			}
+			if !dup {
+				r.asp = append(r.asp, k)
+			}
+		}
+		g.Aspects = append([]int(nil), r.asp...)
+	}
+	j.Passages = append(j.Passages, g)
+	return nil
+}
+
+// finish counts the topics' distinct passages and aspects and derives every
+// judgment's relevant text.
+func (r *spanReader) finish() {
+	for id, t := range r.q.Topics {
+		t.GoldPassages = len(r.ids[id])
+		t.Aspects = len(r.aspects[id])
+	}
+	r.q.derive(nil)
+}
+
+// derive sets every span judgment's relevant text (Rel, the union of its
+// relevant passages clipped to its length when known) and the topics'
+// counts, calling clipped(line) for each judgment with a passage past its
+// document's length.
+func (q *Qrels) derive(clipped func(line int)) {
+	for _, t := range q.Topics {
+		t.Trel, t.RelChars = 0, 0
+		for _, j := range t.Docs {
+			rel := make(effort.Spans, 0, len(j.Passages))
+			for _, g := range j.Passages {
+				rel = append(rel, g.Span)
+			}
+			rel = effort.Normalize(rel)
+			if q.LengthsFile != "" {
+				if n := len(rel); n > 0 && rel[n-1].End > j.Length {
+					if clipped != nil {
+						clipped(j.Line)
+					}
+					rel = rel.Clip(0, j.Length)
+					for i := range j.Passages {
+						g := &j.Passages[i].Span
+						g.Start, g.End = min(g.Start, j.Length), min(g.End, j.Length)
+					}
+				}
+			}
+			j.Rel, j.NRC = rel, rel.Len()
+			j.Rsize = j.NRC
+			if j.Relevant() {
+				t.Trel++
+				t.RelChars += j.NRC
+			}
+		}
+	}
+}
+
+// folPassages gives FOL judgments their relevant passages for the span
+// measures: the spans of Rel (normalised: INEX's highlighted passages,
+// merged and ordered), numbered per topic.
+func (q *Qrels) folPassages() {
+	for _, t := range q.Topics {
+		ids := q.docOrder(t)
+		n := 0
+		for _, doc := range ids {
+			j := t.Docs[doc]
+			if !j.Relevant() {
+				continue
+			}
+			j.Passages = make([]effort.GoldPassage, len(j.Rel))
+			for i, s := range j.Rel {
+				j.Passages[i] = effort.GoldPassage{Span: s, ID: n}
+				n++
+			}
+		}
+		t.GoldPassages = n
+	}
+}
+
+// docOrder returns t's judged documents in the judgments' line order.
+func (q *Qrels) docOrder(t *TopicJudgments) []string {
+	ids := make([]string, 0, len(t.Docs))
+	for id := range t.Docs {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(a, b int) bool { return t.Docs[ids[a]].Line < t.Docs[ids[b]].Line })
+	return ids
+}
+
+// SetLengths gives span judgments their documents' lengths (lengths maps a
+// document id to its length, read from file by ReadLengths), which the
+// measures that simulate reading need. Every judged document must have one;
+// passages past a document's end are clipped, with one warning. FOL
+// judgments give their own lengths and TREC qrels judge whole documents:
+// both are an error.
+func (q *Qrels) SetLengths(lengths map[string]int, file string, warn func(string)) error {
+	switch q.Format {
+	case FOLQrels:
+		return &Error{File: q.File, Err: fmt.Errorf("INEX judgments give their articles' lengths: --lengths %s is for span judgments", file)}
+	case TRECQrels:
+		return &Error{File: q.File, Err: fmt.Errorf("TREC qrels judge whole documents: --lengths %s is for span judgments", file)}
+	}
+	for _, id := range q.IDs {
+		t := q.Topics[id]
+		for _, doc := range q.docOrder(t) {
+			n, ok := lengths[doc]
+			if !ok {
+				return &Error{File: file, Err: fmt.Errorf("document %s, judged at %s:%d (topic %s), has no length", doc, q.File, t.Docs[doc].Line, id)}
+			}
+			t.Docs[doc].Length = n
+		}
+	}
+	q.LengthsFile = file
+	var w warnings
+	q.derive(func(line int) { w.add("passages past the document's length (clipped)", line) })
+	w.emit(q.File, warn)
+	return nil
+}
+
+// SetUnit says what the judgments' offsets count. INEX judgments count
+// characters (bytes is an error) and TREC qrels have no offsets (any unit
+// is an error).
+func (q *Qrels) SetUnit(u Unit) error {
+	switch {
+	case q.Format == TRECQrels:
+		return &Error{File: q.File, Err: fmt.Errorf("TREC qrels judge whole documents: they have no offsets in %s", u)}
+	case q.Format == FOLQrels && u != Chars:
+		return &Error{File: q.File, Err: fmt.Errorf("INEX judgments count characters, not %s", u)}
+	}
+	q.Unit = u
+	return nil
+}
+
+// MaxLengthsLines bounds a lengths file: one line per document.
+const MaxLengthsLines = 20_000_000
+
+// OpenLengths reads a lengths file (gzip or not): `doc length` per line.
+func OpenLengths(path string) (map[string]int, error) {
+	r, closeFn, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	return ReadLengths(path, r)
+}
+
+// ReadLengths reads document lengths, `doc length` per line (space or tab
+// separated; blank lines skipped), from r; name names it in errors. A
+// document given two different lengths, a wrong column count, a negative
+// or non-numeric length or an empty file is an error.
+func ReadLengths(name string, r io.Reader) (map[string]int, error) {
+	rr, err := maybeGunzip(name, r)
+	if err != nil {
+		return nil, err
+	}
+	lr := newLineReader(name, rr)
+	out := map[string]int{}
+	line := map[string]int{}
+	var fs [][]byte
+	for {
+		b, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if isBlank(b) {
+			continue
+		}
+		ln := lr.line
+		if len(out) >= MaxLengthsLines {
+			return nil, errorf(name, ln, "more than %d documents", MaxLengthsLines)
+		}
+		fs = fields(fs, b)
+		if len(fs) != 2 {
+			return nil, errorf(name, ln, "%d columns, want 2 (lengths: doc length)", len(fs))
+		}
+		n, err := intField(name, ln, "length", fs[1])
+		if err != nil {
+			return nil, err
+		}
+		doc := string(fs[0])
+		if prev, ok := out[doc]; ok && prev != n {
+			return nil, errorf(name, ln, "document %s has two lengths, %d (line %d) and %d", doc, prev, line[doc], n)
+		}
+		if _, ok := out[doc]; !ok {
+			out[doc], line[doc] = n, ln
+		}
+	}
+	if len(out) == 0 {
+		return nil, &Error{File: name, Err: fmt.Errorf("empty file: no lengths")}
+	}
+	return out, nil
+}
+
+// isPassage tells whether b is a FOL passage, offset:length.
+func isPassage(b []byte) bool {
+	o, l, ok := bytes.Cut(b, []byte{':'})
+	_, a := atoi(o)
+	_, c := atoi(l)
+	return ok && a && c
+}
