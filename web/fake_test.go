@@ -184,3 +184,17 @@ func (r *fakeReplayer) requests() []ReplayRequest {
 	defer r.mu.Unlock()
 	return append([]ReplayRequest(nil), r.reqs...)
 }
+
+// Summary describes the fake traces: two articles, one measure.
+func (r *fakeReplayer) Summary(ctx context.Context, req ReplayRequest) (ReplaySummary, error) {
+	if req.Topic == "endless" {
+		return ReplaySummary{Trel: 1, NR: 5, Docs: []string{"101"}}, nil
+	}
+	return ReplaySummary{
+		Trel: 1, NR: 5,
+		Measures:  []MeasureInfo{{`AgP\T2Ip(300)`, "higher"}},
+		DocScores: []MeasureInfo{{"T2Ip(300)", "higher"}, {"LE(300,5)", "lower"}},
+		Docs:      []string{"101", "102"},
+		Running:   [][]float64{{0.25}, {0.5}},
+	}, nil
+}

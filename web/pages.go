@@ -13,7 +13,7 @@ import (
 )
 
 type pageTemplates struct {
-	home, results, simulate, errorPage *template.Template
+	home, results, simulate, race, errorPage *template.Template
 }
 
 func parseTemplates() (*pageTemplates, error) {
@@ -21,14 +21,16 @@ func parseTemplates() (*pageTemplates, error) {
 		return template.New("").Funcs(template.FuncMap{
 			"articleURL": articleURL,
 			"snippet":    snippetHTML,
-		}).ParseFS(assets, "templates/base.html", "templates/"+name)
+			"hitID":      hitID,
+			"searchURL":  resultsURL,
+		}).ParseFS(assets, "templates/base.html", "templates/legend.html", "templates/"+name)
 	}
 	var t pageTemplates
 	var err error
 	for _, p := range []struct {
 		t    **template.Template
 		name string
-	}{{&t.home, "home.html"}, {&t.results, "results.html"}, {&t.simulate, "simulate.html"}, {&t.errorPage, "error.html"}} {
+	}{{&t.home, "home.html"}, {&t.results, "results.html"}, {&t.simulate, "simulate.html"}, {&t.race, "race.html"}, {&t.errorPage, "error.html"}} {
 		if *p.t, err = parse(p.name); err != nil {
 			return nil, err
 		}
@@ -52,6 +54,11 @@ func resultsURL(q string) string {
 	}
 	return "/search?q=" + url.QueryEscape(q)
 }
+
+// hitID is the HTML id of article id's entry in a result list: an article's
+// ← leads back to resultsURL#hitID, the entry the reader came from, not the
+// top of the list. Article ids are safe in an id (idPattern).
+func hitID(id string) string { return "r-" + id }
 
 // maxQueryChars is the longest search query accepted, in characters.
 const maxQueryChars = 300
@@ -85,9 +92,31 @@ func query(r *http.Request) (string, bool) {
 	return q, utf8.ValidString(q) && utf8.RuneCountInString(q) <= maxQueryChars
 }
 
+// maxExamples is how many example queries the start page offers.
+const maxExamples = 4
+
+// examples are the start page's example queries: the titles of the first
+// topics (the demo's are the sample's), when there is a search index.
+func (s *Server) examples() []string {
+	if s.opt.Searcher == nil || s.opt.Replayer == nil {
+		return nil
+	}
+	var out []string
+	for _, t := range s.opt.Replayer.Topics() {
+		if q := strings.TrimSpace(t.Title); q != "" && utf8.RuneCountInString(q) <= maxQueryChars {
+			out = append(out, q)
+		}
+		if len(out) == maxExamples {
+			break
+		}
+	}
+	return out
+}
+
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, s.pages.home, map[string]any{
 		"Title": "readsim", "HasSearch": s.opt.Searcher != nil, "HasSim": s.opt.Replayer != nil,
+		"Examples": s.examples(), "RaceURL": s.raceURL(),
 	})
 }
 
@@ -111,7 +140,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, http.StatusInternalServerError, "The search failed.")
 		return
 	}
-	s.render(w, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits})
+	s.render(w, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits, "K": s.opt.K})
 }
 
 // maxPassages is the most passages a page request may name.
@@ -185,8 +214,12 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 	}
 	// links lead to the articles the prototype has; the others stay text
 	has := func(to string) bool { return validID(to) && s.opt.Pages.Has(to) }
+	back := resultsURL(q)
+	if q != "" {
+		back += "#" + hitID(id)
+	}
 	opt := PageOptions{
-		ResultsURL: resultsURL(q),
+		ResultsURL: back,
 		ArticleURL: func(to string) string {
 			if !has(to) {
 				return ""

@@ -55,6 +55,15 @@ func New(opt Options) (*Server, error) {
 	s.mux.HandleFunc("GET /search", s.handleSearch)
 	s.mux.HandleFunc("GET /article/{id}", s.handleArticle)
 	s.mux.HandleFunc("GET /simulate", s.handleSimulate)
+	s.mux.HandleFunc("GET /race", s.handleRace)
+	s.mux.HandleFunc("GET /api/replay", s.apiReplay)
+	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
+	})
+	// every other path: the site's own 404 page
+	s.mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
+		s.errorPage(w, http.StatusNotFound, "There is no page at this address.")
+	})
 	s.mux.HandleFunc("GET /api/search", s.apiSearch)
 	s.mux.HandleFunc("GET /api/article/{id}", s.apiArticle)
 	s.mux.HandleFunc("GET /api/topics", s.apiTopics)

@@ -176,7 +176,7 @@ func TestArticlePage(t *testing.T) {
 	if got := pages.last.passages; len(got) != 1 || got[0] != want[0] {
 		t.Errorf("passages %v, want %v", got, want)
 	}
-	if got := pages.last.opt.ResultsURL; got != "/search?q=lighthouses+lens" {
+	if got := pages.last.opt.ResultsURL; got != "/search?q=lighthouses+lens#r-101" {
 		t.Errorf("ResultsURL %q", got)
 	}
 	if got := pages.last.opt.ArticleURL("102"); got != "/article/102?q=lighthouses+lens" {
@@ -277,21 +277,30 @@ func TestNoInlineCode(t *testing.T) {
 	}
 }
 
-// TestPageWeight keeps the prototype's own pages, with their stylesheet and
-// scripts, under 50 KB.
+// TestPageWeight keeps the prototype's own pages, with the stylesheets,
+// scripts and icon they load (and frame.css, which the simulation frames
+// add to the article pages), under 50 KB.
 func TestPageWeight(t *testing.T) {
 	s, _, _ := newTestServer(t, nil)
-	static := 0
-	fs.WalkDir(assets, "static", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := fs.ReadFile(assets, p)
-			static += len(b)
+	ref := regexp.MustCompile(`(?:src|href)="(/static/[^"]+)"`)
+	for _, target := range []string{"/", "/search?q=lens", "/simulate", "/race", "/nope"} {
+		body := get(t, s, target).Body.String()
+		n := len(body)
+		files := map[string]bool{}
+		for _, m := range ref.FindAllStringSubmatch(body, -1) {
+			files[m[1]] = true
 		}
-		return nil
-	})
-	for _, target := range []string{"/", "/search?q=lens", "/simulate"} {
-		n := get(t, s, target).Body.Len() + static
-		t.Logf("%s: %d bytes with all static files", target, n)
+		if files["/static/lane.js"] {
+			files["/static/frame.css"] = true
+		}
+		for f := range files {
+			b, err := fs.ReadFile(assets, strings.TrimPrefix(f, "/"))
+			if err != nil {
+				t.Errorf("%s loads %s: %v", target, f, err)
+			}
+			n += len(b)
+		}
+		t.Logf("%s: %d bytes with %d static files", target, n, len(files))
 		if n > 50_000 {
 			t.Errorf("%s: %d bytes with its assets, more than 50 KB", target, n)
 		}
