@@ -104,6 +104,7 @@ func (fakeSearcher) Passages(ctx context.Context, q, id string) ([]effort.Span, 
 type fakeReplayer struct {
 	mu   sync.Mutex
 	reqs []ReplayRequest
+	sums []ReplayRequest // the requests of Summary
 	// eventSize pads the events of the "endless" topic.
 	eventSize int
 	// gate, when set, makes the first replay of topic T1 stop after three
@@ -190,11 +191,18 @@ func (r *fakeReplayer) Summary(ctx context.Context, req ReplayRequest) (ReplaySu
 	if req.Topic == "endless" {
 		return ReplaySummary{Trel: 1, NR: 5, Docs: []string{"101"}}, nil
 	}
+	r.mu.Lock()
+	r.sums = append(r.sums, req)
+	r.mu.Unlock()
+	docs := []string{"101", "102"}
+	if req.Topic == "T2" {
+		docs = []string{"101", "999"} // 999: no text on the server
+	}
 	return ReplaySummary{
 		Trel: 1, NR: 5,
 		Measures:  []MeasureInfo{{`AgP\T2Ip(300)`, "higher"}},
 		DocScores: []MeasureInfo{{"T2Ip(300)", "higher"}, {"LE(300,5)", "lower"}},
-		Docs:      []string{"101", "102"},
+		Docs:      docs,
 		Running:   [][]float64{{0.25}, {0.5}},
 	}, nil
 }

@@ -48,6 +48,7 @@ func TestReplayStream(t *testing.T) {
 		{"first topic of the given run", "?run=runB", ReplayRequest{Topic: "T2", Run: "runB", Order: "natural", T2I: 300, Screen: 300}, 0},
 		{"all parameters", "?run=runA&topic=T2&order=worst&t2i=0&screen=2000", ReplayRequest{Topic: "T2", Run: "runA", Order: "worst", T2I: 0, Screen: 2000}, 0},
 		{"resume after seq 5", "?after=5", ReplayRequest{Topic: "T1", Run: "runA", Order: "natural", T2I: 300, Screen: 300}, 5},
+		{"the document baseline of a run", "?run=runA~doc&topic=T2", ReplayRequest{Topic: "T2", Run: "runA", Order: "natural", T2I: 300, Screen: 300, DocBaseline: true}, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,7 +76,7 @@ func TestReplayStream(t *testing.T) {
 }
 
 func TestReplayBadRequests(t *testing.T) {
-	for _, q := range []string{"?run=nope", "?run=runA&topic=endless", "?order=random", "?t2i=-1", "?screen=0", "?screen=x", "?after=-3"} {
+	for _, q := range []string{"?run=nope", "?run=nope~doc", "?run=runA~docs", "?run=runA~doc&topic=endless", "?run=runA&topic=endless", "?order=random", "?t2i=-1", "?screen=0", "?screen=x", "?after=-3"} {
 		s, _, rep := newTestServer(t, nil)
 		srv := httptest.NewServer(s)
 		// A plain GET is a 400.
