@@ -93,7 +93,7 @@ func query(r *http.Request) (string, bool) {
 }
 
 // maxExamples is how many example queries the start page offers.
-const maxExamples = 4
+const maxExamples = 3
 
 // examples are the start page's example queries: the titles of the first
 // topics (the demo's are the sample's), when there is a search index.

@@ -103,6 +103,7 @@
     this.received = false; // the done event was received
     this.failed = '';
     this.retries = 0;
+    if (this.root) this.root.removeAttribute('data-state');
     this.st = {
       topic: '', trel: 0, rank: 0, doc: '', open: null, text: true,
       rels: [], reads: [], skips: [], at: -1, pos: 0, now: null,
@@ -264,6 +265,7 @@
       case 'done':
         st.final = ev.scores || {};
         st.done = true;
+        this.root.setAttribute('data-state', 'done');
         break;
     }
     this.changed();

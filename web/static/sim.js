@@ -131,13 +131,14 @@
     const maxR = Math.max(n, opts.ranks || 1, 2);
     let lo = opts.lo, hi = opts.hi;
     for (const v of vals) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-    if (hi === lo) hi = lo + 1;
+    // ticks at values that occur: one when every value is the same
+    let ticks = [lo, (lo + hi) / 2, hi];
+    if (hi === lo) { ticks = [lo]; lo -= 1; hi += 1; }
     const x = (r) => L + (W - L - Rm) * (r - 1) / (maxR - 1);
     const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
     // axes, ticks and labels
     el('line', { x1: L, y1: H - B, x2: W - Rm, y2: H - B, class: 'axis' });
     el('line', { x1: L, y1: T, x2: L, y2: H - B, class: 'axis' });
-    const ticks = [lo, (lo + hi) / 2, hi];
     for (const v of ticks) {
       el('line', { x1: L - 3, y1: y(v), x2: W - Rm, y2: y(v), class: 'grid' });
       el('text', { x: L - 6, y: y(v) + 4, class: 'lbl', 'text-anchor': 'end' }, +v.toFixed(2) + '');
