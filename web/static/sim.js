@@ -93,7 +93,7 @@
       setText('scores-when', 'final');
       scoreTable('scores', s.measures, (m) => st.final[m.name]);
     } else {
-      setText('scores-when', st.running ? 'so far' : 'after the first article');
+      setText('scores-when', st.running ? 'so far' : 'when an article is scored');
       scoreTable('scores', s.measures, st.running ? (m, i) => st.running[i] : null);
     }
     const ds = st.docScores[st.rank - 1];
@@ -248,6 +248,7 @@
   // jumpTo replays everything before rank r at once and stops at its open.
   async function jumpTo(r) {
     const g = gen;
+    status('');
     clearTimeout(timer); timer = 0;
     const wasPlaying = playing;
     playing = false;
@@ -345,6 +346,7 @@
     $('step').addEventListener('click', step);
     $('jump').addEventListener('click', () => jumpTo(Math.max(1, parseInt($('rank').value, 10) || 1)));
     $('speed').addEventListener('change', () => { if (speed() === Infinity) kick(); });
+    window.addEventListener('resize', () => { curves(); lane.drawSchematic(); });
     $('gpm').addEventListener('change', curves);
     $('ncem').addEventListener('change', curves);
     buttons();
