@@ -148,8 +148,9 @@ type ReplaySummary struct {
 	// Docs are the ranked article ids.
 	Docs []string
 	// Running[r][m] is measure m of the run cut after rank r+1 (the scores
-	// the reader has earned so far); its last row equals the `done` event's
-	// scores.
+	// the reader has earned so far). It may stop short of the last rank (a
+	// bound on the work of a long list); when it does not, its last row
+	// equals the `done` event's scores.
 	Running [][]float64
 }
 
