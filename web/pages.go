@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"github.com/readsim/readsim/effort"
 	"html/template"
@@ -63,7 +64,8 @@ func hitID(id string) string { return "r-" + id }
 // maxQueryChars is the longest search query accepted, in characters.
 const maxQueryChars = 300
 
-func (s *Server) render(w http.ResponseWriter, status int, t *template.Template, data any) {
+// render writes a page of the prototype, gzipped when the client takes it.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, t *template.Template, data any) {
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "base", data); err != nil {
 		s.opt.Logf("web: template: %v", err)
@@ -71,6 +73,15 @@ func (s *Server) render(w http.ResponseWriter, status int, t *template.Template,
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Vary", "Accept-Encoding")
+	if acceptsGzip(r) {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(b.Bytes())
+		zw.Close()
+		w.Header().Set("Content-Encoding", "gzip")
+		b = z
+	}
 	w.WriteHeader(status)
 	w.Write(b.Bytes())
 }
@@ -82,8 +93,8 @@ func httpError(w http.ResponseWriter, status int, msg string) {
 	w.Write([]byte(msg + "\n"))
 }
 
-func (s *Server) errorPage(w http.ResponseWriter, status int, msg string) {
-	s.render(w, status, s.pages.errorPage, map[string]any{"Title": http.StatusText(status), "Status": status, "Message": msg})
+func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	s.render(w, r, status, s.pages.errorPage, map[string]any{"Title": http.StatusText(status), "Status": status, "Message": msg})
 }
 
 // query reads and checks the q parameter.
@@ -114,7 +125,7 @@ func (s *Server) examples() []string {
 }
 
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
-	s.render(w, http.StatusOK, s.pages.home, map[string]any{
+	s.render(w, r, http.StatusOK, s.pages.home, map[string]any{
 		"Title": "readsim", "HasSearch": s.opt.Searcher != nil, "HasSim": s.opt.Replayer != nil,
 		"Examples": s.examples(), "RaceURL": s.raceURL(),
 	})
@@ -123,7 +134,7 @@ func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	q, ok := query(r)
 	if !ok {
-		s.errorPage(w, http.StatusBadRequest, "The query is too long or not valid text.")
+		s.errorPage(w, r, http.StatusBadRequest, "The query is too long or not valid text.")
 		return
 	}
 	if q == "" {
@@ -131,16 +142,16 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.opt.Searcher == nil {
-		s.errorPage(w, http.StatusNotFound, "This server has no search index.")
+		s.errorPage(w, r, http.StatusNotFound, "This server has no search index.")
 		return
 	}
 	hits, err := s.opt.Searcher.Search(r.Context(), q, s.opt.K)
 	if err != nil {
 		s.opt.Logf("web: search %q: %v", q, err)
-		s.errorPage(w, http.StatusInternalServerError, "The search failed.")
+		s.errorPage(w, r, http.StatusInternalServerError, "The search failed.")
 		return
 	}
-	s.render(w, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits, "K": s.opt.K})
+	s.render(w, r, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits, "K": s.opt.K})
 }
 
 // maxPassages is the most passages a page request may name.
@@ -178,28 +189,28 @@ func parsePassages(vals []string) ([]effort.Span, bool) {
 func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !validID(id) {
-		s.errorPage(w, http.StatusNotFound, "There is no such article.")
+		s.errorPage(w, r, http.StatusNotFound, "There is no such article.")
 		return
 	}
 	info, err := s.opt.Pages.Info(id)
 	switch {
 	case errors.Is(err, ErrNoArticle):
-		s.errorPage(w, http.StatusNotFound, "There is no such article.")
+		s.errorPage(w, r, http.StatusNotFound, "There is no such article.")
 		return
 	case err != nil:
 		// a broken article file: say so (the log names the file and line)
 		s.opt.Logf("web: article %s: %v", id, err)
-		s.errorPage(w, http.StatusInternalServerError, "This article cannot be read: its file is not well-formed.")
+		s.errorPage(w, r, http.StatusInternalServerError, "This article cannot be read: its file is not well-formed.")
 		return
 	}
 	q, ok := query(r)
 	if !ok {
-		s.errorPage(w, http.StatusBadRequest, "The query is too long or not valid text.")
+		s.errorPage(w, r, http.StatusBadRequest, "The query is too long or not valid text.")
 		return
 	}
 	passages, ok := parsePassages(r.URL.Query()["p"])
 	if !ok {
-		s.errorPage(w, http.StatusBadRequest, "Bad passages: expected OFFSET:LENGTH.")
+		s.errorPage(w, r, http.StatusBadRequest, "Bad passages: expected OFFSET:LENGTH.")
 		return
 	}
 	sim := r.URL.Query().Has("p")
@@ -208,7 +219,7 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 		passages, err = s.opt.Searcher.Passages(r.Context(), q, id)
 		if err != nil {
 			s.opt.Logf("web: passages %q %s: %v", q, id, err)
-			s.errorPage(w, http.StatusInternalServerError, "The search failed.")
+			s.errorPage(w, r, http.StatusInternalServerError, "The search failed.")
 			return
 		}
 	}
@@ -242,7 +253,7 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 	page, err := s.opt.Pages.Render(id, passages, opt)
 	if err != nil {
 		s.opt.Logf("web: render %s: %v", id, err)
-		s.errorPage(w, http.StatusInternalServerError, "The article could not be shown.")
+		s.errorPage(w, r, http.StatusInternalServerError, "The article could not be shown.")
 		return
 	}
 	// application/xhtml+xml: the renderer writes well-formed XHTML, and the
@@ -256,12 +267,12 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleSimulate(w http.ResponseWriter, r *http.Request) {
 	if s.opt.Replayer == nil {
-		s.errorPage(w, http.StatusNotFound, "This server has no judgments or runs to replay: start it with --qrels and --run.")
+		s.errorPage(w, r, http.StatusNotFound, "This server has no judgments or runs to replay: start it with --qrels and --run.")
 		return
 	}
 	topics := s.opt.Replayer.Topics()
 	runs := s.opt.Replayer.Runs()
-	s.render(w, http.StatusOK, s.pages.simulate, map[string]any{
+	s.render(w, r, http.StatusOK, s.pages.simulate, map[string]any{
 		"Title": "Simulation – readsim", "Topics": topics, "Runs": runs,
 	})
 }

@@ -80,10 +80,10 @@ func (s *Server) raceURL() string {
 
 func (s *Server) handleRace(w http.ResponseWriter, r *http.Request) {
 	if s.opt.Replayer == nil {
-		s.errorPage(w, http.StatusNotFound, "This server has no judgments or runs to race: start it with --qrels and --run.")
+		s.errorPage(w, r, http.StatusNotFound, "This server has no judgments or runs to race: start it with --qrels and --run.")
 		return
 	}
-	s.render(w, http.StatusOK, s.pages.race, map[string]any{
+	s.render(w, r, http.StatusOK, s.pages.race, map[string]any{
 		"Title": "Race – readsim", "Topics": s.opt.Replayer.Topics(), "Runs": s.raceChoices(),
 	})
 }

@@ -1,10 +1,9 @@
-// readsim: one replay shown in one phone frame (a "lane"), shared by the
-// simulation view (sim.js) and the race (race.js). A lane fetches the
-// replay's summary (/api/replay), streams its trace events (/ws/replay,
-// scenario.md) into a buffer, and shows the events it is told to apply:
-// the article in the frame (or a schematic when the server has no text),
-// the reader's marks on it, and running totals. No library; no inline code
-// (the CSP forbids it).
+// readsim: one replay in one phone frame (a "lane"), for the simulation
+// view (sim.js) and the race (race.js). A lane fetches the replay's summary
+// (/api/replay), buffers its trace events (/ws/replay, scenario.md) and
+// shows those it is told to apply: the article in the frame (a schematic
+// when the server has no text), the reader's marks, running totals. No
+// library; no inline code (the CSP forbids it).
 'use strict';
 (function () {
   const XHTML = 'http://www.w3.org/1999/xhtml';
