@@ -24,6 +24,8 @@
   function speed() { const v = $('speed').value; return v === 'max' ? Infinity : (+v || 1); }
   function setText(id, v) { const e = $(id); if (e) e.textContent = v; }
   function status(msg) { setText('status', msg); }
+  // problem says what went wrong at the top, where a phone shows it.
+  function problem(msg) { const n = $('notice'); n.textContent = msg; n.hidden = false; status(msg); }
   function over() { return lanes.length > 0 && lanes.every((l) => l.finished()); }
 
   function buttons() {
@@ -229,7 +231,7 @@
       board();
       status('Racing by characters read: the reader behind goes next.');
       kick();
-    }, (e) => { if (g === gen) { playing = false; status('Error: ' + e.message); buttons(); } });
+    }, (e) => { if (g === gen) { playing = false; problem('Error: ' + e.message); buttons(); } });
   }
 
   function filterTopics() {
@@ -247,7 +249,7 @@
   function init() {
     const opts = {
       onEvent: (l, ev) => {
-        if (l.failed) { status('Error: ' + l.failed); playing = false; buttons(); return; }
+        if (l.failed) { problem('Error: ' + l.failed); playing = false; buttons(); return; }
         if (!ev) { status('Connection lost; reconnecting…'); return; }
         kick();
       },
@@ -274,8 +276,9 @@
     $('speed').addEventListener('change', () => { history.replaceState(null, '', shareURL()); if (speed() === Infinity) kick(); });
     window.addEventListener('resize', () => { for (const l of lanes) l.drawSchematic(); });
     buttons();
-    if (q.has('a') && $('a').value === q.get('a')) start();
-    else if (q.has('a')) status('Unknown run ' + q.get('a') + ': choose the runs, then Start.');
+    const bad = ['a', 'b', 'topic'].filter((k) => q.has(k) && q.get(k) !== '' && $(k).value !== q.get(k));
+    if (bad.length) problem('Unknown ' + bad.map((k) => (k === 'topic' ? 'topic ' : 'run ') + q.get(k)).join(', ') + ': choose in ⚙, then Start.');
+    else if (q.has('a')) start();
     return speedMax;
   }
 
