@@ -40,7 +40,7 @@ func TestBrowserReconnects(t *testing.T) {
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(360, 640, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch),
 		chromedp.Navigate(srv.URL+"/simulate?run=runA&topic=T1&t2i=300&screen=300"),
-		chromedp.SetValue(`#speed`, "1000"),
+		chromedp.SetValue(`#speed`, "max"),
 	); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestBrowserReconnects(t *testing.T) {
 	end := time.Now().Add(30 * time.Second)
 	for {
 		c, cancel := context.WithTimeout(ctx, 5*time.Second)
-		v, err := chromedp.Run(c, chromedp.Evaluate[string](`document.querySelector('#final td[data-measure]') ? document.querySelector('#final td[data-measure]').dataset.v : ""`))
+		v, err := chromedp.Run(c, chromedp.Evaluate[string](`document.getElementById('scores-when').textContent === 'final' ? document.querySelector('#scores td[data-measure]').dataset.value : ""`))
 		cancel()
 		if err == nil && v != "" {
 			if v != "0.5" {
@@ -74,7 +74,7 @@ func TestBrowserReconnects(t *testing.T) {
 	// the counters are those of rank 2 only (read 56 = its whole text).
 	c, cancel2 := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel2()
-	read, err := chromedp.Run(c, chromedp.Evaluate[string](`document.getElementById("c-read").textContent + "|" + document.getElementById("ds-doc").textContent`))
+	read, err := chromedp.Run(c, chromedp.Evaluate[string](`document.getElementById("c-read").textContent + "|" + document.getElementById("ds-when").textContent`))
 	if err != nil || read != "56|#2 102" {
 		t.Errorf("after the replay: %q (%v), want \"56|#2 102\"", read, err)
 	}

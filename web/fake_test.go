@@ -104,6 +104,7 @@ func (fakeSearcher) Passages(ctx context.Context, q, id string) ([]effort.Span, 
 type fakeReplayer struct {
 	mu   sync.Mutex
 	reqs []ReplayRequest
+	sums []ReplayRequest // the requests of Summary
 	// eventSize pads the events of the "endless" topic.
 	eventSize int
 	// gate, when set, makes the first replay of topic T1 stop after three
@@ -183,4 +184,25 @@ func (r *fakeReplayer) requests() []ReplayRequest {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]ReplayRequest(nil), r.reqs...)
+}
+
+// Summary describes the fake traces: two articles, one measure.
+func (r *fakeReplayer) Summary(ctx context.Context, req ReplayRequest) (ReplaySummary, error) {
+	if req.Topic == "endless" {
+		return ReplaySummary{Trel: 1, NR: 5, Docs: []string{"101"}}, nil
+	}
+	r.mu.Lock()
+	r.sums = append(r.sums, req)
+	r.mu.Unlock()
+	docs := []string{"101", "102"}
+	if req.Topic == "T2" {
+		docs = []string{"101", "999"} // 999: no text on the server
+	}
+	return ReplaySummary{
+		Trel: 1, NR: 5,
+		Measures:  []MeasureInfo{{`AgP\T2Ip(300)`, "higher"}},
+		DocScores: []MeasureInfo{{"T2Ip(300)", "higher"}, {"LE(300,5)", "lower"}},
+		Docs:      docs,
+		Running:   [][]float64{{0.25}, {0.5}},
+	}, nil
 }

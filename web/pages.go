@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"github.com/readsim/readsim/effort"
 	"html/template"
@@ -13,7 +14,7 @@ import (
 )
 
 type pageTemplates struct {
-	home, results, simulate, errorPage *template.Template
+	home, results, simulate, race, errorPage *template.Template
 }
 
 func parseTemplates() (*pageTemplates, error) {
@@ -21,14 +22,16 @@ func parseTemplates() (*pageTemplates, error) {
 		return template.New("").Funcs(template.FuncMap{
 			"articleURL": articleURL,
 			"snippet":    snippetHTML,
-		}).ParseFS(assets, "templates/base.html", "templates/"+name)
+			"hitID":      hitID,
+			"searchURL":  resultsURL,
+		}).ParseFS(assets, "templates/base.html", "templates/legend.html", "templates/"+name)
 	}
 	var t pageTemplates
 	var err error
 	for _, p := range []struct {
 		t    **template.Template
 		name string
-	}{{&t.home, "home.html"}, {&t.results, "results.html"}, {&t.simulate, "simulate.html"}, {&t.errorPage, "error.html"}} {
+	}{{&t.home, "home.html"}, {&t.results, "results.html"}, {&t.simulate, "simulate.html"}, {&t.race, "race.html"}, {&t.errorPage, "error.html"}} {
 		if *p.t, err = parse(p.name); err != nil {
 			return nil, err
 		}
@@ -53,10 +56,16 @@ func resultsURL(q string) string {
 	return "/search?q=" + url.QueryEscape(q)
 }
 
+// hitID is the HTML id of article id's entry in a result list: an article's
+// ← leads back to resultsURL#hitID, the entry the reader came from, not the
+// top of the list. Article ids are safe in an id (idPattern).
+func hitID(id string) string { return "r-" + id }
+
 // maxQueryChars is the longest search query accepted, in characters.
 const maxQueryChars = 300
 
-func (s *Server) render(w http.ResponseWriter, status int, t *template.Template, data any) {
+// render writes a page of the prototype, gzipped when the client takes it.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, t *template.Template, data any) {
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "base", data); err != nil {
 		s.opt.Logf("web: template: %v", err)
@@ -64,6 +73,15 @@ func (s *Server) render(w http.ResponseWriter, status int, t *template.Template,
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Vary", "Accept-Encoding")
+	if acceptsGzip(r) {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(b.Bytes())
+		zw.Close()
+		w.Header().Set("Content-Encoding", "gzip")
+		b = z
+	}
 	w.WriteHeader(status)
 	w.Write(b.Bytes())
 }
@@ -75,8 +93,8 @@ func httpError(w http.ResponseWriter, status int, msg string) {
 	w.Write([]byte(msg + "\n"))
 }
 
-func (s *Server) errorPage(w http.ResponseWriter, status int, msg string) {
-	s.render(w, status, s.pages.errorPage, map[string]any{"Title": http.StatusText(status), "Status": status, "Message": msg})
+func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	s.render(w, r, status, s.pages.errorPage, map[string]any{"Title": http.StatusText(status), "Status": status, "Message": msg})
 }
 
 // query reads and checks the q parameter.
@@ -85,16 +103,38 @@ func query(r *http.Request) (string, bool) {
 	return q, utf8.ValidString(q) && utf8.RuneCountInString(q) <= maxQueryChars
 }
 
+// maxExamples is how many example queries the start page offers.
+const maxExamples = 3
+
+// examples are the start page's example queries: the titles of the first
+// topics (the demo's are the sample's), when there is a search index.
+func (s *Server) examples() []string {
+	if s.opt.Searcher == nil || s.opt.Replayer == nil {
+		return nil
+	}
+	var out []string
+	for _, t := range s.opt.Replayer.Topics() {
+		if q := strings.TrimSpace(t.Title); q != "" && utf8.RuneCountInString(q) <= maxQueryChars {
+			out = append(out, q)
+		}
+		if len(out) == maxExamples {
+			break
+		}
+	}
+	return out
+}
+
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
-	s.render(w, http.StatusOK, s.pages.home, map[string]any{
+	s.render(w, r, http.StatusOK, s.pages.home, map[string]any{
 		"Title": "readsim", "HasSearch": s.opt.Searcher != nil, "HasSim": s.opt.Replayer != nil,
+		"Examples": s.examples(), "RaceURL": s.raceURL(),
 	})
 }
 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 	q, ok := query(r)
 	if !ok {
-		s.errorPage(w, http.StatusBadRequest, "The query is too long or not valid text.")
+		s.errorPage(w, r, http.StatusBadRequest, "The query is too long or not valid text.")
 		return
 	}
 	if q == "" {
@@ -102,16 +142,16 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.opt.Searcher == nil {
-		s.errorPage(w, http.StatusNotFound, "This server has no search index.")
+		s.errorPage(w, r, http.StatusNotFound, "This server has no search index.")
 		return
 	}
 	hits, err := s.opt.Searcher.Search(r.Context(), q, s.opt.K)
 	if err != nil {
 		s.opt.Logf("web: search %q: %v", q, err)
-		s.errorPage(w, http.StatusInternalServerError, "The search failed.")
+		s.errorPage(w, r, http.StatusInternalServerError, "The search failed.")
 		return
 	}
-	s.render(w, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits})
+	s.render(w, r, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits, "K": s.opt.K})
 }
 
 // maxPassages is the most passages a page request may name.
@@ -149,28 +189,28 @@ func parsePassages(vals []string) ([]effort.Span, bool) {
 func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	if !validID(id) {
-		s.errorPage(w, http.StatusNotFound, "There is no such article.")
+		s.errorPage(w, r, http.StatusNotFound, "There is no such article.")
 		return
 	}
 	info, err := s.opt.Pages.Info(id)
 	switch {
 	case errors.Is(err, ErrNoArticle):
-		s.errorPage(w, http.StatusNotFound, "There is no such article.")
+		s.errorPage(w, r, http.StatusNotFound, "There is no such article.")
 		return
 	case err != nil:
 		// a broken article file: say so (the log names the file and line)
 		s.opt.Logf("web: article %s: %v", id, err)
-		s.errorPage(w, http.StatusInternalServerError, "This article cannot be read: its file is not well-formed.")
+		s.errorPage(w, r, http.StatusInternalServerError, "This article cannot be read: its file is not well-formed.")
 		return
 	}
 	q, ok := query(r)
 	if !ok {
-		s.errorPage(w, http.StatusBadRequest, "The query is too long or not valid text.")
+		s.errorPage(w, r, http.StatusBadRequest, "The query is too long or not valid text.")
 		return
 	}
 	passages, ok := parsePassages(r.URL.Query()["p"])
 	if !ok {
-		s.errorPage(w, http.StatusBadRequest, "Bad passages: expected OFFSET:LENGTH.")
+		s.errorPage(w, r, http.StatusBadRequest, "Bad passages: expected OFFSET:LENGTH.")
 		return
 	}
 	sim := r.URL.Query().Has("p")
@@ -179,14 +219,18 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 		passages, err = s.opt.Searcher.Passages(r.Context(), q, id)
 		if err != nil {
 			s.opt.Logf("web: passages %q %s: %v", q, id, err)
-			s.errorPage(w, http.StatusInternalServerError, "The search failed.")
+			s.errorPage(w, r, http.StatusInternalServerError, "The search failed.")
 			return
 		}
 	}
 	// links lead to the articles the prototype has; the others stay text
 	has := func(to string) bool { return validID(to) && s.opt.Pages.Has(to) }
+	back := resultsURL(q)
+	if q != "" {
+		back += "#" + hitID(id)
+	}
 	opt := PageOptions{
-		ResultsURL: resultsURL(q),
+		ResultsURL: back,
 		ArticleURL: func(to string) string {
 			if !has(to) {
 				return ""
@@ -209,7 +253,7 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 	page, err := s.opt.Pages.Render(id, passages, opt)
 	if err != nil {
 		s.opt.Logf("web: render %s: %v", id, err)
-		s.errorPage(w, http.StatusInternalServerError, "The article could not be shown.")
+		s.errorPage(w, r, http.StatusInternalServerError, "The article could not be shown.")
 		return
 	}
 	// application/xhtml+xml: the renderer writes well-formed XHTML, and the
@@ -223,12 +267,12 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handleSimulate(w http.ResponseWriter, r *http.Request) {
 	if s.opt.Replayer == nil {
-		s.errorPage(w, http.StatusNotFound, "This server has no judgments or runs to replay: start it with --qrels and --run.")
+		s.errorPage(w, r, http.StatusNotFound, "This server has no judgments or runs to replay: start it with --qrels and --run.")
 		return
 	}
 	topics := s.opt.Replayer.Topics()
 	runs := s.opt.Replayer.Runs()
-	s.render(w, http.StatusOK, s.pages.simulate, map[string]any{
+	s.render(w, r, http.StatusOK, s.pages.simulate, map[string]any{
 		"Title": "Simulation – readsim", "Topics": topics, "Runs": runs,
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"embed"
 	"errors"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -24,6 +23,7 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *limiter
 	pages   *pageTemplates
+	static  map[string]staticFile // "/static/…" → the file
 	// conns tracks the open WebSockets, to close them on shutdown.
 	connsMu sync.Mutex
 	conns   map[*wsConn]struct{}
@@ -43,9 +43,10 @@ func New(opt Options) (*Server, error) {
 	if opt.RatePerSecond > 0 {
 		s.limiter = newLimiter(opt.RatePerSecond, opt.RateBurst)
 	}
-	static, _ := fs.Sub(assets, "static")
-	fileServer := http.StripPrefix("/static/", http.FileServer(http.FS(static)))
-	s.mux.Handle("GET /static/", cacheStatic(fileServer))
+	if s.static, err = staticFiles(); err != nil {
+		return nil, err
+	}
+	s.mux.HandleFunc("GET /static/", s.handleStatic)
 	s.mux.HandleFunc("GET /static/article.css", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/css; charset=utf-8")
 		w.Header().Set("Cache-Control", "public, max-age=300")
@@ -55,6 +56,15 @@ func New(opt Options) (*Server, error) {
 	s.mux.HandleFunc("GET /search", s.handleSearch)
 	s.mux.HandleFunc("GET /article/{id}", s.handleArticle)
 	s.mux.HandleFunc("GET /simulate", s.handleSimulate)
+	s.mux.HandleFunc("GET /race", s.handleRace)
+	s.mux.HandleFunc("GET /api/replay", s.apiReplay)
+	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
+	})
+	// every other path: the site's own 404 page
+	s.mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
+		s.errorPage(w, r, http.StatusNotFound, "There is no page at this address.")
+	})
 	s.mux.HandleFunc("GET /api/search", s.apiSearch)
 	s.mux.HandleFunc("GET /api/article/{id}", s.apiArticle)
 	s.mux.HandleFunc("GET /api/topics", s.apiTopics)
@@ -105,13 +115,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // connections (the WebSocket included), and no inline code of any kind.
 const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; frame-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'"
-
-func cacheStatic(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=300")
-		h.ServeHTTP(w, r)
-	})
-}
 
 // idPattern is what an article id may look like: the file name of an article
 // without ".xml". Ids are then looked up in the collection's table; this check

@@ -116,6 +116,42 @@ type ReplayRequest struct {
 	Order  string `json:"order"`  // natural, best or worst
 	T2I    int    `json:"t2i"`    // tolerance to irrelevance in characters; 0: none
 	Screen int    `json:"screen"` // screen size in characters
+	// DocBaseline replays Run's document baseline: every article read in
+	// full from its beginning (eval --doc-baseline). The pages name it as
+	// the pseudo-run Run+BaselineSuffix.
+	DocBaseline bool `json:"docBaseline"`
+}
+
+// BaselineSuffix turns a run id into the id of its document baseline, a
+// pseudo-run the race and the simulation view offer beside every run
+// ("readsim-ric~doc"): the same ranked articles, each read in full from its
+// beginning. No run is copied: the replay is the run's with
+// ReplayRequest.DocBaseline.
+const BaselineSuffix = "~doc"
+
+// MeasureInfo names a measure as `readsim eval` does and says which way is
+// better: "higher", "lower" or "neutral" (effort.Direction).
+type MeasureInfo struct {
+	Name   string `json:"name"`
+	Better string `json:"better"`
+}
+
+// ReplaySummary describes a topic's replay before it is streamed: what the
+// pages need to label and score it while it plays.
+type ReplaySummary struct {
+	// Trel is the number of relevant articles of the topic; NR the
+	// reader's maximum effort per article.
+	Trel, NR int
+	// Measures are the list scores of the `done` event, in its order;
+	// DocScores the document scores of the `score` events.
+	Measures, DocScores []MeasureInfo
+	// Docs are the ranked article ids.
+	Docs []string
+	// Running[r][m] is measure m of the run cut after rank r+1 (the scores
+	// the reader has earned so far). It may stop short of the last rank (a
+	// bound on the work of a long list); when it does not, its last row
+	// equals the `done` event's scores.
+	Running [][]float64
 }
 
 // Replayer replays runs against the judgments.
@@ -128,6 +164,8 @@ type Replayer interface {
 	Replay(ctx context.Context, req ReplayRequest, emit func(event []byte) error) error
 	// Relevant returns the judged relevant passages of doc for topic.
 	Relevant(topic, doc string) []effort.Span
+	// Summary describes the replay req (already checked against Runs).
+	Summary(ctx context.Context, req ReplayRequest) (ReplaySummary, error)
 }
 
 // Options configure a Server.

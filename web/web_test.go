@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"github.com/readsim/readsim/effort"
 	"io"
@@ -176,7 +178,7 @@ func TestArticlePage(t *testing.T) {
 	if got := pages.last.passages; len(got) != 1 || got[0] != want[0] {
 		t.Errorf("passages %v, want %v", got, want)
 	}
-	if got := pages.last.opt.ResultsURL; got != "/search?q=lighthouses+lens" {
+	if got := pages.last.opt.ResultsURL; got != "/search?q=lighthouses+lens#r-101" {
 		t.Errorf("ResultsURL %q", got)
 	}
 	if got := pages.last.opt.ArticleURL("102"); got != "/article/102?q=lighthouses+lens" {
@@ -277,24 +279,82 @@ func TestNoInlineCode(t *testing.T) {
 	}
 }
 
-// TestPageWeight keeps the prototype's own pages, with their stylesheet and
-// scripts, under 50 KB.
+// TestPageWeight keeps the prototype's own pages light: with the
+// stylesheets, scripts and icon they load (and frame.css, which the
+// simulation frames add to the article pages), under 50 KB as files and
+// under 20 KB as a phone fetches them (gzipped).
 func TestPageWeight(t *testing.T) {
 	s, _, _ := newTestServer(t, nil)
-	static := 0
-	fs.WalkDir(assets, "static", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := fs.ReadFile(assets, p)
-			static += len(b)
+	ref := regexp.MustCompile(`(?:src|href)="(/static/[^"]+)"`)
+	for _, target := range []string{"/", "/search?q=lens", "/simulate", "/race", "/nope"} {
+		body := get(t, s, target).Body.String()
+		r := httptest.NewRequest("GET", target, nil)
+		r.Header.Set("Accept-Encoding", "gzip")
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Header().Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s is not sent gzipped", target)
 		}
-		return nil
-	})
-	for _, target := range []string{"/", "/search?q=lens", "/simulate"} {
-		n := get(t, s, target).Body.Len() + static
-		t.Logf("%s: %d bytes with all static files", target, n)
-		if n > 50_000 {
-			t.Errorf("%s: %d bytes with its assets, more than 50 KB", target, n)
+		raw, sent := len(body), w.Body.Len()
+		files := map[string]bool{}
+		for _, m := range ref.FindAllStringSubmatch(body, -1) {
+			files[m[1]] = true
 		}
+		if files["/static/lane.js"] {
+			files["/static/frame.css"] = true
+		}
+		for f := range files {
+			b, err := fs.ReadFile(assets, strings.TrimPrefix(f, "/"))
+			if err != nil {
+				t.Errorf("%s loads %s: %v", target, f, err)
+			}
+			raw += len(b)
+			r := httptest.NewRequest("GET", f, nil)
+			r.Header.Set("Accept-Encoding", "gzip, deflate, br")
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, r)
+			if w.Code != 200 || w.Header().Get("Content-Encoding") != "gzip" {
+				t.Errorf("%s: %d %q", f, w.Code, w.Header().Get("Content-Encoding"))
+			}
+			sent += w.Body.Len()
+		}
+		t.Logf("%s: %d bytes with %d static files, %d as sent", target, raw, len(files), sent)
+		if raw > 50_000 || sent > 20_000 {
+			t.Errorf("%s: %d bytes with its assets (%d sent), more than 50 KB (20 KB)", target, raw, sent)
+		}
+	}
+}
+
+// TestStaticGzip: the static files are the embedded ones, gzipped only for
+// a client that takes it.
+func TestStaticGzip(t *testing.T) {
+	s, _, _ := newTestServer(t, nil)
+	want, _ := fs.ReadFile(assets, "static/lane.js")
+	for _, tc := range []struct {
+		accept string
+		gz     bool
+	}{{"", false}, {"gzip", true}, {"br, gzip;q=0.5", true}, {"gzip;q=0", false}, {"identity", false}} {
+		r := httptest.NewRequest("GET", "/static/lane.js", nil)
+		if tc.accept != "" {
+			r.Header.Set("Accept-Encoding", tc.accept)
+		}
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		body := w.Body.Bytes()
+		if tc.gz {
+			zr, err := gzip.NewReader(w.Body)
+			if err != nil {
+				t.Fatalf("%q: %v", tc.accept, err)
+			}
+			body, _ = io.ReadAll(zr)
+		}
+		if (w.Header().Get("Content-Encoding") == "gzip") != tc.gz || !bytes.Equal(body, want) ||
+			w.Header().Get("Vary") != "Accept-Encoding" || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/javascript") {
+			t.Errorf("Accept-Encoding %q: %q, %d bytes, headers %v", tc.accept, w.Header().Get("Content-Encoding"), len(body), w.Header())
+		}
+	}
+	if w := get(t, s, "/static/nope.js"); w.Code != 404 {
+		t.Errorf("/static/nope.js: %d", w.Code)
 	}
 }
 

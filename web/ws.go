@@ -79,9 +79,10 @@ func trustedHost(hostport string) bool {
 	return false
 }
 
-// replayRequest reads and checks the query parameters of /ws/replay. Missing
-// ones default to the first run, its first topic, the natural order, T2I 300
-// and a 300-character (phone) screen.
+// replayRequest reads and checks the query parameters of /ws/replay (and
+// /api/replay). Missing ones default to the first run, its first topic, the
+// natural order, T2I 300 and a 300-character (phone) screen. A run id
+// RUNID~doc asks for the document baseline of run RUNID.
 func (s *Server) replayRequest(v url.Values) (ReplayRequest, int, error) {
 	req := ReplayRequest{Topic: v.Get("topic"), Run: v.Get("run"), Order: v.Get("order")}
 	runs := s.opt.Replayer.Runs()
@@ -93,14 +94,11 @@ func (s *Server) replayRequest(v url.Values) (ReplayRequest, int, error) {
 		run = &runs[0]
 		req.Run = run.ID
 	} else {
-		for i := range runs {
-			if runs[i].ID == req.Run {
-				run = &runs[i]
-			}
-		}
-		if run == nil {
+		r, baseline, ok := s.lookupRun(req.Run)
+		if !ok {
 			return req, 0, errors.New("unknown run")
 		}
+		run, req.Run, req.DocBaseline = &r, r.ID, baseline
 	}
 	if req.Topic == "" {
 		if len(run.Topics) == 0 {

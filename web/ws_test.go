@@ -48,6 +48,7 @@ func TestReplayStream(t *testing.T) {
 		{"first topic of the given run", "?run=runB", ReplayRequest{Topic: "T2", Run: "runB", Order: "natural", T2I: 300, Screen: 300}, 0},
 		{"all parameters", "?run=runA&topic=T2&order=worst&t2i=0&screen=2000", ReplayRequest{Topic: "T2", Run: "runA", Order: "worst", T2I: 0, Screen: 2000}, 0},
 		{"resume after seq 5", "?after=5", ReplayRequest{Topic: "T1", Run: "runA", Order: "natural", T2I: 300, Screen: 300}, 5},
+		{"the document baseline of a run", "?run=runA~doc&topic=T2", ReplayRequest{Topic: "T2", Run: "runA", Order: "natural", T2I: 300, Screen: 300, DocBaseline: true}, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,7 +76,7 @@ func TestReplayStream(t *testing.T) {
 }
 
 func TestReplayBadRequests(t *testing.T) {
-	for _, q := range []string{"?run=nope", "?run=runA&topic=endless", "?order=random", "?t2i=-1", "?screen=0", "?screen=x", "?after=-3"} {
+	for _, q := range []string{"?run=nope", "?run=nope~doc", "?run=runA~docs", "?run=runA~doc&topic=endless", "?run=runA&topic=endless", "?order=random", "?t2i=-1", "?screen=0", "?screen=x", "?after=-3"} {
 		s, _, rep := newTestServer(t, nil)
 		srv := httptest.NewServer(s)
 		// A plain GET is a 400.
@@ -225,13 +226,15 @@ func TestSlowClientDropped(t *testing.T) {
 }
 
 // TestPing: the server pings; a client that answers stays connected past the
-// read deadline of two ping periods.
+// read deadline of two ping periods. The replay sends three events and then
+// waits (a paused stream), so that the pings are not queued behind a flood
+// of events on a loaded machine.
 func TestPing(t *testing.T) {
 	s, _, rep := newTestServer(t, func(o *Options) { o.PingInterval = 50 * time.Millisecond })
-	rep.eventSize = 10
+	rep.gate = make(chan struct{})
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	c, _, err := websocket.DefaultDialer.Dial(wsURL(srv, "?run=runB&topic=endless"), nil)
+	c, _, err := websocket.DefaultDialer.Dial(wsURL(srv, "?run=runA&topic=T1"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,15 +244,23 @@ func TestPing(t *testing.T) {
 		pings++
 		return c.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
 	})
-	end := time.Now().Add(400 * time.Millisecond)
-	for time.Now().Before(end) {
-		c.SetReadDeadline(time.Now().Add(2 * time.Second))
-		if _, _, err := c.ReadMessage(); err != nil {
+	// read (answering pings) for 400ms: eight ping periods
+	c.SetReadDeadline(time.Now().Add(400 * time.Millisecond))
+	msgs := 0
+	for {
+		_, _, err := c.ReadMessage()
+		if err == nil {
+			msgs++
+			continue
+		}
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
 			t.Fatalf("dropped after %d pings: %v", pings, err)
 		}
+		break
 	}
-	if pings < 2 {
-		t.Errorf("%d pings in 400ms at a 50ms interval", pings)
+	if msgs != 3 || pings < 2 {
+		t.Errorf("%d events and %d pings in 400ms at a 50ms interval; want 3 and at least 2", msgs, pings)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,7 +28,9 @@ func init() {
 // updated), then serves it with the sample's topics, judgments and runs, the
 // live system's own run included.
 //
-// Decisions where cli.md is silent: the sample is looked up as
+// Decisions where cli.md is silent: the demo listens and prints its URLs
+// (with the QR code) first, then indexes, so that its first line is the
+// address to open; the sample is looked up as
 // corpus-sample/ in the working folder and its parents (so `go run
 // ./cmd/readsim demo` works from anywhere in the repository), then beside the
 // executable; --sample names it explicitly. The index lives in
@@ -53,11 +56,22 @@ func runDemo(e *env, args []string) error {
 			return inputError{err}
 		}
 	}
+	if _, err := os.Stat(filepath.Join(dir, "articles")); err != nil {
+		return inputError{fmt.Errorf("%s: not the sample (no articles folder)", dir)}
+	}
+	// The URL and its QR code first: indexing may take a while, and a
+	// browser opened on the URL meanwhile waits for the server.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serving on %s: %w", *addr, err)
+	}
+	printURLs(e, ln.Addr(), true)
 	cfg, err := demoConfig(e, dir)
 	if err != nil {
+		ln.Close()
 		return err
 	}
-	cfg.addr, cfg.allow, cfg.demo = *addr, allow, true
+	cfg.addr, cfg.allow, cfg.demo, cfg.ln = *addr, allow, true, ln
 	return serve(e, cfg)
 }
 

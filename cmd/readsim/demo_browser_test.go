@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -174,74 +172,73 @@ func TestBrowserPhone(t *testing.T) {
 	waitFor(t, ctx, "the article", `document.querySelector(".rs-doc") !== null`, 20*time.Second)
 	jsClick(t, ctx, `#top a.rs-arrow[aria-label="Back to the results"]`)
 	waitFor(t, ctx, "the results via ←", `location.pathname === "/search" && document.querySelector(".hits") !== null`, 20*time.Second)
-	if got := eval[string](t, ctx, `location.href`); got != resultsURL {
-		t.Errorf("← led to %s, want %s", got, resultsURL)
+	if got := eval[string](t, ctx, `location.href`); got != resultsURL+"#r-1001" {
+		t.Errorf("← led to %s, want %s#r-1001 (the entry of the article)", got, resultsURL)
 	}
 
 	// The simulation view: the e2e run's first topic, natural order, T2I 300, phone screen.
 	topic := eval0(t, d)
 	do(t, ctx, chromedp.Navigate(d.url+"/simulate?run="+d.runID+"&topic="+topic+"&order=natural&t2i=300&screen=300"))
-	waitFor(t, ctx, "the first read", `+document.getElementById("c-read").textContent > 0`, 30*time.Second)
-	read1 := eval[int](t, ctx, `+document.getElementById("c-read").textContent`)
+	const readJS = `+document.getElementById("c-read").textContent.replace(/,/g, "")`
+	waitFor(t, ctx, "the first read", readJS+` > 0`, 30*time.Second)
+	if got := eval[string](t, ctx, `document.getElementById("play").textContent`); got != "Pause" {
+		t.Errorf("while replaying the button reads %q, want Pause", got)
+	}
+	read1 := eval[int](t, ctx, readJS)
 	// Let the reader go on until the frame has scrolled and more has been read.
-	waitFor(t, ctx, "the frame to scroll", `document.getElementById("frame").contentWindow.scrollY > 0`, 30*time.Second)
+	waitFor(t, ctx, "the frame to scroll", `document.querySelector("#lane iframe").contentWindow.scrollY > 0`, 30*time.Second)
 	shot(t, ctx, "5-simulate")
-	waitFor(t, ctx, "more reading", fmt.Sprintf(`+document.getElementById("c-read").textContent > %d || document.getElementById("c-rank").textContent.indexOf("2 ") === 0`, read1), 30*time.Second)
-	if n := eval[int](t, ctx, `document.getElementById("frame").contentDocument.querySelectorAll(".rs-read").length`); n == 0 {
+	layout(t, ctx, "/simulate", []string{"#lane .screen", ".legend", ".counters", "#scores"})
+	// no empty selects: the curves' document scores come from the replay
+	if n := eval[[]int](t, ctx, `[document.getElementById("gpm").options.length, document.getElementById("ncem").options.length]`); n[0] == 0 || n[1] == 0 {
+		t.Errorf("the curves' selects have %v options", n)
+	}
+	waitFor(t, ctx, "more reading", fmt.Sprintf(readJS+` > %d || document.getElementById("c-rank").textContent.indexOf("2 of") === 0`, read1), 30*time.Second)
+	if n := eval[int](t, ctx, `document.querySelector("#lane iframe").contentDocument.querySelectorAll(".rs-read").length`); n == 0 {
 		t.Error("no text marked as read in the frame")
 	}
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.querySelector(".side").offsetTop)`))
-	shot(t, ctx, "6-simulate-counters")
+	// current scores: the article scores are those of the open article
+	waitFor(t, ctx, "rank 2", `document.getElementById("c-rank").textContent.indexOf("1 of") !== 0`, 60*time.Second)
+	for range 10 {
+		v := eval[[]string](t, ctx, `[document.getElementById("c-rank").textContent, document.getElementById("ds-when").textContent]`)
+		if rank, _, _ := strings.Cut(v[0], " of"); !strings.HasPrefix(v[1], "#"+rank+" ") {
+			t.Errorf("the article scores are of %q while the reader is at rank %q", v[1], v[0])
+			break
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
 	// Then at full speed to the end.
-	do(t, ctx, chromedp.SetValue(`#speed`, "1000"))
-	waitFor(t, ctx, "the topic's scores", `document.querySelectorAll("#final td[data-measure]").length > 0`, 120*time.Second)
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.getElementById("final").getBoundingClientRect().top + window.scrollY - 300)`))
+	do(t, ctx, chromedp.SetValue(`#speed`, "max"))
+	waitFor(t, ctx, "the topic's scores", `document.getElementById("scores-when").textContent === "final"`, 120*time.Second)
+	waitFor(t, ctx, "Restart", `document.getElementById("play").textContent === "Restart"`, 20*time.Second)
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.querySelector(".chart").getBoundingClientRect().top + window.scrollY - 200)`))
 	shot(t, ctx, "7-simulate-done")
-	shown := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#final td[data-measure]")].map(td => [td.dataset.measure, td.dataset.v]))`)
-	if len(shown) == 0 {
-		t.Fatal("no final scores shown")
+	// the curves: labelled axes, their direction, 12-px labels
+	if got := eval[string](t, ctx, `[...document.querySelectorAll("#gp-chart text, #nce-chart text")].map(e => e.textContent).join(" ")`); strings.Count(got, "rank") != 2 {
+		t.Errorf("the curves' labels: %q", got)
 	}
-	// readsim eval, the same run and reader, per topic.
-	args := []string{"eval", "--qrels", d.qrels, "-q", "--order", "natural"}
+	if got := eval[string](t, ctx, `[...document.querySelectorAll(".chart figcaption")].map(e => e.textContent).join(" | ")`); !strings.Contains(got, "higher is better") || !strings.Contains(got, "lower is better") {
+		t.Errorf("the curves do not say which way is better: %q", got)
+	}
+	shown := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll("#scores td[data-measure]")].map(td => [td.dataset.measure, td.dataset.value]))`)
+	var names []string
 	for m := range shown {
-		args = append(args, "-m", m)
+		names = append(names, m)
 	}
-	args = append(args, d.runFile)
-	status, out, errs := runCLI(args...)
-	if status != 0 {
-		t.Fatalf("readsim eval: %d\n%s", status, errs)
-	}
-	want := map[string]float64{}
-	for _, line := range strings.Split(out, "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) == 3 && f[1] == topic {
-			v, err := strconv.ParseFloat(f[2], 64)
-			if err != nil {
-				t.Fatalf("eval line %q: %v", line, err)
-			}
-			want[f[0]] = v
-		}
-	}
-	for m, s := range shown {
-		got, err := strconv.ParseFloat(s, 64)
-		w, ok := want[m]
-		if err != nil || !ok || math.Abs(got-w) > 1e-12 {
-			t.Errorf("%s: shown %s, readsim eval %v (found %v)", m, s, w, ok)
-		}
-	}
+	sameValues(t, "the simulation view", shown, evalTopic(t, d.qrels, d.runFile, topic, names, "--order", "natural"))
 	t.Logf("topic %s: %d final scores equal readsim eval's", topic, len(shown))
 
 	// Jump to rank 2, then pause and step: one event at a time.
 	do(t, ctx, chromedp.SetValue(`#speed`, "1"), chromedp.SetValue(`#rank`, "2"))
 	jsClick(t, ctx, `#jump`)
-	waitFor(t, ctx, "rank 2", `document.getElementById("c-rank").textContent.indexOf("2 ") === 0`, 20*time.Second)
+	waitFor(t, ctx, "rank 2", `document.getElementById("c-rank").textContent.indexOf("2 of") === 0`, 20*time.Second)
 	if got := eval[string](t, ctx, `document.getElementById("c-read").textContent`); got != "0" {
 		t.Errorf("at the opening of rank 2, %s characters read", got)
 	}
 	if eval[string](t, ctx, `document.getElementById("play").textContent`) == "Pause" {
 		jsClick(t, ctx, `#play`)
 	}
-	waitFor(t, ctx, "paused", `document.getElementById("play").textContent !== "Pause"`, 5*time.Second)
+	waitFor(t, ctx, "paused", `document.getElementById("play").textContent === "Resume"`, 5*time.Second)
 	before := eval[string](t, ctx, `document.getElementById("c-read").textContent + "|" + document.getElementById("c-rank").textContent`)
 	time.Sleep(time.Second)
 	if after := eval[string](t, ctx, `document.getElementById("c-read").textContent + "|" + document.getElementById("c-rank").textContent`); after != before {
@@ -252,7 +249,7 @@ func TestBrowserPhone(t *testing.T) {
 		jsClick(t, ctx, `#step`)
 		time.Sleep(300 * time.Millisecond)
 	}
-	if got := eval[int](t, ctx, `+document.getElementById("c-read").textContent`); got <= 0 || got > 300 {
+	if got := eval[int](t, ctx, readJS); got <= 0 || got > 300 {
 		t.Errorf("after stepping to the first read of rank 2: %d characters read, want 1…300 (one screen)", got)
 	}
 	shot(t, ctx, "8-simulate-step")

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -41,8 +42,11 @@ type demoServer struct {
 	qrels   string
 	runFile string // the live system's run written as a file (served as --run)
 	runID   string
-	stdout  *syncBuffer
-	stderr  *syncBuffer
+	// ric and doc are the sample's runs readsim-ric (passages) and
+	// readsim-doc (documents).
+	ric, doc string
+	stdout   *syncBuffer
+	stderr   *syncBuffer
 }
 
 // startDemo indexes the sample into a temporary folder, writes the live
@@ -76,6 +80,9 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 		t.Errorf("sample runs %v, want ric.fol then doc.trec", cfg.sample)
 	}
 	d.qrels = cfg.qrels
+	if len(cfg.sample) == 2 {
+		d.ric, d.doc = cfg.sample[0], cfg.sample[1]
+	}
 	d.runFile = filepath.Join(tmp, "live.fol")
 	status, out, errs := runCLI("run", "--index", cfg.index, "--topics", cfg.topics, "--run-id", d.runID, "--k", "100")
 	if status != 0 {
@@ -139,12 +146,16 @@ func TestDemoServesTheSample(t *testing.T) {
 	}{
 		// The sample's article 1001 is "Fresnel lens" (corpus-sample/articles/lighthouses/1001.xml).
 		{"/search?q=fresnel+lens", "text/html", 200, []string{`href="/article/1001?q=fresnel&#43;lens"`, "Fresnel lens", "matching passage"}},
-		{"/article/1001?q=fresnel+lens", "application/xhtml+xml", 200, []string{`href="/search?q=fresnel+lens"`, `href="#p1"`, `/static/article.css`}},
+		{"/article/1001?q=fresnel+lens", "application/xhtml+xml", 200, []string{`href="/search?q=fresnel+lens#r-1001"`, `href="#p1"`, `/static/article.css`}},
 		{"/article/..%2f..%2fetc%2fpasswd", "text/html", 404, nil},
 		{"/api/runs", "application/json", 200, []string{`"id":"e2e-ric"`, `"source":"flag"`, `"id":"readsim-live"`, `"source":"live"`}},
 		{"/api/topics", "application/json", 200, []string{`"id":"2026001"`}},
 		{"/static/article.css", "text/css", 200, []string{".rs-doc"}},
 		{"/simulate", "text/html", 200, []string{`<option value="e2e-ric"`}},
+		{"/race?topic=2026001&a=readsim-ric", "text/html", 200, []string{`<option value="readsim-ric~doc"`, `/static/race.js`}},
+		{"/api/replay?topic=2026001&run=readsim-ric~doc", "application/json", 200, []string{`"baseline":true`, `"name":"AgP\\F(0.25)","better":"higher"`, `{"id":"1001","text":true}`}},
+		{"/", "text/html", 200, []string{`href="/race?topic=2026001&amp;a=readsim-ric"`, `href="/search?q=fresnel&#43;lens&#43;lighthouse"`}},
+		{"/nope", "text/html", 404, []string{"There is no page at this address."}},
 	}
 	for _, tc := range tests {
 		status, body, h := get(tc.path)
@@ -278,5 +289,67 @@ func TestPrintURLs(t *testing.T) {
 				t.Errorf("%v: output has %q:\n%s", tc.addr, w, out.String())
 			}
 		}
+	}
+}
+
+// TestServeWithoutIndex: judgments and runs alone serve the race and the
+// simulation view; no article has text (start-up says so per run), and
+// there is no search.
+func TestServeWithoutIndex(t *testing.T) {
+	sample, err := findSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &syncBuffer{}
+	e := &env{stdout: &syncBuffer{}, stderr: stderr}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(e, serveConfig{qrels: filepath.Join(sample, "judgments.qrels"), runs: []string{filepath.Join(sample, "runs", "ric.fol")},
+			addr: "127.0.0.1:0", ctx: ctx, ready: func(a net.Addr) { ready <- a }})
+	}()
+	var base string
+	select {
+	case a := <-ready:
+		base = "http://" + a.String()
+	case err := <-done:
+		t.Fatalf("serve: %v\n%s", err, stderr)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not start")
+	}
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	// the sample's judged topics: 12, each with the run's articles
+	if !regexp.MustCompile(`run readsim-ric: (\d+) of its (\d+) articles have no text`).MatchString(stderr.String()) ||
+		!strings.Contains(stderr.String(), "(no index: no search)") {
+		t.Errorf("start-up:\n%s", stderr)
+	}
+	for _, tc := range []struct {
+		path   string
+		status int
+		want   string
+	}{
+		{"/api/replay?topic=2026001&run=readsim-ric", 200, `{"id":"1001","text":false}`},
+		{"/race?topic=2026001&a=readsim-ric", 200, `readsim-ric~doc`},
+		{"/search?q=lens", 404, "no search index"},
+		{"/article/1001", 404, "There is no such article."},
+	} {
+		resp, err := http.Get(base + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || !strings.Contains(string(b), tc.want) {
+			t.Errorf("%s: %d, want %d with %q:\n%.300s", tc.path, resp.StatusCode, tc.status, tc.want, b)
+		}
+	}
+	if status, _, stderr := runCLI("serve", "--qrels", "q"); status != 2 || !strings.Contains(stderr, "--index is required") {
+		t.Errorf("serve --qrels without --run or --index: %d %q", status, stderr)
 	}
 }

@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:    "serve",
-		args:    "--index IDX [--addr A] [--qrels Q] [--run R]... [--topics FILE] [--articles DIR] [--allow-origin O]...",
+		args:    "(--index IDX | --qrels Q --run R...) [--addr A] [--qrels Q] [--run R]... [--topics FILE] [--articles DIR] [--allow-origin O]...",
 		summary: "the web prototype and simulation view over an index",
 		run:     runServe,
 	})
@@ -44,6 +44,9 @@ type serveConfig struct {
 	ctx context.Context
 	// ready is called with the bound address (tests).
 	ready func(net.Addr)
+	// ln, when not nil, is the listener to serve on, already bound and its
+	// URLs printed (demo prints them before indexing).
+	ln net.Listener
 }
 
 // liveRunID names the live system's own run in the simulation view.
@@ -56,7 +59,10 @@ const liveRunID = "readsim-live"
 // --run runs only); --articles overrides the articles folder recorded in the
 // index (needed when the index was moved); --allow-origin widens the
 // WebSocket's same-origin check ("*" for any); the default address is
-// localhost:8080.
+// localhost:8080. Without --index, --qrels and --run serve the race and the
+// simulation view alone (no search, no live run): the articles come from
+// --articles when given, and every article without text is drawn as a
+// schematic; start-up says which runs lack text and for how many articles.
 func runServe(e *env, args []string) error {
 	fs := newFlags(e, commands["serve"])
 	idx := fs.String("index", "", "the index folder (`IDX`) built by readsim index")
@@ -75,8 +81,8 @@ func runServe(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
-	if *idx == "" {
-		return usageError{"--index is required"}
+	if *idx == "" && (*qrels == "" || len(runs) == 0) {
+		return usageError{"--index is required (or --qrels with --run, to race runs without an index)"}
 	}
 	if len(runs) > 0 && *qrels == "" {
 		return usageError{"--run needs --qrels"}
@@ -106,27 +112,38 @@ func indexSource(idx string) (string, error) {
 
 // serve opens everything cfg names, then serves until interrupted.
 func serve(e *env, cfg serveConfig) error {
-	x, err := index.Open(cfg.index)
-	var ie *index.InputError
-	if errors.As(err, &ie) {
-		return inputError{err}
+	if cfg.ln != nil {
+		defer cfg.ln.Close()
 	}
-	if err != nil {
-		return err
-	}
-	defer x.Close()
-	if cfg.articles == "" {
-		if cfg.articles, err = indexSource(cfg.index); err != nil {
+	var x *index.Index
+	if cfg.index != "" {
+		var err error
+		x, err = index.Open(cfg.index)
+		var ie *index.InputError
+		if errors.As(err, &ie) {
+			return inputError{err}
+		}
+		if err != nil {
 			return err
 		}
+		defer x.Close()
+		if cfg.articles == "" {
+			if cfg.articles, err = indexSource(cfg.index); err != nil {
+				return err
+			}
+		}
 	}
-	dir, err := article.OpenDir(cfg.articles)
-	if err != nil {
-		return inputError{err}
+	var pages web.Pages = backend.NoArticles{}
+	articles := 0
+	if cfg.articles != "" {
+		dir, err := article.OpenDir(cfg.articles)
+		if err != nil {
+			return inputError{err}
+		}
+		pages, articles = backend.NewPages(dir), len(dir.IDs())
 	}
 	opt := web.Options{
-		Searcher:      &backend.Search{X: x},
-		Pages:         backend.NewPages(dir),
+		Pages:         pages,
 		ArticleCSS:    backend.CSS(),
 		AllowOrigins:  cfg.allow,
 		RatePerSecond: cfg.rate,
@@ -171,7 +188,7 @@ func serve(e *env, cfg serveConfig) error {
 				return err
 			}
 		}
-		if len(ts) > 0 {
+		if len(ts) > 0 && x != nil {
 			live, err := backend.LiveRun(context.Background(), x, ts, cfg.liveK, liveRunID)
 			if err != nil {
 				warn(fmt.Sprintf("no live run: %v", err))
@@ -182,9 +199,18 @@ func serve(e *env, cfg serveConfig) error {
 		runCount = len(runs)
 		if runCount > 0 {
 			opt.Replayer = backend.NewReplays(q, ts, runs)
+			for _, c := range backend.MissingText(q, runs, pages.Has) {
+				if c.None > 0 {
+					fmt.Fprintf(e.stderr, "readsim: run %s: %d of its %d articles have no text on this server: the race and the simulation view draw them as a schematic\n", c.Run, c.None, c.Articles)
+				}
+			}
 		} else {
 			warn("no runs to replay: the simulation view is off (give --run or --topics)")
 		}
+	}
+	if x != nil {
+		opt.Searcher = &backend.Search{X: x}
+		articles = x.Articles()
 	}
 	srv, err := web.New(opt)
 	if err != nil {
@@ -194,13 +220,24 @@ func serve(e *env, cfg serveConfig) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	err = web.ListenAndServe(ctx, cfg.addr, srv, func(a net.Addr) {
-		printURLs(e, a, cfg.demo)
-		fmt.Fprintf(e.stderr, "readsim: serving %d articles, %d run(s) to replay; Ctrl-C stops\n", x.Articles(), runCount)
+	ready := func(a net.Addr) {
+		if cfg.ln == nil {
+			printURLs(e, a, cfg.demo)
+		}
+		search := ""
+		if x == nil {
+			search = " (no index: no search)"
+		}
+		fmt.Fprintf(e.stderr, "readsim: serving %d articles%s, %d run(s) to replay; Ctrl-C stops\n", articles, search, runCount)
 		if cfg.ready != nil {
 			cfg.ready(a)
 		}
-	})
+	}
+	if cfg.ln != nil {
+		err = web.Serve(ctx, cfg.ln, srv, ready)
+	} else {
+		err = web.ListenAndServe(ctx, cfg.addr, srv, ready)
+	}
 	if err != nil {
 		return fmt.Errorf("serving on %s: %w", cfg.addr, err)
 	}

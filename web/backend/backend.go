@@ -9,6 +9,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
@@ -43,15 +45,42 @@ func (s *Search) Search(ctx context.Context, q string, k int) ([]web.Hit, error)
 	if opt.SnippetWidth == 0 {
 		opt.SnippetWidth = SnippetWidth
 	}
+	// a little more than shown: wordSnippet drops the cut words at the ends
+	opt.SnippetWidth += wordSlack
 	rs, err := s.X.Search(ctx, pq, k, opt)
 	if err != nil {
 		return nil, err
 	}
 	hits := make([]web.Hit, 0, len(rs))
 	for i, r := range rs {
-		hits = append(hits, web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Score: r.Score, Passages: passages(r.Passages), Snippet: r.Snippet})
+		hits = append(hits, web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Score: r.Score, Passages: passages(r.Passages), Snippet: wordSnippet(r.Snippet)})
 	}
 	return hits, nil
+}
+
+// wordSlack is how many characters a word cut at either end of a snippet
+// may have: the index is asked for that much more text, and wordSnippet
+// drops the cut words.
+const wordSlack = 24
+
+// wordSnippet cuts a snippet at word boundaries. index.Snippet cuts its
+// text between characters, marking a cut with an ellipsis; the word at each
+// cut end may be a fragment ("…ng the rings…"), so it is dropped, unless it
+// is a marked query word (whole by construction) or no space is found within
+// wordSlack characters (Chinese, Japanese and Korean text, which has no
+// spaces between words: kept as it is).
+func wordSnippet(s string) string {
+	if rest, ok := strings.CutPrefix(s, "…"); ok {
+		if i := strings.IndexByte(rest, ' '); i > 0 && utf8.RuneCountInString(rest[:i]) <= wordSlack && !strings.Contains(rest[:i], "[") {
+			s = "…" + rest[i+1:]
+		}
+	}
+	if rest, ok := strings.CutSuffix(s, "…"); ok {
+		if i := strings.LastIndexByte(rest, ' '); i > 0 && utf8.RuneCountInString(rest[i:]) <= wordSlack+1 && !strings.Contains(rest[i:], "]") {
+			s = strings.TrimRight(rest[:i], " ,;:–-") + "…"
+		}
+	}
+	return s
 }
 
 // Passages browses article id for q.
@@ -150,14 +179,25 @@ type Replays struct {
 	runs   []Run
 	infos  []web.RunInfo
 
-	players *cache[playerKey, *scenario.Replayer]
+	players   *cache[playerKey, *scenario.Replayer]
+	summaries *cache[summaryKey, web.ReplaySummary]
 }
 
 type playerKey struct {
 	run         int
 	order       effort.Order
 	t2i, screen int
+	baseline    bool
 }
+
+type summaryKey struct {
+	playerKey
+	topic string
+}
+
+// maxSummaries bounds the cached replay summaries (one per run, reader and
+// topic).
+const maxSummaries = 256
 
 // maxPlayers bounds the cached replayers (one per run and reader).
 const maxPlayers = 64
@@ -170,7 +210,8 @@ func NewReplays(q *inex.Qrels, ts []inex.Topic, runs []Run) *Replays {
 		title, _ := t.Field("title")
 		titles[t.ID] = title
 	}
-	r := &Replays{q: q, runs: runs, players: newCache[playerKey, *scenario.Replayer](maxPlayers)}
+	r := &Replays{q: q, runs: runs, players: newCache[playerKey, *scenario.Replayer](maxPlayers),
+		summaries: newCache[summaryKey, web.ReplaySummary](maxSummaries)}
 	for _, id := range q.IDs {
 		r.topics = append(r.topics, web.Topic{ID: id, Title: titles[id]})
 	}
@@ -193,7 +234,8 @@ func (r *Replays) Topics() []web.Topic { return r.topics }
 // Runs are the runs with the judged topics each answers.
 func (r *Replays) Runs() []web.RunInfo { return r.infos }
 
-func (r *Replays) player(req web.ReplayRequest) (*scenario.Replayer, error) {
+// key finds the run and reader of req.
+func (r *Replays) key(req web.ReplayRequest) (playerKey, error) {
 	run := -1
 	for i, info := range r.infos {
 		if info.ID == req.Run {
@@ -202,15 +244,97 @@ func (r *Replays) player(req web.ReplayRequest) (*scenario.Replayer, error) {
 		}
 	}
 	if run < 0 {
-		return nil, fmt.Errorf("no run %q", req.Run)
+		return playerKey{}, fmt.Errorf("no run %q", req.Run)
 	}
 	order, err := effort.ParseOrder(req.Order)
 	if err != nil {
+		return playerKey{}, err
+	}
+	return playerKey{run, order, req.T2I, req.Screen, req.DocBaseline}, nil
+}
+
+// reader is the simulated reader of k, looking at depth ranks (0: all).
+func (k playerKey) reader(depth int) scenario.Reader {
+	return scenario.Reader{Order: k.order, T2I: k.t2i, Screen: k.screen, DocBaseline: k.baseline, Depth: depth}
+}
+
+func (r *Replays) player(req web.ReplayRequest) (*scenario.Replayer, error) {
+	k, err := r.key(req)
+	if err != nil {
 		return nil, err
 	}
-	return r.players.get(playerKey{run, order, req.T2I, req.Screen}, func() (*scenario.Replayer, error) {
-		return scenario.NewReplayer(r.q, r.runs[run].Run, scenario.Reader{Order: order, T2I: req.T2I, Screen: req.Screen})
+	return r.players.get(k, func() (*scenario.Replayer, error) {
+		return scenario.NewReplayer(r.q, r.runs[k.run].Run, k.reader(0))
 	})
+}
+
+// MaxRunning bounds the ranks whose scores so far Summary computes: the
+// run cut after rank d costs an evaluation of d articles, so n ranks cost
+// about n²/2 (100 ranks of an INEX run: 14 ms; 500: about 0.35 s). Past it
+// the pages keep showing the scores after rank MaxRunning until the `done`
+// event brings the final ones.
+const MaxRunning = 500
+
+// Summary describes the replay of req: its measures (named by the
+// registry, with their direction), its ranked articles, and the list scores
+// of the run cut after every rank (the first MaxRunning), each computed by
+// scenario exactly as `readsim eval` computes the run's (Reader.Depth), so
+// that the last row of a list of at most MaxRunning articles is the `done`
+// event's.
+func (r *Replays) Summary(ctx context.Context, req web.ReplayRequest) (web.ReplaySummary, error) {
+	k, err := r.key(req)
+	if err != nil {
+		return web.ReplaySummary{}, err
+	}
+	return r.summaries.get(summaryKey{k, req.Topic}, func() (web.ReplaySummary, error) {
+		return r.summary(ctx, k, req.Topic)
+	})
+}
+
+func (r *Replays) summary(ctx context.Context, k playerKey, topic string) (web.ReplaySummary, error) {
+	p, err := r.players.get(k, func() (*scenario.Replayer, error) {
+		return scenario.NewReplayer(r.q, r.runs[k.run].Run, k.reader(0))
+	})
+	if err != nil {
+		return web.ReplaySummary{}, err
+	}
+	tv, err := p.Values(topic)
+	if err != nil {
+		return web.ReplaySummary{}, err
+	}
+	nr := k.reader(0).NR
+	if nr <= 0 {
+		nr = effort.DefaultNR
+	}
+	sum := web.ReplaySummary{Trel: tv.Trel, NR: nr, Docs: tv.Docs}
+	// a document score is better the way the first list score over it is
+	better := map[string]string{}
+	for _, m := range p.Measures() {
+		sum.Measures = append(sum.Measures, web.MeasureInfo{Name: m.String(), Better: m.Better().String()})
+		if d := m.Doc.String(); m.Doc.Kind != effort.DocNone && better[d] == "" {
+			better[d] = m.Better().String()
+		}
+	}
+	for _, n := range p.DocScoreNames() {
+		sum.DocScores = append(sum.DocScores, web.MeasureInfo{Name: n, Better: better[n]})
+	}
+	for d := 1; d <= min(len(tv.Docs), MaxRunning); d++ {
+		if err := ctx.Err(); err != nil {
+			return web.ReplaySummary{}, err
+		}
+		pd := p
+		if d < len(tv.Docs) {
+			if pd, err = scenario.NewReplayer(r.q, r.runs[k.run].Run, k.reader(d)); err != nil {
+				return web.ReplaySummary{}, err
+			}
+		}
+		v, err := pd.Values(topic)
+		if err != nil {
+			return web.ReplaySummary{}, err
+		}
+		sum.Running = append(sum.Running, v.List)
+	}
+	return sum, nil
 }
 
 // Replay streams the trace of one topic of one run.

@@ -1,247 +1,125 @@
-// readsim simulation view: plays back the trace events of a replay
-// (scenario.md) streamed over /ws/replay, in a phone-sized frame.
-// No library; no inline code (the CSP forbids it).
+// readsim simulation view: one simulated reader working through a topic's
+// results in a phone frame (lane.js), with its counters, its current scores
+// and curves by rank. No library; no inline code (the CSP forbids it).
 'use strict';
 (function () {
   const $ = (id) => document.getElementById(id);
-  const XHTML = 'http://www.w3.org/1999/xhtml';
+  const R = window.readsim;
   const SVG = 'http://www.w3.org/2000/svg';
 
   // Base delay of each kind of event at 1×, in milliseconds.
-  const DELAY = { topic: 200, open: 700, jump: 400, read: 450, stop: 400, score: 700, done: 0 };
+  const DELAY = { topic: 200, open: 700, jump: 400, read: 450, stop: 400, score: 600, done: 0 };
 
-  let gen = 0;          // replay generation: stale sockets and timers check it
-  let ws = null;
-  let params = null;    // the current replay's query parameters
-  let events = [];      // every event received, in order
-  let pos = 0;          // next event to apply
-  let lastSeq = 0;      // highest seq received
-  let finished = false; // the done event was received
+  let lane = null;
+  let started = false; // a replay has been started
   let playing = false;
-  let busy = false;     // an event is being applied (frame loading)
+  let busy = false;
   let timer = 0;
-  let retries = 0;
-  let state = null;
+  let gen = 0;
 
-  function fresh() {
-    return {
-      topic: '', trel: 0, run: '', rank: 0, doc: '', open: null,
-      read: 0, rel: 0, nonrel: 0, screens: 0, effort: null,
-      rels: [], // judged relevant [from,to) pairs of the open article
-      docScores: [], // per rank: scores object
-      final: null,
-    };
+  function speed() { const v = $('speed').value; return v === 'max' ? Infinity : (+v || 1); }
+  function setText(id, v) { const e = $(id); if (e) e.textContent = v; }
+
+  // ---- controls ----
+
+  function buttons() {
+    const b = $('play');
+    const over = lane.finished();
+    b.textContent = !started ? 'Start' : playing ? 'Pause' : over ? 'Restart' : 'Resume';
+    b.setAttribute('data-state', !started ? 'start' : playing ? 'pause' : over ? 'restart' : 'resume');
+    $('step').disabled = !started || over || busy;
+    $('jump').disabled = !started;
   }
 
-  // ---- the frame: locating characters (render's data-o rule) ----
+  function status(msg) { setText('status', msg); }
 
-  // segs: the text nodes of the article in document order, each with its
-  // first character's offset (code points).
-  let segs = [];
-  let fdoc = null;
-
-  function cpLen(s) {
-    let n = 0;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0xd800 || c > 0xdbff) n++;
-    }
-    return n;
-  }
-  // UTF-16 index of code point k of s.
-  function cpIndex(s, k) {
-    let i = 0;
-    while (k > 0 && i < s.length) {
-      const c = s.charCodeAt(i);
-      i += (c >= 0xd800 && c <= 0xdbff) ? 2 : 1;
-      k--;
-    }
-    return i;
-  }
-
-  function indexFrame(doc) {
-    fdoc = doc;
-    segs = [];
-    const root = doc.querySelector('.rs-doc');
-    if (!root) { fdoc = null; return; } // not an article page (an error page, say)
-    let off = parseInt(root.getAttribute('data-o') || '0', 10) || 0;
-    const walk = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT, {
-      acceptNode(n) {
-        if (n.nodeType === 1) {
-          return n.classList && n.classList.contains('rs-ui') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
-        }
-        return NodeFilter.FILTER_ACCEPT;
-      },
-    });
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      const len = cpLen(n.data);
-      if (len === 0) continue;
-      segs.push({ node: n, start: off, len: len });
-      off += len;
-    }
-  }
-
-  // first segment whose end is after offset x
-  function segAt(x) {
-    let lo = 0, hi = segs.length;
-    while (lo < hi) {
-      const m = (lo + hi) >> 1;
-      if (segs[m].start + segs[m].len <= x) lo = m + 1; else hi = m;
-    }
-    return lo;
-  }
-
-  // mark wraps the characters [from,to) in spans of class cls.
-  function mark(from, to, cls) {
-    if (!fdoc || to <= from) return null;
-    let first = null;
-    let i = segAt(from);
-    while (i < segs.length && segs[i].start < to) {
-      const s = segs[i];
-      const a = Math.max(from, s.start) - s.start;
-      const b = Math.min(to, s.start + s.len) - s.start;
-      let node = s.node;
-      const parent = node.parentNode;
-      if (parent && parent.classList && parent.classList.contains(cls) && a === 0 && b === s.len) {
-        first = first || parent; i++; continue;
-      }
-      const repl = [];
-      if (a > 0) {
-        const rest = node.splitText(cpIndex(node.data, a));
-        repl.push({ node: node, start: s.start, len: a });
-        node = rest;
-      }
-      let after = null;
-      if (b < s.len) {
-        after = node.splitText(cpIndex(node.data, b - a));
-      }
-      const span = fdoc.createElementNS(XHTML, 'span');
-      span.setAttribute('class', cls);
-      node.parentNode.insertBefore(span, node);
-      span.appendChild(node);
-      repl.push({ node: node, start: s.start + a, len: b - a });
-      if (after) repl.push({ node: after, start: s.start + b, len: s.len - b });
-      segs.splice(i, 1, ...repl);
-      first = first || span;
-      i += repl.length;
-    }
-    return first;
-  }
-
-  function scrollFrameTo(el, smooth) {
-    const win = $('frame').contentWindow;
-    if (!el || !win) return;
-    const bar = fdoc.getElementById('top');
-    const pad = bar ? bar.getBoundingClientRect().height + 8 : 8;
-    const y = el.getBoundingClientRect().top + win.scrollY - pad;
-    win.scrollTo({ top: Math.max(0, y), behavior: smooth ? 'smooth' : 'auto' });
-  }
-
-  function loadFrame(ev) {
-    const ps = (ev.passages || []).map((p) => Array.isArray(p) ? p : [p.offset, p.offset + p.length]);
-    let url = '/article/' + encodeURIComponent(ev.doc);
-    url += '?p=' + (ps.length ? ps.map((p) => p[0] + ':' + (p[1] - p[0])).join(',') : '');
-    const frame = $('frame');
-    return new Promise((resolve) => {
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        try {
-          const d = frame.contentDocument;
-          const link = d.createElementNS(XHTML, 'link');
-          link.setAttribute('rel', 'stylesheet');
-          link.setAttribute('href', '/static/frame.css');
-          (d.querySelector('head') || d.documentElement).appendChild(link);
-          indexFrame(d);
-        } catch (e) {
-          segs = []; fdoc = null;
-        }
-        resolve();
-      };
-      frame.onload = finish;
-      setTimeout(finish, 5000);
-      frame.src = url;
-    });
-  }
-
-  function fetchRelevant(topic, doc) {
-    const u = '/api/relevant?topic=' + encodeURIComponent(topic) + '&doc=' + encodeURIComponent(doc);
-    return fetch(u).then((r) => r.ok ? r.json() : []).then((a) =>
-      a.map((p) => [p.offset, p.offset + p.length])).catch(() => []);
-  }
-
-  // ---- counters, scores, curves ----
-
-  function fmt(v) {
-    if (typeof v !== 'number') return String(v);
-    if (Number.isInteger(v)) return String(v);
-    return v.toFixed(4);
-  }
-  function setText(id, v) { $(id).textContent = v; }
+  // ---- counters and scores ----
 
   function counters() {
-    setText('c-rank', state.rank ? state.rank + (state.doc ? ' · ' + state.doc : '') : '–');
-    setText('c-read', state.read);
-    setText('c-rel', state.rel);
-    setText('c-nonrel', state.nonrel);
-    setText('c-t2i', params && +params.t2i > 0 ? params.t2i : '∞');
-    setText('c-screens', state.screens);
-    setText('c-effort', state.effort == null ? '–' : state.effort);
+    const st = lane.st;
+    const t2i = lane.params ? +lane.params.t2i : 300;
+    setText('c-rank', st.rank ? st.rank + ' of ' + (lane.summary ? lane.summary.docs.length : '?') : '–');
+    setText('c-read', R.fmtInt(st.art.read));
+    setText('c-rel', R.fmtInt(st.art.rel));
+    setText('c-nonrel', R.fmtInt(st.art.nonrel) + (t2i > 0 ? ' of ' + R.fmtInt(t2i) : ''));
+    setText('c-screens', R.fmtInt(st.art.screens));
+    const eff = st.docScores[st.rank - 1] ? effortOf(st.docScores[st.rank - 1]) : st.art.effort;
+    setText('c-effort', eff == null ? '–' : R.fmt(eff));
   }
 
-  function scoreTable(id, scores) {
+  // effortOf is the article's effort: its lower-is-better document score.
+  function effortOf(scores) {
+    const m = (lane.summary ? lane.summary.docScores : []).find((d) => d.better === 'lower');
+    return m && scores[m.name] != null ? scores[m.name] : null;
+  }
+
+  function cell(tr, run, name, v, tag) {
+    const td = document.createElement(tag || 'td');
+    td.textContent = R.fmt(v);
+    td.setAttribute('data-run', run);
+    td.setAttribute('data-measure', name);
+    td.setAttribute('data-value', v == null ? '' : String(v));
+    tr.appendChild(td);
+    return td;
+  }
+
+  function arrow(dir) { return dir === 'higher' ? '↑' : dir === 'lower' ? '↓' : ''; }
+
+  // scoreTable fills a table with one row per measure: name, direction, value.
+  function scoreTable(id, list, values) {
     const tb = $(id).tBodies[0];
     tb.textContent = '';
-    if (!scores) return;
-    for (const k of Object.keys(scores)) {
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i];
       const tr = document.createElement('tr');
       const th = document.createElement('th');
-      th.textContent = k;
-      const td = document.createElement('td');
-      td.textContent = fmt(scores[k]);
-      td.setAttribute('data-measure', k);
-      td.setAttribute('data-v', String(scores[k]));
-      tr.append(th, td);
+      th.scope = 'row';
+      th.textContent = R.breakable(m.name);
+      const dir = document.createElement('span');
+      dir.className = 'dir';
+      dir.textContent = arrow(m.better);
+      dir.title = m.better + ' is better';
+      th.appendChild(dir);
+      tr.appendChild(th);
+      cell(tr, lane.params.run, m.name, values ? values(m, i) : null);
       tb.appendChild(tr);
     }
   }
 
-  function fillMeasureSelects(scores) {
-    const keys = Object.keys(scores);
-    for (const [id, pick] of [['gpm', (k) => /^T2Ip/.test(k)], ['ncem', (k) => /^LE/.test(k)]]) {
+  function scores() {
+    const s = lane.summary, st = lane.st;
+    if (!s) return;
+    if (st.done) {
+      setText('scores-when', 'final');
+      scoreTable('scores', s.measures, (m) => st.final[m.name]);
+    } else {
+      setText('scores-when', st.running ? 'so far' : 'when an article is scored');
+      scoreTable('scores', s.measures, st.running ? (m, i) => st.running[i] : null);
+    }
+    const ds = st.docScores[st.rank - 1];
+    setText('ds-when', st.rank ? '#' + st.rank + ' ' + st.doc + (ds ? '' : ' (when the reader stops)') : '');
+    scoreTable('docscores', s.docScores, ds ? (m) => ds[m.name] : null);
+  }
+
+  // ---- curves ----
+
+  function fillSelects() {
+    const ds = lane.summary.docScores;
+    for (const [id, dir] of [['gpm', 'higher'], ['ncem', 'lower']]) {
       const sel = $(id);
-      if (sel.options.length) continue;
-      const want = id === 'ncem' ? keys.filter((k) => /^LE/.test(k)) : keys.filter((k) => !/^LE/.test(k));
-      for (const k of want) sel.add(new Option(k, k));
-      const best = want.find(pick);
-      if (best) sel.value = best;
+      const was = sel.value;
+      sel.textContent = '';
+      for (const d of ds) if (d.better === dir) sel.add(new Option(d.name, d.name));
+      if (was && [...sel.options].some((o) => o.value === was)) sel.value = was;
+      sel.disabled = sel.options.length === 0;
     }
   }
 
-  function nrOf(name) {
-    const m = /^LE\(\s*\d+\s*,\s*(\d+)/.exec(name || '');
-    return m ? +m[1] : 5;
-  }
-
-  function curves() {
-    const svg = $('curves');
+  function chart(svg, vals, opts) {
     svg.textContent = '';
-    const W = 320, H = 180, L = 30, R = 30, T = 10, B = 22;
-    const n = state.docScores.length;
-    const gm = $('gpm').value, nm = $('ncem').value;
-    const nr = nrOf(nm);
-    const gp = [], nce = [];
-    let sum = 0, cum = 0;
-    for (let r = 1; r <= n; r++) {
-      const s = state.docScores[r - 1] || {};
-      sum += +(s[gm] || 0);
-      gp.push(sum / r);
-      const es = s[nm] != null ? +s[nm] : nr;
-      const ie = r <= state.trel ? 1 : nr;
-      cum += (es - ie) / ie;
-      nce.push(cum);
-    }
+    const W = Math.max(240, Math.round(svg.clientWidth || 320));
+    const H = 150, L = 44, Rm = 10, T = 10, B = 34;
+    svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
     const el = (name, attrs, text) => {
       const e = document.createElementNS(SVG, name);
       for (const k in attrs) e.setAttribute(k, attrs[k]);
@@ -249,127 +127,106 @@
       svg.appendChild(e);
       return e;
     };
-    const maxR = Math.max(n, 10);
-    const maxN = Math.max(1, ...nce.map((v) => Math.abs(v)));
-    const x = (r) => L + (W - L - R) * (r - 1) / Math.max(1, maxR - 1);
-    const yg = (v) => T + (H - T - B) * (1 - v);
-    const yn = (v) => T + (H - T - B) * (1 - v / maxN);
-    el('line', { x1: L, y1: H - B, x2: W - R, y2: H - B, class: 'axis' });
+    const n = vals.length;
+    const maxR = Math.max(n, opts.ranks || 1, 2);
+    let lo = opts.lo, hi = opts.hi;
+    for (const v of vals) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    // ticks at values that occur: one when every value is the same
+    let ticks = [lo, (lo + hi) / 2, hi];
+    if (hi === lo) { ticks = [lo]; lo -= 1; hi += 1; }
+    const x = (r) => L + (W - L - Rm) * (r - 1) / (maxR - 1);
+    const y = (v) => T + (H - T - B) * (hi - v) / (hi - lo);
+    // axes, ticks and labels
+    el('line', { x1: L, y1: H - B, x2: W - Rm, y2: H - B, class: 'axis' });
     el('line', { x1: L, y1: T, x2: L, y2: H - B, class: 'axis' });
-    el('line', { x1: W - R, y1: T, x2: W - R, y2: H - B, class: 'axis' });
-    el('text', { x: L - 4, y: T + 8, class: 'lbl gp', 'text-anchor': 'end' }, '1');
-    el('text', { x: L - 4, y: H - B, class: 'lbl gp', 'text-anchor': 'end' }, '0');
-    el('text', { x: W - R + 4, y: T + 8, class: 'lbl nce' }, maxN.toFixed(1));
-    el('text', { x: W - R + 4, y: H - B, class: 'lbl nce' }, '0');
-    el('text', { x: L, y: H - 6, class: 'lbl' }, '1');
-    el('text', { x: W - R, y: H - 6, class: 'lbl', 'text-anchor': 'end' }, String(maxR));
-    el('text', { x: (W) / 2, y: H - 6, class: 'lbl', 'text-anchor': 'middle' }, 'rank');
-    const path = (vals, y) => vals.map((v, i) => (i ? 'L' : 'M') + x(i + 1).toFixed(1) + ' ' + y(v).toFixed(1)).join(' ');
+    for (const v of ticks) {
+      el('line', { x1: L - 3, y1: y(v), x2: W - Rm, y2: y(v), class: 'grid' });
+      el('text', { x: L - 6, y: y(v) + 4, class: 'lbl', 'text-anchor': 'end' }, +v.toFixed(2) + '');
+    }
+    for (const r of [1, Math.round((1 + maxR) / 2), maxR]) {
+      el('text', { x: x(r), y: H - B + 15, class: 'lbl', 'text-anchor': 'middle' }, String(r));
+    }
+    el('text', { x: L + (W - L - Rm) / 2, y: H - 4, class: 'lbl', 'text-anchor': 'middle' }, 'rank');
     if (n) {
-      el('path', { d: path(gp, yg), class: 'line gp' });
-      el('path', { d: path(nce, yn), class: 'line nce' });
-      el('circle', { cx: x(n), cy: yg(gp[n - 1]), r: 3, class: 'dot gp' });
-      el('circle', { cx: x(n), cy: yn(nce[n - 1]), r: 3, class: 'dot nce' });
+      el('path', { d: vals.map((v, i) => (i ? 'L' : 'M') + x(i + 1).toFixed(1) + ' ' + y(v).toFixed(1)).join(' '), class: 'line ' + opts.cls });
+      el('circle', { cx: x(n), cy: y(vals[n - 1]), r: 3.5, class: 'dot ' + opts.cls });
     }
-    svg.setAttribute('data-gp', gp.length ? String(gp[gp.length - 1]) : '');
-    svg.setAttribute('data-nce', nce.length ? String(nce[nce.length - 1]) : '');
+    svg.setAttribute('data-last', n ? String(vals[n - 1]) : '');
   }
 
-  // ---- applying events ----
-
-  // apply shows ev. fast skips the frame (used to jump to a rank).
-  async function apply(ev, fast) {
-    switch (ev.ev) {
-      case 'topic':
-        state.topic = ev.topic; state.trel = ev.trel; state.run = ev.run;
-        break;
-      case 'open':
-        state.rank = ev.rank; state.doc = ev.doc; state.open = ev;
-        state.read = state.rel = state.nonrel = state.screens = 0;
-        state.effort = null;
-        setText('doc', '#' + ev.rank + ' · ' + ev.doc + (ev.judged === false ? ' (not judged)' : ev.nrc ? ' · ' + ev.nrc + ' relevant characters' : ' · not relevant'));
-        if (!fast) {
-          const g = gen;
-          const [rels] = await Promise.all([fetchRelevant(ev.topic, ev.doc), loadFrame(ev)]);
-          if (g !== gen) return;
-          state.rels = rels;
-        } else {
-          state.rels = [];
-        }
-        break;
-      case 'jump':
-        if (!fast && fdoc) {
-          for (const old of fdoc.querySelectorAll('.rs-at')) old.setAttribute('class', '');
-          scrollFrameTo(mark(ev.to, ev.to + 1, 'rs-at'), true);
-        }
-        break;
-      case 'read':
-        state.read += ev.to - ev.from;
-        state.rel += ev.rel;
-        state.nonrel += ev.nonrel;
-        state.screens = Math.max(state.screens, ev.screen || 0);
-        if (ev.rel > 0 && state.effort == null) state.effort = Math.min(ev.screen, nrOf($('ncem').value || ''));
-        if (!fast) {
-          const el = mark(ev.from, ev.to, 'rs-read');
-          for (const [a, b] of state.rels) {
-            if (a < ev.to && b > ev.from) mark(Math.max(a, ev.from), Math.min(b, ev.to), 'rs-found');
-          }
-          scrollFrameTo(el, +$('speed').value <= 2);
-        }
-        break;
-      case 'stop':
-        if (state.effort == null) state.effort = nrOf($('ncem').value || '');
-        break;
-      case 'score':
-        fillMeasureSelects(ev.scores || {});
-        state.docScores[ev.rank - 1] = ev.scores || {};
-        for (const k in ev.scores) if (/^LE/.test(k)) state.effort = ev.scores[k];
-        setText('ds-doc', '#' + ev.rank + ' ' + ev.doc);
-        scoreTable('docscores', ev.scores);
-        if (!fast) curves();
-        break;
-      case 'done':
-        state.final = ev.scores;
-        scoreTable('final', ev.scores);
-        curves();
-        break;
+  function curves() {
+    const s = lane.summary, st = lane.st;
+    const n = st.docScores.length;
+    const gm = $('gpm').value, nm = $('ncem').value;
+    const nr = s ? s.nr : 5;
+    const gp = [], nce = [];
+    let sum = 0, cum = 0;
+    for (let r = 1; r <= n; r++) {
+      const d = st.docScores[r - 1] || {};
+      sum += +(d[gm] || 0);
+      gp.push(sum / r);
+      const es = d[nm] != null ? +d[nm] : nr;
+      const ie = r <= st.trel ? 1 : nr;
+      cum += (es - ie) / ie;
+      nce.push(cum);
     }
+    const ranks = s ? s.docs.length : 10;
+    chart($('gp-chart'), gp, { lo: 0, hi: 1, cls: 'gp', ranks: ranks });
+    chart($('nce-chart'), nce, { lo: 0, hi: 0, cls: 'nce', ranks: ranks });
+  }
+
+  function refresh() {
     counters();
+    scores();
+    buttons();
   }
+
+  // ---- playing ----
 
   function delay(ev) {
-    const sp = +$('speed').value || 1;
     let d = DELAY[ev.ev] || 0;
     if (ev.ev === 'read') d *= Math.max(0.3, (ev.to - ev.from) / 300);
-    return d / sp;
+    return d / speed();
   }
 
-  function status(msg) { setText('status', msg); }
-
-  function buttons() {
-    $('play').disabled = !params;
-    $('step').disabled = !params || pos >= events.length;
-    $('jump').disabled = !params;
-    $('play').textContent = playing ? 'Pause' : (pos >= events.length && finished ? 'Replay' : 'Play');
-  }
-
-  // tick applies the next event, then schedules the one after it.
   async function tick() {
     timer = 0;
     if (!playing || busy) return;
-    if (pos >= events.length) {
-      if (finished) { playing = false; status('Done: ' + state.topic + ' of ' + state.run + '.'); }
+    if (!lane.ready()) {
+      if (lane.finished()) { playing = false; done(); }
       buttons();
-      return; // wait for more events (onmessage calls kick)
+      return; // wait for more events (onEvent calls kick)
     }
     const g = gen;
-    const ev = events[pos++];
+    if (speed() === Infinity) { await toEnd(); return; }
+    const ev = lane.next();
     busy = true;
-    await apply(ev, false);
+    await lane.applyNext(false);
     busy = false;
     if (g !== gen) return;
+    if (ev.ev === 'score' || ev.ev === 'done') curves();
+    if (lane.finished()) { playing = false; done(); }
     buttons();
     if (playing) timer = setTimeout(tick, delay(ev));
+  }
+
+  // toEnd applies every event that has arrived at once, then redraws.
+  async function toEnd() {
+    const g = gen;
+    busy = true;
+    while (lane.ready()) await lane.applyNext(true);
+    if (lane.finished() || lane.received) await lane.redraw(); // else more events kick
+    busy = false;
+    if (g !== gen) return;
+    if (lane.ready()) { kick(); return; } // more arrived meanwhile
+    curves();
+    if (lane.finished()) { playing = false; done(); }
+    buttons();
+  }
+
+  function done() {
+    status('Done: the topic scores are final (readsim eval\'s).');
+    refresh();
   }
 
   function kick() {
@@ -377,102 +234,76 @@
   }
 
   async function step() {
-    if (busy || pos >= events.length) return;
+    if (busy || !lane.ready()) return;
     playing = false;
     clearTimeout(timer); timer = 0;
     busy = true;
-    await apply(events[pos++], false);
+    const ev = lane.next();
+    await lane.applyNext(false);
     busy = false;
+    if (ev.ev === 'score' || ev.ev === 'done') curves();
     buttons();
   }
 
-  // jumpTo replays everything before rank r quickly and stops at its open.
+  // jumpTo replays everything before rank r at once and stops at its open.
   async function jumpTo(r) {
     const g = gen;
+    status('');
     clearTimeout(timer); timer = 0;
     const wasPlaying = playing;
     playing = false;
     while (busy) await new Promise((res) => setTimeout(res, 20));
-    state = fresh();
-    pos = 0;
-    scoreTable('docscores', null); scoreTable('final', null);
-    while (pos < events.length && !(events[pos].ev === 'open' && events[pos].rank >= r)) {
-      await apply(events[pos++], true);
-    }
+    const evs = lane.events;
+    lane.clear();
+    lane.events = evs;
+    lane.lastSeq = evs.length ? evs[evs.length - 1].seq : 0;
+    lane.received = evs.some((e) => e.ev === 'done');
+    busy = true;
+    while (lane.ready() && !(lane.next().ev === 'open' && lane.next().rank >= r)) await lane.applyNext(true);
+    if (lane.ready()) await lane.applyNext(false);
+    else if (!lane.received) status('Rank ' + r + ' has not arrived yet.');
+    busy = false;
     if (g !== gen) return;
     curves();
-    if (pos < events.length) {
-      busy = true;
-      await apply(events[pos++], false);
-      busy = false;
-    } else if (!finished) {
-      status('Rank ' + r + ' has not arrived yet.');
-    }
     playing = wasPlaying;
-    buttons();
+    refresh();
     kick();
   }
 
-  // ---- the socket ----
-
-  function connect() {
-    const g = gen;
-    const u = new URL('/ws/replay', location.href);
-    u.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    for (const k in params) u.searchParams.set(k, params[k]);
-    if (lastSeq) u.searchParams.set('after', lastSeq);
-    const s = new WebSocket(u.href);
-    ws = s;
-    s.onopen = () => { if (g === gen) { retries = 0; status('Replaying…'); } };
-    s.onmessage = (m) => {
-      if (g !== gen) return;
-      let ev;
-      try { ev = JSON.parse(m.data); } catch (e) { return; }
-      if (ev.ev === 'error') { status('Error: ' + ev.message); finished = true; return; }
-      if (ev.seq <= lastSeq) return;
-      lastSeq = ev.seq;
-      events.push(ev);
-      if (ev.ev === 'done') finished = true;
-      buttons();
-      kick();
-    };
-    s.onclose = (e) => {
-      if (g !== gen || finished) return;
-      if (e.code === 1008) { status('The server refused this replay.'); return; }
-      retries++;
-      const wait = Math.min(10000, 500 * 2 ** Math.min(retries, 5));
-      status('Connection lost; reconnecting…');
-      setTimeout(() => { if (g === gen && !finished) connect(); }, wait);
+  function params() {
+    return {
+      topic: $('topic').value, run: $('run').value, order: $('order').value,
+      t2i: String(Math.max(0, parseInt($('t2i').value, 10) || 0)), screen: $('screen').value,
     };
   }
 
   function start() {
     gen++;
-    if (ws) { try { ws.close(); } catch (e) { /* closed */ } }
     clearTimeout(timer); timer = 0;
     busy = false;
-    params = {
-      topic: $('topic').value, run: $('run').value, order: $('order').value,
-      t2i: String(Math.max(0, parseInt($('t2i').value, 10) || 0)), screen: $('screen').value,
-    };
-    events = []; pos = 0; lastSeq = 0; finished = false; retries = 0;
-    state = fresh();
-    for (const id of ['gpm', 'ncem']) $(id).textContent = '';
-    scoreTable('docscores', null); scoreTable('final', null);
-    setText('ds-doc', ''); setText('doc', '–');
-    curves(); counters();
+    const p = params();
+    started = true;
     playing = true;
-    status('Connecting…');
-    const tsel = $('topic').selectedOptions[0];
-    setText('setup-sum', params.run + ' · ' + (tsel ? tsel.textContent : params.topic) + ' · ' + params.order +
-      ', T2I ' + (+params.t2i > 0 ? params.t2i : '∞') + ', screen ' + params.screen);
     $('setup').open = false;
-    buttons();
-    connect();
-    history.replaceState(null, '', '/simulate?' + new URLSearchParams(params));
+    const tsel = $('topic').selectedOptions[0];
+    setText('setup-sum', p.run);
+    setText('reader', (tsel ? tsel.textContent : p.topic) + ' · ' + p.order + ' order · T2I ' + (+p.t2i > 0 ? p.t2i : 'none') + ' · screen ' + p.screen);
+    status('');
+    refresh();
+    curves();
+    history.replaceState(null, '', '/simulate?' + new URLSearchParams(p) + ($('speed').value !== '1' ? '&speed=' + $('speed').value : ''));
+    const g = gen;
+    lane.start(p).then(() => {
+      if (g !== gen) return;
+      fillSelects();
+      status(lane.summary.noText ? lane.summary.noText + ' of ' + lane.summary.docs.length +
+        ' articles have no text on this server: the frame shows them as a schematic.' : '');
+      refresh();
+      curves();
+      kick();
+    }, (e) => { if (g === gen) { playing = false; status('Error: ' + e.message); buttons(); } });
   }
 
-  // the topics a run answers
   function filterTopics() {
     const opt = $('run').selectedOptions[0];
     if (!opt) return;
@@ -487,16 +318,26 @@
   }
 
   function init() {
-    state = fresh();
+    lane = new R.Lane($('lane'), {
+      onEvent: (l, ev) => {
+        if (l.failed) { status('Error: ' + l.failed); playing = false; buttons(); return; }
+        if (!ev) { status('Connection lost; reconnecting…'); return; }
+        if (/^Connection/.test($('status').textContent)) status('');
+        kick();
+      },
+      onChange: () => { counters(); scores(); },
+      smooth: () => speed() <= 2,
+    });
     const q = new URLSearchParams(location.search);
-    for (const k of ['run', 'topic', 'order', 't2i', 'screen']) {
+    for (const k of ['run', 'topic', 'order', 't2i', 'screen', 'speed']) {
       if (q.has(k) && $(k)) $(k).value = q.get(k);
     }
     filterTopics();
     $('run').addEventListener('change', filterTopics);
     $('cfg').addEventListener('submit', (e) => { e.preventDefault(); start(); });
     $('play').addEventListener('click', () => {
-      if (!playing && pos >= events.length && finished) { jumpTo(1).then(() => { playing = true; buttons(); kick(); }); return; }
+      if (!started) { start(); return; }
+      if (!playing && lane.finished()) { jumpTo(1).then(() => { playing = true; refresh(); kick(); }); return; }
       playing = !playing;
       if (!playing) { clearTimeout(timer); timer = 0; }
       buttons();
@@ -504,9 +345,12 @@
     });
     $('step').addEventListener('click', step);
     $('jump').addEventListener('click', () => jumpTo(Math.max(1, parseInt($('rank').value, 10) || 1)));
+    $('speed').addEventListener('change', () => { if (speed() === Infinity) kick(); });
+    window.addEventListener('resize', () => { curves(); lane.drawSchematic(); });
     $('gpm').addEventListener('change', curves);
     $('ncem').addEventListener('change', curves);
-    curves(); counters();
+    buttons();
+    curves();
     if (q.has('run') && q.has('topic')) start();
   }
 
