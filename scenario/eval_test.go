@@ -11,31 +11,14 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// dataDir returns ../shared/data/inex relative to the module root, or skips.
+// dataDir returns the reference data set beside the repository, or skips.
 func dataDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	d := filepath.Join(dir, "..", "shared", "data", "inex")
-	if _, err := os.Stat(filepath.Join(d, "inex2009-2010.qrels")); err != nil {
-		t.Skipf("reference data absent (%s): skipping the comparison with the official INEX outputs", d)
-	}
-	return d
+	return shareddata.INEX(t)
 }
 
 type refValue struct {

@@ -12,36 +12,14 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// genomicsDir returns ../shared/data/genomics07 relative to the module
-// root; it skips when the data are absent, except under CI (env CI), where
-// a skip would hide a failure.
+// genomicsDir returns the reference data set beside the repository, or skips.
 func genomicsDir(tb testing.TB) string {
 	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatal("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	d := filepath.Join(dir, "..", "shared", "data", "genomics07")
-	if _, err := os.Stat(filepath.Join(d, "gold-standard-07.txt")); err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("TREC Genomics data absent under CI (%s): %v", d, err)
-		}
-		tb.Skipf("TREC Genomics data absent (%s): skipping the comparison with NIST's outputs", d)
-	}
-	return d
+	return shareddata.Genomics(tb)
 }
 
 func genomicsMeasures(tb testing.TB) []effort.Measure {

@@ -10,26 +10,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/index/article/shareddata"
 )
 
-// inexData returns ../shared/data/inex relative to the module root, or skips.
+// inexData returns the reference data set beside the repository, or skips.
 func inexData(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("module root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	d := filepath.Join(dir, "..", "shared", "data", "inex")
-	if _, err := os.Stat(filepath.Join(d, "inex2009-2010.qrels")); err != nil {
-		t.Skipf("reference data absent (%s): skipping", d)
-	}
-	return d
+	return shareddata.INEX(t)
 }
 
 func runEvalCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {

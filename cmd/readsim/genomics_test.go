@@ -1,35 +1,18 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/index/article/shareddata"
 )
 
-// genomicsData returns ../shared/data/genomics07 relative to the module
-// root; it skips when absent, except under CI.
+// genomicsData returns the reference data set beside the repository, or skips.
 func genomicsData(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Fatal("module root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	d := filepath.Join(dir, "..", "shared", "data", "genomics07")
-	if _, err := os.Stat(filepath.Join(d, "gold-standard-07.txt")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("TREC Genomics data absent under CI (%s)", d)
-		}
-		t.Skipf("TREC Genomics data absent (%s): skipping", d)
-	}
-	return d
+	return shareddata.Genomics(t)
 }
 
 // eval --compat trecgen writes NIST's output byte for byte: one header,

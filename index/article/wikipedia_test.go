@@ -8,30 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/index/article/shareddata"
 )
 
-// wikipediaDir returns ../shared/data/wikipedia beside the module, or skips.
+// wikipediaDir returns the reference data set beside the repository, or skips.
 func wikipediaDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root (go.mod) not found")
-		}
-		dir = parent
-	}
-	d := filepath.Join(dir, "..", "shared", "data", "wikipedia")
-	if _, err := os.Stat(filepath.Join(d, "article.dtd")); err != nil {
-		t.Skipf("real Wikipedia articles absent (%s): skipping the tests on them", d)
-	}
-	return d
+	return shareddata.Wikipedia(t)
 }
 
 // Every real article reads with its DTD: its language is its folder's, its

@@ -1,0 +1,59 @@
+// Package shareddata finds, for tests, the reference data kept beside the
+// repository (../shared/data from the module root: INEX judgments and runs,
+// real Wikipedia articles, TREC Genomics 2007 judgments). The data is never
+// copied into the repository; a test that needs it skips, saying what is
+// absent, when it is not there.
+package shareddata
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Dir returns ../shared/data/set (from the directory of go.mod above the
+// test's working directory) when the file probe is in it; otherwise it skips
+// the test with a message naming the folder and why.
+func Dir(tb testing.TB, set, probe string) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Skip("module root (go.mod) not found: no reference data to test on")
+		}
+		dir = parent
+	}
+	d := filepath.Join(dir, "..", "shared", "data", set)
+	if _, err := os.Stat(filepath.Join(d, probe)); err != nil {
+		tb.Skipf("reference data absent (%s has no %s): skipping the tests on it", d, probe)
+	}
+	return d
+}
+
+// INEX returns ../shared/data/inex (the INEX 2009–2010 judgments, topics,
+// runs and official outputs), or skips.
+func INEX(tb testing.TB) string {
+	tb.Helper()
+	return Dir(tb, "inex", "inex2009-2010.qrels")
+}
+
+// Wikipedia returns ../shared/data/wikipedia (real INEX Wikipedia articles
+// with the collection's DTD), or skips.
+func Wikipedia(tb testing.TB) string {
+	tb.Helper()
+	return Dir(tb, "wikipedia", "article.dtd")
+}
+
+// Genomics returns ../shared/data/genomics07 (TREC Genomics 2007 passage
+// judgments), or skips.
+func Genomics(tb testing.TB) string {
+	tb.Helper()
+	return Dir(tb, "genomics07", "gold-standard-07.txt")
+}
