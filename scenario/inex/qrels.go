@@ -153,17 +153,7 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 	var w warnings
 	var sp *spanReader
 	lines := 0
-	for {
-		b, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if isBlank(b) {
-			continue
-		}
+	for b := range lr.nonBlank() {
 		lines++
 		ln := lr.line
 		fs = fields(fs, b)
@@ -253,6 +243,9 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 		if err := q.add(name, j.Topic, j); err != nil {
 			return nil, err
 		}
+	}
+	if lr.err != nil {
+		return nil, lr.err
 	}
 	if lines == 0 {
 		return nil, &Error{File: name, Err: errors.New("empty file: no judgments")}

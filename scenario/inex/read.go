@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"math"
 	"os"
 	"strconv"
@@ -160,6 +161,7 @@ type lineReader struct {
 	br   *bufio.Reader
 	line int
 	long []byte
+	err  error // the error that ended nonBlank
 }
 
 func newLineReader(name string, r io.Reader) *lineReader {
@@ -199,6 +201,26 @@ func (l *lineReader) next() ([]byte, error) {
 		b = b[:n-1]
 	}
 	return b, nil
+}
+
+// nonBlank yields the lines that are not blank (each valid until the next);
+// l.line is the number of the line yielded. It stops at the end of the file
+// or at an error, kept in l.err for the caller to check after the loop.
+func (l *lineReader) nonBlank() iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for {
+			b, err := l.next()
+			if err != nil {
+				if err != io.EOF {
+					l.err = err
+				}
+				return
+			}
+			if !isBlank(b) && !yield(b) {
+				return
+			}
+		}
+	}
 }
 
 // fields splits b on spaces and tabs into dst.

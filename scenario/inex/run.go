@@ -144,17 +144,8 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	lastRank, lastRSV := 0, 0.0
 	formats := 0
 	prevArticle := ""
-	for {
-		b, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if isBlank(b) {
-			continue
-		}
+	for b := range lr.nonBlank() {
+		var err error
 		ln := lr.line
 		fs = fields(fs, b)
 		p := Result{Line: ln, Entry: -1}
@@ -262,6 +253,9 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 		p.Score, p.Rank = rsv, rank
 		cur.Results = append(cur.Results, p)
 		run.Lines++
+	}
+	if lr.err != nil {
+		return nil, lr.err
 	}
 	if run.Lines == 0 {
 		return nil, &Error{File: name, Err: errors.New("empty file: no results")}

@@ -433,17 +433,7 @@ func ReadLengths(name string, r io.Reader) (map[string]int, error) {
 	out := map[string]int{}
 	line := map[string]int{}
 	var fs [][]byte
-	for {
-		b, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if isBlank(b) {
-			continue
-		}
+	for b := range lr.nonBlank() {
 		ln := lr.line
 		if len(out) >= MaxLengthsLines {
 			return nil, errorf(name, ln, "more than %d documents", MaxLengthsLines)
@@ -463,6 +453,9 @@ func ReadLengths(name string, r io.Reader) (map[string]int, error) {
 		if _, ok := out[doc]; !ok {
 			out[doc], line[doc] = n, ln
 		}
+	}
+	if lr.err != nil {
+		return nil, lr.err
 	}
 	if len(out) == 0 {
 		return nil, &Error{File: name, Err: fmt.Errorf("empty file: no lengths")}
