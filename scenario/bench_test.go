@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
@@ -32,7 +33,7 @@ func parseAll(tb testing.TB, names []string) []effort.Measure {
 // BenchmarkEvalRiC evaluates the default measures on passage-run.ric.fol,
 // reading the files each time (as the command does).
 func BenchmarkEvalRiC(b *testing.B) {
-	dir := dataDir(b)
+	dir := shareddata.INEX(b)
 	opt := EvalOptions{Measures: parseAll(b, benchMeasures)}
 	for b.Loop() {
 		q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
@@ -15,7 +16,7 @@ import (
 // tolerance within 10%, the screen size, the reading order; and the fitted
 // reader predicts the readings' AgP\Read exactly (they are its own).
 func TestCalibrateRecoversSimulatedReaders(t *testing.T) {
-	dir := dataDir(t)
+	dir := shareddata.INEX(t)
 	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -15,12 +15,6 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// dataDir returns the reference data set beside the repository, or skips.
-func dataDir(t testing.TB) string {
-	t.Helper()
-	return shareddata.INEX(t)
-}
-
 type refValue struct {
 	name, topic string
 	value       float64
@@ -162,7 +156,7 @@ func openRun(t testing.TB, path string) *inex.Run {
 
 // TestOfficialINEX reproduces every value of the official inex_eval outputs.
 func TestOfficialINEX(t *testing.T) {
-	dir := dataDir(t)
+	dir := shareddata.INEX(t)
 	q := loadQrels(t, dir)
 	for _, tc := range []struct {
 		file, run string
@@ -230,7 +224,7 @@ func TestOfficialINEX(t *testing.T) {
 // TestEffortReference reproduces the independent implementation's values of
 // the spec's measures in the four reading modes.
 func TestEffortReference(t *testing.T) {
-	dir := dataDir(t)
+	dir := shareddata.INEX(t)
 	q := loadQrels(t, dir)
 	run := openRun(t, filepath.Join(dir, "passage-run.ric.fol"))
 	for _, tc := range []struct {

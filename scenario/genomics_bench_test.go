@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
@@ -25,7 +26,7 @@ import (
 // its time as a fraction of the Go character walk's ("ratio-vs-walk"),
 // measured in the same process; the notes give the script's own timing.
 func BenchmarkGenomics(b *testing.B) {
-	dir := genomicsDir(b)
+	dir := shareddata.Genomics(b)
 	goldPath, runPath := filepath.Join(dir, "gold-standard-07.txt"), filepath.Join(dir, "york07-ga-02.txt")
 	ms := genomicsMeasures(b)
 	walk := func() {

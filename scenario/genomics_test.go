@@ -16,12 +16,6 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// genomicsDir returns the reference data set beside the repository, or skips.
-func genomicsDir(tb testing.TB) string {
-	tb.Helper()
-	return shareddata.Genomics(tb)
-}
-
 func genomicsMeasures(tb testing.TB) []effort.Measure {
 	ms, err := effort.ParseMeasures(effort.GenomicsNames)
 	if err != nil {
@@ -58,7 +52,7 @@ func readNIST(tb testing.TB, path string) map[string]map[string]string {
 // The shared runs: every topic and MAP of every measure equal NIST's outputs
 // to 8 decimals, and --compat trecgen's output is NIST's file byte for byte.
 func TestGenomicsNIST(t *testing.T) {
-	dir := genomicsDir(t)
+	dir := shareddata.Genomics(t)
 	q, err := inex.OpenQrels(filepath.Join(dir, "gold-standard-07.txt"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -397,7 +391,7 @@ func TestGenomicsEveryTopic(t *testing.T) {
 // compare works on Genomics runs as on INEX runs: three runs, per-topic
 // values of every measure (MAP is their mean, NIST's), LaTeX.
 func TestCompareGenomics(t *testing.T) {
-	dir := genomicsDir(t)
+	dir := shareddata.Genomics(t)
 	q, err := inex.OpenQrels(filepath.Join(dir, "gold-standard-07.txt"), nil)
 	if err != nil {
 		t.Fatal(err)

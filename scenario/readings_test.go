@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
@@ -80,7 +81,7 @@ func TestReadingByHand(t *testing.T) {
 // as the replay: AgP\Read is the replay's AgP\T2Ip(X) and the effort over the
 // order opened its ANCE\LE(s,NR,X), on every topic of the shared runs.
 func TestReplayAsReading(t *testing.T) {
-	dir := dataDir(t)
+	dir := shareddata.INEX(t)
 	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
@@ -212,7 +213,7 @@ func TestEventsIterator(t *testing.T) {
 // trace itself agrees with them: T2Ip(x) = relread/read of the stop event
 // and LE = the screen of the first relevant character read (whole reading).
 func TestReplayMatchesEval(t *testing.T) {
-	dir := dataDir(t)
+	dir := shareddata.INEX(t)
 	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +329,7 @@ func checkTrace(t *testing.T, p *Replayer, res *Evaluation, cfg Reader) {
 // BenchmarkReplay replays all topics of passage-run.ric.fol with full traces
 // written as JSON Lines into memory, and reports the trace size.
 func BenchmarkReplay(b *testing.B) {
-	dir := dataDir(b)
+	dir := shareddata.INEX(b)
 	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
 	if err != nil {
 		b.Fatal(err)

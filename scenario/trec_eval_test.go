@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
@@ -231,7 +232,7 @@ func TestTrecEvalRefusesDuplicates(t *testing.T) {
 // (see the README). The run retrieves every judged topic, so -c changes
 // nothing.
 func TestTrecEvalArticleRun(t *testing.T) {
-	dir := dataDir(t)
+	dir := shareddata.INEX(t)
 	q := loadQrels(t, dir)
 	run := openRun(t, filepath.Join(dir, "article-run.trec"))
 	ref := readTrecEval(t, filepath.Join(trecEvalDir, "article-run.trec_eval.txt"))

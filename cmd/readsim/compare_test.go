@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/index/article/shareddata"
 )
 
 func TestCompareCommand(t *testing.T) {
@@ -114,7 +116,7 @@ func close(a, b float64) bool { d := a - b; return d < 1e-12 && d > -1e-12 }
 // them is the document's own: T2Ip, aveChP and LE tie on every topic (p = 1),
 // while F(0.25), scored on the retrieved text only, prefers the passages.
 func TestCompareSharedFinding(t *testing.T) {
-	d := inexData(t)
+	d := shareddata.INEX(t)
 	status, stdout, stderr := runCLI("compare", "--qrels", filepath.Join(d, "inex2009-2010.qrels"),
 		"-m", `AgP\F(0.25)`, "-m", `AgP\T2Ip(300)`, "-m", `AgP\aveChP`, "-m", `ANCE[100]\LE(300,5)`, "-m", `ANCE[100]\LE(2000,5)`,
 		"--format", "tsv", filepath.Join(d, "passage-run.ric.fol"), "--doc-baseline")

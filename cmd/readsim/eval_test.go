@@ -14,12 +14,6 @@ import (
 	"github.com/readsim/readsim/index/article/shareddata"
 )
 
-// inexData returns the reference data set beside the repository, or skips.
-func inexData(t *testing.T) string {
-	t.Helper()
-	return shareddata.INEX(t)
-}
-
 func runEvalCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
@@ -61,7 +55,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestEvalReference(t *testing.T) {
-	d := inexData(t)
+	d := shareddata.INEX(t)
 	qrels := filepath.Join(d, "inex2009-2010.qrels")
 	ric := filepath.Join(d, "passage-run.ric.fol")
 	natural := values(t, readFile(t, filepath.Join(d, "expected", "passage-run.ric.effort-natural.tsv")))
@@ -126,7 +120,7 @@ func TestEvalReference(t *testing.T) {
 }
 
 func TestEvalRefusesInterleaved(t *testing.T) {
-	d := inexData(t)
+	d := shareddata.INEX(t)
 	qrels := filepath.Join(d, "inex2009-2010.qrels")
 	code, _, stderr := runEvalCmd(t, "--qrels", qrels, filepath.Join(d, "passage-run.focused.fol"))
 	if code != 2 || !strings.Contains(stderr, "passage-run.focused.fol:6: topic 2009001: article 21201 (line 3) reappears at line 6") {

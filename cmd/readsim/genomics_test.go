@@ -9,17 +9,11 @@ import (
 	"github.com/readsim/readsim/index/article/shareddata"
 )
 
-// genomicsData returns the reference data set beside the repository, or skips.
-func genomicsData(t *testing.T) string {
-	t.Helper()
-	return shareddata.Genomics(t)
-}
-
 // eval --compat trecgen writes NIST's output byte for byte: one header,
 // then each run's block; without it, eval's defaults on Genomics judgments
 // are the four measures, `all` NIST's MAP.
 func TestEvalGenomics(t *testing.T) {
-	d := genomicsData(t)
+	d := shareddata.Genomics(t)
 	gold := filepath.Join(d, "gold-standard-07.txt")
 	r1, r2 := filepath.Join(d, "york07-ga-01.txt"), filepath.Join(d, "york07-ga-02.txt")
 	n1, n2 := readFile(t, filepath.Join(d, "york07-ga-01.nist.tsv")), readFile(t, filepath.Join(d, "york07-ga-02.nist.tsv"))

@@ -12,17 +12,11 @@ import (
 	"github.com/readsim/readsim/index/article/shareddata"
 )
 
-// wikipediaDir returns the reference data set beside the repository, or skips.
-func wikipediaDir(t testing.TB) string {
-	t.Helper()
-	return shareddata.Wikipedia(t)
-}
-
 // Every real article reads with its DTD: its language is its folder's, its
 // header id its file name, and it holds no placeholder of the entity
 // machinery.
 func TestRealArticles(t *testing.T) {
-	root := wikipediaDir(t)
+	root := shareddata.Wikipedia(t)
 	d, err := OpenDir(root)
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +55,7 @@ func TestRealArticles(t *testing.T) {
 // (Python's binding of the C parser), which reads the article's external DTD
 // itself: an independent implementation of formats.md's counting.
 func TestRealArticlesAgainstExpat(t *testing.T) {
-	root := wikipediaDir(t)
+	root := shareddata.Wikipedia(t)
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		if os.Getenv("CI") != "" {
