@@ -2,7 +2,9 @@
 // repository (../shared/data from the module root: INEX judgments and runs,
 // real Wikipedia articles, TREC Genomics 2007 judgments). The data is never
 // copied into the repository; a test that needs it skips, saying what is
-// absent, when it is not there.
+// absent, when it is not there — except under CI (the environment variable
+// CI set), which always has the data beside the clone and where a skip would
+// hide a failure: there the test fails.
 package shareddata
 
 import (
@@ -13,7 +15,7 @@ import (
 
 // Dir returns ../shared/data/set (from the directory of go.mod above the
 // test's working directory) when the file probe is in it; otherwise it skips
-// the test with a message naming the folder and why.
+// the test with a message naming the folder and why (fails under CI).
 func Dir(tb testing.TB, set, probe string) string {
 	tb.Helper()
 	dir, err := os.Getwd()
@@ -32,6 +34,9 @@ func Dir(tb testing.TB, set, probe string) string {
 	}
 	d := filepath.Join(dir, "..", "shared", "data", set)
 	if _, err := os.Stat(filepath.Join(d, probe)); err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("reference data absent under CI (%s has no %s): CI must have ../shared/data beside the clone", d, probe)
+		}
 		tb.Skipf("reference data absent (%s has no %s): skipping the tests on it", d, probe)
 	}
 	return d
