@@ -120,6 +120,20 @@ func OpenReading(path string) (*Reading, error) {
 	return ReadReading(path, r)
 }
 
+// OpenReadings opens every file of paths with OpenReading, in order; the
+// first error stops it.
+func OpenReadings(paths []string) ([]*Reading, error) {
+	rds := make([]*Reading, 0, len(paths))
+	for _, p := range paths {
+		rd, err := OpenReading(p)
+		if err != nil {
+			return nil, err
+		}
+		rds = append(rds, rd)
+	}
+	return rds, nil
+}
+
 // ReadReading reads a reading (JSON Lines) from r; name names it in errors.
 // Every problem is an *inex.Error naming the line.
 func ReadReading(name string, r io.Reader) (*Reading, error) {

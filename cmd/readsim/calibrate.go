@@ -46,13 +46,9 @@ func runCalibrate(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var rds []*scenario.Reading
-	for _, p := range pos {
-		rd, err := scenario.OpenReading(p)
-		if err != nil {
-			return err
-		}
-		rds = append(rds, rd)
+	rds, err := scenario.OpenReadings(pos)
+	if err != nil {
+		return err
 	}
 	c, err := scenario.Calibrate(q, rds, scenario.CalibrateOptions{Bootstrap: *boot, Seed: *seed})
 	if err != nil {

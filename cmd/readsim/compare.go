@@ -107,13 +107,9 @@ func runCompare(e *env, args []string) error {
 		Permutations: *perms, Seed: *seed, Test: *test, Alpha: *alpha,
 	}
 	if *readings {
-		var rds []*scenario.Reading
-		for _, p := range pos {
-			rd, err := scenario.OpenReading(p)
-			if err != nil {
-				return err
-			}
-			rds = append(rds, rd)
+		rds, err := scenario.OpenReadings(pos)
+		if err != nil {
+			return err
 		}
 		copt.Baseline = -1
 		if *baseline != "" {

@@ -136,18 +136,15 @@ func runEval(e *env, args []string) error {
 
 // evalReadings scores recorded readings (eval --readings).
 func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOptions, f scenario.Format, perTopic bool, digits int, figures bool) error {
-	var rds []*scenario.Reading
-	var results []*scenario.Evaluation
-	for _, file := range files {
-		rd, err := scenario.OpenReading(file)
-		if err != nil {
+	rds, err := scenario.OpenReadings(files)
+	if err != nil {
+		return err
+	}
+	results := make([]*scenario.Evaluation, len(rds))
+	for i, rd := range rds {
+		if results[i], err = scenario.EvaluateReading(q, rd, opt); err != nil {
 			return err
 		}
-		res, err := scenario.EvaluateReading(q, rd, opt)
-		if err != nil {
-			return err
-		}
-		rds, results = append(rds, rd), append(results, res)
 	}
 	if err := scenario.WriteEval(e.stdout, results, opt.Measures, scenario.EvalReport{Format: f, PerTopic: perTopic, Digits: digits}); err != nil {
 		return err
