@@ -67,6 +67,9 @@ type PageOptions struct {
 	StylesheetURL string
 	// Highlight marks the passages.
 	Highlight bool
+	// ScriptURL, when not empty, is a script the page loads (deferred):
+	// the study's recorder on a participant's pages.
+	ScriptURL string
 }
 
 // ArticleInfo describes an article for the JSON API.
@@ -194,7 +197,11 @@ type Options struct {
 	// PingInterval is the WebSocket ping period (default 20s); a client that
 	// answers no ping for twice that is dropped.
 	PingInterval time.Duration
-	// Logf logs server events (nil: silent).
+	// Study, when not nil, turns on the study mode (/study): recorded
+	// readings of real participants (study.go).
+	Study *StudyOptions
+	// Logf logs server events (nil: silent). The server logs no client
+	// address or user agent.
 	Logf func(format string, args ...any)
 }
 

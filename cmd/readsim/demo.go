@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:    "demo",
-		args:    "[--addr :8080] [--sample DIR] [--allow-origin O]...",
+		args:    "[--addr :8080] [--sample DIR] [--allow-origin O]... [--study DIR]",
 		summary: "index the bundled sample and serve the phone prototype and the simulation view",
 		run:     runDemo,
 	})
@@ -43,6 +43,7 @@ func runDemo(e *env, args []string) error {
 	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
 	var allow multiFlag
 	fs.Var(&allow, "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
+	study := fs.String("study", demoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -71,7 +72,7 @@ func runDemo(e *env, args []string) error {
 		ln.Close()
 		return err
 	}
-	cfg.addr, cfg.allow, cfg.demo, cfg.ln = *addr, allow, true, ln
+	cfg.addr, cfg.allow, cfg.demo, cfg.ln, cfg.study = *addr, allow, true, ln, *study
 	return serve(e, cfg)
 }
 
