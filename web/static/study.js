@@ -251,6 +251,15 @@
     return [f, lo];
   }
 
+  // rendered reports whether an element's text can be seen at all: not
+  // display:none, visibility:hidden or inside a closed <details> (whose
+  // content Chrome still gives boxes, at stale places).
+  function rendered(e) {
+    if (e.checkVisibility && !e.checkVisibility({visibilityProperty: true})) return false;
+    const d = e.closest('details');
+    return !d || d.open || !!e.closest('summary');
+  }
+
   // onScreen returns the characters on screen as runs [from,to) in
   // document order: a run breaks at text that is off screen or hidden
   // (a closed details block), not at collapsed white space.
@@ -258,13 +267,20 @@
     const b = view();
     const runs = [];
     let run = null;
+    const seen = new Map(); // element → rendered
     for (const tn of map) {
-      range.selectNodeContents(tn.node);
-      let shown = false, hit = false;
-      for (const q of range.getClientRects()) {
-        if (q.width <= 0 && q.height <= 0) continue;
-        shown = true;
-        if (q.bottom > b.y0 && q.top < b.y1 && q.right > b.x0 && q.left < b.x1) hit = true;
+      const p = tn.node.parentNode;
+      let shown = seen.get(p);
+      if (shown === undefined) { shown = rendered(p); seen.set(p, shown); }
+      let hit = false;
+      if (shown) {
+        shown = false;
+        range.selectNodeContents(tn.node);
+        for (const q of range.getClientRects()) {
+          if (q.width <= 0 && q.height <= 0) continue;
+          shown = true;
+          if (q.bottom > b.y0 && q.top < b.y1 && q.right > b.x0 && q.left < b.x1) hit = true;
+        }
       }
       if (!shown && tn.quiet) continue;
       if (!hit) { run = null; continue; }
@@ -422,5 +438,7 @@
     flush(false);
   }
 
-  start();
+  // (an XHTML page runs a deferred script before its body is parsed)
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
 })();
