@@ -36,7 +36,10 @@ func init() {
 // executable; --sample names it explicitly. The index lives in
 // $XDG_CACHE_HOME/readsim/demo-index (os.UserCacheDir), or in the temporary
 // folder when there is no cache folder. The sample's runs are every file of
-// corpus-sample/runs/ except *.md, passage runs first.
+// corpus-sample/runs/ except *.md, passage runs first. The demo runs a
+// reading study at /study on the sample's topics (servestudy.go), recording
+// into $XDG_CACHE_HOME/readsim/demo-study unless --study says otherwise
+// (--study "" turns it off).
 func runDemo(e *env, args []string) error {
 	fs := newFlags(e, commands["demo"])
 	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")

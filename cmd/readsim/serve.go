@@ -99,6 +99,9 @@ func runServe(e *env, args []string) error {
 	if *studyTopics < 1 {
 		return usageError{"--study-topics must be at least 1"}
 	}
+	if *study != "" && (*idx == "" || *tfile == "") {
+		return usageError{"--study needs --index (participants search) and --topics (they are given topics)"}
+	}
 	return serve(e, serveConfig{index: *idx, articles: *articles, addr: *addr, qrels: *qrels, topics: *tfile,
 		runs: runs, allow: allow, liveK: *k, study: *study, studyTopics: *studyTopics})
 }
