@@ -26,24 +26,35 @@
     try { localStorage.setItem(KEY, JSON.stringify(st)); } catch (e) { /* full or off */ }
   }
   function fresh(pid, seq, t) {
-    return {pid: pid, seq: seq, t0: Date.now() - t, lastT: t, topic: '', title: '',
+    return {pid: pid, seq: seq, t0: Date.now() - t, lastT: t, topic: '', title: '', started: '', shownAt: t,
       done: {}, queue: [], hits: [], lastQ: '', submitted: false};
   }
   let st = load();
 
+  function clock() { return Math.round(Date.now() - st.t0); }
+
   // emit queues an event with the next seq and the time since the session
-  // started (never going back).
+  // started (never going back). A topic's event is queued with the
+  // topic's first action, at the time the topic was shown: a topic shown
+  // and left untouched is not in the recording (it would score 0).
   function emit(ev) {
     st = load() || st;
     if (!st) return;
     if (!ev.topic) ev.topic = st.topic;
     if (!ev.topic) return;
-    ev.seq = ++st.seq;
-    ev.t = Math.max(st.lastT || 0, Math.round(Date.now() - st.t0));
-    st.lastT = ev.t;
-    st.queue.push(ev);
+    if (st.started !== ev.topic) {
+      st.started = ev.topic;
+      push({ev: 'topic', topic: ev.topic}, st.shownAt);
+    }
+    push(ev, clock());
     save();
     later();
+  }
+  function push(ev, t) {
+    ev.seq = ++st.seq;
+    ev.t = Math.max(st.lastT || 0, t || 0);
+    st.lastT = ev.t;
+    st.queue.push(ev);
   }
 
   // ---- sending ----
@@ -324,10 +335,10 @@
     if (st.topic !== d.topic) {
       st.topic = d.topic;
       st.title = d.title || d.topic;
+      st.shownAt = clock();
       st.hits = [];
       st.lastQ = '';
       save();
-      emit({ev: 'topic'});
     }
     const skip = document.getElementById('st-skip');
     if (skip) {
