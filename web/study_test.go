@@ -37,7 +37,7 @@ func newStudyServer(t *testing.T, dir string, mod func(*StudyOptions)) *Server {
 }
 
 // consent takes part and returns the participant's cookie.
-func consent(t *testing.T, s http.Handler) *http.Cookie {
+func consent(t testing.TB, s http.Handler) *http.Cookie {
 	t.Helper()
 	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")

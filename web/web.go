@@ -9,6 +9,12 @@
 // topic's results in a phone-sized frame. It is driven by the trace events of
 // scenario.md, streamed as JSON text messages over a WebSocket at /ws/replay.
 //
+// The study mode (Options.Study; study.go) turns the prototype into an
+// instrument: participants consent at /study, get topics, search and read,
+// and their pages record what was on screen, in the trace schema, to one
+// JSON Lines file per participant that readsim eval --readings and readsim
+// calibrate read.
+//
 // The package knows nothing of Bleve, the renderer or the scenario: it talks to
 // them through the small interfaces below (Searcher, Pages, Replayer), so that
 // its handlers are tested with fakes and wired to the real packages by the
