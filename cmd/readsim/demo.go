@@ -38,8 +38,8 @@ func init() {
 // folder when there is no cache folder. The sample's runs are every file of
 // corpus-sample/runs/ except *.md, passage runs first. The demo runs a
 // reading study at /study on the sample's topics (servestudy.go), recording
-// into $XDG_CACHE_HOME/readsim/demo-study unless --study says otherwise
-// (--study "" turns it off).
+// into demo-study beside the index ($XDG_CACHE_HOME/readsim/demo-study)
+// unless --study says otherwise (--study "" turns it off).
 func runDemo(e *env, args []string) error {
 	fs := newFlags(e, commands["demo"])
 	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")

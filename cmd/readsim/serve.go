@@ -75,7 +75,7 @@ func runServe(e *env, args []string) error {
 	tfile := fs.String("topics", "", "topics `FILE`: titles, and the live system's own run")
 	articles := fs.String("articles", "", "articles folder (`DIR`); default: the one the index was built from")
 	k := fs.Int("k", 100, "articles per topic of the live system's run")
-	study := fs.String("study", "", "run a reading study at /study, recording into `DIR` (needs --topics)")
+	study := fs.String("study", "", "run a reading study at /study, recording into `DIR` (needs --index and --topics)")
 	studyTopics := fs.Int("study-topics", defaultStudyTopics, "topics per participant of the study (`N`)")
 	var runs, allow multiFlag
 	fs.Var(&runs, "run", "a run to replay (`R`, repeatable)")

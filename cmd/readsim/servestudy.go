@@ -62,11 +62,13 @@ func studyOptions(e *env, cfg serveConfig) (*web.StudyOptions, error) {
 	return opt, nil
 }
 
-// demoStudyPath is where the demo keeps its study's recordings.
+// demoStudyPath is where the demo keeps its study's recordings: beside the
+// demo's index (the user cache folder, or $READSIM_DEMO_INDEX's folder in
+// tests).
 func demoStudyPath() string {
-	cache, err := os.UserCacheDir()
+	idx, err := demoIndexPath()
 	if err != nil {
-		cache = os.TempDir()
+		return ""
 	}
-	return filepath.Join(cache, "readsim", "demo-study")
+	return filepath.Join(filepath.Dir(idx), "demo-study")
 }
