@@ -14,7 +14,7 @@ import (
 )
 
 type pageTemplates struct {
-	home, results, simulate, race, errorPage *template.Template
+	home, results, simulate, race, errorPage, study *template.Template
 }
 
 func parseTemplates() (*pageTemplates, error) {
@@ -31,7 +31,7 @@ func parseTemplates() (*pageTemplates, error) {
 	for _, p := range []struct {
 		t    **template.Template
 		name string
-	}{{&t.home, "home.html"}, {&t.results, "results.html"}, {&t.simulate, "simulate.html"}, {&t.race, "race.html"}, {&t.errorPage, "error.html"}} {
+	}{{&t.home, "home.html"}, {&t.results, "results.html"}, {&t.simulate, "simulate.html"}, {&t.race, "race.html"}, {&t.errorPage, "error.html"}, {&t.study, "study.html"}} {
 		if *p.t, err = parse(p.name); err != nil {
 			return nil, err
 		}
@@ -74,6 +74,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, t *t
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Vary", "Accept-Encoding")
+	if s.study != nil {
+		w.Header().Add("Vary", "Cookie") // a participant's pages load the study script
+	}
 	if acceptsGzip(r) {
 		var z bytes.Buffer
 		zw := gzip.NewWriter(&z)
@@ -127,7 +130,7 @@ func (s *Server) examples() []string {
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, s.pages.home, map[string]any{
 		"Title": "readsim", "HasSearch": s.opt.Searcher != nil, "HasSim": s.opt.Replayer != nil,
-		"Examples": s.examples(), "RaceURL": s.raceURL(),
+		"Examples": s.examples(), "RaceURL": s.raceURL(), "Study": s.inStudy(r),
 	})
 }
 
@@ -151,7 +154,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusInternalServerError, "The search failed.")
 		return
 	}
-	s.render(w, r, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits, "K": s.opt.K})
+	s.render(w, r, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits, "K": s.opt.K, "Study": s.inStudy(r)})
 }
 
 // maxPassages is the most passages a page request may name.
@@ -240,6 +243,9 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 		StylesheetURL: "/static/article.css",
 		Highlight:     true,
 	}
+	if !sim && s.inStudy(r) {
+		opt.ScriptURL = studyScript
+	}
 	if sim {
 		// the simulation frame stays on the simulated reader's article
 		opt.ResultsURL = "/simulate"
@@ -259,6 +265,9 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 	// application/xhtml+xml: the renderer writes well-formed XHTML, and the
 	// XML parser then shows any mistake instead of guessing around it.
 	w.Header().Set("Content-Type", "application/xhtml+xml; charset=utf-8")
+	if s.study != nil {
+		w.Header().Set("Vary", "Cookie")
+	}
 	if validLang(info.Lang) {
 		w.Header().Set("Content-Language", info.Lang)
 	}

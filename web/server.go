@@ -23,6 +23,7 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *limiter
 	pages   *pageTemplates
+	study   *studyStore           // nil: no study mode
 	static  map[string]staticFile // "/static/…" → the file
 	// conns tracks the open WebSockets, to close them on shutdown.
 	connsMu sync.Mutex
@@ -46,6 +47,16 @@ func New(opt Options) (*Server, error) {
 	if s.static, err = staticFiles(); err != nil {
 		return nil, err
 	}
+	if opt.Study != nil {
+		st := *opt.Study
+		if err := st.check(); err != nil {
+			return nil, err
+		}
+		s.opt.Study = &st
+		if s.study, err = openStudy(st, s.opt.Logf); err != nil {
+			return nil, err
+		}
+	}
 	s.mux.HandleFunc("GET /static/", s.handleStatic)
 	s.mux.HandleFunc("GET /static/article.css", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/css; charset=utf-8")
@@ -58,6 +69,10 @@ func New(opt Options) (*Server, error) {
 	s.mux.HandleFunc("GET /simulate", s.handleSimulate)
 	s.mux.HandleFunc("GET /race", s.handleRace)
 	s.mux.HandleFunc("GET /api/replay", s.apiReplay)
+	s.mux.HandleFunc("GET /study", s.handleStudy)
+	s.mux.HandleFunc("POST /study/consent", s.handleConsent)
+	s.mux.HandleFunc("POST /study/events", s.handleStudyEvents)
+	s.mux.HandleFunc("POST /study/withdraw", s.handleWithdraw)
 	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
 	})
@@ -78,8 +93,9 @@ func New(opt Options) (*Server, error) {
 	return s, nil
 }
 
-// maxBody is the largest request body accepted: every route is a GET, so any
-// body at all is suspicious.
+// maxBody is the largest request body accepted but on POST /study/events
+// (MaxStudyBatchBytes): every other route is a GET or a study form of a
+// few bytes, so any more is suspicious.
 const maxBody = 1 << 10
 
 // maxQuery is the longest query string accepted, in bytes.
@@ -99,7 +115,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusTooManyRequests, "too many requests")
 		return
 	}
-	if r.ContentLength > maxBody {
+	limit := int64(maxBody)
+	if r.Method == http.MethodPost && r.URL.Path == "/study/events" {
+		limit = MaxStudyBatchBytes
+	}
+	if r.ContentLength > limit {
 		httpError(w, http.StatusRequestEntityTooLarge, "request body too large")
 		return
 	}
@@ -107,7 +127,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusRequestURITooLong, "query string too long")
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	s.mux.ServeHTTP(w, r)
 }
 

@@ -9,6 +9,12 @@
 // topic's results in a phone-sized frame. It is driven by the trace events of
 // scenario.md, streamed as JSON text messages over a WebSocket at /ws/replay.
 //
+// The study mode (Options.Study; study.go) turns the prototype into an
+// instrument: participants consent at /study, get topics, search and read,
+// and their pages record what was on screen, in the trace schema, to one
+// JSON Lines file per participant that readsim eval --readings and readsim
+// calibrate read.
+//
 // The package knows nothing of Bleve, the renderer or the scenario: it talks to
 // them through the small interfaces below (Searcher, Pages, Replayer), so that
 // its handlers are tested with fakes and wired to the real packages by the
@@ -67,6 +73,9 @@ type PageOptions struct {
 	StylesheetURL string
 	// Highlight marks the passages.
 	Highlight bool
+	// ScriptURL, when not empty, is a script the page loads (deferred):
+	// the study's recorder on a participant's pages.
+	ScriptURL string
 }
 
 // ArticleInfo describes an article for the JSON API.
@@ -194,7 +203,11 @@ type Options struct {
 	// PingInterval is the WebSocket ping period (default 20s); a client that
 	// answers no ping for twice that is dropped.
 	PingInterval time.Duration
-	// Logf logs server events (nil: silent).
+	// Study, when not nil, turns on the study mode (/study): recorded
+	// readings of real participants (study.go).
+	Study *StudyOptions
+	// Logf logs server events (nil: silent). The server logs no client
+	// address or user agent.
 	Logf func(format string, args ...any)
 }
 

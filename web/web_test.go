@@ -281,15 +281,30 @@ func TestNoInlineCode(t *testing.T) {
 
 // TestPageWeight keeps the prototype's own pages light: with the
 // stylesheets, scripts and icon they load (and frame.css, which the
-// simulation frames add to the article pages), under 50 KB as files and
-// under 20 KB as a phone fetches them (gzipped).
+// simulation frames add to the article pages; study.css, which the study's
+// recorder adds to a participant's pages), under 50 KB as files and under
+// 20 KB as a phone fetches them (gzipped). The study's pages are weighed
+// for a visitor (the consent page) and for a participant.
 func TestPageWeight(t *testing.T) {
-	s, _, _ := newTestServer(t, nil)
+	s := newStudyServer(t, t.TempDir(), nil)
+	c := consent(t, s)
 	ref := regexp.MustCompile(`(?:src|href)="(/static/[^"]+)"`)
-	for _, target := range []string{"/", "/search?q=lens", "/simulate", "/race", "/nope"} {
-		body := get(t, s, target).Body.String()
-		r := httptest.NewRequest("GET", target, nil)
+	for _, tc := range []struct {
+		target      string
+		participant bool
+	}{{"/", false}, {"/search?q=lens", false}, {"/simulate", false}, {"/race", false}, {"/nope", false},
+		{"/study", false}, {"/study", true}, {"/search?q=lens", true}, {"/", true}} {
+		target := tc.target
+		var cookie *http.Cookie
+		if tc.participant {
+			cookie, target = c, target+" (participant)"
+		}
+		body := getWith(s, cookie, tc.target).Body.String()
+		r := httptest.NewRequest("GET", tc.target, nil)
 		r.Header.Set("Accept-Encoding", "gzip")
+		if cookie != nil {
+			r.AddCookie(cookie)
+		}
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, r)
 		if w.Header().Get("Content-Encoding") != "gzip" {
@@ -302,6 +317,12 @@ func TestPageWeight(t *testing.T) {
 		}
 		if files["/static/lane.js"] {
 			files["/static/frame.css"] = true
+		}
+		if files["/static/study.js"] != tc.participant {
+			t.Errorf("%s: loads the recorder: %v", target, files["/static/study.js"])
+		}
+		if files["/static/study.js"] {
+			files["/static/study.css"] = true
 		}
 		for f := range files {
 			b, err := fs.ReadFile(assets, strings.TrimPrefix(f, "/"))

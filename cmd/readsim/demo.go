@@ -17,7 +17,7 @@ import (
 func init() {
 	register(&command{
 		name:    "demo",
-		args:    "[--addr :8080] [--sample DIR] [--allow-origin O]...",
+		args:    "[--addr :8080] [--sample DIR] [--allow-origin O]... [--study DIR]",
 		summary: "index the bundled sample and serve the phone prototype and the simulation view",
 		run:     runDemo,
 	})
@@ -36,13 +36,17 @@ func init() {
 // executable; --sample names it explicitly. The index lives in
 // $XDG_CACHE_HOME/readsim/demo-index (os.UserCacheDir), or in the temporary
 // folder when there is no cache folder. The sample's runs are every file of
-// corpus-sample/runs/ except *.md, passage runs first.
+// corpus-sample/runs/ except *.md, passage runs first. The demo runs a
+// reading study at /study on the sample's topics (servestudy.go), recording
+// into demo-study beside the index ($XDG_CACHE_HOME/readsim/demo-study)
+// unless --study says otherwise (--study "" turns it off).
 func runDemo(e *env, args []string) error {
 	fs := newFlags(e, commands["demo"])
 	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")
 	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
 	var allow multiFlag
 	fs.Var(&allow, "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
+	study := fs.String("study", demoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -71,7 +75,7 @@ func runDemo(e *env, args []string) error {
 		ln.Close()
 		return err
 	}
-	cfg.addr, cfg.allow, cfg.demo, cfg.ln = *addr, allow, true, ln
+	cfg.addr, cfg.allow, cfg.demo, cfg.ln, cfg.study = *addr, allow, true, ln, *study
 	return serve(e, cfg)
 }
 

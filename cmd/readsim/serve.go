@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:    "serve",
-		args:    "(--index IDX | --qrels Q --run R...) [--addr A] [--qrels Q] [--run R]... [--topics FILE] [--articles DIR] [--allow-origin O]...",
+		args:    "(--index IDX | --qrels Q --run R...) [--addr A] [--qrels Q] [--run R]... [--topics FILE] [--articles DIR] [--allow-origin O]... [--study DIR [--study-topics N]]",
 		summary: "the web prototype and simulation view over an index",
 		run:     runServe,
 	})
@@ -37,6 +37,10 @@ type serveConfig struct {
 	allow    []string // extra WebSocket origins
 	liveK    int      // articles per topic of the live run
 	demo     bool     // print the LAN URL and its QR code
+	// study is the reading study's folder ("" no study); studyTopics the
+	// topics per participant (servestudy.go).
+	study       string
+	studyTopics int
 	// rate is the request rate allowed per client address (0: the web
 	// package's default; < 0: no limit). Tests raise it.
 	rate float64
@@ -71,6 +75,8 @@ func runServe(e *env, args []string) error {
 	tfile := fs.String("topics", "", "topics `FILE`: titles, and the live system's own run")
 	articles := fs.String("articles", "", "articles folder (`DIR`); default: the one the index was built from")
 	k := fs.Int("k", 100, "articles per topic of the live system's run")
+	study := fs.String("study", "", "run a reading study at /study, recording into `DIR` (needs --index and --topics)")
+	studyTopics := fs.Int("study-topics", defaultStudyTopics, "topics per participant of the study (`N`)")
 	var runs, allow multiFlag
 	fs.Var(&runs, "run", "a run to replay (`R`, repeatable)")
 	fs.Var(&allow, "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
@@ -90,8 +96,14 @@ func runServe(e *env, args []string) error {
 	if *k < 1 {
 		return usageError{"--k must be at least 1"}
 	}
+	if *studyTopics < 1 {
+		return usageError{"--study-topics must be at least 1"}
+	}
+	if *study != "" && (*idx == "" || *tfile == "") {
+		return usageError{"--study needs --index (participants search) and --topics (they are given topics)"}
+	}
 	return serve(e, serveConfig{index: *idx, articles: *articles, addr: *addr, qrels: *qrels, topics: *tfile,
-		runs: runs, allow: allow, liveK: *k})
+		runs: runs, allow: allow, liveK: *k, study: *study, studyTopics: *studyTopics})
 }
 
 // indexSource reads the articles folder an index was built from (its
@@ -211,6 +223,12 @@ func serve(e *env, cfg serveConfig) error {
 	if x != nil {
 		opt.Searcher = &backend.Search{X: x}
 		articles = x.Articles()
+	}
+	if cfg.study != "" {
+		var err error
+		if opt.Study, err = studyOptions(e, cfg); err != nil {
+			return err
+		}
 	}
 	srv, err := web.New(opt)
 	if err != nil {

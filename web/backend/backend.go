@@ -158,6 +158,7 @@ func (p *Pages) Render(id string, ps []effort.Span, opt web.PageOptions) ([]byte
 		ResultsURL:    opt.ResultsURL,
 		ArticleURL:    opt.ArticleURL,
 		StylesheetURL: opt.StylesheetURL,
+		ScriptURL:     opt.ScriptURL,
 		NoHighlight:   !opt.Highlight,
 	})
 	return b.Bytes(), err

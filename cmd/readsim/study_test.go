@@ -1,0 +1,145 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/web/backend"
+)
+
+// The study's flags: --study needs an index and topics; --study-topics is
+// at least 1.
+func TestServeStudyFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--index", "x", "--study", "d"}, "--study needs --index"},
+		{[]string{"serve", "--qrels", "q", "--run", "r", "--topics", "t", "--study", "d"}, "--study needs --index"},
+		{[]string{"serve", "--index", "x", "--topics", "t", "--study", "d", "--study-topics", "0"}, "--study-topics must be at least 1"},
+	} {
+		status, _, stderr := runCLI(tc.args...)
+		if status != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: %d %q, want 2 and %q", tc.args, status, stderr, tc.want)
+		}
+	}
+}
+
+// participantClient consents on the study at u and returns a client that
+// carries the participant's cookie.
+func participantClient(t *testing.T, u string) *http.Client {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.PostForm(u+"/study/consent", url.Values{"consent": {"yes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Request.URL.Path != "/study" {
+		t.Fatalf("consent: %d at %s", resp.StatusCode, resp.Request.URL)
+	}
+	return c
+}
+
+// TestStudyArticlePageWeight: a participant's article pages, with the
+// article stylesheet, the recorder and its stylesheet, weigh at most 50 KB
+// beside the article's text (as TestArticlePageWeight for everyone).
+func TestStudyArticlePageWeight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the sample")
+	}
+	u, _, _ := startStudyDemo(t)
+	c := participantClient(t, u)
+	sample, _ := findSample()
+	dir, err := article.OpenDir(filepath.Join(sample, "articles"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetch := func(path string) []byte {
+		resp, err := c.Get(u + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d", path, resp.StatusCode)
+		}
+		return b
+	}
+	assets := len(backend.CSS()) + len(fetch("/static/study.js")) + len(fetch("/static/study.css"))
+	worst, worstID := 0, ""
+	for _, id := range dir.IDs() {
+		a, err := dir.Parse(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := fetch("/article/" + id + "?q=lighthouse+lens+coffee+bridge")
+		if !strings.Contains(string(b), `<script src="/static/study.js" defer="defer"></script>`) {
+			t.Fatalf("%s: a participant's page without the recorder", id)
+		}
+		if w := len(b) + assets - len(a.Text); w > worst {
+			worst, worstID = w, id
+		}
+	}
+	t.Logf("heaviest article page of a participant beside its text: %d bytes (%s; stylesheets and recorder included)", worst, worstID)
+	if worst > 50_000 {
+		t.Errorf("article %s: %d bytes beside its text, more than 50 KB", worstID, worst)
+	}
+}
+
+// TestStudyFolderIsReadings: the study's folder, as the README says to use
+// it: eval --readings and calibrate read DIR/*.jsonl (the keys beside them
+// are not readings and are not globbed).
+func TestStudyFolderIsReadings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the sample")
+	}
+	u, dir, qrels := startStudyDemo(t)
+	for i, batch := range []string{
+		`{"events":[{"ev":"topic","topic":"2026001","seq":1,"t":0},{"ev":"query","topic":"2026001","seq":2,"t":900,"q":"fresnel lens"},
+{"ev":"open","topic":"2026001","doc":"1001","rank":1,"seq":3,"t":1500,"passages":[[76,620]]},{"ev":"read","topic":"2026001","doc":"1001","seq":4,"t":1600,"from":2,"to":14},
+{"ev":"read","topic":"2026001","doc":"1001","seq":5,"t":1600,"from":76,"to":600},{"ev":"stop","topic":"2026001","doc":"1001","seq":6,"t":9000},
+{"ev":"done","topic":"2026001","seq":7,"t":9500,"outcome":"found"}]}`,
+		`{"events":[{"ev":"topic","topic":"2026002","seq":1,"t":0},{"ev":"query","topic":"2026002","seq":2,"t":900,"q":"keepers"},
+{"ev":"open","topic":"2026002","doc":"1004","rank":1,"seq":3,"t":1500},{"ev":"read","topic":"2026002","doc":"1004","seq":4,"t":1600,"from":0,"to":700},
+{"ev":"done","topic":"2026002","seq":5,"t":30000,"outcome":"gave up"}]}`,
+	} {
+		c := participantClient(t, u)
+		resp, err := c.Post(u+"/study/events", "application/json", strings.NewReader(batch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("participant %d: %d %s", i, resp.StatusCode, b)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	keys, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 2 || len(keys) != 2 {
+		t.Fatalf("recordings %v, keys %v", files, keys)
+	}
+	for _, f := range append(files, dir) {
+		if st, _ := os.Stat(f); st.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s is readable by others: %v", f, st.Mode())
+		}
+	}
+	status, out, errs := runCLI(append([]string{"eval", "--qrels", qrels, "--readings", "-q"}, files...)...)
+	if status != 0 || strings.Count(out, "AgP\\Read\t2026001\t") != 1 || strings.Count(out, "AgP\\Read\t2026002\t") != 1 {
+		t.Errorf("eval --readings: %d\n%s\n%s", status, out, errs)
+	}
+	status, out, errs = runCLI(append([]string{"calibrate", "--qrels", qrels, "--format", "json"}, files...)...)
+	if status != 0 || !strings.Contains(out, "{") {
+		t.Errorf("calibrate: %d\n%s\n%s", status, out, errs)
+	}
+}

@@ -1,0 +1,364 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// The study mode (issue 16): real people read on their phones and the
+// prototype records what was on their screen, in the simulated reader's
+// trace schema, so that readsim eval --readings and readsim calibrate score
+// and fit the simulation to them.
+//
+//	GET  /study          the study explained and a consent form; for a
+//	                     participant, their current topic (title and
+//	                     description) with a search form, or the end
+//	POST /study/consent  consent=yes: a new participant (a random id and
+//	                     token, a cookie), then /study
+//	POST /study/events   a batch of events (studyevents.go) from the page
+//	POST /study/withdraw deletes the participant's recording and key
+//
+// The participant's pages (/, /search, /article/…) load /static/study.js,
+// which records in the page's own local storage and sends batches: the
+// query of each result list, each article opened (its rank in the list
+// seen, the passages shown), the characters on screen as they scroll
+// (render's data-o offsets: the reading order is a list of character
+// positions), the arrows followed, and "found it" / "give up" per topic,
+// each with its time in milliseconds since the session started.
+//
+// Decisions where the issue is silent:
+//   - Authentication: the token (32 random bytes, base64url) lives in a
+//     cookie "readsim_study" = "ID.TOKEN", HttpOnly, SameSite=Strict, 7
+//     days (Secure over TLS); the server keeps only its SHA-256, in the
+//     participant's key file, so a restarted server still accepts the
+//     participant. No name, IP address or user agent is stored or logged
+//     (the rate limiter's per-address buckets live in memory for seconds).
+//   - POSTs with an Origin header naming another site are refused (403).
+//     A form POST under Referrer-Policy: no-referrer carries "Origin:
+//     null", which is accepted: the SameSite=Strict cookie is what keeps
+//     other sites out. Events must be sent as application/json, which a
+//     page of another site cannot do without a CORS preflight the server
+//     never grants.
+//   - Topics are assigned round robin: participant k (in order of consent,
+//     counted from the participants present at start) gets topics k, k+1,
+//     … (mod the topics), PerParticipant of them, in that order; a topic
+//     is current until its done event.
+//   - Refusals: no cookie 401; a cookie of no participant (or withdrawn)
+//     or a foreign Origin 403; not JSON 415; a batch over
+//     MaxStudyBatchBytes or MaxStudyBatchEvents, or a recording that would
+//     pass MaxRecordingBytes, 413; a seq that replays or goes back 409
+//     (with the last seq written, so that the page drops what is already
+//     recorded); any other invalid event 400 (with its index). A refused
+//     batch writes nothing.
+
+// StudyTopic is a topic of the study as participants see it.
+type StudyTopic struct {
+	ID, Title, Description string
+}
+
+// StudyOptions turn on the study mode.
+type StudyOptions struct {
+	// Dir holds the recordings and the participants' keys (created if
+	// missing, mode 0700).
+	Dir string
+	// Topics are the topics to assign.
+	Topics []StudyTopic
+	// PerParticipant is how many topics each participant gets (default 3,
+	// at most len(Topics)).
+	PerParticipant int
+	// MaxParticipants bounds the participants (default 1000); past it a
+	// consent is answered "the study is full" (503).
+	MaxParticipants int
+	// MaxRecordingBytes bounds a participant's recording (default 8 MiB).
+	MaxRecordingBytes int64
+}
+
+func (o *StudyOptions) check() error {
+	if o.Dir == "" {
+		return errors.New("web: the study has no folder")
+	}
+	if len(o.Topics) == 0 {
+		return errors.New("web: the study has no topics")
+	}
+	for _, t := range o.Topics {
+		if t.ID == "" || len(t.ID) > 128 || strings.ContainsFunc(t.ID, isSpaceOrControl) {
+			return fmt.Errorf("web: study topic id %q is empty, too long or holds white space", t.ID)
+		}
+	}
+	if o.PerParticipant <= 0 {
+		o.PerParticipant = 3
+	}
+	o.PerParticipant = min(o.PerParticipant, len(o.Topics))
+	if o.MaxParticipants <= 0 {
+		o.MaxParticipants = 1000
+	}
+	if o.MaxRecordingBytes <= 0 {
+		o.MaxRecordingBytes = 8 << 20
+	}
+	return nil
+}
+
+func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
+
+// studyScript is the study's recorder, loaded by a participant's pages.
+const studyScript = "/static/study.js"
+
+// studyCookie is the participant's cookie.
+const studyCookie = "readsim_study"
+
+// studyCookieAge is how long a participant's cookie lasts.
+const studyCookieAge = 7 * 24 * time.Hour
+
+// participantOf returns the request's participant, or nil.
+func (s *Server) participantOf(r *http.Request) *participant {
+	if s.study == nil {
+		return nil
+	}
+	c, err := r.Cookie(studyCookie)
+	if err != nil {
+		return nil
+	}
+	return s.study.authenticate(c.Value)
+}
+
+// inStudy reports whether the request comes from a participant: their
+// pages load the study script.
+func (s *Server) inStudy(r *http.Request) bool { return s.participantOf(r) != nil }
+
+func setStudyCookie(w http.ResponseWriter, r *http.Request, value string, age time.Duration) {
+	c := &http.Cookie{Name: studyCookie, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil}
+	if age > 0 {
+		c.MaxAge = int(age / time.Second)
+	} else {
+		c.MaxAge = -1
+	}
+	http.SetCookie(w, c)
+}
+
+// foreignOrigin reports whether the request's Origin names another site.
+func foreignOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	if o == "" || o == "null" {
+		return false
+	}
+	u, err := url.Parse(o)
+	return err != nil || !strings.EqualFold(u.Host, r.Host)
+}
+
+// studyTopic returns the server's description of topic id.
+func (s *Server) studyTopic(id string) StudyTopic {
+	for _, t := range s.opt.Study.Topics {
+		if t.ID == id {
+			return t
+		}
+	}
+	return StudyTopic{ID: id, Title: id}
+}
+
+// studyPage renders the study page in one of its states.
+func (s *Server) studyPage(w http.ResponseWriter, r *http.Request, status int, data map[string]any) {
+	w.Header().Set("Cache-Control", "no-store")
+	data["Title"] = "Reading study – readsim"
+	data["Topics"] = s.opt.Study.PerParticipant
+	s.render(w, r, status, s.pages.study, data)
+}
+
+// handleStudy serves GET /study.
+func (s *Server) handleStudy(w http.ResponseWriter, r *http.Request) {
+	if s.study == nil {
+		s.errorPage(w, r, http.StatusNotFound, "This server runs no reading study (readsim serve --study DIR starts one).")
+		return
+	}
+	p := s.participantOf(r)
+	if p == nil {
+		if _, err := r.Cookie(studyCookie); err == nil {
+			setStudyCookie(w, r, "", 0) // a cookie of no participant
+		}
+		s.studyPage(w, r, http.StatusOK, map[string]any{"State": "consent"})
+		return
+	}
+	p.mu.Lock()
+	err := s.study.load(p)
+	st := p.st
+	var current string
+	index := 0
+	for i, t := range p.topics {
+		if !st.done[t] {
+			current, index = t, i+1
+			break
+		}
+	}
+	p.mu.Unlock()
+	if err != nil {
+		s.errorPage(w, r, http.StatusInternalServerError, "Your recording cannot be read back. Please tell the people running the study.")
+		return
+	}
+	data := map[string]any{"State": "finished", "Participant": p.id, "Seq": st.seq, "T": st.t, "Total": len(p.topics), "Study": true}
+	if current != "" {
+		data["State"] = "topic"
+		data["Topic"] = s.studyTopic(current)
+		data["Index"] = index
+	}
+	s.studyPage(w, r, http.StatusOK, data)
+}
+
+// handleConsent serves POST /study/consent.
+func (s *Server) handleConsent(w http.ResponseWriter, r *http.Request) {
+	if s.study == nil {
+		s.errorPage(w, r, http.StatusNotFound, "This server runs no reading study.")
+		return
+	}
+	if foreignOrigin(r) {
+		s.errorPage(w, r, http.StatusForbidden, "This form can only be sent from the study's own page.")
+		return
+	}
+	if s.participantOf(r) != nil {
+		http.Redirect(w, r, "/study", http.StatusSeeOther)
+		return
+	}
+	if err := r.ParseForm(); err != nil || r.PostForm.Get("consent") != "yes" {
+		s.studyPage(w, r, http.StatusBadRequest, map[string]any{"State": "consent", "Message": "To take part, tick “I agree” and press Start."})
+		return
+	}
+	p, token, err := s.study.newParticipant()
+	if errors.Is(err, errStudyFull) {
+		s.errorPage(w, r, http.StatusServiceUnavailable, "The study is full: thank you for your interest.")
+		return
+	}
+	if err != nil {
+		s.opt.Logf("web: study: a new participant: %v", err)
+		s.errorPage(w, r, http.StatusInternalServerError, "The study cannot take a new participant now.")
+		return
+	}
+	setStudyCookie(w, r, p.id+"."+token, studyCookieAge)
+	http.Redirect(w, r, "/study", http.StatusSeeOther)
+}
+
+// handleWithdraw serves POST /study/withdraw.
+func (s *Server) handleWithdraw(w http.ResponseWriter, r *http.Request) {
+	if s.study == nil {
+		s.errorPage(w, r, http.StatusNotFound, "This server runs no reading study.")
+		return
+	}
+	if foreignOrigin(r) {
+		s.errorPage(w, r, http.StatusForbidden, "This form can only be sent from the study's own page.")
+		return
+	}
+	p := s.participantOf(r)
+	if p == nil {
+		setStudyCookie(w, r, "", 0)
+		s.studyPage(w, r, http.StatusOK, map[string]any{"State": "withdrawn", "Nothing": true, "Study": true})
+		return
+	}
+	if err := s.study.withdraw(p); err != nil {
+		s.opt.Logf("web: study: withdrawing %s: %v", p.id, err)
+		s.errorPage(w, r, http.StatusInternalServerError, "Your recording could not be deleted. Please try again, or tell the people running the study.")
+		return
+	}
+	setStudyCookie(w, r, "", 0)
+	s.studyPage(w, r, http.StatusOK, map[string]any{"State": "withdrawn", "Participant": p.id, "Study": true})
+}
+
+// handleStudyEvents serves POST /study/events: a batch is checked whole,
+// then written with one append and fsync, or refused and nothing written.
+func (s *Server) handleStudyEvents(w http.ResponseWriter, r *http.Request) {
+	if s.study == nil {
+		jsonError(w, http.StatusNotFound, "this server runs no reading study")
+		return
+	}
+	if foreignOrigin(r) {
+		jsonError(w, http.StatusForbidden, "events are taken from the study's own pages only")
+		return
+	}
+	if _, err := r.Cookie(studyCookie); err != nil {
+		jsonError(w, http.StatusUnauthorized, "no participant token: consent at /study first")
+		return
+	}
+	p := s.participantOf(r)
+	if p == nil {
+		jsonError(w, http.StatusForbidden, "not a participant of this study (withdrawn, or a wrong token)")
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		jsonError(w, http.StatusUnsupportedMediaType, "events are sent as application/json")
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			jsonError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a batch is at most %d bytes", MaxStudyBatchBytes))
+			return
+		}
+		jsonError(w, http.StatusBadRequest, "the batch could not be read")
+		return
+	}
+	evs, berr := parseBatch(body)
+	if berr != nil {
+		batchRefused(w, berr, 0)
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gone {
+		jsonError(w, http.StatusForbidden, "not a participant of this study (withdrawn)")
+		return
+	}
+	if err := s.study.load(p); err != nil {
+		jsonError(w, http.StatusInternalServerError, "this participant's recording cannot be read back")
+		return
+	}
+	st := p.st.clone()
+	var lines []byte
+	for i := range evs {
+		e, berr := st.check(i, &evs[i], p.assigned, s.articleLength)
+		if berr != nil {
+			batchRefused(w, berr, p.st.seq)
+			return
+		}
+		lines = e.appendLine(lines, p.id)
+	}
+	if p.st.size+int64(len(lines)) > s.opt.Study.MaxRecordingBytes {
+		jsonError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the recording is full (%d bytes at most)", s.opt.Study.MaxRecordingBytes))
+		return
+	}
+	if err := s.study.appendBatch(p, lines); err != nil {
+		s.opt.Logf("web: study: writing %s: %v", p.id, err)
+		jsonError(w, http.StatusInternalServerError, "the batch could not be written")
+		return
+	}
+	st.size = p.st.size + int64(len(lines))
+	p.st = st
+	writeJSON(w, http.StatusOK, map[string]any{"seq": st.seq, "t": st.t, "written": len(evs)})
+}
+
+// batchRefused answers a refused batch: the event at fault and, for a seq
+// that replays, the last seq written.
+func batchRefused(w http.ResponseWriter, e *batchError, last int64) {
+	body := map[string]any{"error": e.Error()}
+	if e.event >= 0 {
+		body["event"] = e.event
+	}
+	if e.status == http.StatusConflict {
+		body["seq"] = last
+	}
+	writeJSON(w, e.status, body)
+}
+
+// articleLength is the article's length in characters, if the server has it.
+func (s *Server) articleLength(doc string) (int, bool) {
+	if !validID(doc) || !s.opt.Pages.Has(doc) {
+		return 0, false
+	}
+	info, err := s.opt.Pages.Info(doc)
+	if err != nil {
+		return 0, false
+	}
+	return info.Length, true
+}

@@ -1,0 +1,627 @@
+package web
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// studyTopics are the fake study's topics.
+var studyTopics = []StudyTopic{
+	{"T1", "lighthouse lens", "How does a lens make a lighthouse's light reach far?"},
+	{"T2", "coffee <beans>", "Where do coffee beans come from?"},
+	{"T3", "lamp oil", "What did lighthouse lamps burn?"},
+}
+
+// newStudyServer is the fake server with a study in dir: two topics per
+// participant.
+func newStudyServer(t *testing.T, dir string, mod func(*StudyOptions)) *Server {
+	t.Helper()
+	st := &StudyOptions{Dir: dir, Topics: studyTopics, PerParticipant: 2}
+	if mod != nil {
+		mod(st)
+	}
+	s, _, _ := newTestServer(t, func(o *Options) { o.Study = st })
+	return s
+}
+
+// consent takes part and returns the participant's cookie.
+func consent(t testing.TB, s http.Handler) *http.Cookie {
+	t.Helper()
+	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Header.Set("Origin", "null") // a form under Referrer-Policy: no-referrer
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/study" {
+		t.Fatalf("consent: %d %q\n%s", w.Code, w.Header().Get("Location"), w.Body)
+	}
+	for _, c := range w.Result().Cookies() {
+		if c.Name == studyCookie {
+			return c
+		}
+	}
+	t.Fatal("consent set no cookie")
+	return nil
+}
+
+// post sends a batch with the cookie (nil: none).
+func post(s http.Handler, c *http.Cookie, body string, mod ...func(*http.Request)) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("POST", "/study/events", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	if c != nil {
+		r.AddCookie(c)
+	}
+	for _, m := range mod {
+		m(r)
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	return w
+}
+
+func participantID(c *http.Cookie) string { id, _, _ := strings.Cut(c.Value, "."); return id }
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// getWith requests target with the cookie.
+func getWith(s http.Handler, c *http.Cookie, target string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("GET", target, nil)
+	if c != nil {
+		r.AddCookie(c)
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	return w
+}
+
+// A batch worked by hand: what the page sends and the lines written.
+const goodBatch = `{"events":[
+{"ev":"topic","topic":"T1","seq":1,"t":0},
+{"ev":"query","topic":"T1","seq":2,"t":1500,"q":"  lens <b> "},
+{"ev":"open","topic":"T1","rank":2,"doc":"101","seq":3,"t":2100,"passages":[[0,33],[62,88]]},
+{"ev":"read","topic":"T1","doc":"101","seq":4,"t":2150,"from":0,"to":60},
+{"ev":"jump","topic":"T1","doc":"101","seq":6,"t":3000,"to":62},
+{"ev":"read","topic":"T1","doc":"101","seq":7,"t":3400,"from":40,"to":88},
+{"ev":"stop","topic":"T1","doc":"101","seq":8,"t":4000},
+{"ev":"done","topic":"T1","seq":9,"t":4200,"outcome":"found"}]}`
+
+// goodLines are the lines of goodBatch for participant P: the query
+// trimmed, the open with the article's length (101 has 88 characters), the
+// open's rank on its read, jump and stop, run on the topic event, source on
+// all; seq 5 was never sent (a gap is allowed).
+func goodLines(p string) string {
+	return `{"ev":"topic","topic":"T1","rank":0,"doc":"","seq":1,"run":"` + p + `","t":0,"source":"recorded"}
+{"ev":"query","topic":"T1","rank":0,"doc":"","seq":2,"q":"lens \u003cb\u003e","t":1500,"source":"recorded"}
+{"ev":"open","topic":"T1","rank":2,"doc":"101","seq":3,"len":88,"passages":[[0,33],[62,88]],"t":2100,"source":"recorded"}
+{"ev":"read","topic":"T1","rank":2,"doc":"101","seq":4,"from":0,"to":60,"t":2150,"source":"recorded"}
+{"ev":"jump","topic":"T1","rank":2,"doc":"101","seq":6,"to":62,"t":3000,"source":"recorded"}
+{"ev":"read","topic":"T1","rank":2,"doc":"101","seq":7,"from":40,"to":88,"t":3400,"source":"recorded"}
+{"ev":"stop","topic":"T1","rank":2,"doc":"101","seq":8,"t":4000,"source":"recorded"}
+{"ev":"done","topic":"T1","rank":0,"doc":"","seq":9,"outcome":"found","t":4200,"source":"recorded"}
+`
+}
+
+// TestStudyConsent: the consent page, then a participant with a random id
+// and token whose hash only is kept, two topics, and no address or browser
+// anywhere in the folder.
+func TestStudyConsent(t *testing.T) {
+	dir := t.TempDir()
+	s := newStudyServer(t, dir, nil)
+	w := get(t, s, "/study")
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `action="/study/consent"`) || !strings.Contains(w.Body.String(), "JavaScript") {
+		t.Fatalf("/study: %d\n%s", w.Code, w.Body)
+	}
+	if strings.Contains(w.Body.String(), "study.js") {
+		t.Error("the consent page loads the recorder")
+	}
+	// no consent ticked: nothing created
+	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=no"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if w.Code != 400 || len(w.Result().Cookies()) != 0 {
+		t.Errorf("consent=no: %d, cookies %v", w.Code, w.Result().Cookies())
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("consent=no wrote %v", ents)
+	}
+	r = httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Header.Set("User-Agent", "TestAgent/7.1")
+	r.RemoteAddr = "198.51.100.23:4711"
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	cs := w.Result().Cookies()
+	if w.Code != http.StatusSeeOther || len(cs) != 1 {
+		t.Fatalf("consent: %d %v", w.Code, cs)
+	}
+	c := cs[0]
+	if c.Name != studyCookie || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.MaxAge != 7*24*3600 || c.Secure {
+		t.Errorf("cookie %+v", c)
+	}
+	id, token, _ := strings.Cut(c.Value, ".")
+	if !participantPattern.MatchString(id) || len(token) != 43 {
+		t.Fatalf("cookie value %q", c.Value)
+	}
+	var key struct {
+		Participant string   `json:"participant"`
+		Token       string   `json:"token_sha256"`
+		Topics      []string `json:"topics"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &key); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(token))
+	if key.Participant != id || key.Token != hex.EncodeToString(sum[:]) || strings.Join(key.Topics, " ") != "T1 T2" {
+		t.Errorf("key %+v", key)
+	}
+	// nothing stored names the client, or holds the token
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		for _, secret := range []string{"198.51.100.23", "TestAgent", token} {
+			if bytes.Contains(b, []byte(secret)) {
+				t.Errorf("%s holds %q", e.Name(), secret)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, id+".jsonl")); !os.IsNotExist(err) {
+		t.Errorf("a recording before any event: %v", err)
+	}
+	// the participant's page: topic 1 of 2, its title and description
+	w = getWith(s, c, "/study")
+	body := w.Body.String()
+	for _, want := range []string{`data-topic="T1"`, "Topic 1 of 2", "lighthouse lens", "How does a lens make a lighthouse&#39;s light reach far?",
+		`data-participant="` + id + `"`, `data-seq="0"`, `src="/static/study.js"`, `action="/study/withdraw"`, `action="/search"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/study as a participant lacks %q", want)
+		}
+	}
+	// a second consent from the same phone keeps the participant
+	r = httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.AddCookie(c)
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if w.Code != http.StatusSeeOther || len(w.Result().Cookies()) != 0 {
+		t.Errorf("second consent: %d %v", w.Code, w.Result().Cookies())
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("second consent: %d files", len(ents))
+	}
+}
+
+// TestStudyBatch: a batch worked by hand is written as goodLines; the
+// participant's page then shows the next topic.
+func TestStudyBatch(t *testing.T) {
+	dir := t.TempDir()
+	s := newStudyServer(t, dir, nil)
+	c := consent(t, s)
+	p := participantID(c)
+	w := post(s, c, goodBatch)
+	if w.Code != 200 || strings.TrimSpace(w.Body.String()) != `{"seq":9,"t":4200,"written":8}` {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	if got := readFile(t, filepath.Join(dir, p+".jsonl")); got != goodLines(p) {
+		t.Errorf("recording:\n%s\nwant:\n%s", got, goodLines(p))
+	}
+	if info, _ := os.Stat(filepath.Join(dir, p+".jsonl")); info.Mode().Perm() != 0o600 {
+		t.Errorf("recording mode %v", info.Mode())
+	}
+	body := getWith(s, c, "/study").Body.String()
+	if !strings.Contains(body, `data-topic="T2"`) || !strings.Contains(body, "Topic 2 of 2") || !strings.Contains(body, `data-seq="9" data-t="4200"`) {
+		t.Errorf("after topic 1 is done:\n%s", body)
+	}
+	w = post(s, c, `{"events":[{"ev":"topic","topic":"T2","seq":10,"t":5000},{"ev":"done","topic":"T2","seq":11,"t":6000,"outcome":"gave up"}]}`)
+	if w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	if body := getWith(s, c, "/study").Body.String(); !strings.Contains(body, `data-state="finished"`) || !strings.Contains(body, "all 2 topics") {
+		t.Errorf("after both topics:\n%s", body)
+	}
+}
+
+// TestStudyRefused: every bad batch is refused with its status and writes
+// nothing.
+func TestStudyRefused(t *testing.T) {
+	dir := t.TempDir()
+	s := newStudyServer(t, dir, nil)
+	c := consent(t, s)
+	p := participantID(c)
+	// a recording with topic T1 open and article 101 (88 characters) open at rank 1
+	start := `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0},{"ev":"open","topic":"T1","doc":"101","rank":1,"seq":2,"t":10}]}`
+	if w := post(s, c, start); w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	file := filepath.Join(dir, p+".jsonl")
+	before := readFile(t, file)
+	ev := func(fields string) string { return `{"events":[` + fields + `]}` }
+	read := func(seq int, from, to string) string {
+		return fmt.Sprintf(`{"ev":"read","topic":"T1","doc":"101","seq":%d,"t":20,"from":%s,"to":%s}`, seq, from, to)
+	}
+	var many []string
+	for i := 0; i < MaxStudyBatchEvents+1; i++ {
+		many = append(many, read(3+i, "0", "1"))
+	}
+	wrong := *c
+	wrong.Value = p + "." + strings.Repeat("A", 43)
+	unknown := *c
+	unknown.Value = "P-0123456789abcdef." + strings.Repeat("A", 43)
+	junk := *c
+	junk.Value = "nonsense"
+	for _, tc := range []struct {
+		name   string
+		cookie *http.Cookie
+		body   string
+		mod    func(*http.Request)
+		status int
+		want   string // in the error message
+	}{
+		{"no token", nil, ev(read(3, "0", "5")), nil, 401, "no participant token"},
+		{"wrong token", &wrong, ev(read(3, "0", "5")), nil, 403, "not a participant"},
+		{"unknown participant", &unknown, ev(read(3, "0", "5")), nil, 403, "not a participant"},
+		{"junk cookie", &junk, ev(read(3, "0", "5")), nil, 403, "not a participant"},
+		{"foreign origin", c, ev(read(3, "0", "5")), func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, 403, "own pages"},
+		{"not JSON", c, ev(read(3, "0", "5")), func(r *http.Request) { r.Header.Set("Content-Type", "text/plain") }, 415, "application/json"},
+		{"too large", c, ev(read(3, "0", "5")) + strings.Repeat(" ", MaxStudyBatchBytes), nil, 413, ""},
+		{"too many events", c, ev(strings.Join(many, ",")), nil, 413, "at most 256"},
+		{"malformed", c, `{"events":[{"ev":"read",`, nil, 400, "not a batch"},
+		{"trailing data", c, ev(read(3, "0", "5")) + "{}", nil, 400, "data after"},
+		{"no events", c, `{"events":[]}`, nil, 400, "empty batch"},
+		{"not a batch", c, `[` + read(3, "0", "5") + `]`, nil, 400, "not a batch"},
+		{"seq as a string", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":"3","t":20,"from":0,"to":5}`), nil, 400, "field seq: a string where an integer is wanted"},
+		{"from not an integer", c, ev(read(3, "1.5", "5")), nil, 400, "field from"},
+		{"to as a string", c, ev(read(3, "0", `"5"`)), nil, 400, "field to"},
+		{"unknown field", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":20,"from":0,"to":5,"ip":"1.2.3.4"}`), nil, 400, `unknown field "ip"`},
+		{"run given", c, ev(`{"ev":"topic","topic":"T1","seq":3,"t":20,"run":"P-x"}`), nil, 400, `unknown field "run"`},
+		{"passage of three", c, ev(`{"ev":"stop","topic":"T1","doc":"101","seq":3,"t":20},{"ev":"open","topic":"T1","doc":"101","seq":4,"t":20,"passages":[[1,2,3]]}`), nil, 400, "event 2: passage [1 2 3]"},
+		{"passage past the end", c, ev(`{"ev":"open","topic":"T1","doc":"102","seq":3,"t":20,"passages":[[0,57]]}`), nil, 400, "56 characters"},
+		{"unknown topic", c, ev(`{"ev":"topic","topic":"T3","seq":3,"t":20}`), nil, 400, `unknown topic "T3"`},
+		{"topic of no one", c, ev(`{"ev":"topic","topic":"T9","seq":3,"t":20}`), nil, 400, `unknown topic "T9"`},
+		{"event of another topic", c, ev(`{"ev":"query","topic":"T2","seq":3,"t":20,"q":"x"}`), nil, 400, "while topic T1 is open"},
+		{"unknown article", c, ev(`{"ev":"open","topic":"T1","doc":"999","seq":3,"t":20}`), nil, 400, `unknown article "999"`},
+		{"bad article id", c, ev(`{"ev":"open","topic":"T1","doc":"../x","seq":3,"t":20}`), nil, 400, "the id of an article"},
+		{"read past the end", c, ev(read(3, "0", "89")), nil, 400, "≤ 88"},
+		{"read backwards", c, ev(read(3, "9", "5")), nil, 400, "not 0 ≤ from ≤ to"},
+		{"read negative", c, ev(read(3, "-1", "5")), nil, 400, "not 0 ≤ from ≤ to"},
+		{"read of another article", c, ev(`{"ev":"read","topic":"T1","doc":"102","seq":3,"t":20,"from":0,"to":5}`), nil, 400, "not open"},
+		{"read after stop", c, ev(`{"ev":"stop","topic":"T1","doc":"101","seq":3,"t":20},` + read(4, "0", "5")), nil, 400, "event 2: a read event of article \"101\", which is not open"},
+		{"read without to", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":20,"from":0}`), nil, 400, "needs from and to"},
+		{"field of another kind", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":20,"from":0,"to":5,"q":"x"}`), nil, 400, "a read event has no field q"},
+		{"jump past the end", c, ev(`{"ev":"jump","topic":"T1","doc":"101","seq":3,"t":20,"to":100}`), nil, 400, "jump"},
+		{"unknown kind", c, ev(`{"ev":"dance","topic":"T1","seq":3,"t":20}`), nil, 400, `unknown event "dance"`},
+		{"done without outcome", c, ev(`{"ev":"done","topic":"T1","seq":3,"t":20}`), nil, 400, "outcome"},
+		{"done with another outcome", c, ev(`{"ev":"done","topic":"T1","seq":3,"t":20,"outcome":"bored"}`), nil, 400, "outcome"},
+		{"query of control characters", c, ev(`{"ev":"query","topic":"T1","seq":3,"t":20,"q":"a\u0007b"}`), nil, 400, "q must be"},
+		{"query too long", c, ev(`{"ev":"query","topic":"T1","seq":3,"t":20,"q":"` + strings.Repeat("x", 301) + `"}`), nil, 400, "q must be"},
+		{"no time", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"from":0,"to":5}`), nil, 400, "required"},
+		{"time going back", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":9,"from":0,"to":5}`), nil, 400, "goes back"},
+		{"time past 30 days", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":2592000001,"from":0,"to":5}`), nil, 400, "time t"},
+		{"seq 0", c, ev(read(0, "0", "5")), nil, 400, "seq 0"},
+		{"replayed seq", c, ev(read(2, "0", "5")), nil, 409, "seq 2 replays"},
+		{"seq going back in the batch", c, ev(read(5, "0", "5") + "," + read(4, "0", "5")), nil, 409, "event 2: seq 4 replays or goes back"},
+		{"done then a bad event", c, ev(`{"ev":"done","topic":"T1","seq":3,"t":20,"outcome":"found"},` + read(4, "0", "5")), nil, 400, "event 2: a read event of topic T1 before its topic event"},
+		{"good events then a bad one", c, ev(read(3, "0", "5") + "," + read(4, "0", "5") + "," + read(5, "0", "500")), nil, 400, "event 3"},
+	} {
+		w := post(s, tc.cookie, tc.body, func(r *http.Request) {
+			if tc.mod != nil {
+				tc.mod(r)
+			}
+		})
+		msg := w.Body.String()
+		var j struct{ Error string }
+		if json.Unmarshal(w.Body.Bytes(), &j) == nil {
+			msg = j.Error
+		}
+		if w.Code != tc.status || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: %d %s, want %d %q", tc.name, w.Code, strings.TrimSpace(msg), tc.status, tc.want)
+		}
+		if tc.status == 409 {
+			var j struct{ Seq int }
+			if json.Unmarshal(w.Body.Bytes(), &j); j.Seq != 2 {
+				t.Errorf("%s: the answer gives seq %d, want 2 (the last written)", tc.name, j.Seq)
+			}
+		}
+		if got := readFile(t, file); got != before {
+			t.Fatalf("%s: the recording changed:\n%s", tc.name, got)
+		}
+	}
+	// still accepting after all that, on the same topic and article
+	if w := post(s, c, ev(read(3, "0", "5"))); w.Code != 200 {
+		t.Errorf("a good batch after the refusals: %d %s", w.Code, w.Body)
+	}
+	if body := getWith(s, c, "/study").Body.String(); !strings.Contains(body, `data-topic="T1"`) {
+		t.Error("a refused batch changed the participant's topic")
+	}
+}
+
+// TestStudyLimits: past MaxParticipants a consent is refused; a batch that
+// would pass MaxRecordingBytes is refused and writes nothing.
+func TestStudyLimits(t *testing.T) {
+	dir := t.TempDir()
+	s := newStudyServer(t, dir, func(o *StudyOptions) { o.MaxParticipants = 2; o.MaxRecordingBytes = 300 })
+	c := consent(t, s)
+	consent(t, s)
+	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if w.Code != 503 || len(w.Result().Cookies()) != 0 {
+		t.Errorf("a third participant: %d", w.Code)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("%d files, want the 2 keys", len(ents))
+	}
+	// the topic line is 100 bytes or so: three fit, a fourth does not
+	file := filepath.Join(dir, participantID(c)+".jsonl")
+	if w := post(s, c, `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0},{"ev":"query","topic":"T1","seq":2,"t":0,"q":"lens"}]}`); w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	before := readFile(t, file)
+	w = post(s, c, `{"events":[{"ev":"query","topic":"T1","seq":3,"t":0,"q":"lens"},{"ev":"query","topic":"T1","seq":4,"t":0,"q":"lens"}]}`)
+	if w.Code != 413 || !strings.Contains(w.Body.String(), "recording is full") || readFile(t, file) != before {
+		t.Errorf("past the recording's limit: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestStudyWithdraw: withdrawing deletes the recording and the key, clears
+// the cookie, and the token is refused after.
+func TestStudyWithdraw(t *testing.T) {
+	dir := t.TempDir()
+	s := newStudyServer(t, dir, nil)
+	c := consent(t, s)
+	other := consent(t, s)
+	for _, ck := range []*http.Cookie{c, other} {
+		if w := post(s, ck, `{"events":[{"ev":"topic","topic":"`+map[bool]string{true: "T1", false: "T2"}[ck == c]+`","seq":1,"t":0}]}`); w.Code != 200 {
+			t.Fatalf("%d %s", w.Code, w.Body)
+		}
+	}
+	p := participantID(c)
+	// from another site: refused
+	r := httptest.NewRequest("POST", "/study/withdraw", nil)
+	r.Header.Set("Origin", "https://evil.example")
+	r.AddCookie(c)
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if w.Code != 403 || !exists(filepath.Join(dir, p+".jsonl")) {
+		t.Fatalf("withdrawal from another site: %d", w.Code)
+	}
+	r = httptest.NewRequest("POST", "/study/withdraw", nil)
+	r.AddCookie(c)
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), "deleted") {
+		t.Fatalf("withdraw: %d\n%s", w.Code, w.Body)
+	}
+	cs := w.Result().Cookies()
+	if len(cs) != 1 || cs[0].Name != studyCookie || cs[0].MaxAge >= 0 {
+		t.Errorf("the cookie is not cleared: %v", cs)
+	}
+	for _, f := range []string{p + ".jsonl", p + ".json"} {
+		if exists(filepath.Join(dir, f)) {
+			t.Errorf("%s is still there", f)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("the other participant's files: %d, want 2", len(ents))
+	}
+	if w := post(s, c, `{"events":[{"ev":"query","topic":"T1","seq":2,"t":0,"q":"x"}]}`); w.Code != 403 {
+		t.Errorf("events after withdrawal: %d", w.Code)
+	}
+	if exists(filepath.Join(dir, p+".jsonl")) {
+		t.Error("events after withdrawal wrote a recording")
+	}
+	if body := getWith(s, c, "/study").Body.String(); !strings.Contains(body, `data-state="consent"`) {
+		t.Error("/study after withdrawal is not the consent page")
+	}
+	if w := post(s, other, `{"events":[{"ev":"query","topic":"T2","seq":2,"t":0,"q":"x"}]}`); w.Code != 200 {
+		t.Errorf("the other participant: %d", w.Code)
+	}
+}
+
+// TestStudyRestart: a new server over the same folder accepts the
+// participant, knows the last seq and the topics done, and cuts off a
+// torn last line (a crash mid-write).
+func TestStudyRestart(t *testing.T) {
+	dir := t.TempDir()
+	s := newStudyServer(t, dir, nil)
+	c := consent(t, s)
+	p := participantID(c)
+	if w := post(s, c, goodBatch); w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	file := filepath.Join(dir, p+".jsonl")
+	// a batch cut short by a crash
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"ev":"topic","topic":"T2","rank":0,"doc":"","seq":10,"ru`)
+	f.Close()
+	// and an interrupted key file
+	os.WriteFile(filepath.Join(dir, ".P-0123456789abcdef.json.tmp123"), []byte("{"), 0o600)
+
+	s2 := newStudyServer(t, dir, nil)
+	if exists(filepath.Join(dir, ".P-0123456789abcdef.json.tmp123")) {
+		t.Error("the interrupted key file is still there")
+	}
+	body := getWith(s2, c, "/study").Body.String()
+	if !strings.Contains(body, `data-topic="T2"`) || !strings.Contains(body, `data-seq="9"`) {
+		t.Errorf("after the restart:\n%s", body)
+	}
+	if got := readFile(t, file); got != goodLines(p) {
+		t.Errorf("the torn line is not cut off:\n%s", got)
+	}
+	if w := post(s2, c, `{"events":[{"ev":"topic","topic":"T1","seq":10,"t":5000}]}`); w.Code != 400 || !strings.Contains(w.Body.String(), "topic T1 is done") {
+		t.Errorf("T1 again after the restart: %d %s", w.Code, w.Body)
+	}
+	if w := post(s2, c, `{"events":[{"ev":"topic","topic":"T2","seq":9,"t":5000}]}`); w.Code != 409 {
+		t.Errorf("seq 9 again after the restart: %d %s", w.Code, w.Body)
+	}
+	w := post(s2, c, `{"events":[{"ev":"topic","topic":"T2","seq":10,"t":5000}]}`)
+	if w.Code != 200 {
+		t.Fatalf("after the restart: %d %s", w.Code, w.Body)
+	}
+	want := goodLines(p) + `{"ev":"topic","topic":"T2","rank":0,"doc":"","seq":10,"run":"` + p + `","t":5000,"source":"recorded"}` + "\n"
+	if got := readFile(t, file); got != want {
+		t.Errorf("after the restart:\n%s", got)
+	}
+	// a recording edited by hand into nonsense: its events are refused
+	os.WriteFile(file, []byte("{\"ev\":\"read\"}\n"), 0o600)
+	s3 := newStudyServer(t, dir, nil)
+	if w := post(s3, c, `{"events":[{"ev":"topic","topic":"T2","seq":11,"t":5000}]}`); w.Code != 500 {
+		t.Errorf("a broken recording: %d", w.Code)
+	}
+}
+
+// TestStudyConcurrent: participants sending at once each get exactly their
+// events, in order (run with -race).
+func TestStudyConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	s := newStudyServer(t, dir, func(o *StudyOptions) { o.PerParticipant = 1 })
+	const people, batches = 8, 25
+	cookies := make([]*http.Cookie, people)
+	for i := range cookies {
+		cookies[i] = consent(t, s)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, people*batches)
+	for i, c := range cookies {
+		wg.Add(1)
+		go func(i int, c *http.Cookie) {
+			defer wg.Done()
+			topic := studyTopics[i%len(studyTopics)].ID // round robin, one topic each
+			seq := 1
+			for b := 0; b < batches; b++ {
+				var evs []string
+				if b == 0 {
+					evs = append(evs, fmt.Sprintf(`{"ev":"topic","topic":%q,"seq":1,"t":0}`, topic))
+					seq++
+				}
+				for k := 0; k < 4; k++ {
+					evs = append(evs, fmt.Sprintf(`{"ev":"query","topic":%q,"seq":%d,"t":%d,"q":"q%d"}`, topic, seq, seq, seq))
+					seq++
+				}
+				if w := post(s, c, `{"events":[`+strings.Join(evs, ",")+`]}`); w.Code != 200 {
+					errs <- fmt.Sprintf("participant %d batch %d: %d %s", i, b, w.Code, w.Body)
+					return
+				}
+			}
+		}(i, c)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	for _, c := range cookies {
+		lines := strings.Split(strings.TrimSuffix(readFile(t, filepath.Join(dir, participantID(c)+".jsonl")), "\n"), "\n")
+		if len(lines) != 1+4*batches {
+			t.Errorf("%s: %d lines, want %d", participantID(c), len(lines), 1+4*batches)
+			continue
+		}
+		for k, l := range lines[1:] {
+			if want := fmt.Sprintf(`"seq":%d,"q":"q%d"`, k+2, k+2); !strings.Contains(l, want) {
+				t.Errorf("%s line %d: %s, want %s", participantID(c), k+2, l, want)
+				break
+			}
+		}
+	}
+}
+
+// TestStudyPages: a participant's pages load the recorder (the results and
+// the article page); other visitors' do not; a server without a study has
+// no /study.
+func TestStudyPages(t *testing.T) {
+	s := newStudyServer(t, t.TempDir(), nil)
+	c := consent(t, s)
+	for _, target := range []string{"/", "/search?q=lens"} {
+		if body := getWith(s, c, target).Body.String(); !strings.Contains(body, `<script src="/static/study.js" defer></script>`) {
+			t.Errorf("%s as a participant: no recorder", target)
+		}
+		if body := getWith(s, nil, target).Body.String(); strings.Contains(body, "study.js") {
+			t.Errorf("%s for a visitor loads the recorder", target)
+		}
+	}
+	s2, pages, _ := newTestServer(t, func(o *Options) { o.Study = &StudyOptions{Dir: t.TempDir(), Topics: studyTopics} })
+	c2 := consent(t, s2)
+	getWith(s2, c2, "/article/101?q=lens")
+	if pages.last.opt.ScriptURL != studyScript {
+		t.Errorf("a participant's article page: ScriptURL %q", pages.last.opt.ScriptURL)
+	}
+	getWith(s2, nil, "/article/101?q=lens")
+	if pages.last.opt.ScriptURL != "" {
+		t.Errorf("a visitor's article page: ScriptURL %q", pages.last.opt.ScriptURL)
+	}
+	getWith(s2, c2, "/article/101?p=0:5")
+	if pages.last.opt.ScriptURL != "" {
+		t.Errorf("the simulation frame: ScriptURL %q", pages.last.opt.ScriptURL)
+	}
+	plain, _, _ := newTestServer(t, nil)
+	if w := get(t, plain, "/study"); w.Code != 404 {
+		t.Errorf("/study without a study: %d", w.Code)
+	}
+	if w := post(plain, nil, goodBatch); w.Code != 404 {
+		t.Errorf("/study/events without a study: %d", w.Code)
+	}
+	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader(url.Values{"consent": {"yes"}}.Encode()))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	w := httptest.NewRecorder()
+	plain.ServeHTTP(w, r)
+	if w.Code != 404 {
+		t.Errorf("/study/consent without a study: %d", w.Code)
+	}
+}
+
+// TestStudyNoInlineCode: the study's pages hold no inline script, style or
+// handler either (the CSP would block them), for a visitor and for a
+// participant, and the withdrawal page.
+func TestStudyNoInlineCode(t *testing.T) {
+	s := newStudyServer(t, t.TempDir(), nil)
+	c := consent(t, s)
+	r := httptest.NewRequest("POST", "/study/withdraw", nil)
+	r.AddCookie(consent(t, s))
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	pages := map[string]string{
+		"/study":                   getWith(s, nil, "/study").Body.String(),
+		"/study (participant)":     getWith(s, c, "/study").Body.String(),
+		"/search (participant)":    getWith(s, c, "/search?q=lens").Body.String(),
+		"/study/withdraw (answer)": w.Body.String(),
+	}
+	inlineScript := regexp.MustCompile(`<script(?:\s[^>]*)?>`)
+	bad := regexp.MustCompile(`(?i)\sstyle\s*=|\son[a-z]+\s*=|<style|javascript:|https?://`)
+	for name, body := range pages {
+		for _, m := range inlineScript.FindAllString(body, -1) {
+			if !strings.Contains(m, `src="/static/`) {
+				t.Errorf("%s: inline script %q", name, m)
+			}
+		}
+		if m := bad.FindString(body); m != "" {
+			t.Errorf("%s: %q", name, m)
+		}
+	}
+}

@@ -1,0 +1,430 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The events of a study batch (POST /study/events): what the page sends,
+// how each is checked, and the line written for it.
+//
+// A batch is {"events":[…]}: at most MaxStudyBatchEvents events and
+// MaxStudyBatchBytes bytes. Each event is an object with the fields below
+// and no others; numbers must be integers. The server never copies the
+// client's JSON: it writes its own line for each event, from the checked
+// fields, adding `run` (the participant) to topic events, `len` (the
+// article's length) to open events and `source: "recorded"` to all.
+//
+//	ev       topic, query, open, read, jump, stop or done (required)
+//	topic    a topic assigned to the participant (required)
+//	seq      1 … 2^40, increasing through the participant's file (required)
+//	t        milliseconds since the session started, 0 … MaxStudyMillis,
+//	         never less than the previous event's (required)
+//	rank     open: the article's position in the result list seen (0: not
+//	         from the list); ignored on read, jump and stop (the open's)
+//	doc      open, read, jump, stop: an article of the server
+//	from,to  read: 0 ≤ from ≤ to ≤ the article's length
+//	to       jump: the offset jumped to, 0 … the article's length
+//	passages open: the passages shown, [[from,to],…] within the article
+//	q        query: the query, 1 … 300 characters, no control characters
+//	outcome  done: "found" or "gave up"
+//
+// The order is that of scenario.ReadReading, so that every file the server
+// writes is a reading: events of a topic follow its topic event (a topic is
+// the current one from its topic event to its done event); read, jump and
+// stop follow an open of the same article (stop closes it); a topic done is
+// not started again. A batch with any event out of order, or any event
+// invalid, is refused whole and nothing of it is written.
+
+// Limits of study batches and recordings.
+const (
+	// MaxStudyBatchEvents is the most events one batch may hold.
+	MaxStudyBatchEvents = 256
+	// MaxStudyBatchBytes is the largest batch body.
+	MaxStudyBatchBytes = 64 << 10
+	// MaxStudyMillis is the largest time t: 30 days.
+	MaxStudyMillis = 30 * 24 * 3600 * 1000
+	// maxStudySeq is the largest seq.
+	maxStudySeq = 1 << 40
+	// maxStudyRank is the largest rank of an open event (the longest
+	// result list is 100).
+	maxStudyRank = 1000
+)
+
+// clientEvent is an event as the page sends it: pointers tell a field
+// given from one left out.
+type clientEvent struct {
+	Ev       string   `json:"ev"`
+	Topic    *string  `json:"topic"`
+	Seq      *int64   `json:"seq"`
+	T        *int64   `json:"t"`
+	Rank     *int     `json:"rank"`
+	Doc      *string  `json:"doc"`
+	From     *int     `json:"from"`
+	To       *int     `json:"to"`
+	Passages *[][]int `json:"passages"`
+	Q        *string  `json:"q"`
+	Outcome  *string  `json:"outcome"`
+}
+
+// recEvent is a checked event: what is written.
+type recEvent struct {
+	ev       string
+	topic    string
+	seq      int64
+	t        int64
+	rank     int
+	doc      string
+	from, to int
+	length   int      // open: the article's length
+	passages [][2]int // open
+	q        string
+	outcome  string
+}
+
+// batchError is a refused batch: the status, the message, the index of the
+// event at fault (-1: the batch as a whole).
+type batchError struct {
+	status int
+	event  int
+	msg    string
+}
+
+func (e *batchError) Error() string {
+	if e.event >= 0 {
+		return fmt.Sprintf("event %d: %s", e.event+1, e.msg)
+	}
+	return e.msg
+}
+
+func badBatch(status, event int, format string, args ...any) *batchError {
+	return &batchError{status: status, event: event, msg: fmt.Sprintf(format, args...)}
+}
+
+// parseBatch decodes a batch body: strict JSON ({"events":[…]} with no
+// other field, no unknown event field, integers where numbers are asked),
+// at most MaxStudyBatchEvents events.
+func parseBatch(body []byte) ([]clientEvent, *batchError) {
+	var b struct {
+		Events []clientEvent `json:"events"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return nil, badBatch(400, -1, "not a batch of events: %s", jsonProblem(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, badBatch(400, -1, "not a batch of events: data after the object")
+	}
+	switch {
+	case b.Events == nil:
+		return nil, badBatch(400, -1, `not a batch of events: no "events" array`)
+	case len(b.Events) == 0:
+		return nil, badBatch(400, -1, "an empty batch")
+	case len(b.Events) > MaxStudyBatchEvents:
+		return nil, badBatch(413, -1, "%d events in one batch: at most %d", len(b.Events), MaxStudyBatchEvents)
+	}
+	return b.Events, nil
+}
+
+// jsonProblem says what is wrong with a JSON body without Go type names.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		f := te.Field
+		if i := strings.LastIndexByte(f, '.'); i >= 0 {
+			f = f[i+1:]
+		}
+		if f == "" {
+			return "a value of the wrong type (" + te.Value + ")"
+		}
+		return fmt.Sprintf("field %s: a %s where %s is wanted", f, te.Value, jsonKind(te.Type.Kind().String()))
+	}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("malformed JSON at byte %d", se.Offset)
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "json: unknown field ") {
+		return "unknown field " + strings.TrimPrefix(msg, "json: unknown field ")
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return "empty or cut short"
+	}
+	return strings.TrimPrefix(msg, "json: ")
+}
+
+func jsonKind(k string) string {
+	switch {
+	case strings.HasPrefix(k, "int"):
+		return "an integer"
+	case k == "string":
+		return "a string"
+	case k == "slice" || k == "array":
+		return "an array"
+	}
+	return "a " + k
+}
+
+// recState is what the checks need of a participant's recording so far.
+type recState struct {
+	seq     int64 // the last seq written (0: none)
+	t       int64 // the last time written
+	size    int64 // the file's size in bytes
+	topic   string
+	doc     string // the open article ("" none)
+	rank    int    // its rank
+	length  int    // its length
+	started map[string]bool
+	done    map[string]bool
+}
+
+func (s *recState) clone() recState {
+	c := *s
+	c.started = make(map[string]bool, len(s.started)+1)
+	for k, v := range s.started {
+		c.started[k] = v
+	}
+	c.done = make(map[string]bool, len(s.done)+1)
+	for k, v := range s.done {
+		c.done[k] = v
+	}
+	return c
+}
+
+// articleLength returns an article's length, or false when the server has
+// no such article.
+type articleLength func(doc string) (int, bool)
+
+// check validates e (event i of its batch) against the state, for a
+// participant with the topics assigned, and applies it to the state.
+func (s *recState) check(i int, c *clientEvent, assigned map[string]bool, length articleLength) (recEvent, *batchError) {
+	bad := func(format string, args ...any) (recEvent, *batchError) {
+		return recEvent{}, badBatch(400, i, format, args...)
+	}
+	e := recEvent{ev: c.Ev}
+	switch {
+	case c.Topic == nil || c.Seq == nil || c.T == nil:
+		return bad("ev, topic, seq and t are required")
+	case *c.Seq < 1 || *c.Seq > maxStudySeq:
+		return bad("seq %d is not from 1 to 2^40", *c.Seq)
+	case *c.Seq <= s.seq:
+		return recEvent{}, badBatch(409, i, "seq %d replays or goes back: the last seq recorded is %d", *c.Seq, s.seq)
+	case *c.T < 0 || *c.T > MaxStudyMillis:
+		return bad("time t %d is not from 0 to %d ms", *c.T, MaxStudyMillis)
+	case *c.T < s.t:
+		return bad("time t %d goes back (the last is %d)", *c.T, s.t)
+	case !assigned[*c.Topic]:
+		return bad("unknown topic %q: not a topic of this participant", *c.Topic)
+	}
+	e.topic, e.seq, e.t = *c.Topic, *c.Seq, *c.T
+	// which fields the kind takes
+	var allowed string
+	switch c.Ev {
+	case "topic":
+		allowed = "rank doc"
+	case "query":
+		allowed = "q rank doc"
+	case "open":
+		allowed = "rank doc passages"
+	case "read":
+		allowed = "rank doc from to"
+	case "jump":
+		allowed = "rank doc to"
+	case "stop":
+		allowed = "rank doc"
+	case "done":
+		allowed = "outcome rank doc"
+	default:
+		return bad("unknown event %q (topic, query, open, read, jump, stop, done)", c.Ev)
+	}
+	for _, f := range []struct {
+		name  string
+		given bool
+	}{{"from", c.From != nil}, {"to", c.To != nil}, {"passages", c.Passages != nil}, {"q", c.Q != nil}, {"outcome", c.Outcome != nil}} {
+		if f.given && !strings.Contains(" "+allowed+" ", " "+f.name+" ") {
+			return bad("a %s event has no field %s", c.Ev, f.name)
+		}
+	}
+	if c.Ev != "topic" && s.topic != e.topic {
+		if s.topic == "" {
+			return bad("a %s event of topic %s before its topic event", c.Ev, e.topic)
+		}
+		return bad("a %s event of topic %s while topic %s is open", c.Ev, e.topic, s.topic)
+	}
+	doc := ""
+	if c.Doc != nil {
+		doc = *c.Doc
+	}
+	rank := 0
+	if c.Rank != nil {
+		rank = *c.Rank
+	}
+	switch c.Ev {
+	case "topic", "query", "done":
+		if doc != "" || rank != 0 {
+			return bad("a %s event has rank 0 and no doc", c.Ev)
+		}
+	case "read", "jump", "stop":
+		if s.doc == "" || doc != s.doc {
+			return bad("a %s event of article %q, which is not open", c.Ev, doc)
+		}
+		e.doc, e.rank = s.doc, s.rank
+	}
+	switch c.Ev {
+	case "topic":
+		if s.done[e.topic] {
+			return bad("topic %s is done", e.topic)
+		}
+		s.topic, s.doc = e.topic, ""
+		s.started[e.topic] = true
+	case "query":
+		if c.Q == nil {
+			return bad("a query event needs q")
+		}
+		q := strings.TrimSpace(*c.Q)
+		if q == "" || !utf8.ValidString(q) || utf8.RuneCountInString(q) > maxQueryChars || strings.ContainsFunc(q, unicode.IsControl) {
+			return bad("q must be 1 to %d characters of text", maxQueryChars)
+		}
+		e.q = q
+	case "open":
+		if !validID(doc) {
+			return bad("an open event needs the id of an article (doc)")
+		}
+		n, ok := length(doc)
+		if !ok {
+			return bad("unknown article %q", doc)
+		}
+		if rank < 0 || rank > maxStudyRank {
+			return bad("rank %d is not from 0 to %d", rank, maxStudyRank)
+		}
+		e.doc, e.rank, e.length = doc, rank, n
+		e.passages = [][2]int{}
+		if c.Passages != nil {
+			if len(*c.Passages) > maxPassages {
+				return bad("more than %d passages", maxPassages)
+			}
+			for _, p := range *c.Passages {
+				if len(p) != 2 || p[0] < 0 || p[1] < p[0] || p[1] > n {
+					return bad("passage %v is not [from,to] within the article's %d characters", p, n)
+				}
+				e.passages = append(e.passages, [2]int{p[0], p[1]})
+			}
+		}
+		s.doc, s.rank, s.length = doc, rank, n
+	case "read":
+		if c.From == nil || c.To == nil {
+			return bad("a read event needs from and to")
+		}
+		if *c.From < 0 || *c.To < *c.From || *c.To > s.length {
+			return bad("read [%d,%d) is not 0 ≤ from ≤ to ≤ %d (the article's length)", *c.From, *c.To, s.length)
+		}
+		e.from, e.to = *c.From, *c.To
+	case "jump":
+		if c.To == nil || *c.To < 0 || *c.To > s.length {
+			return bad("a jump event needs to, from 0 to %d (the article's length)", s.length)
+		}
+		e.to = *c.To
+	case "stop":
+		s.doc = ""
+	case "done":
+		if c.Outcome == nil || *c.Outcome != "found" && *c.Outcome != "gave up" {
+			return bad(`a done event needs outcome "found" or "gave up"`)
+		}
+		e.outcome = *c.Outcome
+		s.done[e.topic] = true
+		s.topic, s.doc = "", ""
+	}
+	s.seq, s.t = e.seq, e.t
+	return e, nil
+}
+
+// appendLine appends e's line (JSON and a newline) for participant run.
+func (e *recEvent) appendLine(b []byte, run string) []byte {
+	str := func(b []byte, s string) []byte {
+		q, _ := json.Marshal(s) // a string always marshals
+		return append(b, q...)
+	}
+	b = append(b, `{"ev":`...)
+	b = str(b, e.ev)
+	b = append(b, `,"topic":`...)
+	b = str(b, e.topic)
+	b = append(b, `,"rank":`...)
+	b = strconv.AppendInt(b, int64(e.rank), 10)
+	b = append(b, `,"doc":`...)
+	b = str(b, e.doc)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, e.seq, 10)
+	switch e.ev {
+	case "topic":
+		b = append(b, `,"run":`...)
+		b = str(b, run)
+	case "query":
+		b = append(b, `,"q":`...)
+		b = str(b, e.q)
+	case "open":
+		b = append(b, `,"len":`...)
+		b = strconv.AppendInt(b, int64(e.length), 10)
+		b = append(b, `,"passages":[`...)
+		for i, p := range e.passages {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(p[0]), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(p[1]), 10)
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	case "read":
+		b = append(b, `,"from":`...)
+		b = strconv.AppendInt(b, int64(e.from), 10)
+		b = append(b, `,"to":`...)
+		b = strconv.AppendInt(b, int64(e.to), 10)
+	case "jump":
+		b = append(b, `,"to":`...)
+		b = strconv.AppendInt(b, int64(e.to), 10)
+	case "done":
+		b = append(b, `,"outcome":`...)
+		b = str(b, e.outcome)
+	}
+	b = append(b, `,"t":`...)
+	b = strconv.AppendInt(b, e.t, 10)
+	b = append(b, `,"source":"recorded"}`...)
+	return append(b, '\n')
+}
+
+// replayLine applies one line of a participant's own file to the state
+// (recovering it after a restart). The lines are the server's; they are
+// checked again, against the topics assigned but not the articles (which
+// may have changed since): a line that fails is a file edited by hand.
+func (s *recState) replayLine(line []byte, assigned map[string]bool) error {
+	var c struct {
+		clientEvent
+		Run    *string `json:"run"`
+		Source *string `json:"source"`
+		Len    *int    `json:"len"`
+	}
+	if err := json.Unmarshal(line, &c); err != nil {
+		return errors.New(jsonProblem(err))
+	}
+	ce := c.clientEvent
+	// an open line's article length is the one recorded (`len`), not
+	// the article's today
+	n := 0
+	if c.Len != nil {
+		n = *c.Len
+	}
+	if _, err := s.check(0, &ce, assigned, func(string) (int, bool) { return n, true }); err != nil {
+		return errors.New(err.msg)
+	}
+	return nil
+}

@@ -1,0 +1,342 @@
+package web
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// The study's folder holds, per participant P-<16 hex digits>:
+//
+//   - P-….jsonl: the recording, the participant's events one JSON object
+//     per line (studyevents.go), appended batch by batch. It exists from
+//     the first batch accepted. These files are the readings: readsim eval
+//     --readings DIR/*.jsonl, readsim calibrate DIR/*.jsonl.
+//   - P-….json: the participant's key: {"participant", "token_sha256" (the
+//     SHA-256 of the token, hex), "topics" (assigned, in order)}. Written
+//     atomically at consent; what lets a restarted server accept the
+//     participant. Never the token itself, no name, address or browser.
+//
+// Durability: a batch is appended with one write(2) on a file opened with
+// O_APPEND, then fsync; a write that fails or comes short is cut off again
+// (truncated to the size before it), so a refused or failed batch leaves
+// nothing. A crash can at worst leave the batch in flight cut short: when a
+// participant's file is first read after a start, a last line without its
+// newline is cut off (and logged), so no torn line survives. New files are
+// made durable by an fsync of the folder.
+
+// participantPattern is a participant id.
+var participantPattern = regexp.MustCompile(`^P-[0-9a-f]{16}$`)
+
+// participant is one participant of the study.
+type participant struct {
+	id     string
+	hash   [sha256.Size]byte
+	topics []string
+	// mu orders the participant's batches and withdrawal.
+	mu       sync.Mutex
+	assigned map[string]bool
+	loaded   bool  // st holds the file's state
+	broken   error // the file cannot be read back: refuse events
+	gone     bool  // withdrawn
+	st       recState
+}
+
+// participantKey is the JSON of a participant's key file.
+type participantKey struct {
+	Participant string   `json:"participant"`
+	TokenSHA256 string   `json:"token_sha256"`
+	Topics      []string `json:"topics"`
+}
+
+// studyStore is the study's folder and its participants.
+type studyStore struct {
+	opt  StudyOptions
+	logf func(string, ...any)
+
+	mu    sync.Mutex
+	parts map[string]*participant
+	// next is the round-robin position of the next participant's topics.
+	next int
+}
+
+// openStudy opens (creating it if needed) the study's folder and reads the
+// participants' keys.
+func openStudy(opt StudyOptions, logf func(string, ...any)) (*studyStore, error) {
+	if err := os.MkdirAll(opt.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("study folder: %w", err)
+	}
+	s := &studyStore{opt: opt, logf: logf, parts: map[string]*participant{}}
+	ents, err := os.ReadDir(opt.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("study folder: %w", err)
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".P-") && strings.Contains(name, ".tmp") {
+			// a key file whose writing was interrupted: never renamed,
+			// never given to anyone
+			os.Remove(filepath.Join(opt.Dir, name))
+			continue
+		}
+		id, ok := strings.CutSuffix(name, ".json")
+		if !ok || !participantPattern.MatchString(id) || !e.Type().IsRegular() {
+			continue
+		}
+		p, err := readKey(filepath.Join(opt.Dir, name), id)
+		if err != nil {
+			return nil, err
+		}
+		s.parts[id] = p
+	}
+	s.next = len(s.parts)
+	return s, nil
+}
+
+// readKey reads a participant's key file.
+func readKey(path, id string) (*participant, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
+	if err != nil {
+		return nil, err
+	}
+	var k participantKey
+	if err := json.Unmarshal(b, &k); err != nil || k.Participant != id || len(k.Topics) == 0 {
+		return nil, fmt.Errorf("%s: not a participant's key", path)
+	}
+	h, err := hex.DecodeString(k.TokenSHA256)
+	if err != nil || len(h) != sha256.Size {
+		return nil, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
+	}
+	p := &participant{id: id, topics: k.Topics, assigned: map[string]bool{}}
+	copy(p.hash[:], h)
+	for _, t := range k.Topics {
+		p.assigned[t] = true
+	}
+	return p, nil
+}
+
+func (s *studyStore) recording(id string) string { return filepath.Join(s.opt.Dir, id+".jsonl") }
+func (s *studyStore) keyFile(id string) string   { return filepath.Join(s.opt.Dir, id+".json") }
+
+// errStudyFull is the answer to a consent past MaxParticipants.
+var errStudyFull = errors.New("the study is full")
+
+// newParticipant creates a participant with the next topics and returns
+// it with its token.
+func (s *studyStore) newParticipant() (*participant, string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.parts) >= s.opt.MaxParticipants {
+		return nil, "", errStudyFull
+	}
+	var idb [8]byte
+	var tok [32]byte
+	var id string
+	for {
+		rand.Read(idb[:]) // crypto/rand never fails (Go 1.24+)
+		id = "P-" + hex.EncodeToString(idb[:])
+		if s.parts[id] == nil && !exists(s.keyFile(id)) && !exists(s.recording(id)) {
+			break
+		}
+	}
+	rand.Read(tok[:])
+	token := base64.RawURLEncoding.EncodeToString(tok[:])
+	p := &participant{id: id, hash: sha256.Sum256([]byte(token)), assigned: map[string]bool{}, loaded: true}
+	p.st = recState{started: map[string]bool{}, done: map[string]bool{}}
+	n := len(s.opt.Topics)
+	for i := 0; i < s.opt.PerParticipant; i++ {
+		t := s.opt.Topics[(s.next+i)%n].ID
+		p.topics = append(p.topics, t)
+		p.assigned[t] = true
+	}
+	key, _ := json.Marshal(participantKey{Participant: id, TokenSHA256: hex.EncodeToString(p.hash[:]), Topics: p.topics})
+	if err := writeFileSync(s.opt.Dir, id+".json", append(key, '\n')); err != nil {
+		return nil, "", err
+	}
+	s.next++
+	s.parts[id] = p
+	return p, token, nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// writeFileSync writes dir/name atomically and durably: a temporary file,
+// fsync, rename, fsync of the folder.
+func writeFileSync(dir, name string, b []byte) error {
+	f, err := os.CreateTemp(dir, "."+name+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		return err
+	}
+	return nil
+}
+
+// authenticate returns the participant of a cookie value "ID.TOKEN", or
+// nil when it names none or the token is wrong.
+func (s *studyStore) authenticate(value string) *participant {
+	id, token, ok := strings.Cut(value, ".")
+	if !ok || !participantPattern.MatchString(id) || len(token) != 43 {
+		return nil
+	}
+	s.mu.Lock()
+	p := s.parts[id]
+	s.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	h := sha256.Sum256([]byte(token))
+	if subtle.ConstantTimeCompare(h[:], p.hash[:]) != 1 {
+		return nil
+	}
+	return p
+}
+
+// load reads the participant's recording into its state, once (p.mu held).
+func (s *studyStore) load(p *participant) error {
+	if p.loaded || p.broken != nil {
+		return p.broken
+	}
+	p.st = recState{started: map[string]bool{}, done: map[string]bool{}}
+	path := s.recording(p.id)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		p.loaded = true
+		return nil
+	}
+	if err != nil {
+		p.broken = err
+		return err
+	}
+	if n := bytes.LastIndexByte(b, '\n') + 1; n < len(b) {
+		// the batch in flight at a crash, cut short: cut it off
+		if err := os.Truncate(path, int64(n)); err != nil {
+			p.broken = err
+			return err
+		}
+		s.logf("web: study: %s: cut off a torn last line (%d bytes)", path, len(b)-n)
+		b = b[:n]
+	}
+	line := 0
+	for rest := b; len(rest) > 0; {
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, []byte{'\n'})
+		line++
+		if err := p.st.replayLine(l, p.assigned); err != nil {
+			p.broken = fmt.Errorf("%s:%d: %v", path, line, err)
+			s.logf("web: study: %v: the participant's events are refused", p.broken)
+			return p.broken
+		}
+	}
+	p.st.size = int64(len(b))
+	p.loaded = true
+	return nil
+}
+
+// appendBatch writes lines to the participant's recording (p.mu held): one
+// write, then fsync; on any failure the file is cut back to its size
+// before (p.st.size). The caller updates the size.
+func (s *studyStore) appendBatch(p *participant, lines []byte) error {
+	path := s.recording(p.id)
+	created := p.st.size == 0 && !exists(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	n, err := f.Write(lines)
+	if err == nil && n < len(lines) {
+		err = io.ErrShortWrite
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		f.Truncate(p.st.size)
+		f.Sync()
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if created {
+		return syncDir(s.opt.Dir)
+	}
+	return nil
+}
+
+// withdraw deletes the participant's recording, then its key (in that
+// order: a crash between leaves a key without a recording, which a second
+// withdrawal removes, never a recording no one can withdraw).
+func (s *studyStore) withdraw(p *participant) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gone {
+		return nil
+	}
+	if err := os.Remove(s.recording(p.id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := os.Remove(s.keyFile(p.id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	syncDir(s.opt.Dir)
+	p.gone = true
+	s.mu.Lock()
+	delete(s.parts, p.id)
+	s.mu.Unlock()
+	return nil
+}
+
+// count returns the number of participants.
+func (s *studyStore) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.parts)
+}
