@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/readsim/readsim/index/synth"
+	"github.com/readsim/readsim/index/internal/synth"
 )
 
 // BenchmarkScale builds an index of a synthetic collection (index/synth) and
