@@ -9,11 +9,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"sync"
 	"time"
 
-	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/vellum"
 	"github.com/readsim/readsim/index/article"
 )
 
@@ -31,8 +28,13 @@ type BuildOptions struct {
 	Index    string   // the index folder
 	Elements []string // candidate element names; nil means DefaultElements
 	Workers  int      // parsing goroutines; 0 means GOMAXPROCS
-	// A Bleve batch, which becomes a segment of the index (scorch may merge
-	// segments that wait to be written), ends after
+	// Shards is the number of Bleve indexes the articles are spread over
+	// (by a hash of their id, see shardOf), built concurrently and
+	// searched in parallel. 0 means the existing index's number, or
+	// DefaultShards for a new index. A change rebuilds the index.
+	Shards int
+	// A shard's Bleve batch, which becomes a segment of it (scorch may
+	// merge segments that wait to be written), ends after
 	// Batch articles (0: no limit) or BatchBytes bytes of XML (0 means
 	// DefaultBatchBytes), whichever comes first.
 	Batch      int
@@ -55,7 +57,13 @@ type Progress struct {
 	Done, Total       int   // articles
 	Bytes, TotalBytes int64 // XML bytes
 	Elapsed           time.Duration
+	// Shards are each shard's progress: its articles read so far, of
+	// its Total in this run.
+	Shards []ShardProgress
 }
+
+// ShardProgress is how far a build is in one shard.
+type ShardProgress struct{ Done, Total int }
 
 // Skipped is a file that was not indexed, and why.
 type Skipped struct {
@@ -88,6 +96,8 @@ type BuildResult struct {
 	IDMismatches []IDMismatch
 	// Langs counts the articles of the index (now) by language.
 	Langs map[string]int
+	// Shards is the number of shards of the index.
+	Shards int
 }
 
 // IDMismatch is an article whose <header><id> differs from its id, the
@@ -111,40 +121,26 @@ var ErrLocked = errors.New("another process is writing the index")
 // Build indexes the articles of opt.Articles into opt.Index. It builds the new
 // index in a folder beside opt.Index and renames it into place only when it is
 // complete (an interrupted build leaves the previous index, or none, plus a
-// leftover folder that the next build removes). When opt.Index holds a
-// complete index built with the same candidate elements, only new and changed
+// leftover folder that the next build removes; a build killed between its
+// two final renames leaves the new index beside, which the next build puts in
+// place: see recoverSwap). When opt.Index holds a complete index built the
+// same way (candidate elements, language, DTDs, shards), only new and changed
 // articles are indexed and removed ones are dropped (the previous index is
 // copied beside and updated there).
+//
+// A build is planned (planBuild: which files are new, changed or gone, and
+// whether the index must be built from scratch, and why), then applied
+// (plan.apply: the articles parsed in parallel and indexed into every shard
+// at once).
 func Build(opt BuildOptions) (*BuildResult, error) {
 	start := time.Now()
-	if opt.Elements == nil {
-		opt.Elements = DefaultElements
-	}
-	if opt.Workers <= 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
-	}
-	if opt.Batch <= 0 {
-		opt.Batch = math.MaxInt
-	}
-	if opt.BatchBytes <= 0 {
-		opt.BatchBytes = DefaultBatchBytes
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	// Building is allocation-heavy and its live heap small next to the
 	// garbage: collect less often while building (less CPU for more memory).
 	defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
-	st, err := os.Stat(opt.Articles)
-	switch {
-	case err != nil:
-		return nil, &InputError{fmt.Sprintf("articles folder %s: %v", opt.Articles, errors.Unwrap(err))}
-	case !st.IsDir():
-		return nil, &InputError{fmt.Sprintf("articles folder %s: not a folder", opt.Articles)}
-	}
-	if _, err := os.ReadDir(opt.Articles); err != nil {
-		return nil, &InputError{fmt.Sprintf("articles folder %s: %v", opt.Articles, errors.Unwrap(err))}
-	}
-	if opt.Reader == nil {
-		opt.Reader = &article.Reader{Root: opt.Articles}
-	}
 	res := &BuildResult{}
 	files, dtds, err := listArticles(opt.Articles, res)
 	if err != nil {
@@ -160,8 +156,67 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	if len(files) == 0 {
 		return nil, &InputError{fmt.Sprintf("articles folder %s: no .xml article in it", opt.Articles)}
 	}
-
 	idx := filepath.Clean(opt.Index)
+	unlock, err := lockIndex(idx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := recoverSwap(idx); err != nil {
+		return nil, err
+	}
+	removeLeftovers(idx)
+	p, err := planBuild(opt, idx, files, dtds, res)
+	if err != nil {
+		return nil, err
+	}
+	if p.old == nil || len(p.todo) > 0 || len(p.del) > 0 {
+		if err := p.apply(); err != nil {
+			return nil, err
+		}
+	}
+	res.summarise(p.next)
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// withDefaults fills in the options' defaults and checks the articles
+// folder.
+func (opt BuildOptions) withDefaults() (BuildOptions, error) {
+	if opt.Elements == nil {
+		opt.Elements = DefaultElements
+	}
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Batch <= 0 {
+		opt.Batch = math.MaxInt
+	}
+	if opt.BatchBytes <= 0 {
+		opt.BatchBytes = DefaultBatchBytes
+	}
+	if opt.Shards < 0 || opt.Shards > MaxShards {
+		return opt, &InputError{fmt.Sprintf("%d shards: want 1 to %d (0: the default)", opt.Shards, MaxShards)}
+	}
+	st, err := os.Stat(opt.Articles)
+	switch {
+	case err != nil:
+		return opt, &InputError{fmt.Sprintf("articles folder %s: %v", opt.Articles, errors.Unwrap(err))}
+	case !st.IsDir():
+		return opt, &InputError{fmt.Sprintf("articles folder %s: not a folder", opt.Articles)}
+	}
+	if _, err := os.ReadDir(opt.Articles); err != nil {
+		return opt, &InputError{fmt.Sprintf("articles folder %s: %v", opt.Articles, errors.Unwrap(err))}
+	}
+	if opt.Reader == nil {
+		opt.Reader = &article.Reader{Root: opt.Articles}
+	}
+	return opt, nil
+}
+
+// lockIndex takes the index's write lock (the file idx.lock) and returns
+// its release.
+func lockIndex(idx string) (func(), error) {
 	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
 		return nil, err
 	}
@@ -169,23 +224,57 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer lf.Close()
 	if ok, err := lockFile(lf); err != nil {
+		lf.Close()
 		return nil, fmt.Errorf("locking %s.lock: %w", idx, err)
 	} else if !ok {
+		lf.Close()
 		return nil, fmt.Errorf("%s: %w (%s.lock is held); wait for it to finish", idx, ErrLocked, idx)
 	}
-	removeLeftovers(idx)
+	return func() { lf.Close() }, nil
+}
 
-	next := &manifest{Version: manifestVersion, Elements: opt.Elements, Source: opt.Articles, Lang: opt.Reader.Lang, DTDs: dtds, Articles: map[string]manifestEntry{}}
+// plan is what a build will do: the index it updates (none: a build from
+// scratch), the manifest it will write, the files to index and the
+// articles to delete.
+type plan struct {
+	opt  BuildOptions
+	idx  string
+	res  *BuildResult
+	old  *manifest       // the index to update; nil: build from scratch
+	next *manifest       // the manifest of the index being built
+	todo []srcFile       // files to index, in path order
+	del  []manifestEntry // articles to delete (gone or changed), by id
+}
+
+// planBuild decides what the build does: from scratch (and why, when an
+// index is there) or an update, and which files to index and articles to
+// delete. Unchanged articles go into the next manifest as they are.
+func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []fileStamp, res *BuildResult) (*plan, error) {
+	src, err := filepath.Abs(opt.Articles)
+	if err != nil {
+		return nil, &InputError{fmt.Sprintf("articles folder %s: %v", opt.Articles, err)}
+	}
+	p := &plan{opt: opt, idx: idx, res: res, todo: files, next: &manifest{Version: manifestVersion, Elements: opt.Elements,
+		Source: src, Lang: opt.Reader.Lang, DTDs: dtds, Shards: opt.Shards, Articles: map[string]manifestEntry{}}}
 	old, _ := readManifest(idx)
+	if old != nil && p.next.Shards == 0 && old.Version == manifestVersion {
+		p.next.Shards = old.Shards // keep the index's shards
+	}
+	if p.next.Shards == 0 {
+		var bytes int64
+		for _, f := range files {
+			bytes += f.size
+		}
+		p.next.Shards = DefaultShards(runtime.GOMAXPROCS(0), bytes)
+	}
 	if opt.Rebuild {
 		old = nil
 	}
 	if old != nil {
 		// an index built otherwise, or that cannot be updated exactly, is
 		// built again
-		if why := rebuildReason(old, next); why != "" {
+		if why := rebuildReason(old, p.next); why != "" {
 			res.Rebuilt = why
 			old = nil
 		} else if err := checkIndex(idx, old); err != nil {
@@ -194,248 +283,33 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		}
 	}
 	res.Full = old == nil
-
-	// what to delete and what to index
-	todo := files
-	var del []manifestEntry
-	if old != nil {
-		todo = nil
-		cur := map[string]bool{}
-		for _, f := range files {
-			cur[f.rel] = true
-			if e, ok := old.Articles[f.rel]; ok && e.Size == f.size && e.MTime == f.mt && e.ID == f.id {
-				next.Articles[f.rel] = e
-				res.Unchanged++
-				continue
-			}
-			todo = append(todo, f)
-		}
-		for rel, e := range old.Articles {
-			if _, kept := next.Articles[rel]; !kept {
-				del = append(del, e)
-			}
-		}
-		sort.Slice(del, func(i, j int) bool { return del[i].ID < del[j].ID })
-		if len(todo) == 0 && len(del) == 0 {
-			res.summarise(next)
-			res.Elapsed = time.Since(start)
-			return res, nil
-		}
-	}
-
-	tmp := fmt.Sprintf("%s.building-%d", idx, os.Getpid())
-	if err := os.RemoveAll(tmp); err != nil {
-		return nil, err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
-		}
-	}()
-	var ai bleve.Index
-	var oldDF *vellum.FST
+	res.Shards = p.next.Shards
 	if old == nil {
-		if err := os.MkdirAll(tmp, 0o755); err != nil {
-			return nil, err
-		}
-		if ai, err = bleve.NewUsing(filepath.Join(tmp, articlesDir), newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig()); err != nil {
-			return nil, err
-		}
-	} else {
-		if err := copyDir(idx, tmp); err != nil {
-			return nil, fmt.Errorf("copying the index to update it: %w", err)
-		}
-		os.Remove(filepath.Join(tmp, manifestName))
-		if oldDF, err = loadElemDF(tmp); err != nil {
-			return nil, fmt.Errorf("index %s: %w; build it again with --rebuild", idx, err)
-		}
-		if ai, err = bleve.OpenUsing(filepath.Join(tmp, articlesDir), buildConfig()); err != nil {
-			return nil, err
-		}
+		return p, nil
 	}
-	// the change to the element frequencies
-	delta := map[string]int64{}
-
-	// deletions first: an id deleted and re-added must end up added
-	if len(del) > 0 {
-		ab := ai.NewBatch()
-		for _, e := range del {
-			d, err := ai.Document(e.ID)
-			if err != nil {
-				ai.Close()
-				return nil, err
-			}
-			if d == nil {
-				ai.Close()
-				return nil, fmt.Errorf("index %s: article %s is in the manifest but not in the index; rebuild it with --rebuild", idx, e.ID)
-			}
-			c := docElementCounts(decodeDoc(e.ID, d))
-			for i, t := range c.terms {
-				delta[t] -= int64(c.df[i])
-			}
-			ab.Delete(e.ID)
+	p.old, p.todo = old, nil
+	for _, f := range files {
+		if e, ok := old.Articles[f.rel]; ok && e.Size == f.size && e.MTime == f.mt && e.ID == f.id {
+			p.next.Articles[f.rel] = e
+			res.Unchanged++
+			continue
 		}
-		if err := ai.Batch(ab); err != nil {
-			ai.Close()
-			return nil, err
-		}
-		// an article deleted only because it changed is counted as indexed or broken below
-		changed := map[string]bool{}
-		for _, f := range todo {
-			changed[f.id] = true
-		}
-		for _, e := range del {
+		p.todo = append(p.todo, f)
+	}
+	changed := map[string]bool{}
+	for _, f := range p.todo {
+		changed[f.id] = true
+	}
+	for rel, e := range old.Articles {
+		if _, kept := p.next.Articles[rel]; !kept {
+			p.del = append(p.del, e)
+			// an article deleted only because it changed is counted as
+			// indexed or broken
 			if !changed[e.ID] {
 				res.Removed++
 			}
 		}
 	}
-
-	if err := indexFiles(ai, todo, opt, res, next, delta); err != nil {
-		ai.Close()
-		return nil, err
-	}
-	// A full build keeps its batches' segments: merging them into one
-	// would rewrite every posting on one core for little faster searches
-	// (scores do not depend on the segments, see stats.go). An update adds
-	// segments and merges small ones by Bleve's own tiered policy, as a live
-	// scorch index does in the background.
-	if old != nil {
-		if err := mergeTiers(filepath.Join(tmp, articlesDir), ai); err != nil {
-			ai.Close()
-			return nil, err
-		}
-	}
-	if err := ai.Close(); err != nil {
-		return nil, err
-	}
-	if err := writeElemDF(tmp, idx, oldDF, delta); err != nil {
-		return nil, err
-	}
-	next.Built = time.Now().UTC()
-	if err := writeManifest(tmp, next); err != nil {
-		return nil, err
-	}
-	if err := swapIn(tmp, idx); err != nil {
-		return nil, err
-	}
-	ok = true
-	res.summarise(next)
-	res.Elapsed = time.Since(start)
-	return res, nil
-}
-
-// indexFiles parses files in parallel and indexes them in batches.
-// The element frequencies of the indexed articles are added to delta.
-func indexFiles(ai bleve.Index, files []srcFile, opt BuildOptions, res *BuildResult, next *manifest, delta map[string]int64) error {
-	var total int64
-	for _, f := range files {
-		total += f.size
-	}
-	start := time.Now()
-	jobs := make(chan int)
-	out := make([]chan parsed, len(files)) // per file, to keep path order
-	for i := range out {
-		out[i] = make(chan parsed, 1)
-	}
-	names := map[string]bool{}
-	for _, n := range opt.Elements {
-		names[n] = true
-	}
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	// articles parsed ahead of indexing: enough to keep the workers busy
-	ahead := make(chan struct{}, 16*opt.Workers)
-	for w := 0; w < opt.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				out[i] <- parseOne(opt.Reader, files[i], names)
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for i := range files {
-			select {
-			case ahead <- struct{}{}:
-			case <-stop:
-				return
-			}
-			select {
-			case jobs <- i:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	defer func() {
-		close(stop) // out channels are buffered: workers never block on them
-		wg.Wait()
-	}()
-
-	// Bleve builds each batch's segment in its own goroutine while the
-	// workers parse the next articles.
-	in, indexed := make(chan *bleve.Batch, 1), make(chan error, 1)
-	go func() {
-		var err error
-		for b := range in {
-			if err == nil {
-				err = ai.Batch(b)
-			}
-		}
-		indexed <- err
-	}()
-	finish := func() error {
-		close(in)
-		return <-indexed
-	}
-	ab := ai.NewBatch()
-	inBatch, batchBytes := 0, int64(0)
-	var done int
-	var bytes int64
-	flush := func() {
-		if inBatch == 0 {
-			return
-		}
-		in <- ab
-		ab = ai.NewBatch()
-		inBatch, batchBytes = 0, 0
-	}
-	for i := range files {
-		p := <-out[i]
-		out[i] = nil
-		<-ahead
-		done++
-		bytes += p.f.size
-		res.Bytes += p.f.size
-		if opt.Progress != nil {
-			opt.Progress(Progress{Done: done, Total: len(files), Bytes: bytes, TotalBytes: total, Elapsed: time.Since(start)})
-		}
-		if p.err != nil {
-			res.Broken = append(res.Broken, Skipped{p.f.path, p.err.Error()})
-			continue
-		}
-		if err := ab.IndexAdvanced(p.doc); err != nil {
-			finish()
-			return err
-		}
-		for k, t := range p.elemDF.terms {
-			delta[t] += int64(p.elemDF.df[k])
-		}
-		next.Articles[p.f.rel] = p.entry
-		if p.headerID != "" {
-			res.IDMismatches = append(res.IDMismatches, IDMismatch{Path: p.f.path, ID: p.f.id, HeaderID: p.headerID})
-		}
-		res.Indexed++
-		inBatch++
-		batchBytes += p.f.size
-		if inBatch >= opt.Batch || batchBytes >= opt.BatchBytes {
-			flush()
-		}
-	}
-	flush()
-	return finish()
+	sort.Slice(p.del, func(i, j int) bool { return p.del[i].ID < p.del[j].ID })
+	return p, nil
 }

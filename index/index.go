@@ -150,13 +150,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/vellum"
 
@@ -164,18 +165,36 @@ import (
 	"github.com/readsim/readsim/index/article"
 )
 
-// Index is an open index, safe for concurrent searches.
+// Index is an open index, safe for concurrent searches. It can switch to
+// a rebuilt index in its folder without a pause (Reload, Watch): each
+// request uses the index as it was when the request began.
 type Index struct {
-	dir      string
-	art      bleve.Index
+	dir string
+	cur atomic.Pointer[snapshot]
+	mu  sync.Mutex // serialises Reload and Close
+}
+
+// snapshot is one build of the index, open: its shards, element
+// frequencies and manifest, and the statistics summed from it.
+type snapshot struct {
+	// refs counts the index's own reference and the requests using the
+	// snapshot; the last one out closes it.
+	refs     atomic.Int64
+	gen      uint64
+	stamp    os.FileInfo // the manifest file it was opened from
+	shards   []bleve.Index
 	elemDF   *vellum.FST
 	man      *manifest
 	elemN    float64
 	elemAvg  float64
 	articles int
 	langs    map[string]int // articles by language
-	fetch    *bsearch.BM25Stats
+	bm25     *bsearch.BM25Stats
 }
+
+// generations numbers snapshots (Query remembers the one it was prepared
+// with).
+var generations atomic.Uint64
 
 // ErrNoTerms means that a query has no term left after analysis: only stop
 // words, operators or punctuation.
@@ -183,46 +202,68 @@ var ErrNoTerms = errors.New("the query has no searchable word: only stop words, 
 
 // Open opens the index in dir for searching. Opening does not block: when
 // another process holds the index's write lock, it fails with ErrLocked.
+// When dir is missing but a build killed between its final renames left a
+// complete index beside it, that index is opened (the next build puts it
+// in place).
 func Open(dir string) (*Index, error) {
+	s, err := openSnapshot(dir)
+	if err != nil {
+		return nil, err
+	}
+	x := &Index{dir: dir}
+	x.cur.Store(s)
+	return x, nil
+}
+
+// openSnapshot opens the index as it is now in dir.
+func openSnapshot(dir string) (*snapshot, error) {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if left := completeLeftover(dir); left != "" {
+			dir = left
+		}
+	}
 	if st, err := os.Stat(dir); err != nil {
 		return nil, &InputError{fmt.Sprintf("index %s: %v (build it with readsim index)", dir, errors.Unwrap(err))}
 	} else if !st.IsDir() {
 		return nil, &InputError{fmt.Sprintf("index %s: not a folder", dir)}
 	}
-	m, err := readManifest(dir)
+	stamp, err := os.Stat(manifestPath(dir))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &InputError{fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, manifestName)}
 		}
 		return nil, &InputError{fmt.Sprintf("index %s: %v", dir, err)}
 	}
+	m, err := readManifest(dir)
+	if err != nil {
+		return nil, &InputError{fmt.Sprintf("index %s: %v", dir, err)}
+	}
 	if m.Version != manifestVersion {
 		return nil, &InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); run readsim index again", dir, m.Version, manifestVersion)}
 	}
+	s := &snapshot{man: m, stamp: stamp, gen: generations.Add(1)}
+	s.refs.Store(1)
+	if s.elemDF, err = loadElemDF(dir); err != nil {
+		return nil, &InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)}
+	}
 	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
-	open := func(sub string) (bleve.Index, error) {
-		i, err := bleve.OpenUsing(filepath.Join(dir, sub), cfg)
+	for i := range max(m.Shards, 1) {
+		ai, err := bleve.OpenUsing(shardDir(dir, i), cfg)
 		if err != nil {
+			s.closeShards()
 			if strings.Contains(err.Error(), "timeout") {
 				return nil, fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked)
 			}
 			return nil, fmt.Errorf("index %s: %w", dir, err)
 		}
-		return i, nil
+		s.shards = append(s.shards, ai)
 	}
-	x := &Index{dir: dir, man: m}
-	if x.elemDF, err = loadElemDF(dir); err != nil {
-		return nil, &InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)}
-	}
-	if x.art, err = open(articlesDir); err != nil {
-		return nil, err
-	}
-	x.loadStats()
-	return x, nil
+	s.loadStats()
+	return s, nil
 }
 
 // loadStats sums the collection statistics from the manifest.
-func (x *Index) loadStats() {
+func (x *snapshot) loadStats() {
 	var title, text, elems, elemLen int
 	x.langs = map[string]int{}
 	for _, e := range x.man.Articles {
@@ -237,33 +278,145 @@ func (x *Index) loadStats() {
 	if elems > 0 {
 		x.elemAvg = float64(elemLen) / float64(elems)
 	}
-	x.fetch = &bsearch.BM25Stats{
+	x.bm25 = &bsearch.BM25Stats{
 		DocCount:         float64(x.articles),
 		FieldCardinality: map[string]int{"title": title, "text": text},
 	}
 }
 
-// Close closes the index. Closing it again does nothing.
+func (x *snapshot) closeShards() error {
+	var errs []error
+	for _, s := range x.shards {
+		errs = append(errs, s.Close())
+	}
+	x.shards = nil
+	return errors.Join(errs...)
+}
+
+// release drops a reference; the last closes the snapshot.
+func (x *snapshot) release() {
+	if x.refs.Add(-1) == 0 {
+		x.closeShards()
+	}
+}
+
+// acquire returns the current snapshot with a reference taken (release
+// it), or nil when the index is closed.
+func (x *Index) acquire() *snapshot {
+	for {
+		s := x.cur.Load()
+		if s == nil {
+			return nil
+		}
+		n := s.refs.Load()
+		if n > 0 && s.refs.CompareAndSwap(n, n+1) {
+			return s
+		}
+		// s is being replaced and released: load its successor
+	}
+}
+
+// snap returns the current snapshot, without a reference (for what stays
+// valid after closing: statistics).
+func (x *Index) snap() *snapshot { return x.cur.Load() }
+
+// errClosed is the error of a request to a closed index.
+var errClosed = errors.New("index: closed")
+
+// Reload opens the index in its folder again if it was rebuilt or updated
+// since it was opened (its manifest is another file) and switches to it:
+// requests that began before go on with the previous build, which is
+// closed when the last of them ends. It reports whether it switched. An
+// index folder that is missing or incomplete for now (a build swapping it
+// in) is not an error: the index goes on as it is.
+func (x *Index) Reload() (bool, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	old := x.cur.Load()
+	if old == nil {
+		return false, errClosed
+	}
+	st, err := os.Stat(manifestPath(x.dir))
+	if err != nil || (os.SameFile(st, old.stamp) && st.ModTime().Equal(old.stamp.ModTime())) {
+		return false, nil
+	}
+	s, err := openSnapshot(x.dir)
+	if err != nil {
+		return false, err
+	}
+	x.cur.Store(s)
+	old.release()
+	return true, nil
+}
+
+// Watch reloads the index (Reload) every interval until ctx is done,
+// reporting each switch and failure to logf.
+func (x *Index) Watch(ctx context.Context, interval time.Duration, logf func(format string, args ...any)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	var failed string
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		switched, err := x.Reload()
+		switch {
+		case err != nil && err.Error() != failed:
+			failed = err.Error()
+			logf("index %s was rebuilt but cannot be opened (still serving the previous one): %v", x.dir, err)
+		case switched:
+			failed = ""
+			logf("index %s was rebuilt: now serving %d articles", x.dir, x.Articles())
+		}
+	}
+}
+
+// Close closes the index (the build in use is closed when its last
+// request ends). Closing it again does nothing.
 func (x *Index) Close() error {
-	if x.art != nil {
-		err := x.art.Close()
-		x.art = nil
-		return err
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if s := x.cur.Swap(nil); s != nil {
+		if s.refs.Add(-1) == 0 {
+			return s.closeShards()
+		}
 	}
 	return nil
 }
 
 // Articles is the number of articles in the index.
-func (x *Index) Articles() int { return x.articles }
+func (x *Index) Articles() int {
+	if s := x.snap(); s != nil {
+		return s.articles
+	}
+	return 0
+}
 
 // Elements is the number of candidate elements in the index.
-func (x *Index) Elements() int { return int(x.elemN) }
+func (x *Index) Elements() int {
+	if s := x.snap(); s != nil {
+		return int(s.elemN)
+	}
+	return 0
+}
+
+// Shards is the number of shards of the index.
+func (x *Index) Shards() int {
+	if s := x.snap(); s != nil {
+		return len(s.shards)
+	}
+	return 0
+}
 
 // Langs returns the number of articles of each language in the index.
 func (x *Index) Langs() map[string]int {
-	out := make(map[string]int, len(x.langs))
-	for l, n := range x.langs {
-		out[l] = n
+	out := map[string]int{}
+	if s := x.snap(); s != nil {
+		for l, n := range s.langs {
+			out[l] = n
+		}
 	}
 	return out
 }
@@ -321,68 +474,60 @@ type Query struct {
 	Text  string
 	Terms []Term
 	stats ElemStats
+	gen   uint64 // the snapshot whose statistics stats are
 }
 
 // Prepare analyzes a query with the analysis of every language of the
 // index (QueryTerms) and looks up its terms' element statistics. A query
 // without terms is ErrNoTerms.
 func (x *Index) Prepare(q string) (*Query, error) {
-	langs := make([]string, 0, len(x.langs))
-	for l := range x.langs {
+	s := x.acquire()
+	if s == nil {
+		return nil, errClosed
+	}
+	defer s.release()
+	langs := make([]string, 0, len(s.langs))
+	for l := range s.langs {
 		langs = append(langs, l)
 	}
 	terms := QueryTerms(q, langs...)
 	if len(terms) == 0 {
 		return nil, ErrNoTerms
 	}
-	pq := &Query{Text: q, Terms: terms, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
-	for _, t := range terms {
+	return s.prepared(&Query{Text: q, Terms: terms})
+}
+
+// prepared returns q with the snapshot's element statistics: q itself when
+// it has them, else a copy.
+func (x *snapshot) prepared(q *Query) (*Query, error) {
+	if q.gen == x.gen {
+		return q, nil
+	}
+	pq := &Query{Text: q.Text, Terms: q.Terms, gen: x.gen, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
+	for _, t := range q.Terms {
 		df, _, err := x.elemDF.Get([]byte(t.Text))
 		if err != nil {
-			return nil, fmt.Errorf("index %s: %s: %w; run readsim index --rebuild", x.dir, elemDFName, err)
+			return nil, fmt.Errorf("index: %s: %w; run readsim index --rebuild", elemDFName, err)
 		}
 		pq.stats.DF[t.Text] = float64(df)
 	}
 	return pq, nil
 }
 
-// Fetch returns the k best articles for q by BM25 over title and text.
-// Ties are broken by article id, so rankings are reproducible.
+// Fetch returns the k best articles for q by BM25 over title and text,
+// searching the shards in parallel with the collection's statistics (see
+// fetch.go). Ties are broken by article id, so rankings are reproducible.
+// A cancelled context stops the search.
 func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
 	if k <= 0 {
 		return nil, nil
 	}
-	tb, xb := opt.boosts()
-	var qs []query.Query
-	for _, t := range q.Terms {
-		for _, f := range []struct {
-			field string
-			boost float64
-		}{{"title", tb}, {"text", xb}} {
-			tq := query.NewTermQuery(t.Text)
-			tq.SetField(f.field)
-			tq.SetBoost(f.boost * float64(t.N))
-			qs = append(qs, tq)
-		}
+	s := x.acquire()
+	if s == nil {
+		return nil, errClosed
 	}
-	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), k, 0, false)
-	req.Fields = []string{"title", "lang"}
-	req.SortBy([]string{"-_score", "_id"})
-	// the collection's field lengths: without them Bleve would take the
-	// average field length from the segments' dictionaries (see the package
-	// documentation and loadStats)
-	req.PreSearchData = map[string]interface{}{bsearch.BM25PreSearchDataKey: x.fetch}
-	res, err := x.art.SearchInContext(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	hits := make([]Hit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		title, _ := h.Fields["title"].(string)
-		lang, _ := h.Fields["lang"].(string)
-		hits = append(hits, Hit{ID: h.ID, Title: title, Lang: lang, Score: h.Score})
-	}
-	return hits, nil
+	defer s.release()
+	return s.fetch(ctx, q, k, opt)
 }
 
 // StoredArticle is an article as the index stores it.
@@ -401,12 +546,21 @@ type StoredArticle struct {
 
 // Article loads an article from the index.
 func (x *Index) Article(id string) (*StoredArticle, error) {
-	d, err := x.art.Document(id)
+	s := x.acquire()
+	if s == nil {
+		return nil, errClosed
+	}
+	defer s.release()
+	return s.article(id)
+}
+
+func (x *snapshot) article(id string) (*StoredArticle, error) {
+	d, err := x.shards[shardOf(id, len(x.shards))].Document(id)
 	if err != nil {
 		return nil, err
 	}
 	if d == nil {
-		return nil, fmt.Errorf("index %s: no article %s", x.dir, id)
+		return nil, fmt.Errorf("index: no article %s", id)
 	}
 	return decodeDoc(id, d), nil
 }
@@ -455,6 +609,10 @@ func docElementCounts(d *StoredArticle) termCounts {
 
 // Browse returns the best passages of the article d for q (see browse).
 func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
+	return browseDoc(d, q, opt)
+}
+
+func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
 	if d.toks == nil {
 		d.toks = tokenize(d.Text, d.breaks, d.Lang)
 	}
@@ -473,9 +631,22 @@ type Result struct {
 
 // Search is one request's retrieval: it fetches the k best articles for q
 // and browses each, returning their passages and snippets (the context is
-// passed to Bleve: a cancelled request stops the search).
+// passed to Bleve: a cancelled request stops the search). The whole
+// request uses one build of the index, even when Reload switches meanwhile.
 func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Result, error) {
-	hits, err := x.Fetch(ctx, q, k, opt)
+	if k <= 0 {
+		return nil, nil
+	}
+	s := x.acquire()
+	if s == nil {
+		return nil, errClosed
+	}
+	defer s.release()
+	q, err := s.prepared(q)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := s.fetch(ctx, q, k, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -484,11 +655,11 @@ func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Res
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d, err := x.Article(h.ID)
+		d, err := s.article(h.ID)
 		if err != nil {
 			return nil, err
 		}
-		r := Result{Hit: h, Doc: d, Passages: x.Browse(d, q, opt)}
+		r := Result{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(r.Passages) > 0 {
 			p = r.Passages[0]

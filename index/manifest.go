@@ -20,7 +20,7 @@ import (
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 4
+const manifestVersion = 5
 
 const (
 	manifestName = "manifest.json"
@@ -32,7 +32,11 @@ const (
 type manifest struct {
 	Version  int      `json:"version"`
 	Elements []string `json:"elements"`
-	Source   string   `json:"source"`
+	// Source is the articles folder, an absolute path (serve reads the
+	// articles from it, from whatever folder it runs in).
+	Source string `json:"source"`
+	// Shards is the number of shards (articles-0 … articles-(N−1)).
+	Shards int `json:"shards"`
 	// Lang is the language every article was read in (--lang), "" when
 	// each article's was detected.
 	Lang string `json:"lang,omitempty"`
@@ -85,6 +89,9 @@ func rebuildReason(old, next *manifest) string {
 	}
 	if o, n := strings.Join(old.Elements, ","), strings.Join(next.Elements, ","); o != n {
 		return fmt.Sprintf("the candidate elements changed from %s to %s", o, n)
+	}
+	if old.Shards != next.Shards {
+		return fmt.Sprintf("the number of shards changed from %d to %d", old.Shards, next.Shards)
 	}
 	if old.Lang != next.Lang {
 		lang := func(l string) string {
@@ -152,17 +159,24 @@ func checkIndex(dir string, m *manifest) error {
 	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, elemDFName), err)
 	}
-	ai, err := bleve.OpenUsing(filepath.Join(dir, articlesDir), map[string]interface{}{"read_only": true, "bolt_timeout": "1s"})
-	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(dir, articlesDir), err)
+	want := make([]uint64, m.Shards)
+	for _, e := range m.Articles {
+		want[shardOf(e.ID, m.Shards)]++
 	}
-	defer ai.Close()
-	n, err := ai.DocCount()
-	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(dir, articlesDir), err)
-	}
-	if n != uint64(len(m.Articles)) {
-		return fmt.Errorf("%s holds %d articles, its manifest %d", filepath.Join(dir, articlesDir), n, len(m.Articles))
+	for i := range m.Shards {
+		sd := shardDir(dir, i)
+		ai, err := bleve.OpenUsing(sd, map[string]interface{}{"read_only": true, "bolt_timeout": "1s"})
+		if err != nil {
+			return fmt.Errorf("%s: %w", sd, err)
+		}
+		n, err := ai.DocCount()
+		ai.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", sd, err)
+		}
+		if n != want[i] {
+			return fmt.Errorf("%s holds %d articles, its manifest %d", sd, n, want[i])
+		}
 	}
 	return nil
 }
@@ -187,7 +201,14 @@ func writeManifest(dir string, m *manifest) error {
 	return writeFileSync(filepath.Join(dir, manifestName), b)
 }
 
-// swapIn replaces the index folder idx by the complete folder tmp.
+// afterFirstRename, when set (tests), is called between swapIn's two
+// renames.
+var afterFirstRename func()
+
+// swapIn replaces the index folder idx by the complete folder tmp: idx is
+// renamed to idx.old-PID, then tmp to idx. A process killed between the two
+// renames leaves no idx but two complete indexes beside it, which the next
+// build's recoverSwap finds.
 func swapIn(tmp, idx string) error {
 	oldDir := fmt.Sprintf("%s.old-%d", idx, os.Getpid())
 	hadOld := false
@@ -196,6 +217,9 @@ func swapIn(tmp, idx string) error {
 			return err
 		}
 		hadOld = true
+	}
+	if afterFirstRename != nil {
+		afterFirstRename()
 	}
 	if err := os.Rename(tmp, idx); err != nil {
 		if hadOld {
@@ -207,6 +231,41 @@ func swapIn(tmp, idx string) error {
 		return os.RemoveAll(oldDir)
 	}
 	return nil
+}
+
+// recoverSwap puts back in place the index of a build killed between the
+// two renames of swapIn: when idx is missing, the newest complete folder
+// beside it (one with a manifest, which a build writes last) becomes idx,
+// a finished build (idx.building-PID) before the index it replaced
+// (idx.old-PID). The caller holds the lock.
+func recoverSwap(idx string) error {
+	if _, err := os.Lstat(idx); !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if best := completeLeftover(idx); best != "" {
+		return os.Rename(best, idx)
+	}
+	return nil
+}
+
+// completeLeftover returns the newest complete index folder left beside
+// idx by a build killed between its renames, or "": a finished build
+// (idx.building-PID with its manifest) before a replaced index
+// (idx.old-PID).
+func completeLeftover(idx string) string {
+	for _, pat := range []string{".building-*", ".old-*"} {
+		ms, _ := filepath.Glob(idx + pat)
+		best, built := "", time.Time{}
+		for _, m := range ms {
+			if man, err := readManifest(m); err == nil && man.Version == manifestVersion && (best == "" || man.Built.After(built)) {
+				best, built = m, man.Built
+			}
+		}
+		if best != "" {
+			return best
+		}
+	}
+	return ""
 }
 
 // removeLeftovers removes the folders of interrupted builds beside idx. The
@@ -252,3 +311,6 @@ func copyDir(src, dst string) error {
 		return out.Close()
 	})
 }
+
+// manifestPath is the manifest's path in the index folder dir.
+func manifestPath(dir string) string { return filepath.Join(dir, manifestName) }

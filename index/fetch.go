@@ -1,0 +1,400 @@
+package index
+
+import (
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"sort"
+	"sync"
+
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Fetch over shards.
+//
+// Fetch scores as Bleve's BM25 disjunction of term queries does (title and
+// text, each term boosted by its field's boost times its number of
+// occurrences in the query), but with the collection's statistics: the
+// number of articles and the fields' average lengths from the manifest
+// (see Index.loadStats), and each term's document frequency summed over the
+// shards. So an index of N shards scores and ranks exactly as an index of
+// one: Bleve's own search (a query per shard, or an IndexAlias) would give
+// each shard its own document frequencies, and its presearch carries the
+// document count and field lengths only.
+//
+// For each query term and field, a Bleve term field reader is opened on
+// every shard (the context goes with it); their counts make the global
+// document frequencies, from which each term's idf and query weight are
+// computed once, as Bleve computes them (TermQueryScorer: BM25 idf, query
+// norm 1/√Σ(boost·idf)², the disjunction's coordination factor
+// matched/total). Then every shard walks its postings document by
+// document on its own goroutine, keeping its best k, and the shards' best
+// are merged. Ties are broken by article id, whose stored value is read only
+// for the documents kept (Bleve's sort by _id reads it for every matching
+// document).
+
+// fetchTerm is one term of one field of a fetch query, with its global
+// statistics and weights.
+type fetchTerm struct {
+	term   []byte
+	field  string
+	boost  float64
+	df     uint64  // documents holding the term in the field, over all shards
+	idf    float64 // Bleve's BM25 idf (TF-IDF idf when avgLen is 0)
+	weight float64 // boost·idf·query norm (Bleve's queryWeight)
+	avgLen float64 // the field's average length in tokens, rounded up
+}
+
+// fetchTerms returns the terms of q, for the title and the text, with their
+// boosts, in Bleve's order (term by term, title then text).
+func fetchTerms(q *Query, opt Options) []fetchTerm {
+	tb, xb := opt.boosts()
+	var out []fetchTerm
+	for _, t := range q.Terms {
+		for _, f := range [2]struct {
+			field string
+			boost float64
+		}{{"title", tb}, {"text", xb}} {
+			out = append(out, fetchTerm{term: []byte(t.Text), field: f.field, boost: f.boost * float64(t.N)})
+		}
+	}
+	return out
+}
+
+// weigh computes the terms' idf and query weights from their document
+// frequencies and the collection's statistics, as Bleve's term scorers and
+// disjunction searcher do, summing in the terms' order.
+func weigh(ts []fetchTerm, st *bsearch.BM25Stats) {
+	n := st.DocCount
+	var sumSq float64
+	for i := range ts {
+		t := &ts[i]
+		card := st.FieldCardinality[t.field]
+		if n > 0 || card > 0 {
+			t.avgLen = math.Ceil(float64(card) / n)
+		}
+		if t.avgLen > 0 {
+			t.idf = math.Log(1 + (n-float64(t.df)+0.5)/(float64(t.df)+0.5))
+		} else {
+			t.idf = 1.0 + math.Log(n/float64(t.df+1.0))
+		}
+		w := t.boost * t.idf
+		sumSq += w * w
+	}
+	norm := 1.0 / math.Sqrt(sumSq)
+	for i := range ts {
+		ts[i].weight = ts[i].boost * ts[i].idf * norm
+	}
+}
+
+// byDF sorts terms by document frequency, as Bleve's disjunction sorts its
+// term searchers (sort.Sort by Count: the same permutation), in which
+// order it sums weights and scores; perm follows the terms (perm[i] is
+// the i-th term's position before sorting).
+type byDF struct {
+	ts   []fetchTerm
+	perm []int
+}
+
+func (b byDF) Len() int           { return len(b.ts) }
+func (b byDF) Less(i, j int) bool { return b.ts[i].df < b.ts[j].df }
+func (b byDF) Swap(i, j int) {
+	b.ts[i], b.ts[j] = b.ts[j], b.ts[i]
+	b.perm[i], b.perm[j] = b.perm[j], b.perm[i]
+}
+
+// score is a term's score in a document with the given term frequency and
+// field norm (1/√length), as Bleve's TermQueryScorer computes it.
+func (t *fetchTerm) score(freq uint64, norm float64) float64 {
+	tf := math.Sqrt(float64(freq))
+	var s float64
+	if t.avgLen > 0 {
+		fieldLength := 1 / (norm * norm)
+		s = t.idf * (tf * bsearch.BM25_k1) /
+			(tf + bsearch.BM25_k1*(1-bsearch.BM25_b+(bsearch.BM25_b*fieldLength/t.avgLen)))
+	} else {
+		s = tf * norm * t.idf
+	}
+	if t.weight != 1.0 {
+		s = s * t.weight
+	}
+	return s
+}
+
+// shardSearch is one shard's part of a fetch: its reader and a term field
+// reader per term.
+type shardSearch struct {
+	shard int
+	r     bindex.IndexReader
+	tfrs  []bindex.TermFieldReader
+}
+
+func (s *shardSearch) close() {
+	for _, t := range s.tfrs {
+		if t != nil {
+			t.Close()
+		}
+	}
+	if s.r != nil {
+		s.r.Close()
+	}
+}
+
+// open opens the shard's reader and a term field reader per term.
+func (s *shardSearch) open(ctx context.Context, x *snapshot, ts []fetchTerm) error {
+	adv, err := x.shards[s.shard].Advanced()
+	if err != nil {
+		return err
+	}
+	if s.r, err = adv.Reader(); err != nil {
+		return err
+	}
+	s.tfrs = make([]bindex.TermFieldReader, len(ts))
+	for i, t := range ts {
+		if s.tfrs[i], err = s.r.TermFieldReader(ctx, t.term, t.field, true, true, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parallel runs f(i) for i in [0, n), on goroutines when n > 1, and
+// returns their errors.
+func parallel(n int, f func(i int) error) error {
+	if n == 1 {
+		return f(0)
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// fetch returns the k best articles for q (see the comment above).
+func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
+	ts := fetchTerms(q, opt)
+	ss := make([]*shardSearch, len(x.shards))
+	for i := range ss {
+		ss[i] = &shardSearch{shard: i}
+	}
+	defer func() {
+		for _, s := range ss {
+			s.close()
+		}
+	}()
+	if err := parallel(len(ss), func(i int) error { return ss[i].open(ctx, x, ts) }); err != nil {
+		return nil, err
+	}
+	for i := range ts {
+		for _, s := range ss {
+			ts[i].df += s.tfrs[i].Count()
+		}
+	}
+	perm := make([]int, len(ts))
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.Sort(byDF{ts, perm})
+	weigh(ts, x.bm25)
+	for _, s := range ss {
+		sorted := make([]bindex.TermFieldReader, len(perm))
+		for i, p := range perm {
+			sorted[i] = s.tfrs[p]
+		}
+		s.tfrs = sorted
+	}
+	best := make([][]candidate, len(ss))
+	if err := parallel(len(ss), func(i int) error {
+		var err error
+		best[i], err = ss[i].topK(ctx, ts, k)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	var all []candidate
+	for _, b := range best {
+		all = append(all, b...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].better(&all[j]) })
+	all = all[:min(k, len(all))]
+	hits := make([]Hit, len(all))
+	for i, c := range all {
+		hits[i] = Hit{ID: c.id, Score: c.score}
+		d, err := ss[c.shard].r.Document(c.id)
+		if err != nil {
+			return nil, err
+		}
+		if d != nil {
+			d.VisitFields(func(f bindex.Field) {
+				switch f.Name() {
+				case "title":
+					hits[i].Title = string(f.Value())
+				case "lang":
+					hits[i].Lang = string(f.Value())
+				}
+			})
+		}
+	}
+	return hits, nil
+}
+
+// candidate is a fetched document of a shard.
+type candidate struct {
+	score float64
+	doc   uint64 // the shard's internal document number
+	id    string // read when needed
+	shard int
+}
+
+// better orders candidates as fetch ranks them: by score, then by id.
+func (c *candidate) better(o *candidate) bool {
+	if c.score != o.score {
+		return c.score > o.score
+	}
+	return c.id < o.id
+}
+
+// worstFirst is a heap of a shard's best candidates, the worst on top; ids
+// are read from the shard when two scores tie.
+type worstFirst struct {
+	c   []candidate
+	r   bindex.IndexReader
+	err error
+}
+
+func (h *worstFirst) Len() int { return len(h.c) }
+func (h *worstFirst) Less(i, j int) bool {
+	if h.c[i].score != h.c[j].score {
+		return h.c[i].score < h.c[j].score
+	}
+	return h.id(i) > h.id(j)
+}
+func (h *worstFirst) Swap(i, j int) { h.c[i], h.c[j] = h.c[j], h.c[i] }
+func (h *worstFirst) Push(x any)    { h.c = append(h.c, x.(candidate)) }
+func (h *worstFirst) Pop() any {
+	c := h.c[len(h.c)-1]
+	h.c = h.c[:len(h.c)-1]
+	return c
+}
+
+// id returns the id of the i-th candidate, reading it if needed.
+func (h *worstFirst) id(i int) string {
+	c := &h.c[i]
+	if c.id == "" {
+		id, err := h.r.ExternalID(internalID(c.doc))
+		if err != nil && h.err == nil {
+			h.err = err
+		}
+		c.id = id
+	}
+	return c.id
+}
+
+// offer adds a candidate if it is among the k best so far.
+func (h *worstFirst) offer(c candidate, k int) {
+	if len(h.c) < k {
+		heap.Push(h, c)
+		return
+	}
+	top := &h.c[0]
+	if c.score < top.score {
+		return
+	}
+	if c.score == top.score {
+		id, err := h.r.ExternalID(internalID(c.doc))
+		if err != nil {
+			h.err = err
+			return
+		}
+		if c.id = id; id >= h.id(0) {
+			return
+		}
+	}
+	h.c[0] = c
+	heap.Fix(h, 0)
+}
+
+// topK walks the shard's postings of every term document by document and
+// returns its k best documents, their ids read.
+func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candidate, error) {
+	type cursor struct {
+		tfd  *bindex.TermFieldDoc
+		doc  uint64
+		done bool
+	}
+	cur := make([]cursor, len(ts))
+	next := func(i int) error {
+		c := &cur[i]
+		d, err := s.tfrs[i].Next(c.tfd.Reset())
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			c.done = true
+			return nil
+		}
+		c.tfd = d
+		c.doc = binary.BigEndian.Uint64(d.ID)
+		return nil
+	}
+	for i := range cur {
+		cur[i].tfd = &bindex.TermFieldDoc{}
+		if err := next(i); err != nil {
+			return nil, err
+		}
+	}
+	h := &worstFirst{r: s.r}
+	total := float64(len(ts))
+	for n := 0; ; n++ {
+		if n&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		doc, any := uint64(math.MaxUint64), false
+		for i := range cur {
+			if !cur[i].done && (!any || cur[i].doc < doc) {
+				doc, any = cur[i].doc, true
+			}
+		}
+		if !any {
+			break
+		}
+		var sum float64
+		matched := 0
+		for i := range cur {
+			c := &cur[i]
+			if c.done || c.doc != doc {
+				continue
+			}
+			sum += ts[i].score(c.tfd.Freq, c.tfd.Norm)
+			matched++
+			if err := next(i); err != nil {
+				return nil, err
+			}
+		}
+		h.offer(candidate{score: sum * (float64(matched) / total), doc: doc, shard: s.shard}, k)
+		if h.err != nil {
+			return nil, h.err
+		}
+	}
+	for i := range h.c {
+		h.id(i)
+	}
+	return h.c, h.err
+}
+
+// internalID is the Bleve internal id of a scorch document number.
+func internalID(doc uint64) bindex.IndexInternalID {
+	return binary.BigEndian.AppendUint64(nil, doc)
+}
