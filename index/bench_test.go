@@ -161,3 +161,62 @@ func benchScale(b *testing.B, n int) {
 	b.ReportMetric(pct(browse, 0.5), "browse-p50-ms")
 	b.ReportMetric(pct(browse, 0.95), "browse-p95-ms")
 }
+
+// benchIndex returns the index of the synthetic collection of n articles
+// in the given number of shards, built once under $READSIM_BENCH_DIR (or
+// the system temporary folder) and reused.
+func benchIndex(b *testing.B, n, shards int) string {
+	arts, _ := benchCollection(b, n)
+	root := os.Getenv("READSIM_BENCH_DIR")
+	if root == "" {
+		root = os.TempDir()
+	}
+	idx := filepath.Join(root, fmt.Sprintf("readsim-index-%d-%d", n, shards))
+	if _, err := Build(BuildOptions{Articles: arts, Index: idx, Shards: shards}); err != nil {
+		b.Fatal(err)
+	}
+	return idx
+}
+
+// benchQueries are the benchmarks' queries: 1–3 words of frequency ranks
+// 50–5,000 (content words, not the stop-word-like head of the Zipf curve).
+func benchQueries(n, count int) []string {
+	g := synth.New(synth.Options{Seed: int64(n)})
+	rng := rand.New(rand.NewSource(42))
+	var qs []string
+	for range count {
+		var words []string
+		for k := 1 + rng.Intn(3); k > 0; k-- {
+			words = append(words, g.WordOfRank(50+rng.Intn(4950)))
+		}
+		qs = append(qs, strings.Join(words, " "))
+	}
+	return qs
+}
+
+// BenchmarkFetch fetches the top 100 of the benchmark queries from the 10k
+// synthetic index in one and two shards (built once and kept):
+//
+//	go test -run '^$' -bench 'Fetch' ./index/
+func BenchmarkFetch(b *testing.B) {
+	for _, shards := range []int{1, 2} {
+		b.Run(fmt.Sprintf("10k-shards%d", shards), func(b *testing.B) {
+			x, err := Open(benchIndex(b, 10000, shards))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer x.Close()
+			qs := benchQueries(10000, 100)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				pq, err := x.Prepare(qs[i%len(qs)])
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := x.Fetch(context.Background(), pq, 100, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
