@@ -194,6 +194,8 @@ func serve(e *env, cfg serveConfig) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	stopWatch := watchIndex(ctx, x, opt.Logf)
+	defer stopWatch()
 	err = web.ListenAndServe(ctx, cfg.addr, srv, func(a net.Addr) {
 		printURLs(e, a, cfg.demo)
 		fmt.Fprintf(e.stderr, "readsim: serving %d articles, %d run(s) to replay; Ctrl-C stops\n", x.Articles(), runCount)
