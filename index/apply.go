@@ -1,9 +1,11 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -89,11 +91,15 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 	for i := range n {
 		w := &shardWriter{i: i, n: n, dir: shardDir(tmp, i), delta: map[string]int64{}}
 		var err error
-		if p.old == nil {
-			w.ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
-		} else {
-			w.ai, err = bleve.OpenUsing(w.dir, buildConfig())
-		}
+		// Bleve's goroutines of the shard (persister, introducer) inherit
+		// the label
+		stage(fmt.Sprintf("bleve-%d", i), func() {
+			if p.old == nil {
+				w.ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
+			} else {
+				w.ai, err = bleve.OpenUsing(w.dir, buildConfig())
+			}
+		})
 		if err != nil {
 			ss.close()
 			return nil, nil, err
@@ -197,7 +203,7 @@ func (w *shardWriter) deleteArticles(idx string, del []manifestEntry) error {
 // drains in (so that the sender never blocks) and returns the error.
 func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 	batches, indexed := make(chan *bleve.Batch, 1), make(chan error, 1)
-	go func() {
+	go stage(fmt.Sprintf("segment-%d", w.i), func() {
 		var err error
 		for b := range batches {
 			if err == nil {
@@ -205,7 +211,7 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 			}
 		}
 		indexed <- err
-	}()
+	})
 	var err error
 	ab := w.ai.NewBatch()
 	n, size := 0, int64(0)
@@ -250,16 +256,31 @@ func (p *plan) indexFiles(ss shardSet) error {
 	errs := make(chan error, len(ss))
 	for i, w := range ss {
 		feeds[i] = make(chan parsed, 64)
-		go func() { errs <- w.feed(feeds[i], opt) }()
+		go stage(fmt.Sprintf("batch-%d", i), func() { errs <- w.feed(feeds[i], opt) })
 	}
 	prog := newProgress(files, len(ss))
-	for i := range files {
+	stage("route", func() { p.route(ss, out, feeds, prog) })
+	var err error
+	for _, f := range feeds {
+		close(f)
+	}
+	for range ss {
+		err = errors.Join(err, <-errs)
+	}
+	return err
+}
+
+// route reads the parsed articles in path order, records them (progress,
+// manifest, broken articles, header ids) and sends each to its shard's
+// feed.
+func (p *plan) route(ss shardSet, out *parsedFiles, feeds []chan parsed, prog *progress) {
+	for i := range p.todo {
 		pr := out.next(i)
 		s := shardOf(pr.f.id, len(ss))
 		prog.add(pr.f, s)
 		p.res.Bytes += pr.f.size
-		if opt.Progress != nil {
-			opt.Progress(prog.Progress)
+		if p.opt.Progress != nil {
+			p.opt.Progress(prog.Progress)
 		}
 		if pr.err != nil {
 			p.res.Broken = append(p.res.Broken, Skipped{pr.f.path, pr.err.Error()})
@@ -272,14 +293,6 @@ func (p *plan) indexFiles(ss shardSet) error {
 		p.res.Indexed++
 		feeds[s] <- pr
 	}
-	var err error
-	for _, f := range feeds {
-		close(f)
-	}
-	for range ss {
-		err = errors.Join(err, <-errs)
-	}
-	return err
 }
 
 // progress counts a build's progress, for the whole and per shard.
@@ -328,12 +341,12 @@ func parseAll(files []srcFile, opt BuildOptions) *parsedFiles {
 	jobs := make(chan int)
 	for range opt.Workers {
 		pf.wg.Add(1)
-		go func() {
+		go stage("parse", func() {
 			defer pf.wg.Done()
 			for i := range jobs {
 				pf.out[i] <- parseOne(opt.Reader, files[i], names)
 			}
-		}()
+		})
 	}
 	go func() {
 		defer close(jobs)
@@ -366,4 +379,12 @@ func (pf *parsedFiles) next(i int) parsed {
 func (pf *parsedFiles) stop() {
 	close(pf.quit)
 	pf.wg.Wait()
+}
+
+// stage runs f with the profiler label stage=name: a CPU profile of a
+// build (BenchmarkScale -cpuprofile; go tool pprof -tags) tells the time
+// of each stage (parse, route, batch-i, segment-i, bleve-i for shard i's
+// Bleve goroutines), and that no single goroutine bounds the build.
+func stage(name string, f func()) {
+	pprof.Do(context.Background(), pprof.Labels("stage", name), func(context.Context) { f() })
 }
