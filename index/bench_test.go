@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -194,29 +195,100 @@ func benchQueries(n, count int) []string {
 	return qs
 }
 
-// BenchmarkFetch fetches the top 100 of the benchmark queries from the 10k
-// synthetic index in one and two shards (built once and kept):
+// queryIndex opens the index the query benchmarks run on: the one named
+// by $READSIM_BENCH_INDEX, of the synthetic collection of
+// $READSIM_BENCH_N articles (whose seed makes the queries' vocabulary), or
+// else the 10k synthetic index in $READSIM_BENCH_SHARDS shards (default 2),
+// built once and kept. It returns the index and the collection's size.
+func queryIndex(b *testing.B) (*Index, int) {
+	n := 10000
+	if v := os.Getenv("READSIM_BENCH_N"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	idx := os.Getenv("READSIM_BENCH_INDEX")
+	if idx == "" {
+		shards := 2
+		if v := os.Getenv("READSIM_BENCH_SHARDS"); v != "" {
+			shards, _ = strconv.Atoi(v)
+		}
+		idx = benchIndex(b, n, shards)
+	}
+	x, err := Open(idx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { x.Close() })
+	return x, n
+}
+
+// BenchmarkQuery measures search on an index (queryIndex): "latency" runs
+// 200 queries one after the other and reports fetch (top 100) and browse
+// (per article, the first 10 of each fetch) percentiles; "throughput"
+// runs searches (fetch the top 10 and browse each) on GOMAXPROCS
+// goroutines and reports queries per second. -cpu 1,2 measures how they
+// scale with cores:
 //
-//	go test -run '^$' -bench 'Fetch' ./index/
-func BenchmarkFetch(b *testing.B) {
-	for _, shards := range []int{1, 2} {
-		b.Run(fmt.Sprintf("10k-shards%d", shards), func(b *testing.B) {
-			x, err := Open(benchIndex(b, 10000, shards))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer x.Close()
-			qs := benchQueries(10000, 100)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				pq, err := x.Prepare(qs[i%len(qs)])
+//	go test -run '^$' -bench 'Query' -cpu 1,2 ./index/
+//	READSIM_BENCH_INDEX=/tmp/idx500k READSIM_BENCH_N=500000 go test -run '^$' -bench 'Query/latency' ./index/
+func BenchmarkQuery(b *testing.B) {
+	b.Run("latency", func(b *testing.B) {
+		x, n := queryIndex(b)
+		qs := benchQueries(n, 200)
+		var fetch, browse []time.Duration
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			fetch, browse = fetch[:0], browse[:0]
+			for _, q := range qs {
+				t0 := time.Now()
+				pq, err := x.Prepare(q)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := x.Fetch(context.Background(), pq, 100, Options{}); err != nil {
+				hits, err := x.Fetch(context.Background(), pq, 100, Options{})
+				if err != nil {
 					b.Fatal(err)
+				}
+				fetch = append(fetch, time.Since(t0))
+				for _, h := range hits[:min(10, len(hits))] {
+					t1 := time.Now()
+					d, err := x.Article(h.ID)
+					if err != nil {
+						b.Fatal(err)
+					}
+					x.Browse(d, pq, Options{})
+					browse = append(browse, time.Since(t1))
+				}
+			}
+		}
+		b.ReportMetric(pct(fetch, 0.5), "fetch-p50-ms")
+		b.ReportMetric(pct(fetch, 0.95), "fetch-p95-ms")
+		b.ReportMetric(pct(fetch, 0.99), "fetch-p99-ms")
+		b.ReportMetric(pct(browse, 0.5), "browse-p50-ms")
+		b.ReportMetric(pct(browse, 0.95), "browse-p95-ms")
+	})
+	b.Run("throughput", func(b *testing.B) {
+		x, n := queryIndex(b)
+		qs := benchQueries(n, 200)
+		var next atomic.Int64
+		t0 := time.Now()
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				q := qs[int(next.Add(1))%len(qs)]
+				pq, err := x.Prepare(q)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if _, err := x.Search(context.Background(), pq, 10, Options{}); err != nil {
+					b.Error(err)
+					return
 				}
 			}
 		})
-	}
+		b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "queries/s")
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
 )
@@ -127,9 +128,10 @@ func (t *fetchTerm) score(freq uint64, norm float64) float64 {
 // shardSearch is one shard's part of a fetch: its reader and a term field
 // reader per term.
 type shardSearch struct {
-	shard int
-	r     bindex.IndexReader
-	tfrs  []bindex.TermFieldReader
+	shard  int
+	r      bindex.IndexReader
+	tfrs   []bindex.TermFieldReader
+	stored storedReader
 }
 
 func (s *shardSearch) close() {
@@ -152,6 +154,7 @@ func (s *shardSearch) open(ctx context.Context, x *snapshot, ts []fetchTerm) err
 	if s.r, err = adv.Reader(); err != nil {
 		return err
 	}
+	s.stored = newStoredReader(s.r)
 	s.tfrs = make([]bindex.TermFieldReader, len(ts))
 	for i, t := range ts {
 		if s.tfrs[i], err = s.r.TermFieldReader(ctx, t.term, t.field, true, true, false); err != nil {
@@ -180,16 +183,47 @@ func parallel(n int, f func(i int) error) error {
 	return errors.Join(errs...)
 }
 
-// fetch returns the k best articles for q (see the comment above).
-func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
-	ts := fetchTerms(q, opt)
-	ss := make([]*shardSearch, len(x.shards))
-	for i := range ss {
-		ss[i] = &shardSearch{shard: i}
+// fetched is the result of a fetch: the hits, and the shards' readers
+// open on the documents found until close.
+type fetched struct {
+	hits []Hit
+	c    []candidate // parallel to hits
+	ss   []*shardSearch
+}
+
+func (f *fetched) close() {
+	for _, s := range f.ss {
+		s.close()
 	}
+}
+
+// article reads the i-th hit's article.
+func (f *fetched) article(i int) (*StoredArticle, error) {
+	c := f.c[i]
+	out := &StoredArticle{ID: c.id}
+	if err := f.ss[c.shard].stored.visit(c.doc, c.id, func(name string, val []byte) bool {
+		out.setField(name, val)
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	out.Len = len([]rune(out.Text))
+	return out, nil
+}
+
+// fetch returns the k best articles for q (see the comment above); close
+// the result.
+func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) (*fetched, error) {
+	ts := fetchTerms(q, opt)
+	f := &fetched{ss: make([]*shardSearch, len(x.shards))}
+	for i := range f.ss {
+		f.ss[i] = &shardSearch{shard: i}
+	}
+	ss := f.ss
+	ok := false
 	defer func() {
-		for _, s := range ss {
-			s.close()
+		if !ok {
+			f.close()
 		}
 	}()
 	if err := parallel(len(ss), func(i int) error { return ss[i].open(ctx, x, ts) }); err != nil {
@@ -221,31 +255,39 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) ([]H
 	}); err != nil {
 		return nil, err
 	}
-	var all []candidate
 	for _, b := range best {
-		all = append(all, b...)
+		f.c = append(f.c, b...)
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].better(&all[j]) })
-	all = all[:min(k, len(all))]
-	hits := make([]Hit, len(all))
-	for i, c := range all {
-		hits[i] = Hit{ID: c.id, Score: c.score}
-		d, err := ss[c.shard].r.Document(c.id)
-		if err != nil {
-			return nil, err
-		}
-		if d != nil {
-			d.VisitFields(func(f bindex.Field) {
-				switch f.Name() {
+	sort.Slice(f.c, func(i, j int) bool { return f.c[i].better(&f.c[j]) })
+	f.c = f.c[:min(k, len(f.c))]
+	f.hits = make([]Hit, len(f.c))
+	// each shard reads its hits' titles and languages
+	if err := parallel(len(ss), func(s int) error {
+		for i, c := range f.c {
+			if c.shard != s {
+				continue
+			}
+			h := &f.hits[i]
+			h.ID, h.Score = c.id, c.score
+			err := ss[s].stored.visit(c.doc, c.id, func(name string, val []byte) bool {
+				switch name {
 				case "title":
-					hits[i].Title = string(f.Value())
+					h.Title = string(val)
 				case "lang":
-					hits[i].Lang = string(f.Value())
+					h.Lang = string(val)
 				}
+				return h.Title == "" || h.Lang == ""
 			})
+			if err != nil {
+				return err
+			}
 		}
+		return nil
+	}); err != nil {
+		return nil, err
 	}
-	return hits, nil
+	ok = true
+	return f, nil
 }
 
 // candidate is a fetched document of a shard.
@@ -397,4 +439,56 @@ func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candid
 // internalID is the Bleve internal id of a scorch document number.
 func internalID(doc uint64) bindex.IndexInternalID {
 	return binary.BigEndian.AppendUint64(nil, doc)
+}
+
+// storedReader reads the stored fields of a shard's documents by their
+// internal number, from their scorch segment: without the look-up of the
+// id in every segment's dictionary that Bleve's Document(id) makes (its
+// cost grows with the number of segments). A reader that is not scorch's
+// reads by id.
+type storedReader struct {
+	r    bindex.IndexReader
+	segs []*scorch.SegmentSnapshot
+	offs []uint64 // the segments' first internal numbers
+}
+
+func newStoredReader(r bindex.IndexReader) storedReader {
+	out := storedReader{r: r}
+	if is, ok := r.(*scorch.IndexSnapshot); ok {
+		out.segs = is.Segments()
+		var off uint64
+		for _, s := range out.segs {
+			out.offs = append(out.offs, off)
+			off += s.Segment().Count()
+		}
+	}
+	return out
+}
+
+// visit calls f with each stored field (name, value: valid during the
+// call) of the document doc whose id is id, until f returns false.
+func (s storedReader) visit(doc uint64, id string, f func(name string, val []byte) bool) error {
+	if s.segs == nil {
+		d, err := s.r.Document(id)
+		if err != nil || d == nil {
+			return err
+		}
+		more := true
+		d.VisitFields(func(fl bindex.Field) {
+			if more {
+				more = f(fl.Name(), fl.Value())
+			}
+		})
+		return nil
+	}
+	i := sort.Search(len(s.offs), func(x int) bool { return s.offs[x] > doc }) - 1
+	if i < 0 {
+		return errors.New("index: no document " + id)
+	}
+	return s.segs[i].VisitDocument(doc-s.offs[i], func(name string, _ byte, val []byte, _ []uint64) bool {
+		if name == "_id" {
+			return true
+		}
+		return f(name, val)
+	})
 }

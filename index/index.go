@@ -2,23 +2,26 @@
 // article collection and the fetch-and-browse search of the reading scenario
 // (Arvola, Kekäläinen & Junkkari 2010, §2).
 //
-// An index is a folder holding a Bleve (scorch) index of the articles, the
-// statistics of their candidate elements, and a manifest:
+// An index is a folder holding Bleve (scorch) indexes of the articles (its
+// shards), the statistics of their candidate elements, and a manifest:
 //
-//   - articles/: one Bleve document per article, id = article id, with the
-//     title and the text content (analysed in the article's language,
-//     stored) and, stored with them, the article's language, its candidate
-//     elements (sections, paragraphs, list items, table rows, captions and
-//     the body's own text by default: each one's [start,end) character span
-//     and XPath, so that their article id is the document's) and the file's
-//     path;
+//   - articles-0 … articles-(N−1): N Bleve indexes, the shards, each
+//     article in exactly one (FNV-1a of its id modulo N, see shard.go):
+//     one Bleve document per article, id = article id, with the title and
+//     the text content (analysed in the article's language, stored) and,
+//     stored with them, the article's language, its candidate elements
+//     (sections, paragraphs, list items, table rows, captions and the
+//     body's own text by default: each one's [start,end) character span
+//     and XPath, so that their article id is the document's) and the
+//     file's path;
 //   - elements.fst: for each term, the number of candidate elements of the
 //     collection that contain it (see stats.go);
 //   - manifest.json: the files indexed (path, size, modification time), each
 //     article's language, number of candidate elements and field lengths in
-//     tokens, the candidate element names, the DTD files the articles were
-//     read with, the forced language if any, and the build time. It is
-//     written last: a folder without it is not a complete index.
+//     tokens, the articles folder (an absolute path), the number of shards,
+//     the candidate element names, the DTD files the articles were read
+//     with, the forced language if any, and the build time. It is written
+//     last: a folder without it is not a complete index.
 //
 // Browse reads only statistics of the element collection (the number of
 // elements, their average length, each term's element frequency), so the
@@ -27,14 +30,31 @@
 //
 // Both scorings take the collection's size and average lengths from the
 // manifest, and browse its element frequencies from elements.fst (fetch's
-// document frequencies come from Bleve's postings, which count no deleted
-// article and do not depend on segments). Bleve's BM25 would take a field's
-// average length to be its number of distinct terms per document, summed over
-// the index's segments (terms of deleted articles included): scores would
-// depend on how a build was batched and updated. Fetch passes Bleve the
-// fields' true total lengths instead, so it is BM25 with the average field
+// document frequencies come from Bleve's postings, summed over the shards,
+// which count no deleted article and do not depend on segments). Bleve's
+// BM25 would take a field's average length to be its number of distinct
+// terms per document, summed over the index's segments (terms of deleted
+// articles included), and each shard's own document frequencies: scores
+// would depend on how a build was batched, updated and sharded. Fetch
+// scores with the fields' true total lengths and the global document
+// frequencies instead (fetch.go), so it is BM25 with the average field
 // length in tokens (rounded up, as Bleve rounds it), and a build scores the
-// same however it is split into segments.
+// same however it is split into segments and shards.
+//
+// # Shards, builds and reloads
+//
+// A build is planned (which files are new, changed or gone; whether and why
+// the index must be built from scratch: another layout, candidate elements,
+// language, DTD or number of shards) and then applied: the articles are
+// parsed on every core and each shard batches and indexes its own on its own
+// goroutines, so no single goroutine bounds a build (its stages carry
+// profiler labels, see apply.go). A search fetches from every shard in
+// parallel. The index is built beside its folder and renamed into place; a
+// build killed between the two renames leaves the new index complete
+// beside the folder, which Open uses and the next build puts in place. An
+// open Index switches to a rebuilt one (Reload, Watch) without a pause:
+// requests in flight finish on the build they began with, which is closed
+// after them.
 //
 // Fetch ranks articles with Bleve's BM25 over title and text. Browse scores
 // the candidate elements of one article with BM25 against the element
@@ -527,7 +547,12 @@ func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit,
 		return nil, errClosed
 	}
 	defer s.release()
-	return s.fetch(ctx, q, k, opt)
+	f, err := s.fetch(ctx, q, k, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	return f.hits, nil
 }
 
 // StoredArticle is an article as the index stores it.
@@ -568,25 +593,28 @@ func (x *snapshot) article(id string) (*StoredArticle, error) {
 // decodeDoc reads an article from its stored Bleve document.
 func decodeDoc(id string, d bindex.Document) *StoredArticle {
 	out := &StoredArticle{ID: id}
-	d.VisitFields(func(f bindex.Field) {
-		v := string(f.Value())
-		switch f.Name() {
-		case "title":
-			out.Title = v
-		case "text":
-			out.Text = v
-		case "elems":
-			out.Elems = decodeElems(v)
-		case "breaks":
-			out.breaks = decodeInts(v)
-		case "path":
-			out.Path = v
-		case "lang":
-			out.Lang = v
-		}
-	})
+	d.VisitFields(func(f bindex.Field) { out.setField(f.Name(), f.Value()) })
 	out.Len = len([]rune(out.Text))
 	return out
+}
+
+// setField sets the article's field of a stored field (name, value).
+func (out *StoredArticle) setField(name string, val []byte) {
+	v := string(val)
+	switch name {
+	case "title":
+		out.Title = v
+	case "text":
+		out.Text = v
+	case "elems":
+		out.Elems = decodeElems(v)
+	case "breaks":
+		out.breaks = decodeInts(v)
+	case "path":
+		out.Path = v
+	case "lang":
+		out.Lang = v
+	}
 }
 
 // docElementCounts counts the terms of a stored article's candidate elements
@@ -646,16 +674,17 @@ func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Res
 	if err != nil {
 		return nil, err
 	}
-	hits, err := s.fetch(ctx, q, k, opt)
+	f, err := s.fetch(ctx, q, k, opt)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Result, len(hits))
-	for i, h := range hits {
+	defer f.close()
+	out := make([]Result, len(f.hits))
+	for i, h := range f.hits {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d, err := s.article(h.ID)
+		d, err := f.article(i)
 		if err != nil {
 			return nil, err
 		}
