@@ -238,9 +238,10 @@ func BenchmarkQuery(b *testing.B) {
 		x, n := queryIndex(b)
 		qs := benchQueries(n, 200)
 		var fetch, browse []time.Duration
+		var postings []float64
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			fetch, browse = fetch[:0], browse[:0]
+			fetch, browse, postings = fetch[:0], browse[:0], postings[:0]
 			for _, q := range qs {
 				t0 := time.Now()
 				pq, err := x.Prepare(q)
@@ -252,6 +253,7 @@ func BenchmarkQuery(b *testing.B) {
 					b.Fatal(err)
 				}
 				fetch = append(fetch, time.Since(t0))
+				postings = append(postings, float64(queryPostings(b, x, pq)))
 				for _, h := range hits[:min(10, len(hits))] {
 					t1 := time.Now()
 					d, err := x.Article(h.ID)
@@ -268,6 +270,21 @@ func BenchmarkQuery(b *testing.B) {
 		b.ReportMetric(pct(fetch, 0.99), "fetch-p99-ms")
 		b.ReportMetric(pct(browse, 0.5), "browse-p50-ms")
 		b.ReportMetric(pct(browse, 0.95), "browse-p95-ms")
+		// fetch time against the postings it walks: a least-squares line
+		// (the projection to a larger collection, whose postings grow
+		// with it)
+		var sx, sy, sxx, sxy float64
+		for i, p := range postings {
+			y := float64(fetch[i]) / 1e6
+			sx, sy, sxx, sxy = sx+p, sy+y, sxx+p*p, sxy+p*y
+		}
+		m := float64(len(postings))
+		slope := (m*sxy - sx*sy) / (m*sxx - sx*sx)
+		b.ReportMetric(slope*1e6, "ns-per-posting")
+		b.ReportMetric((sy-slope*sx)/m, "fit-intercept-ms")
+		sort.Float64s(postings)
+		b.ReportMetric(postings[len(postings)*95/100], "postings-p95")
+		b.ReportMetric(postings[len(postings)/2], "postings-p50")
 	})
 	b.Run("throughput", func(b *testing.B) {
 		x, n := queryIndex(b)
@@ -291,4 +308,29 @@ func BenchmarkQuery(b *testing.B) {
 		})
 		b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "queries/s")
 	})
+}
+
+// queryPostings is the number of postings fetch walks for q: each term's
+// document frequency in the title and in the text, summed over the shards.
+func queryPostings(b *testing.B, x *Index, q *Query) uint64 {
+	s := x.acquire()
+	defer s.release()
+	var n uint64
+	for _, sh := range s.shards {
+		adv, _ := sh.Advanced()
+		r, err := adv.Reader()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range fetchTerms(q, Options{}) {
+			tfr, err := r.TermFieldReader(context.Background(), t.term, t.field, false, false, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += tfr.Count()
+			tfr.Close()
+		}
+		r.Close()
+	}
+	return n
 }
