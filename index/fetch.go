@@ -306,64 +306,61 @@ func (c *candidate) better(o *candidate) bool {
 	return c.id < o.id
 }
 
-// worstFirst is a heap of a shard's best candidates, the worst on top; ids
-// are read from the shard when two scores tie.
-type worstFirst struct {
-	c   []candidate
-	r   bindex.IndexReader
-	err error
+// best is a shard's best documents so far: a heap of k by score, the worst
+// on top, and the documents tying with the worst that did not fit (ties
+// are broken by id, read only at the end: scores tie often, Bleve quantises
+// field lengths).
+type best struct {
+	k    int
+	c    []candidate
+	ties []candidate // scoring as c[0], not in c
 }
 
-func (h *worstFirst) Len() int { return len(h.c) }
-func (h *worstFirst) Less(i, j int) bool {
-	if h.c[i].score != h.c[j].score {
-		return h.c[i].score < h.c[j].score
-	}
-	return h.id(i) > h.id(j)
-}
-func (h *worstFirst) Swap(i, j int) { h.c[i], h.c[j] = h.c[j], h.c[i] }
-func (h *worstFirst) Push(x any)    { h.c = append(h.c, x.(candidate)) }
-func (h *worstFirst) Pop() any {
+func (h *best) Len() int           { return len(h.c) }
+func (h *best) Less(i, j int) bool { return h.c[i].score < h.c[j].score }
+func (h *best) Swap(i, j int)      { h.c[i], h.c[j] = h.c[j], h.c[i] }
+func (h *best) Push(x any)         { h.c = append(h.c, x.(candidate)) }
+func (h *best) Pop() any {
 	c := h.c[len(h.c)-1]
 	h.c = h.c[:len(h.c)-1]
 	return c
 }
 
-// id returns the id of the i-th candidate, reading it if needed.
-func (h *worstFirst) id(i int) string {
-	c := &h.c[i]
-	if c.id == "" {
-		id, err := h.r.ExternalID(internalID(c.doc))
-		if err != nil && h.err == nil {
-			h.err = err
-		}
-		c.id = id
-	}
-	return c.id
-}
-
-// offer adds a candidate if it is among the k best so far.
-func (h *worstFirst) offer(c candidate, k int) {
-	if len(h.c) < k {
+// offer adds a document if it may be among the k best.
+func (h *best) offer(c candidate) {
+	if len(h.c) < h.k {
 		heap.Push(h, c)
 		return
 	}
-	top := &h.c[0]
-	if c.score < top.score {
-		return
+	switch min := h.c[0].score; {
+	case c.score < min:
+	case c.score == min:
+		h.ties = append(h.ties, c)
+	default:
+		out := h.c[0]
+		h.c[0] = c
+		heap.Fix(h, 0)
+		if out.score == h.c[0].score {
+			h.ties = append(h.ties, out)
+		} else {
+			h.ties = h.ties[:0]
+		}
 	}
-	if c.score == top.score {
-		id, err := h.r.ExternalID(internalID(c.doc))
+}
+
+// sorted returns the k best in fetch's order (by score, then id), their
+// ids read from r.
+func (h *best) sorted(r bindex.IndexReader) ([]candidate, error) {
+	all := append(h.c, h.ties...)
+	for i := range all {
+		id, err := r.ExternalID(internalID(all[i].doc))
 		if err != nil {
-			h.err = err
-			return
+			return nil, err
 		}
-		if c.id = id; id >= h.id(0) {
-			return
-		}
+		all[i].id = id
 	}
-	h.c[0] = c
-	heap.Fix(h, 0)
+	sort.Slice(all, func(i, j int) bool { return all[i].better(&all[j]) })
+	return all[:min(h.k, len(all))], nil
 }
 
 // topK walks the shard's postings of every term document by document and
@@ -395,7 +392,7 @@ func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candid
 			return nil, err
 		}
 	}
-	h := &worstFirst{r: s.r}
+	h := &best{k: k}
 	total := float64(len(ts))
 	for n := 0; ; n++ {
 		if n&4095 == 0 {
@@ -425,15 +422,9 @@ func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candid
 				return nil, err
 			}
 		}
-		h.offer(candidate{score: sum * (float64(matched) / total), doc: doc, shard: s.shard}, k)
-		if h.err != nil {
-			return nil, h.err
-		}
+		h.offer(candidate{score: sum * (float64(matched) / total), doc: doc, shard: s.shard})
 	}
-	for i := range h.c {
-		h.id(i)
-	}
-	return h.c, h.err
+	return h.sorted(s.r)
 }
 
 // internalID is the Bleve internal id of a scorch document number.

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -396,5 +397,45 @@ func TestReloadUnderLoad(t *testing.T) {
 	}
 	if !strings.Contains(x.dir, "idx") {
 		t.Errorf("dir %q", x.dir)
+	}
+}
+
+// TestFetchTies fetches from 40 articles of the same text, whose scores
+// all tie: the k best are the k smallest ids, in order, whatever the
+// number of shards and however the files and batches order the documents.
+func TestFetchTies(t *testing.T) {
+	dir := t.TempDir()
+	articles := filepath.Join(dir, "articles")
+	files := map[string]string{}
+	var ids []string
+	for i := range 40 {
+		id := fmt.Sprint(1000 + (i*7919)%1000)
+		ids = append(ids, id)
+		files[fmt.Sprintf("%02d/%s.xml", 39-i, id)] = `<article><header><title>Same</title></header><bdy><p>Tied words here.</p></bdy></article>`
+	}
+	writeArticles(t, articles, files)
+	sort.Strings(ids)
+	for _, shards := range []int{1, 3} {
+		idx := filepath.Join(dir, fmt.Sprint("idx", shards))
+		if _, err := Build(BuildOptions{Articles: articles, Index: idx, Shards: shards, Batch: 6}); err != nil {
+			t.Fatal(err)
+		}
+		x := openTest(t, idx)
+		for _, k := range []int{1, 5, 17, 40} {
+			hits, err := x.Fetch(context.Background(), mustPrepare(t, x, "tied"), k, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range hits {
+				got = append(got, h.ID)
+				if h.Score != hits[0].Score {
+					t.Fatalf("scores differ: %+v", hits)
+				}
+			}
+			if !reflect.DeepEqual(got, ids[:k]) {
+				t.Errorf("%d shards, k=%d: %v, want %v", shards, k, got, ids[:k])
+			}
+		}
 	}
 }
