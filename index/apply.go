@@ -110,10 +110,13 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 }
 
 // fill deletes the planned articles from every shard, indexes the planned
-// files, and, for an update, merges each shard's segments by Bleve's own
-// tiered policy (as a live scorch index does in the background). A full
-// build keeps its batches' segments: merging them would rewrite every
-// posting for little faster searches (scores do not depend on segments).
+// files, and merges each shard's segments by Bleve's own tiered policy (as
+// a live scorch index does in the background), the shards at once. A
+// build makes a segment per batch, and a search pays for each segment in
+// every term's look-up (the cost of a fetch grew with the collection):
+// merged by tiers, a shard of the 500k synthetic collection has 16–19
+// segments rather than 125, for 3% of the build's CPU (the notes).
+// Scores do not depend on the segments.
 func (p *plan) fill(ss shardSet) error {
 	if len(p.del) > 0 {
 		if err := ss.each(func(w *shardWriter) error { return w.deleteArticles(p.idx, p.del) }); err != nil {
@@ -123,11 +126,18 @@ func (p *plan) fill(ss shardSet) error {
 	if err := p.indexFiles(ss); err != nil {
 		return err
 	}
-	if p.old != nil {
-		return ss.each(func(w *shardWriter) error { return mergeTiers(w.dir, w.ai) })
+	if !mergeSegments {
+		return nil
 	}
-	return nil
+	return ss.each(func(w *shardWriter) error {
+		var err error
+		stage(fmt.Sprintf("merge-%d", w.i), func() { err = mergeTiers(w.dir, w.ai) })
+		return err
+	})
 }
+
+// mergeSegments is false in tests that need an index of several segments.
+var mergeSegments = true
 
 // each runs f on every shard at once and returns their errors.
 func (ss shardSet) each(f func(*shardWriter) error) error {

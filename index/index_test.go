@@ -267,7 +267,8 @@ func TestLeftoversRemoved(t *testing.T) {
 }
 
 // TestScoresIndependentOfSegments checks that an index built in several
-// segments (one article per batch), and an index updated incrementally,
+// segments (one article per batch, not merged), and an index updated
+// incrementally,
 // score exactly as a full build in one segment does. Without the
 // collection's own statistics Bleve would take a field's average length to
 // be its number of distinct terms, summed over segments, per article: here
@@ -279,6 +280,8 @@ func TestLeftoversRemoved(t *testing.T) {
 // epsilon zeta eta theta (8, 7); c: gamma | gamma gamma delta epsilon zeta
 // (6, 4); 8 distinct in all.
 func TestScoresIndependentOfSegments(t *testing.T) {
+	defer func() { mergeSegments = true }()
+	mergeSegments = false
 	files := map[string]string{
 		"a.xml": `<article><header><title>Alpha</title></header><bdy><p>alpha beta gamma delta epsilon zeta</p></bdy></article>`,
 		"b.xml": `<article><header><title>Beta</title></header><bdy><p>beta gamma delta epsilon zeta eta theta</p></bdy></article>`,

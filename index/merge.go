@@ -16,7 +16,7 @@ import (
 
 // buildConfig is the scorch configuration of a build: no segment merging
 // while documents are added (merges would rewrite the same postings several
-// times over); an update merges once at the end (mergeTiers).
+// times over); a build merges once at the end, by tiers (mergeTiers).
 func buildConfig() map[string]interface{} {
 	return map[string]interface{}{
 		"scorchMergePlanOptions": map[string]interface{}{"MaxSegmentsPerTier": 1 << 20},
