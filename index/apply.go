@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/vellum"
 )
 
@@ -111,12 +112,13 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 
 // fill deletes the planned articles from every shard, indexes the planned
 // files, and merges each shard's segments by Bleve's own tiered policy (as
-// a live scorch index does in the background), the shards at once. A
-// build makes a segment per batch, and a search pays for each segment in
-// every term's look-up (the cost of a fetch grew with the collection):
-// merged by tiers, a shard of the 500k synthetic collection has 16–19
-// segments rather than 125, for 3% of the build's CPU (the notes).
-// Scores do not depend on the segments.
+// a live scorch index does in the background), the shards at once, when a
+// shard has more than mergeAbove segments. A build makes a segment per
+// batch (scorch's persister merges some), and a search pays for each
+// segment in every term's look-up (the cost of a fetch grew with the
+// collection): merged by tiers, a shard of the 500k synthetic collection
+// has 16–19 segments rather than 125, for 3% of the build's CPU (the
+// notes). Scores do not depend on the segments.
 func (p *plan) fill(ss shardSet) error {
 	if len(p.del) > 0 {
 		if err := ss.each(func(w *shardWriter) error { return w.deleteArticles(p.idx, p.del) }); err != nil {
@@ -130,10 +132,35 @@ func (p *plan) fill(ss shardSet) error {
 		return nil
 	}
 	return ss.each(func(w *shardWriter) error {
+		if segmentCount(w.ai) <= mergeAbove {
+			return nil
+		}
 		var err error
 		stage(fmt.Sprintf("merge-%d", w.i), func() { err = mergeTiers(w.dir, w.ai) })
 		return err
 	})
+}
+
+// mergeAbove is the number of segments a shard may keep unmerged after a
+// build: merging a few segments costs a build more (at 10k articles, a
+// sixth of its CPU) than it saves a search.
+const mergeAbove = 10
+
+// segmentCount is the number of segments of a scorch index, in memory and
+// in files (0 if unknown).
+func segmentCount(ai bleve.Index) uint64 {
+	adv, err := ai.Advanced()
+	if err != nil {
+		return 0
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return 0
+	}
+	st := s.StatsMap()
+	f, _ := st["num_root_filesegments"].(uint64)
+	m, _ := st["num_root_memorysegments"].(uint64)
+	return f + m
 }
 
 // mergeSegments is false in tests that need an index of several segments.

@@ -18,7 +18,6 @@ import (
 // term dictionary) and to search, at the price of memory while building.
 const DefaultBatchBytes = 4 << 20
 
-
 // BuildOptions configure Build.
 type BuildOptions struct {
 	Articles string   // the folder of articles (searched recursively)
