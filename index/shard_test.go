@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -437,5 +438,27 @@ func TestFetchTies(t *testing.T) {
 				t.Errorf("%d shards, k=%d: %v, want %v", shards, k, got, ids[:k])
 			}
 		}
+	}
+}
+
+// TestFetchCancelled checks that a cancelled request stops fetch and
+// search in every shard.
+func TestFetchCancelled(t *testing.T) {
+	dir := t.TempDir()
+	articles := filepath.Join(dir, "articles")
+	queries := synthArticles(t, articles, 30)
+	idx := filepath.Join(dir, "idx")
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Shards: 3}); err != nil {
+		t.Fatal(err)
+	}
+	x := openTest(t, idx)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	pq := mustPrepare(t, x, queries[0])
+	if _, err := x.Fetch(ctx, pq, 10, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("fetch: %v, want context.Canceled", err)
+	}
+	if _, err := x.Search(ctx, pq, 10, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("search: %v, want context.Canceled", err)
 	}
 }
