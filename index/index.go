@@ -203,6 +203,7 @@ type snapshot struct {
 	gen      uint64
 	stamp    os.FileInfo // the manifest file it was opened from
 	shards   []bleve.Index
+	ranks    [][]uint32 // per shard, the rank of each document's id (idRanks)
 	elemDF   *vellum.FST
 	man      *manifest
 	elemN    float64
@@ -277,6 +278,23 @@ func openSnapshot(dir string) (*snapshot, error) {
 			return nil, fmt.Errorf("index %s: %w", dir, err)
 		}
 		s.shards = append(s.shards, ai)
+	}
+	s.ranks = make([][]uint32, len(s.shards))
+	if err := parallel(len(s.shards), func(i int) error {
+		adv, err := s.shards[i].Advanced()
+		if err != nil {
+			return err
+		}
+		r, err := adv.Reader()
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		s.ranks[i], err = idRanks(r)
+		return err
+	}); err != nil {
+		s.closeShards()
+		return nil, fmt.Errorf("index %s: %w", dir, err)
 	}
 	s.loadStats()
 	return s, nil
