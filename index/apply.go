@@ -142,9 +142,11 @@ func (p *plan) fill(ss shardSet) error {
 }
 
 // mergeAbove is the number of segments a shard may keep unmerged after a
-// build: merging a few segments costs a build more (at 10k articles, a
-// sixth of its CPU) than it saves a search.
-const mergeAbove = 10
+// build: merging a few small segments (all below the tiered plan's floor,
+// so merged into one) costs a build more than it saves a search (at 10k
+// articles, 14 segments a shard, the merge was a sixth of the build's
+// CPU).
+const mergeAbove = 32
 
 // segmentCount is the number of segments of a scorch index, in memory and
 // in files (0 if unknown).
