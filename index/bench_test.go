@@ -228,8 +228,8 @@ func queryIndex(b *testing.B) (*Index, int) {
 // 200 queries one after the other and reports fetch (top 100) and browse
 // (per article, the first 10 of each fetch) percentiles; "throughput"
 // runs searches (fetch the top 10 and browse each) on GOMAXPROCS
-// goroutines and reports queries per second. -cpu 1,2 measures how they
-// scale with cores:
+// goroutines and reports queries per second and CPU per query. -cpu 1,2
+// measures how they scale with cores:
 //
 //	go test -run '^$' -bench 'Query' -cpu 1,2 ./index/
 //	READSIM_BENCH_INDEX=/tmp/idx500k READSIM_BENCH_N=500000 go test -run '^$' -bench 'Query/latency' ./index/
@@ -290,7 +290,7 @@ func BenchmarkQuery(b *testing.B) {
 		x, n := queryIndex(b)
 		qs := benchQueries(n, 200)
 		var next atomic.Int64
-		t0 := time.Now()
+		t0, cpu0 := time.Now(), cpuTime()
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
@@ -307,6 +307,9 @@ func BenchmarkQuery(b *testing.B) {
 			}
 		})
 		b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "queries/s")
+		// CPU per query: on a shared machine, wall-clock throughput says
+		// how much of it the benchmark got
+		b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/query")
 	})
 }
 
