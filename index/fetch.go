@@ -34,9 +34,10 @@ import (
 // norm 1/√Σ(boost·idf)², the disjunction's coordination factor
 // matched/total). Then every shard walks its postings document by
 // document on its own goroutine, keeping its best k, and the shards' best
-// are merged. Ties are broken by article id, whose stored value is read only
-// for the documents kept (Bleve's sort by _id reads it for every matching
-// document).
+// are merged. Ties are broken by article id: within a shard by the rank of
+// the id (idRanks, read when the index is opened), so that only the ids of
+// the documents kept are read (Bleve's sort by _id reads the id of every
+// matching document).
 
 // fetchTerm is one term of one field of a fetch query, with its global
 // statistics and weights.
