@@ -255,7 +255,10 @@ func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []fileStamp, 
 	}
 	p := &plan{opt: opt, idx: idx, res: res, todo: files, next: &manifest{Version: manifestVersion, Elements: opt.Elements,
 		Source: src, Lang: opt.Reader.Lang, DTDs: dtds, Shards: opt.Shards, Articles: map[string]manifestEntry{}}}
-	old, _ := readManifest(idx)
+	old, err := readManifest(idx)
+	if _, herr := readManifestHead(idx); herr == nil && err != nil && !opt.Rebuild {
+		res.Rebuilt = err.Error() // a manifest without its articles
+	}
 	if old != nil && p.next.Shards == 0 && old.Version == manifestVersion {
 		p.next.Shards = old.Shards // keep the index's shards
 	}

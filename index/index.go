@@ -16,12 +16,15 @@
 //     file's path;
 //   - elements.fst: for each term, the number of candidate elements of the
 //     collection that contain it (see stats.go);
-//   - manifest.json: the files indexed (path, size, modification time), each
-//     article's language, number of candidate elements and field lengths in
-//     tokens, the articles folder (an absolute path), the number of shards,
-//     the candidate element names, the DTD files the articles were read
-//     with, the forced language if any, and the build time. It is written
-//     last: a folder without it is not a complete index.
+//   - articles.json: the files indexed (path, size, modification time),
+//     each article's language, number of candidate elements and field
+//     lengths in tokens (what a build needs to update the index);
+//   - manifest.json: the collection statistics summed over the articles
+//     (what a search needs), the articles folder (an absolute path), the
+//     number of shards, the candidate element names, the DTD files the
+//     articles were read with, the forced language if any, and the build
+//     time. It is written last: a folder without it is not a complete
+//     index.
 //
 // Browse reads only statistics of the element collection (the number of
 // elements, their average length, each term's element frequency), so the
@@ -255,7 +258,7 @@ func openSnapshot(dir string) (*snapshot, error) {
 		}
 		return nil, &InputError{fmt.Sprintf("index %s: %v", dir, err)}
 	}
-	m, err := readManifest(dir)
+	m, err := readManifestHead(dir)
 	if err != nil {
 		return nil, &InputError{fmt.Sprintf("index %s: %v", dir, err)}
 	}
@@ -300,25 +303,21 @@ func openSnapshot(dir string) (*snapshot, error) {
 	return s, nil
 }
 
-// loadStats sums the collection statistics from the manifest.
+// loadStats takes the collection statistics from the manifest's totals.
 func (x *snapshot) loadStats() {
-	var title, text, elems, elemLen int
-	x.langs = map[string]int{}
-	for _, e := range x.man.Articles {
-		x.langs[e.Lang]++
-		title += e.TitleLen
-		text += e.TextLen
-		elems += e.Elems
-		elemLen += e.ElemLen
+	t := x.man.Totals
+	x.langs = t.Langs
+	if x.langs == nil {
+		x.langs = map[string]int{}
 	}
-	x.articles = len(x.man.Articles)
-	x.elemN = float64(elems)
-	if elems > 0 {
-		x.elemAvg = float64(elemLen) / float64(elems)
+	x.articles = t.Articles
+	x.elemN = float64(t.Elems)
+	if t.Elems > 0 {
+		x.elemAvg = float64(t.ElemLen) / float64(t.Elems)
 	}
 	x.bm25 = &bsearch.BM25Stats{
 		DocCount:         float64(x.articles),
-		FieldCardinality: map[string]int{"title": title, "text": text},
+		FieldCardinality: map[string]int{"title": t.TitleLen, "text": t.TextLen},
 	}
 }
 

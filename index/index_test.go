@@ -414,6 +414,7 @@ func TestUnupdatableIndexRebuilt(t *testing.T) {
 		reason string
 	}{
 		{"missing elements.fst", func(idx string) error { return os.Remove(filepath.Join(idx, elemDFName)) }, elemDFName},
+		{"missing articles.json", func(idx string) error { return os.Remove(filepath.Join(idx, articlesName)) }, articlesName},
 		{"truncated elements.fst", func(idx string) error {
 			p := filepath.Join(idx, elemDFName)
 			b, err := os.ReadFile(p)

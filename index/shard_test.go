@@ -462,3 +462,20 @@ func TestFetchCancelled(t *testing.T) {
 		t.Errorf("search: %v, want context.Canceled", err)
 	}
 }
+
+// TestOpenReadsTotals checks that searching needs the manifest's totals,
+// not its articles (articles.json, which only builds read): an index whose
+// articles.json is gone opens with the counts of TestBuildSummary and
+// searches as before.
+func TestOpenReadsTotals(t *testing.T) {
+	_, idx, _ := buildTest(t)
+	want := search(t, openTest(t, idx), "fresnel")
+	if err := os.Remove(filepath.Join(idx, articlesName)); err != nil {
+		t.Fatal(err)
+	}
+	x := openTest(t, idx)
+	if x.Articles() != 3 || x.Elements() != 7 || x.Langs()["en"] != 3 {
+		t.Errorf("%d articles, %d elements, languages %v; want 3, 7, en 3", x.Articles(), x.Elements(), x.Langs())
+	}
+	sameResults(t, "without articles.json", search(t, x, "fresnel"), want)
+}
