@@ -254,7 +254,6 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 	var err error
 	ab := w.ai.NewBatch()
 	n, size := 0, int64(0)
-	limit := shardBatchBytes(opt.BatchBytes, w.n)
 	flush := func() {
 		if n > 0 {
 			batches <- ab
@@ -274,7 +273,7 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 		}
 		n++
 		size += pr.f.size
-		if n >= opt.Batch || size >= limit {
+		if n >= opt.Batch || size >= opt.BatchBytes {
 			flush()
 		}
 	}
@@ -283,17 +282,6 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 	}
 	close(batches)
 	return errors.Join(err, <-indexed)
-}
-
-// minShardBatch is the least a shard's batch holds, in bytes of XML.
-const minShardBatch = 1 << 20
-
-// shardBatchBytes is the size of one shard's batches among n: the build's
-// batch bytes shared, so that a build holds as many articles in its
-// batches however many shards it has, but at least minShardBatch (a
-// segment has its own costs).
-func shardBatchBytes(total int64, n int) int64 {
-	return max(total/int64(n), min(total, minShardBatch))
 }
 
 // indexFiles parses the planned files in parallel (opt.Workers) and sends

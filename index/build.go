@@ -31,9 +31,10 @@ type BuildOptions struct {
 	Shards int
 	// A shard's Bleve batch, which becomes a segment of it (scorch may
 	// merge segments that wait to be written), ends after Batch articles
-	// (0: no limit) or its share of BatchBytes bytes of XML (0 means
-	// DefaultBatchBytes; each of N shards' batches ends at BatchBytes/N,
-	// but at least 1 MB), whichever comes first.
+	// (0: no limit) or BatchBytes bytes of XML (0 means DefaultBatchBytes),
+	// whichever comes first. (Sharing BatchBytes among the shards saved
+	// memory, 320 MB rather than 500 at 10k articles and 2 shards, for 12%
+	// more CPU: smaller segments cost more to build and merge.)
 	Batch      int
 	BatchBytes int64
 	// Rebuild ignores an existing index and builds from scratch.
