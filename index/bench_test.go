@@ -10,11 +10,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/readsim/readsim/index/synth"
+	"github.com/readsim/readsim/index/internal/synth"
 )
 
 // BenchmarkScale builds an index of a synthetic collection (index/synth) and
@@ -160,4 +161,169 @@ func benchScale(b *testing.B, n int) {
 	b.ReportMetric(pct(fetch, 0.95), "fetch-p95-ms")
 	b.ReportMetric(pct(browse, 0.5), "browse-p50-ms")
 	b.ReportMetric(pct(browse, 0.95), "browse-p95-ms")
+}
+
+// benchIndex returns the index of the synthetic collection of n articles
+// in the given number of shards, built once under $READSIM_BENCH_DIR (or
+// the system temporary folder) and reused.
+func benchIndex(b *testing.B, n, shards int) string {
+	arts, _ := benchCollection(b, n)
+	root := os.Getenv("READSIM_BENCH_DIR")
+	if root == "" {
+		root = os.TempDir()
+	}
+	idx := filepath.Join(root, fmt.Sprintf("readsim-index-%d-%d", n, shards))
+	if _, err := Build(BuildOptions{Articles: arts, Index: idx, Shards: shards}); err != nil {
+		b.Fatal(err)
+	}
+	return idx
+}
+
+// benchQueries are the benchmarks' queries: 1–3 words of frequency ranks
+// 50–5,000 (content words, not the stop-word-like head of the Zipf curve).
+func benchQueries(n, count int) []string {
+	g := synth.New(synth.Options{Seed: int64(n)})
+	rng := rand.New(rand.NewSource(42))
+	var qs []string
+	for range count {
+		var words []string
+		for k := 1 + rng.Intn(3); k > 0; k-- {
+			words = append(words, g.WordOfRank(50+rng.Intn(4950)))
+		}
+		qs = append(qs, strings.Join(words, " "))
+	}
+	return qs
+}
+
+// queryIndex opens the index the query benchmarks run on: the one named
+// by $READSIM_BENCH_INDEX, of the synthetic collection of
+// $READSIM_BENCH_N articles (whose seed makes the queries' vocabulary), or
+// else the 10k synthetic index in $READSIM_BENCH_SHARDS shards (default 2),
+// built once and kept. It returns the index and the collection's size.
+func queryIndex(b *testing.B) (*Index, int) {
+	n := 10000
+	if v := os.Getenv("READSIM_BENCH_N"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	idx := os.Getenv("READSIM_BENCH_INDEX")
+	if idx == "" {
+		shards := 2
+		if v := os.Getenv("READSIM_BENCH_SHARDS"); v != "" {
+			shards, _ = strconv.Atoi(v)
+		}
+		idx = benchIndex(b, n, shards)
+	}
+	x, err := Open(idx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { x.Close() })
+	return x, n
+}
+
+// BenchmarkQuery measures search on an index (queryIndex): "latency" runs
+// 200 queries one after the other and reports fetch (top 100) and browse
+// (per article, the first 10 of each fetch) percentiles; "throughput"
+// runs searches (fetch the top 10 and browse each) on GOMAXPROCS
+// goroutines and reports queries per second and CPU per query. -cpu 1,2
+// measures how they scale with cores:
+//
+//	go test -run '^$' -bench 'Query' -cpu 1,2 ./index/
+//	READSIM_BENCH_INDEX=/tmp/idx500k READSIM_BENCH_N=500000 go test -run '^$' -bench 'Query/latency' ./index/
+func BenchmarkQuery(b *testing.B) {
+	b.Run("latency", func(b *testing.B) {
+		x, n := queryIndex(b)
+		qs := benchQueries(n, 200)
+		var fetch, browse []time.Duration
+		var postings []float64
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			fetch, browse, postings = fetch[:0], browse[:0], postings[:0]
+			for _, q := range qs {
+				t0 := time.Now()
+				pq, err := x.Prepare(q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				hits, err := x.Fetch(context.Background(), pq, 100, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				fetch = append(fetch, time.Since(t0))
+				postings = append(postings, float64(queryPostings(b, x, pq)))
+				for _, h := range hits[:min(10, len(hits))] {
+					t1 := time.Now()
+					d, err := x.Article(h.ID)
+					if err != nil {
+						b.Fatal(err)
+					}
+					x.Browse(d, pq, Options{})
+					browse = append(browse, time.Since(t1))
+				}
+			}
+		}
+		b.ReportMetric(pct(fetch, 0.5), "fetch-p50-ms")
+		b.ReportMetric(pct(fetch, 0.95), "fetch-p95-ms")
+		b.ReportMetric(pct(fetch, 0.99), "fetch-p99-ms")
+		b.ReportMetric(pct(browse, 0.5), "browse-p50-ms")
+		b.ReportMetric(pct(browse, 0.95), "browse-p95-ms")
+		// the postings fetch walks (each term's document frequency in
+		// title and text): they grow with the collection
+		sort.Float64s(postings)
+		b.ReportMetric(postings[len(postings)*95/100], "postings-p95")
+		b.ReportMetric(postings[len(postings)/2], "postings-p50")
+	})
+	b.Run("throughput", func(b *testing.B) {
+		x, n := queryIndex(b)
+		qs := benchQueries(n, 200)
+		var next atomic.Int64
+		t0, cpu0 := time.Now(), cpuTime()
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				q := qs[int(next.Add(1))%len(qs)]
+				pq, err := x.Prepare(q)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if _, err := x.Search(context.Background(), pq, 10, Options{}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+		b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "queries/s")
+		// CPU per query: on a shared machine, wall-clock throughput says
+		// how much of it the benchmark got
+		b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/query")
+	})
+}
+
+// queryPostings is the number of postings fetch walks for q: each term's
+// document frequency in the title and in the text, summed over the shards.
+func queryPostings(b *testing.B, x *Index, q *Query) uint64 {
+	s := x.acquire()
+	defer s.release()
+	var n uint64
+	for _, sh := range s.shards {
+		adv, _ := sh.Advanced()
+		r, err := adv.Reader()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range fetchTerms(q, Options{}) {
+			tfr, err := r.TermFieldReader(context.Background(), t.term, t.field, false, false, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += tfr.Count()
+			tfr.Close()
+		}
+		r.Close()
+	}
+	return n
 }

@@ -72,6 +72,22 @@ func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats
 	if len(terms) == 0 || len(elems) == 0 {
 		return nil
 	}
+	cands, best := scoreElems(toks, elems, terms, st)
+	if len(cands) == 0 {
+		return nil
+	}
+	return passages(text, elems, cands, th*best)
+}
+
+// scoredElem is a candidate element (its index) and its score.
+type scoredElem struct {
+	e     int
+	score float64
+}
+
+// scoreElems scores the candidate elements with BM25 (see browse) and
+// returns those scoring above zero, and the best score.
+func scoreElems(toks []token, elems []Elem, terms []Term, st *ElemStats) ([]scoredElem, float64) {
 	starts := make([]int, len(toks))
 	for i := range toks {
 		starts[i] = toks[i].start
@@ -100,11 +116,7 @@ func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats
 	count := func(pos []int, s, e int) int {
 		return sort.SearchInts(pos, e) - sort.SearchInts(pos, s)
 	}
-	type scored struct {
-		e     int
-		score float64
-	}
-	var cands []scored
+	var cands []scoredElem
 	best := 0.0
 	for k, el := range elems {
 		var score float64
@@ -117,13 +129,17 @@ func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats
 			score += float64(t.N) * idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
 		}
 		if score > 0 {
-			cands = append(cands, scored{k, score})
+			cands = append(cands, scoredElem{k, score})
 			best = math.Max(best, score)
 		}
 	}
-	if len(cands) == 0 {
-		return nil
-	}
+	return cands, best
+}
+
+// passages keeps the candidates scoring at least min, by decreasing score
+// (ties: the shorter, then the earlier), each unless it overlaps one kept
+// already, and returns them in document order, adjacent ones merged.
+func passages(text string, elems []Elem, cands []scoredElem, min float64) []Passage {
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if a.score != b.score {
@@ -139,9 +155,9 @@ func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats
 	// ends increase too: an element overlaps a kept one if and only if the
 	// first kept element ending after its start begins before its end (a
 	// binary search, not a scan: an article may have thousands of winners)
-	var kept []scored
+	var kept []scoredElem
 	for _, c := range cands {
-		if c.score < th*best {
+		if c.score < min {
 			break
 		}
 		el := elems[c.e]

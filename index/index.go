@@ -2,23 +2,29 @@
 // article collection and the fetch-and-browse search of the reading scenario
 // (Arvola, Kekäläinen & Junkkari 2010, §2).
 //
-// An index is a folder holding a Bleve (scorch) index of the articles, the
-// statistics of their candidate elements, and a manifest:
+// An index is a folder holding Bleve (scorch) indexes of the articles (its
+// shards), the statistics of their candidate elements, and a manifest:
 //
-//   - articles/: one Bleve document per article, id = article id, with the
-//     title and the text content (analysed in the article's language,
-//     stored) and, stored with them, the article's language, its candidate
-//     elements (sections, paragraphs, list items, table rows, captions and
-//     the body's own text by default: each one's [start,end) character span
-//     and XPath, so that their article id is the document's) and the file's
-//     path;
+//   - articles-0 … articles-(N−1): N Bleve indexes, the shards, each
+//     article in exactly one (FNV-1a of its id modulo N, see shard.go):
+//     one Bleve document per article, id = article id, with the title and
+//     the text content (analysed in the article's language, stored) and,
+//     stored with them, the article's language, its candidate elements
+//     (sections, paragraphs, list items, table rows, captions and the
+//     body's own text by default: each one's [start,end) character span
+//     and XPath, so that their article id is the document's) and the
+//     file's path;
 //   - elements.fst: for each term, the number of candidate elements of the
 //     collection that contain it (see stats.go);
-//   - manifest.json: the files indexed (path, size, modification time), each
-//     article's language, number of candidate elements and field lengths in
-//     tokens, the candidate element names, the DTD files the articles were
-//     read with, the forced language if any, and the build time. It is
-//     written last: a folder without it is not a complete index.
+//   - articles.json: the files indexed (path, size, modification time),
+//     each article's language, number of candidate elements and field
+//     lengths in tokens (what a build needs to update the index);
+//   - manifest.json: the collection statistics summed over the articles
+//     (what a search needs), the articles folder (an absolute path), the
+//     number of shards, the candidate element names, the DTD files the
+//     articles were read with, the forced language if any, and the build
+//     time. It is written last: a folder without it is not a complete
+//     index.
 //
 // Browse reads only statistics of the element collection (the number of
 // elements, their average length, each term's element frequency), so the
@@ -27,14 +33,31 @@
 //
 // Both scorings take the collection's size and average lengths from the
 // manifest, and browse its element frequencies from elements.fst (fetch's
-// document frequencies come from Bleve's postings, which count no deleted
-// article and do not depend on segments). Bleve's BM25 would take a field's
-// average length to be its number of distinct terms per document, summed over
-// the index's segments (terms of deleted articles included): scores would
-// depend on how a build was batched and updated. Fetch passes Bleve the
-// fields' true total lengths instead, so it is BM25 with the average field
+// document frequencies come from Bleve's postings, summed over the shards,
+// which count no deleted article and do not depend on segments). Bleve's
+// BM25 would take a field's average length to be its number of distinct
+// terms per document, summed over the index's segments (terms of deleted
+// articles included), and each shard's own document frequencies: scores
+// would depend on how a build was batched, updated and sharded. Fetch
+// scores with the fields' true total lengths and the global document
+// frequencies instead (fetch.go), so it is BM25 with the average field
 // length in tokens (rounded up, as Bleve rounds it), and a build scores the
-// same however it is split into segments.
+// same however it is split into segments and shards.
+//
+// # Shards, builds and reloads
+//
+// A build is planned (which files are new, changed or gone; whether and why
+// the index must be built from scratch: another layout, candidate elements,
+// language, DTD or number of shards) and then applied: the articles are
+// parsed on every core and each shard batches and indexes its own on its own
+// goroutines, so no single goroutine bounds a build (its stages carry
+// profiler labels, see apply.go). A search fetches from every shard in
+// parallel. The index is built beside its folder and renamed into place; a
+// build killed between the two renames leaves the new index complete
+// beside the folder, which Open uses and the next build puts in place. An
+// open Index switches to a rebuilt one (Reload, Watch) without a pause:
+// requests in flight finish on the build they began with, which is closed
+// after them.
 //
 // Fetch ranks articles with Bleve's BM25 over title and text. Browse scores
 // the candidate elements of one article with BM25 against the element
@@ -150,13 +173,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
-	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/vellum"
 
@@ -164,18 +188,37 @@ import (
 	"github.com/readsim/readsim/index/article"
 )
 
-// Index is an open index, safe for concurrent searches.
+// Index is an open index, safe for concurrent searches. It can switch to
+// a rebuilt index in its folder without a pause (Reload, Watch): each
+// request uses the index as it was when the request began.
 type Index struct {
-	dir      string
-	art      bleve.Index
+	dir string
+	cur atomic.Pointer[snapshot]
+	mu  sync.Mutex // serialises Reload and Close
+}
+
+// snapshot is one build of the index, open: its shards, element
+// frequencies and manifest, and the statistics summed from it.
+type snapshot struct {
+	// refs counts the index's own reference and the requests using the
+	// snapshot; the last one out closes it.
+	refs     atomic.Int64
+	gen      uint64
+	stamp    os.FileInfo // the manifest file it was opened from
+	shards   []bleve.Index
+	ranks    [][]uint32 // per shard, the rank of each document's id (idRanks)
 	elemDF   *vellum.FST
 	man      *manifest
 	elemN    float64
 	elemAvg  float64
 	articles int
 	langs    map[string]int // articles by language
-	fetch    *bsearch.BM25Stats
+	bm25     *bsearch.BM25Stats
 }
+
+// generations numbers snapshots (Query remembers the one it was prepared
+// with).
+var generations atomic.Uint64
 
 // ErrNoTerms means that a query has no term left after analysis: only stop
 // words, operators or punctuation.
@@ -183,87 +226,234 @@ var ErrNoTerms = errors.New("the query has no searchable word: only stop words, 
 
 // Open opens the index in dir for searching. Opening does not block: when
 // another process holds the index's write lock, it fails with ErrLocked.
+// When dir is missing but a build killed between its final renames left a
+// complete index beside it, that index is opened (the next build puts it
+// in place).
 func Open(dir string) (*Index, error) {
+	s, err := openSnapshot(dir)
+	if err != nil {
+		return nil, err
+	}
+	x := &Index{dir: dir}
+	x.cur.Store(s)
+	return x, nil
+}
+
+// openSnapshot opens the index as it is now in dir.
+func openSnapshot(dir string) (*snapshot, error) {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if left := completeLeftover(dir); left != "" {
+			dir = left
+		}
+	}
 	if st, err := os.Stat(dir); err != nil {
 		return nil, &InputError{fmt.Sprintf("index %s: %v (build it with readsim index)", dir, errors.Unwrap(err))}
 	} else if !st.IsDir() {
 		return nil, &InputError{fmt.Sprintf("index %s: not a folder", dir)}
 	}
-	m, err := readManifest(dir)
+	stamp, err := os.Stat(manifestPath(dir))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &InputError{fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, manifestName)}
 		}
 		return nil, &InputError{fmt.Sprintf("index %s: %v", dir, err)}
 	}
+	m, err := readManifestHead(dir)
+	if err != nil {
+		return nil, &InputError{fmt.Sprintf("index %s: %v", dir, err)}
+	}
 	if m.Version != manifestVersion {
 		return nil, &InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); run readsim index again", dir, m.Version, manifestVersion)}
 	}
+	s := &snapshot{man: m, stamp: stamp, gen: generations.Add(1)}
+	s.refs.Store(1)
+	if s.elemDF, err = loadElemDF(dir); err != nil {
+		return nil, &InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)}
+	}
 	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
-	open := func(sub string) (bleve.Index, error) {
-		i, err := bleve.OpenUsing(filepath.Join(dir, sub), cfg)
+	for i := range max(m.Shards, 1) {
+		ai, err := bleve.OpenUsing(shardDir(dir, i), cfg)
 		if err != nil {
+			s.closeShards()
 			if strings.Contains(err.Error(), "timeout") {
 				return nil, fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked)
 			}
 			return nil, fmt.Errorf("index %s: %w", dir, err)
 		}
-		return i, nil
+		s.shards = append(s.shards, ai)
 	}
-	x := &Index{dir: dir, man: m}
-	if x.elemDF, err = loadElemDF(dir); err != nil {
-		return nil, &InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)}
-	}
-	if x.art, err = open(articlesDir); err != nil {
-		return nil, err
-	}
-	x.loadStats()
-	return x, nil
-}
-
-// loadStats sums the collection statistics from the manifest.
-func (x *Index) loadStats() {
-	var title, text, elems, elemLen int
-	x.langs = map[string]int{}
-	for _, e := range x.man.Articles {
-		x.langs[e.Lang]++
-		title += e.TitleLen
-		text += e.TextLen
-		elems += e.Elems
-		elemLen += e.ElemLen
-	}
-	x.articles = len(x.man.Articles)
-	x.elemN = float64(elems)
-	if elems > 0 {
-		x.elemAvg = float64(elemLen) / float64(elems)
-	}
-	x.fetch = &bsearch.BM25Stats{
-		DocCount:         float64(x.articles),
-		FieldCardinality: map[string]int{"title": title, "text": text},
-	}
-}
-
-// Close closes the index. Closing it again does nothing.
-func (x *Index) Close() error {
-	if x.art != nil {
-		err := x.art.Close()
-		x.art = nil
+	s.ranks = make([][]uint32, len(s.shards))
+	if err := parallel(len(s.shards), func(i int) error {
+		adv, err := s.shards[i].Advanced()
+		if err != nil {
+			return err
+		}
+		r, err := adv.Reader()
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		s.ranks[i], err = idRanks(r)
 		return err
+	}); err != nil {
+		s.closeShards()
+		return nil, fmt.Errorf("index %s: %w", dir, err)
+	}
+	s.loadStats()
+	return s, nil
+}
+
+// loadStats takes the collection statistics from the manifest's totals.
+func (x *snapshot) loadStats() {
+	t := x.man.Totals
+	x.langs = t.Langs
+	if x.langs == nil {
+		x.langs = map[string]int{}
+	}
+	x.articles = t.Articles
+	x.elemN = float64(t.Elems)
+	if t.Elems > 0 {
+		x.elemAvg = float64(t.ElemLen) / float64(t.Elems)
+	}
+	x.bm25 = &bsearch.BM25Stats{
+		DocCount:         float64(x.articles),
+		FieldCardinality: map[string]int{"title": t.TitleLen, "text": t.TextLen},
+	}
+}
+
+func (x *snapshot) closeShards() error {
+	var errs []error
+	for _, s := range x.shards {
+		errs = append(errs, s.Close())
+	}
+	x.shards = nil
+	return errors.Join(errs...)
+}
+
+// release drops a reference; the last closes the snapshot.
+func (x *snapshot) release() {
+	if x.refs.Add(-1) == 0 {
+		x.closeShards()
+	}
+}
+
+// acquire returns the current snapshot with a reference taken (release
+// it), or nil when the index is closed.
+func (x *Index) acquire() *snapshot {
+	for {
+		s := x.cur.Load()
+		if s == nil {
+			return nil
+		}
+		n := s.refs.Load()
+		if n > 0 && s.refs.CompareAndSwap(n, n+1) {
+			return s
+		}
+		// s is being replaced and released: load its successor
+	}
+}
+
+// snap returns the current snapshot, without a reference (for what stays
+// valid after closing: statistics).
+func (x *Index) snap() *snapshot { return x.cur.Load() }
+
+// errClosed is the error of a request to a closed index.
+var errClosed = errors.New("index: closed")
+
+// Reload opens the index in its folder again if it was rebuilt or updated
+// since it was opened (its manifest is another file) and switches to it:
+// requests that began before go on with the previous build, which is
+// closed when the last of them ends. It reports whether it switched. An
+// index folder that is missing or incomplete for now (a build swapping it
+// in) is not an error: the index goes on as it is.
+func (x *Index) Reload() (bool, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	old := x.cur.Load()
+	if old == nil {
+		return false, errClosed
+	}
+	st, err := os.Stat(manifestPath(x.dir))
+	if err != nil || (os.SameFile(st, old.stamp) && st.ModTime().Equal(old.stamp.ModTime())) {
+		return false, nil
+	}
+	s, err := openSnapshot(x.dir)
+	if err != nil {
+		return false, err
+	}
+	x.cur.Store(s)
+	old.release()
+	return true, nil
+}
+
+// Watch reloads the index (Reload) every interval until ctx is done,
+// reporting each switch and failure to logf.
+func (x *Index) Watch(ctx context.Context, interval time.Duration, logf func(format string, args ...any)) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	var failed string
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		switched, err := x.Reload()
+		switch {
+		case err != nil && err.Error() != failed:
+			failed = err.Error()
+			logf("index %s was rebuilt but cannot be opened (still serving the previous one): %v", x.dir, err)
+		case switched:
+			failed = ""
+			logf("index %s was rebuilt: now serving %d articles", x.dir, x.Articles())
+		}
+	}
+}
+
+// Close closes the index (the build in use is closed when its last
+// request ends). Closing it again does nothing.
+func (x *Index) Close() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if s := x.cur.Swap(nil); s != nil {
+		if s.refs.Add(-1) == 0 {
+			return s.closeShards()
+		}
 	}
 	return nil
 }
 
 // Articles is the number of articles in the index.
-func (x *Index) Articles() int { return x.articles }
+func (x *Index) Articles() int {
+	if s := x.snap(); s != nil {
+		return s.articles
+	}
+	return 0
+}
 
 // Elements is the number of candidate elements in the index.
-func (x *Index) Elements() int { return int(x.elemN) }
+func (x *Index) Elements() int {
+	if s := x.snap(); s != nil {
+		return int(s.elemN)
+	}
+	return 0
+}
+
+// Shards is the number of shards of the index.
+func (x *Index) Shards() int {
+	if s := x.snap(); s != nil {
+		return len(s.shards)
+	}
+	return 0
+}
 
 // Langs returns the number of articles of each language in the index.
 func (x *Index) Langs() map[string]int {
-	out := make(map[string]int, len(x.langs))
-	for l, n := range x.langs {
-		out[l] = n
+	out := map[string]int{}
+	if s := x.snap(); s != nil {
+		for l, n := range s.langs {
+			out[l] = n
+		}
 	}
 	return out
 }
@@ -321,68 +511,65 @@ type Query struct {
 	Text  string
 	Terms []Term
 	stats ElemStats
+	gen   uint64 // the snapshot whose statistics stats are
 }
 
 // Prepare analyzes a query with the analysis of every language of the
 // index (QueryTerms) and looks up its terms' element statistics. A query
 // without terms is ErrNoTerms.
 func (x *Index) Prepare(q string) (*Query, error) {
-	langs := make([]string, 0, len(x.langs))
-	for l := range x.langs {
+	s := x.acquire()
+	if s == nil {
+		return nil, errClosed
+	}
+	defer s.release()
+	langs := make([]string, 0, len(s.langs))
+	for l := range s.langs {
 		langs = append(langs, l)
 	}
 	terms := QueryTerms(q, langs...)
 	if len(terms) == 0 {
 		return nil, ErrNoTerms
 	}
-	pq := &Query{Text: q, Terms: terms, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
-	for _, t := range terms {
+	return s.prepared(&Query{Text: q, Terms: terms})
+}
+
+// prepared returns q with the snapshot's element statistics: q itself when
+// it has them, else a copy.
+func (x *snapshot) prepared(q *Query) (*Query, error) {
+	if q.gen == x.gen {
+		return q, nil
+	}
+	pq := &Query{Text: q.Text, Terms: q.Terms, gen: x.gen, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
+	for _, t := range q.Terms {
 		df, _, err := x.elemDF.Get([]byte(t.Text))
 		if err != nil {
-			return nil, fmt.Errorf("index %s: %s: %w; run readsim index --rebuild", x.dir, elemDFName, err)
+			return nil, fmt.Errorf("index: %s: %w; run readsim index --rebuild", elemDFName, err)
 		}
 		pq.stats.DF[t.Text] = float64(df)
 	}
 	return pq, nil
 }
 
-// Fetch returns the k best articles for q by BM25 over title and text.
-// Ties are broken by article id, so rankings are reproducible.
+// Fetch returns the k best articles for q by BM25 over title and text,
+// searching the shards in parallel with the collection's statistics (see
+// fetch.go). Ties are broken by article id, so rankings are reproducible.
+// A cancelled context stops the search.
 func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
 	if k <= 0 {
 		return nil, nil
 	}
-	tb, xb := opt.boosts()
-	var qs []query.Query
-	for _, t := range q.Terms {
-		for _, f := range []struct {
-			field string
-			boost float64
-		}{{"title", tb}, {"text", xb}} {
-			tq := query.NewTermQuery(t.Text)
-			tq.SetField(f.field)
-			tq.SetBoost(f.boost * float64(t.N))
-			qs = append(qs, tq)
-		}
+	s := x.acquire()
+	if s == nil {
+		return nil, errClosed
 	}
-	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), k, 0, false)
-	req.Fields = []string{"title", "lang"}
-	req.SortBy([]string{"-_score", "_id"})
-	// the collection's field lengths: without them Bleve would take the
-	// average field length from the segments' dictionaries (see the package
-	// documentation and loadStats)
-	req.PreSearchData = map[string]interface{}{bsearch.BM25PreSearchDataKey: x.fetch}
-	res, err := x.art.SearchInContext(ctx, req)
+	defer s.release()
+	f, err := s.fetch(ctx, q, k, opt)
 	if err != nil {
 		return nil, err
 	}
-	hits := make([]Hit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		title, _ := h.Fields["title"].(string)
-		lang, _ := h.Fields["lang"].(string)
-		hits = append(hits, Hit{ID: h.ID, Title: title, Lang: lang, Score: h.Score})
-	}
-	return hits, nil
+	defer f.close()
+	return f.hits, nil
 }
 
 // StoredArticle is an article as the index stores it.
@@ -401,12 +588,21 @@ type StoredArticle struct {
 
 // Article loads an article from the index.
 func (x *Index) Article(id string) (*StoredArticle, error) {
-	d, err := x.art.Document(id)
+	s := x.acquire()
+	if s == nil {
+		return nil, errClosed
+	}
+	defer s.release()
+	return s.article(id)
+}
+
+func (x *snapshot) article(id string) (*StoredArticle, error) {
+	d, err := x.shards[shardOf(id, len(x.shards))].Document(id)
 	if err != nil {
 		return nil, err
 	}
 	if d == nil {
-		return nil, fmt.Errorf("index %s: no article %s", x.dir, id)
+		return nil, fmt.Errorf("index: no article %s", id)
 	}
 	return decodeDoc(id, d), nil
 }
@@ -414,25 +610,28 @@ func (x *Index) Article(id string) (*StoredArticle, error) {
 // decodeDoc reads an article from its stored Bleve document.
 func decodeDoc(id string, d bindex.Document) *StoredArticle {
 	out := &StoredArticle{ID: id}
-	d.VisitFields(func(f bindex.Field) {
-		v := string(f.Value())
-		switch f.Name() {
-		case "title":
-			out.Title = v
-		case "text":
-			out.Text = v
-		case "elems":
-			out.Elems = decodeElems(v)
-		case "breaks":
-			out.breaks = decodeInts(v)
-		case "path":
-			out.Path = v
-		case "lang":
-			out.Lang = v
-		}
-	})
+	d.VisitFields(func(f bindex.Field) { out.setField(f.Name(), f.Value()) })
 	out.Len = len([]rune(out.Text))
 	return out
+}
+
+// setField sets the article's field of a stored field (name, value).
+func (out *StoredArticle) setField(name string, val []byte) {
+	v := string(val)
+	switch name {
+	case "title":
+		out.Title = v
+	case "text":
+		out.Text = v
+	case "elems":
+		out.Elems = decodeElems(v)
+	case "breaks":
+		out.breaks = decodeInts(v)
+	case "path":
+		out.Path = v
+	case "lang":
+		out.Lang = v
+	}
 }
 
 // docElementCounts counts the terms of a stored article's candidate elements
@@ -455,6 +654,10 @@ func docElementCounts(d *StoredArticle) termCounts {
 
 // Browse returns the best passages of the article d for q (see browse).
 func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
+	return browseDoc(d, q, opt)
+}
+
+func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
 	if d.toks == nil {
 		d.toks = tokenize(d.Text, d.breaks, d.Lang)
 	}
@@ -473,22 +676,36 @@ type Result struct {
 
 // Search is one request's retrieval: it fetches the k best articles for q
 // and browses each, returning their passages and snippets (the context is
-// passed to Bleve: a cancelled request stops the search).
+// passed to Bleve: a cancelled request stops the search). The whole
+// request uses one build of the index, even when Reload switches meanwhile.
 func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Result, error) {
-	hits, err := x.Fetch(ctx, q, k, opt)
+	if k <= 0 {
+		return nil, nil
+	}
+	s := x.acquire()
+	if s == nil {
+		return nil, errClosed
+	}
+	defer s.release()
+	q, err := s.prepared(q)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Result, len(hits))
-	for i, h := range hits {
+	f, err := s.fetch(ctx, q, k, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	out := make([]Result, len(f.hits))
+	for i, h := range f.hits {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d, err := x.Article(h.ID)
+		d, err := f.article(i)
 		if err != nil {
 			return nil, err
 		}
-		r := Result{Hit: h, Doc: d, Passages: x.Browse(d, q, opt)}
+		r := Result{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(r.Passages) > 0 {
 			p = r.Passages[0]

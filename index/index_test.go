@@ -267,7 +267,8 @@ func TestLeftoversRemoved(t *testing.T) {
 }
 
 // TestScoresIndependentOfSegments checks that an index built in several
-// segments (one article per batch), and an index updated incrementally,
+// segments (one article per batch, not merged), and an index updated
+// incrementally,
 // score exactly as a full build in one segment does. Without the
 // collection's own statistics Bleve would take a field's average length to
 // be its number of distinct terms, summed over segments, per article: here
@@ -279,6 +280,8 @@ func TestLeftoversRemoved(t *testing.T) {
 // epsilon zeta eta theta (8, 7); c: gamma | gamma gamma delta epsilon zeta
 // (6, 4); 8 distinct in all.
 func TestScoresIndependentOfSegments(t *testing.T) {
+	defer func() { mergeSegments = true }()
+	mergeSegments = false
 	files := map[string]string{
 		"a.xml": `<article><header><title>Alpha</title></header><bdy><p>alpha beta gamma delta epsilon zeta</p></bdy></article>`,
 		"b.xml": `<article><header><title>Beta</title></header><bdy><p>beta gamma delta epsilon zeta eta theta</p></bdy></article>`,
@@ -308,23 +311,23 @@ func TestScoresIndependentOfSegments(t *testing.T) {
 	}
 
 	y := openTest(t, one)
-	if n := segments(y.art); n != 1 {
+	if n := segments(y.snap().shards[0]); n != 1 {
 		t.Fatalf("a full build of 3 small articles left %d segments, want 1", n)
 	}
-	if y.fetch.FieldCardinality["text"] != 21 {
-		t.Errorf("text tokens %d, want 21", y.fetch.FieldCardinality["text"])
+	if y.snap().bm25.FieldCardinality["text"] != 21 {
+		t.Errorf("text tokens %d, want 21", y.snap().bm25.FieldCardinality["text"])
 	}
 	for _, c := range []struct {
 		name string
 		x    *Index
 	}{{"split", openTest(t, split)}, {"updated", openTest(t, updated)}} {
 		x := c.x
-		if c.name == "split" && segments(x.art) < 2 {
-			t.Fatalf("split: %d segment(s): the test needs several", segments(x.art))
+		if c.name == "split" && segments(x.snap().shards[0]) < 2 {
+			t.Fatalf("split: %d segment(s): the test needs several", segments(x.snap().shards[0]))
 		}
-		if x.elemAvg != y.elemAvg || x.elemN != y.elemN || !reflect.DeepEqual(x.fetch, y.fetch) {
+		if x.snap().elemAvg != y.snap().elemAvg || x.snap().elemN != y.snap().elemN || !reflect.DeepEqual(x.snap().bm25, y.snap().bm25) {
 			t.Errorf("%s: statistics N %v avg %v fetch %+v, one segment N %v avg %v fetch %+v",
-				c.name, x.elemN, x.elemAvg, x.fetch, y.elemN, y.elemAvg, y.fetch)
+				c.name, x.snap().elemN, x.snap().elemAvg, x.snap().bm25, y.snap().elemN, y.snap().elemAvg, y.snap().bm25)
 		}
 		for _, q := range []string{"gamma", "beta theta", "alpha zeta"} {
 			if a, b := search(t, x, q), search(t, y, q); !reflect.DeepEqual(a, b) {
@@ -366,11 +369,11 @@ func TestCollectionStatistics(t *testing.T) {
 	check := func(stage string, w want) {
 		t.Helper()
 		x := openTest(t, idx)
-		if x.elemN != w.elems || x.elemAvg != w.avg {
-			t.Errorf("%s: elements %v avg length %v, want %v and %v", stage, x.elemN, x.elemAvg, w.elems, w.avg)
+		if x.snap().elemN != w.elems || x.snap().elemAvg != w.avg {
+			t.Errorf("%s: elements %v avg length %v, want %v and %v", stage, x.snap().elemN, x.snap().elemAvg, w.elems, w.avg)
 		}
-		if x.fetch.DocCount != w.articles || x.fetch.FieldCardinality["title"] != w.title || x.fetch.FieldCardinality["text"] != w.text {
-			t.Errorf("%s: fetch statistics %+v, want %v articles, title %d, text %d tokens", stage, x.fetch, w.articles, w.title, w.text)
+		if x.snap().bm25.DocCount != w.articles || x.snap().bm25.FieldCardinality["title"] != w.title || x.snap().bm25.FieldCardinality["text"] != w.text {
+			t.Errorf("%s: fetch statistics %+v, want %v articles, title %d, text %d tokens", stage, x.snap().bm25, w.articles, w.title, w.text)
 		}
 		terms := ""
 		for term := range w.df {
@@ -411,6 +414,7 @@ func TestUnupdatableIndexRebuilt(t *testing.T) {
 		reason string
 	}{
 		{"missing elements.fst", func(idx string) error { return os.Remove(filepath.Join(idx, elemDFName)) }, elemDFName},
+		{"missing articles.json", func(idx string) error { return os.Remove(filepath.Join(idx, articlesName)) }, articlesName},
 		{"truncated elements.fst", func(idx string) error {
 			p := filepath.Join(idx, elemDFName)
 			b, err := os.ReadFile(p)

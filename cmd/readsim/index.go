@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:    "index",
-		args:    "--articles DIR --index IDX [--dtd FILE] [--lang L] [--elements sec,p,...] [--rebuild]",
+		args:    "--articles DIR --index IDX [--dtd FILE] [--lang L] [--elements sec,p,...] [--shards N] [--rebuild]",
 		summary: "build a persistent Bleve index of the articles and their elements",
 		run:     runIndex,
 	})
@@ -29,6 +29,7 @@ func runIndex(e *env, args []string) error {
 	elements := fs.String("elements", strings.Join(index.DefaultElements, ","), "candidate element names for browse, comma-separated")
 	rebuild := fs.Bool("rebuild", false, "build from scratch even if IDX is an up-to-date index")
 	workers := fs.Int("workers", 0, "parsing goroutines (0: one per CPU)")
+	shards := fs.Int("shards", 0, fmt.Sprintf("number of shards, built concurrently and searched in parallel (1–%d; 0: the index's own, or for a new index one per CPU but at most one per 8 MB of XML); a change rebuilds the index", index.MaxShards))
 	af := addArticleFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -40,13 +41,16 @@ func runIndex(e *env, args []string) error {
 	if *articles == "" || *idx == "" {
 		return usageError{"--articles and --index are required"}
 	}
+	if *shards < 0 || *shards > index.MaxShards {
+		return usageError{fmt.Sprintf("--shards must be between 1 and %d (0: the default)", index.MaxShards)}
+	}
 	// one reader for the whole collection: each DTD read once, a missing
 	// one reported once
 	rd, err := af.reader(e, "index", *articles)
 	if err != nil {
 		return err
 	}
-	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Reader: rd}
+	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd}
 	for _, n := range strings.Split(*elements, ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			opt.Elements = append(opt.Elements, n)
@@ -69,7 +73,7 @@ func runIndex(e *env, args []string) error {
 				)
 			}
 			rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-9)
-			bar.Describe(fmt.Sprintf("indexing %d/%d articles (%.0f articles/s)", p.Done, p.Total, rate))
+			bar.Describe(fmt.Sprintf("indexing %d/%d articles (%.0f articles/s)%s", p.Done, p.Total, rate, shardProgress(p.Shards)))
 			bar.Set64(p.Bytes)
 		}
 	}
@@ -86,6 +90,24 @@ func runIndex(e *env, args []string) error {
 	}
 	printBuildSummary(e.stderr, *idx, res)
 	return nil
+}
+
+// shardProgress describes the shards' progress for the progress bar: the
+// least and most advanced shard's share of its articles ("" for one
+// shard).
+func shardProgress(ss []index.ShardProgress) string {
+	if len(ss) < 2 {
+		return ""
+	}
+	lo, hi := 1.0, 0.0
+	for _, s := range ss {
+		f := 1.0
+		if s.Total > 0 {
+			f = float64(s.Done) / float64(s.Total)
+		}
+		lo, hi = min(lo, f), max(hi, f)
+	}
+	return fmt.Sprintf(", %d shards %.0f–%.0f%%", len(ss), 100*lo, 100*hi)
 }
 
 // maxListed is how many files of one kind the summary names before it
@@ -132,8 +154,12 @@ func printBuildSummary(w io.Writer, idx string, r *index.BuildResult) {
 	if !r.Full {
 		mode = "updated"
 	}
-	fmt.Fprintf(w, "readsim index: %s %s: %d articles, %d elements; this run indexed %d (%.1f MB in %.1fs, %.1f MB/s), kept %d unchanged, removed %d\n",
-		mode, idx, r.Articles, r.Elements, r.Indexed, float64(r.Bytes)/1e6, secs, float64(r.Bytes)/1e6/max(secs, 1e-9), r.Unchanged, r.Removed)
+	shards := ""
+	if r.Shards > 1 {
+		shards = fmt.Sprintf(" in %d shards", r.Shards)
+	}
+	fmt.Fprintf(w, "readsim index: %s %s: %d articles, %d elements%s; this run indexed %d (%.1f MB in %.1fs, %.1f MB/s), kept %d unchanged, removed %d\n",
+		mode, idx, r.Articles, r.Elements, shards, r.Indexed, float64(r.Bytes)/1e6, secs, float64(r.Bytes)/1e6/max(secs, 1e-9), r.Unchanged, r.Removed)
 	if len(r.Langs) > 0 {
 		langs := make([]string, 0, len(r.Langs))
 		for l := range r.Langs {

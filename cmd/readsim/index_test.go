@@ -108,6 +108,8 @@ func TestRetrievalBadInput(t *testing.T) {
 	}{
 		{[]string{"index", "--articles", filepath.Join(dir, "missing"), "--index", idx}, 2, "missing"},
 		{[]string{"index", "--articles", filepath.Join(dir, "articles")}, 2, "required"},
+		{[]string{"index", "--articles", filepath.Join(dir, "articles"), "--index", idx, "--shards", "257"}, 2, "--shards must be between 1 and 256"},
+		{[]string{"index", "--articles", filepath.Join(dir, "articles"), "--index", idx, "--shards", "-1"}, 2, "--shards"},
 		{[]string{"search", "--index", idx, "the", "AND", "of"}, 2, "no searchable word"},
 		{[]string{"search", "--index", filepath.Join(dir, "nope"), "lens"}, 2, "nope"},
 		{[]string{"search", "--index", idx}, 2, "no query"},
@@ -118,6 +120,24 @@ func TestRetrievalBadInput(t *testing.T) {
 		code, _, stderr := runCmd(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// TestIndexShards indexes the articles in three shards: the summary says
+// so, and search prints what the one-shard index prints.
+func TestIndexShards(t *testing.T) {
+	dir, idx := cmdIndex(t)
+	idx3 := filepath.Join(dir, "idx3")
+	code, _, stderr := runCmd(t, "index", "--articles", filepath.Join(dir, "articles"), "--index", idx3, "--shards", "3")
+	if code != 0 || !strings.Contains(stderr, "2 articles, 3 elements in 3 shards") {
+		t.Fatalf("index --shards 3: exit %d:\n%s", code, stderr)
+	}
+	for _, q := range []string{"fresnel", "bridge lens", "lighthouses"} {
+		_, one, _ := runCmd(t, "search", "--index", idx, q)
+		_, three, _ := runCmd(t, "search", "--index", idx3, q)
+		if one != three || one == "" {
+			t.Errorf("%q: three shards print\n%s\none shard\n%s", q, three, one)
 		}
 	}
 }

@@ -238,6 +238,10 @@ func serve(e *env, cfg serveConfig) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if x != nil {
+		stopWatch := watchIndex(ctx, x, opt.Logf)
+		defer stopWatch()
+	}
 	ready := func(a net.Addr) {
 		if cfg.ln == nil {
 			printURLs(e, a, cfg.demo)

@@ -1,4 +1,5 @@
-// Package synth writes synthetic INEX 2009-format articles for benchmarks: a
+// Package synth writes synthetic INEX 2009-format articles for the index's
+// tests and benchmarks (internal: not part of readsim's API): a
 // Wikipedia-like length distribution (log-normal, median about 2,500
 // characters, a long tail cut at 200,000) and a Zipfian vocabulary.
 package synth

@@ -1,0 +1,553 @@
+package index
+
+import (
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Fetch over shards.
+//
+// Fetch scores as Bleve's BM25 disjunction of term queries does (title and
+// text, each term boosted by its field's boost times its number of
+// occurrences in the query), but with the collection's statistics: the
+// number of articles and the fields' average lengths from the manifest
+// (see Index.loadStats), and each term's document frequency summed over the
+// shards. So an index of N shards scores and ranks exactly as an index of
+// one: Bleve's own search (a query per shard, or an IndexAlias) would give
+// each shard its own document frequencies, and its presearch carries the
+// document count and field lengths only.
+//
+// For each query term and field, a Bleve term field reader is opened on
+// every shard (the context goes with it); their counts make the global
+// document frequencies, from which each term's idf and query weight are
+// computed once, as Bleve computes them (TermQueryScorer: BM25 idf, query
+// norm 1/√Σ(boost·idf)², the disjunction's coordination factor
+// matched/total). Then every shard walks its postings document by
+// document on its own goroutine, keeping its best k, and the shards' best
+// are merged. Ties are broken by article id: within a shard by the rank of
+// the id (idRanks, read when the index is opened), so that only the ids of
+// the documents kept are read (Bleve's sort by _id reads the id of every
+// matching document).
+
+// fetchTerm is one term of one field of a fetch query, with its global
+// statistics and weights.
+type fetchTerm struct {
+	term   []byte
+	field  string
+	boost  float64
+	df     uint64  // documents holding the term in the field, over all shards
+	idf    float64 // Bleve's BM25 idf (TF-IDF idf when avgLen is 0)
+	weight float64 // boost·idf·query norm (Bleve's queryWeight)
+	avgLen float64 // the field's average length in tokens, rounded up
+}
+
+// fetchTerms returns the terms of q, for the title and the text, with their
+// boosts, in Bleve's order (term by term, title then text).
+func fetchTerms(q *Query, opt Options) []fetchTerm {
+	tb, xb := opt.boosts()
+	var out []fetchTerm
+	for _, t := range q.Terms {
+		for _, f := range [2]struct {
+			field string
+			boost float64
+		}{{"title", tb}, {"text", xb}} {
+			out = append(out, fetchTerm{term: []byte(t.Text), field: f.field, boost: f.boost * float64(t.N)})
+		}
+	}
+	return out
+}
+
+// weigh computes the terms' idf and query weights from their document
+// frequencies and the collection's statistics, as Bleve's term scorers and
+// disjunction searcher do, summing in the terms' order.
+func weigh(ts []fetchTerm, st *bsearch.BM25Stats) {
+	n := st.DocCount
+	var sumSq float64
+	for i := range ts {
+		t := &ts[i]
+		card := st.FieldCardinality[t.field]
+		if n > 0 || card > 0 {
+			t.avgLen = math.Ceil(float64(card) / n)
+		}
+		if t.avgLen > 0 {
+			t.idf = math.Log(1 + (n-float64(t.df)+0.5)/(float64(t.df)+0.5))
+		} else {
+			t.idf = 1.0 + math.Log(n/float64(t.df+1.0))
+		}
+		w := t.boost * t.idf
+		sumSq += w * w
+	}
+	norm := 1.0 / math.Sqrt(sumSq)
+	for i := range ts {
+		ts[i].weight = ts[i].boost * ts[i].idf * norm
+	}
+}
+
+// byDF sorts terms by document frequency, as Bleve's disjunction sorts its
+// term searchers (sort.Sort by Count: the same permutation), in which
+// order it sums weights and scores; perm follows the terms (perm[i] is
+// the i-th term's position before sorting).
+type byDF struct {
+	ts   []fetchTerm
+	perm []int
+}
+
+func (b byDF) Len() int           { return len(b.ts) }
+func (b byDF) Less(i, j int) bool { return b.ts[i].df < b.ts[j].df }
+func (b byDF) Swap(i, j int) {
+	b.ts[i], b.ts[j] = b.ts[j], b.ts[i]
+	b.perm[i], b.perm[j] = b.perm[j], b.perm[i]
+}
+
+// score is a term's score in a document with the given term frequency and
+// field norm (1/√length), as Bleve's TermQueryScorer computes it.
+func (t *fetchTerm) score(freq uint64, norm float64) float64 {
+	tf := math.Sqrt(float64(freq))
+	var s float64
+	if t.avgLen > 0 {
+		fieldLength := 1 / (norm * norm)
+		s = t.idf * (tf * bsearch.BM25_k1) /
+			(tf + bsearch.BM25_k1*(1-bsearch.BM25_b+(bsearch.BM25_b*fieldLength/t.avgLen)))
+	} else {
+		s = tf * norm * t.idf
+	}
+	if t.weight != 1.0 {
+		s = s * t.weight
+	}
+	return s
+}
+
+// shardSearch is one shard's part of a fetch: its reader and a term field
+// reader per term.
+type shardSearch struct {
+	shard  int
+	ranks  []uint32 // idRanks
+	r      bindex.IndexReader
+	tfrs   []bindex.TermFieldReader
+	stored storedReader
+}
+
+func (s *shardSearch) close() {
+	for _, t := range s.tfrs {
+		if t != nil {
+			t.Close()
+		}
+	}
+	if s.r != nil {
+		s.r.Close()
+	}
+}
+
+// open opens the shard's reader and a term field reader per term.
+func (s *shardSearch) open(ctx context.Context, x *snapshot, ts []fetchTerm) error {
+	adv, err := x.shards[s.shard].Advanced()
+	if err != nil {
+		return err
+	}
+	if s.r, err = adv.Reader(); err != nil {
+		return err
+	}
+	s.stored = newStoredReader(s.r)
+	s.tfrs = make([]bindex.TermFieldReader, len(ts))
+	for i, t := range ts {
+		if s.tfrs[i], err = s.r.TermFieldReader(ctx, t.term, t.field, true, true, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parallel runs f(i) for i in [0, n), on goroutines when n > 1, and
+// returns their errors.
+func parallel(n int, f func(i int) error) error {
+	if n == 1 {
+		return f(0)
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// fetched is the result of a fetch: the hits, and the shards' readers
+// open on the documents found until close.
+type fetched struct {
+	hits []Hit
+	c    []candidate // parallel to hits
+	ss   []*shardSearch
+}
+
+func (f *fetched) close() {
+	for _, s := range f.ss {
+		s.close()
+	}
+}
+
+// article reads the i-th hit's article.
+func (f *fetched) article(i int) (*StoredArticle, error) {
+	c := f.c[i]
+	out := &StoredArticle{ID: c.id}
+	if err := f.ss[c.shard].stored.visit(c.doc, c.id, func(name string, val []byte) bool {
+		out.setField(name, val)
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	out.Len = len([]rune(out.Text))
+	return out, nil
+}
+
+// fetch returns the k best articles for q (see the comment above); close
+// the result.
+func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) (*fetched, error) {
+	ts := fetchTerms(q, opt)
+	f := &fetched{ss: make([]*shardSearch, len(x.shards))}
+	for i := range f.ss {
+		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i]}
+	}
+	ss := f.ss
+	ok := false
+	defer func() {
+		if !ok {
+			f.close()
+		}
+	}()
+	if err := parallel(len(ss), func(i int) error { return ss[i].open(ctx, x, ts) }); err != nil {
+		return nil, err
+	}
+	for i := range ts {
+		for _, s := range ss {
+			ts[i].df += s.tfrs[i].Count()
+		}
+	}
+	perm := make([]int, len(ts))
+	for i := range perm {
+		perm[i] = i
+	}
+	sort.Sort(byDF{ts, perm})
+	weigh(ts, x.bm25)
+	for _, s := range ss {
+		sorted := make([]bindex.TermFieldReader, len(perm))
+		for i, p := range perm {
+			sorted[i] = s.tfrs[p]
+		}
+		s.tfrs = sorted
+	}
+	best := make([][]candidate, len(ss))
+	if err := parallel(len(ss), func(i int) error {
+		var err error
+		best[i], err = ss[i].topK(ctx, ts, k)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	for _, b := range best {
+		f.c = append(f.c, b...)
+	}
+	sort.Slice(f.c, func(i, j int) bool { return f.c[i].better(&f.c[j]) })
+	f.c = f.c[:min(k, len(f.c))]
+	f.hits = make([]Hit, len(f.c))
+	// each shard reads its hits' titles and languages
+	if err := parallel(len(ss), func(s int) error {
+		for i, c := range f.c {
+			if c.shard != s {
+				continue
+			}
+			h := &f.hits[i]
+			h.ID, h.Score = c.id, c.score
+			err := ss[s].stored.visit(c.doc, c.id, func(name string, val []byte) bool {
+				switch name {
+				case "title":
+					h.Title = string(val)
+				case "lang":
+					h.Lang = string(val)
+				}
+				return h.Title == "" || h.Lang == ""
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	ok = true
+	return f, nil
+}
+
+// candidate is a fetched document of a shard.
+type candidate struct {
+	score float64
+	doc   uint64 // the shard's internal document number
+	id    string // read when needed
+	shard int
+}
+
+// better orders candidates as fetch ranks them: by score, then by id.
+func (c *candidate) better(o *candidate) bool {
+	if c.score != o.score {
+		return c.score > o.score
+	}
+	return c.id < o.id
+}
+
+// best is a shard's k best documents so far, a heap with the worst on top,
+// by score and then by id (the rank of the document's id in the shard:
+// idRanks).
+type best struct {
+	k     int
+	c     []candidate
+	ranks []uint32
+}
+
+func (h *best) worse(a, b *candidate) bool {
+	if a.score != b.score {
+		return a.score < b.score
+	}
+	return h.ranks[a.doc] > h.ranks[b.doc]
+}
+
+func (h *best) Len() int           { return len(h.c) }
+func (h *best) Less(i, j int) bool { return h.worse(&h.c[i], &h.c[j]) }
+func (h *best) Swap(i, j int)      { h.c[i], h.c[j] = h.c[j], h.c[i] }
+func (h *best) Push(x any)         { h.c = append(h.c, x.(candidate)) }
+func (h *best) Pop() any {
+	c := h.c[len(h.c)-1]
+	h.c = h.c[:len(h.c)-1]
+	return c
+}
+
+// offer adds a document if it is among the k best so far.
+func (h *best) offer(c candidate) {
+	if len(h.c) < h.k {
+		heap.Push(h, c)
+		return
+	}
+	if h.worse(&h.c[0], &c) {
+		h.c[0] = c
+		heap.Fix(h, 0)
+	}
+}
+
+// sorted returns the k best in fetch's order, their ids read from r.
+func (h *best) sorted(r bindex.IndexReader) ([]candidate, error) {
+	for i := range h.c {
+		id, err := r.ExternalID(internalID(h.c[i].doc))
+		if err != nil {
+			return nil, err
+		}
+		h.c[i].id = id
+	}
+	sort.Slice(h.c, func(i, j int) bool { return h.c[i].better(&h.c[j]) })
+	return h.c, nil
+}
+
+// idRanks returns, for each internal document number of a scorch index's
+// reader r (deleted documents included, with no rank), the rank of its id
+// among the shard's ids: fetch breaks ties by id, and scores tie often
+// (Bleve quantises field lengths: at 500k articles a fetch met some 25,000
+// ties, and reading their ids was 40% of its time). The ids come from each
+// segment's dictionary of ids, whose document numbers are in the
+// dictionary itself (no stored field is read: reading the stored ids
+// touched the whole index, 1.4 GB at 500k). 4 bytes per document.
+func idRanks(r bindex.IndexReader) ([]uint32, error) {
+	is, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil, fmt.Errorf("index: a shard is not a scorch index (%T)", r)
+	}
+	type idDoc struct {
+		id  string
+		doc uint64
+	}
+	var all []idDoc
+	var off uint64
+	for _, seg := range is.Segments() {
+		dict, err := seg.Segment().Dictionary("_id")
+		if err != nil {
+			return nil, err
+		}
+		it := dict.AutomatonIterator(matchAll{}, nil, nil)
+		for {
+			e, err := it.Next()
+			if err != nil {
+				return nil, err
+			}
+			if e == nil {
+				break
+			}
+			pl, err := dict.PostingsList([]byte(e.Term), nil, nil)
+			if err != nil {
+				return nil, err
+			}
+			p, err := pl.Iterator(false, false, false, nil).Next()
+			if err != nil {
+				return nil, err
+			}
+			if p != nil {
+				all = append(all, idDoc{e.Term, off + p.Number()})
+			}
+		}
+		off += seg.Segment().Count()
+	}
+	// a deleted document's id may be in an older segment too: the live one
+	// is the one a search meets, and ranks only order them
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].id != all[j].id {
+			return all[i].id < all[j].id
+		}
+		return all[i].doc < all[j].doc
+	})
+	ranks := make([]uint32, off)
+	for rank, d := range all {
+		ranks[d.doc] = uint32(rank)
+	}
+	return ranks, nil
+}
+
+// matchAll is the automaton that accepts every key (a whole dictionary).
+type matchAll struct{}
+
+func (matchAll) Start() int               { return 0 }
+func (matchAll) IsMatch(int) bool         { return true }
+func (matchAll) CanMatch(int) bool        { return true }
+func (matchAll) WillAlwaysMatch(int) bool { return true }
+func (matchAll) Accept(int, byte) int     { return 0 }
+
+// topK walks the shard's postings of every term document by document and
+// returns its k best documents, their ids read.
+func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candidate, error) {
+	type cursor struct {
+		tfd  *bindex.TermFieldDoc
+		doc  uint64
+		done bool
+	}
+	cur := make([]cursor, len(ts))
+	next := func(i int) error {
+		c := &cur[i]
+		d, err := s.tfrs[i].Next(c.tfd.Reset())
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			c.done = true
+			return nil
+		}
+		c.tfd = d
+		c.doc = binary.BigEndian.Uint64(d.ID)
+		return nil
+	}
+	for i := range cur {
+		cur[i].tfd = &bindex.TermFieldDoc{}
+		if err := next(i); err != nil {
+			return nil, err
+		}
+	}
+	h := &best{k: k, ranks: s.ranks}
+	total := float64(len(ts))
+	for n := 0; ; n++ {
+		if n&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		doc, any := uint64(math.MaxUint64), false
+		for i := range cur {
+			if !cur[i].done && (!any || cur[i].doc < doc) {
+				doc, any = cur[i].doc, true
+			}
+		}
+		if !any {
+			break
+		}
+		var sum float64
+		matched := 0
+		for i := range cur {
+			c := &cur[i]
+			if c.done || c.doc != doc {
+				continue
+			}
+			sum += ts[i].score(c.tfd.Freq, c.tfd.Norm)
+			matched++
+			if err := next(i); err != nil {
+				return nil, err
+			}
+		}
+		h.offer(candidate{score: sum * (float64(matched) / total), doc: doc, shard: s.shard})
+	}
+	return h.sorted(s.r)
+}
+
+// internalID is the Bleve internal id of a scorch document number.
+func internalID(doc uint64) bindex.IndexInternalID {
+	return binary.BigEndian.AppendUint64(nil, doc)
+}
+
+// storedReader reads the stored fields of a shard's documents by their
+// internal number, from their scorch segment: without the look-up of the
+// id in every segment's dictionary that Bleve's Document(id) makes (its
+// cost grows with the number of segments). A reader that is not scorch's
+// reads by id.
+type storedReader struct {
+	r    bindex.IndexReader
+	segs []*scorch.SegmentSnapshot
+	offs []uint64 // the segments' first internal numbers
+}
+
+func newStoredReader(r bindex.IndexReader) storedReader {
+	out := storedReader{r: r}
+	if is, ok := r.(*scorch.IndexSnapshot); ok {
+		out.segs = is.Segments()
+		var off uint64
+		for _, s := range out.segs {
+			out.offs = append(out.offs, off)
+			off += s.Segment().Count()
+		}
+	}
+	return out
+}
+
+// visit calls f with each stored field (name, value: valid during the
+// call) of the document doc whose id is id, until f returns false.
+func (s storedReader) visit(doc uint64, id string, f func(name string, val []byte) bool) error {
+	if s.segs == nil {
+		d, err := s.r.Document(id)
+		if err != nil || d == nil {
+			return err
+		}
+		more := true
+		d.VisitFields(func(fl bindex.Field) {
+			if more {
+				more = f(fl.Name(), fl.Value())
+			}
+		})
+		return nil
+	}
+	i := sort.Search(len(s.offs), func(x int) bool { return s.offs[x] > doc }) - 1
+	if i < 0 {
+		return errors.New("index: no document " + id)
+	}
+	return s.segs[i].VisitDocument(doc-s.offs[i], func(name string, _ byte, val []byte, _ []uint64) bool {
+		if name == "_id" {
+			return true
+		}
+		return f(name, val)
+	})
+}

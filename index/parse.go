@@ -1,0 +1,355 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	bindex "github.com/blevesearch/bleve_index_api"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article"
+)
+
+// Parsing an article into what the index stores of it: its Bleve
+// document, its candidate elements and its manifest entry.
+
+// DefaultElements are the names of the candidate elements browse may return:
+// sections and sub-sections, paragraphs, list items, table rows and image
+// captions of both INEX collections (2009: sec, ss1–ss3, p, entry, row,
+// caption; 2006: section, ss, ss1–ss3, p, item, row, caption). An entry of
+// a reference list (reflist) is never a candidate, whatever the names (see
+// candidates).
+var DefaultElements = []string{"sec", "section", "ss", "ss1", "ss2", "ss3", "p", "item", "entry", "row", "caption"}
+
+// maxCandidateDepth is the deepest an element may be (the root is at depth
+// 0, semantic wrappers count) to be a candidate element. Each candidate's
+// XPath costs its depth to build and to store: the bound keeps a hostile
+// article nesting thousands of sections from making a build quadratic. The
+// deepest candidate of the 77 real Wikipedia articles of the shared data is
+// far above it (TestRealCollection).
+const maxCandidateDepth = 64
+
+// parsed is an article ready for indexing: its Bleve document, its manifest
+// entry and its candidate elements' term counts.
+type parsed struct {
+	f        srcFile
+	doc      *document.Document
+	entry    manifestEntry
+	elemDF   termCounts
+	headerID string // the article's <header><id> when it is not its id
+	err      error
+}
+
+// analyzedField is a text field analysed beforehand (an article's title
+// and text are analysed once, for Bleve and for the statistics alike): it
+// holds the field's token frequencies and length, which Bleve reads, not
+// its tokens, so that the articles waiting in a batch hold a fraction of
+// the memory (their tokens were half of a build's live heap). Its Analyze
+// does nothing.
+type analyzedField struct {
+	name   string
+	value  []byte
+	length int
+	freqs  bindex.TokenFrequencies
+}
+
+// indexedStored are the options of the analysed fields.
+const indexedStored = bindex.IndexField | bindex.StoreField
+
+func newAnalyzedField(name string, value []byte, toks analysis.TokenStream) *analyzedField {
+	return &analyzedField{name: name, value: value, length: len(toks), freqs: analysis.TokenFrequency(toks, nil, indexedStored)}
+}
+
+func (f *analyzedField) Name() string                                      { return f.name }
+func (f *analyzedField) ArrayPositions() []uint64                          { return nil }
+func (f *analyzedField) Options() bindex.FieldIndexingOptions              { return indexedStored }
+func (f *analyzedField) Analyze()                                          {}
+func (f *analyzedField) Value() []byte                                     { return f.value }
+func (f *analyzedField) NumPlainTextBytes() uint64                         { return uint64(len(f.value)) }
+func (f *analyzedField) EncodedFieldType() byte                            { return 't' }
+func (f *analyzedField) AnalyzedLength() int                               { return f.length }
+func (f *analyzedField) AnalyzedTokenFrequencies() bindex.TokenFrequencies { return f.freqs }
+
+// Size estimates the field's memory (Bleve accounts batches with it).
+func (f *analyzedField) Size() int {
+	n := 64 + len(f.name) + len(f.value)
+	for _, tf := range f.freqs {
+		n += 48 + tf.Size()
+	}
+	return n
+}
+
+// parseOne parses an article file with rd and builds its Bleve document,
+// its manifest entry and its candidate elements' term counts. The article
+// is analysed in its language (Article.Lang: rd's Lang, or detected).
+func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
+	a, err := rd.ParseFile(f.path)
+	if err != nil {
+		var ae *article.Error
+		if errors.As(err, &ae) {
+			// Skipped.Path names the file already
+			msg := ae.Msg
+			if ae.Line > 0 {
+				msg = fmt.Sprintf("line %d: %s", ae.Line, ae.Msg)
+			}
+			return parsed{f: f, err: errors.New(msg)}
+		}
+		return parsed{f: f, err: err}
+	}
+	a.ID = f.id
+	title, headerID := a.Title, a.HeaderID
+	kind := analysisKind(a.Lang)
+	text := []byte(a.Text)
+	brk := breaks(a)
+	bb := make([]int, len(brk))
+	for i, c := range brk {
+		bb[i] = a.ByteOffset(c)
+	}
+	// a build analyzes much text: memoize the word filters (memoAnalyzer)
+	memo := memoPools[kind].Get().(*memoAnalyzer)
+	toks := analyzeText(memo, a.Text, bb)
+	memoPools[kind].Put(memo)
+	elems := candidates(a, names)
+
+	doc := document.NewDocument(a.ID)
+	titleToks := analyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
+	doc.AddField(newAnalyzedField("title", []byte(title), titleToks))
+	doc.AddField(newAnalyzedField("text", text, toks))
+	doc.AddField(document.NewTextFieldWithIndexingOptions("elems", nil, []byte(encodeElems(elems)), bindex.StoreField))
+	doc.AddField(document.NewTextFieldWithIndexingOptions("breaks", nil, []byte(encodeInts(brk)), bindex.StoreField))
+	doc.AddField(document.NewTextFieldWithIndexingOptions("path", nil, []byte(f.rel), bindex.StoreField))
+	doc.AddField(document.NewTextFieldWithIndexingOptions("lang", nil, []byte(a.Lang), bindex.StoreField))
+
+	ids := newInternTerms(len(toks))
+	starts := make([]int, len(toks))
+	for i, t := range toks {
+		ids.addBytes(t.Term)
+		starts[i] = t.Start
+	}
+	spans := make([][2]int, len(elems))
+	for k, el := range elems {
+		spans[k] = [2]int{a.ByteOffset(el.Start), a.ByteOffset(el.End)}
+	}
+	df, elemLen := elementCounts(ids.ids, len(ids.terms), starts, spans)
+	p := parsed{f: f, doc: doc,
+		entry: manifestEntry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems), Lang: a.Lang,
+			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen},
+		elemDF: termCounts{ids.terms, df}.nonZero(),
+	}
+	if headerID != "" && headerID != f.id {
+		p.headerID = headerID
+	}
+	return p
+}
+
+// inline are the elements whose boundaries are not word boundaries (emphasis
+// and links of both collections); an element with a wordnetid attribute (a
+// YAGO wrapper such as <person>) or a link target is inline too. Every other
+// element boundary separates words.
+var inline = map[string]bool{
+	"b": true, "i": true, "it": true, "u": true, "em": true, "emph": true, "emph2": true, "emph3": true, "emph4": true, "emph5": true,
+	"sub": true, "sup": true, "font": true, "span": true, "tt": true, "small": true, "big": true, "strike": true, "s": true,
+	"link": true, "collectionlink": true, "unknownlink": true, "outsidelink": true, "wikipedialink": true, "weblink": true, "languagelink": true,
+}
+
+// breaks returns the character offsets at which the text of two block
+// elements touch with no white space between them: the analyzer must not
+// join words across them.
+func breaks(a *article.Article) []int {
+	seen := map[int]bool{}
+	isSpace := func(c int) bool {
+		s := a.Slice(c, c+1)
+		return s == "" || blank(s)
+	}
+	for i := range a.Elements {
+		e := &a.Elements[i]
+		if isInline(e) {
+			continue
+		}
+		for _, c := range [2]int{e.Start, e.End} {
+			if c > 0 && c < a.Len && !seen[c] && !isSpace(c-1) && !isSpace(c) {
+				seen[c] = true
+			}
+		}
+	}
+	out := make([]int, 0, len(seen))
+	for c := range seen {
+		out = append(out, c)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// isInline reports whether an element's boundaries are not word
+// boundaries: emphasis, links and semantic wrappers.
+func isInline(e *article.Element) bool {
+	if inline[e.Name] || e.IsWrapper() {
+		return true
+	}
+	if _, ok := e.Attr("wordnetid"); ok {
+		return true
+	}
+	_, ok := e.Attr("href")
+	return ok
+}
+
+func encodeInts(v []int) string {
+	var b strings.Builder
+	for i, n := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(n))
+	}
+	return b.String()
+}
+
+func decodeInts(s string) []int {
+	if s == "" {
+		return nil
+	}
+	f := strings.Split(s, ",")
+	out := make([]int, 0, len(f))
+	for _, x := range f {
+		if n, err := strconv.Atoi(x); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// bodies are the names of the body elements of both INEX collections,
+// whose own text runs are candidates (see candidates).
+var bodies = map[string]bool{"bdy": true, "body": true}
+
+// candidates returns the article's candidate elements, in document order
+// (by start, the longer first): elements with one of the names that contain
+// some non-blank text, except
+//   - semantic wrappers (Element.IsWrapper: a YAGO <country> is no
+//     candidate, whatever its name);
+//   - elements deeper than maxCandidateDepth;
+//   - the entries of a reference list (an entry whose nearest ancestor that
+//     is not a wrapper is a reflist): citations, not text to read; the entries
+//     of other lists are candidates;
+//
+// plus the body's own text runs: the text of a bdy (or body) that no block
+// element inside it holds, cut at each block element (inline elements and
+// wrappers are part of a run), white space trimmed. The INEX 2009
+// converter leaves an article's lead paragraphs — its definition, often
+// what a query asks — bare in bdy before the first section, with the
+// remains of its infobox. A run is named by the body's XPath followed by
+// /text().
+func candidates(a *article.Article, names map[string]bool) []Elem {
+	var out []Elem
+	runs := false
+	for i := range a.Elements {
+		e := &a.Elements[i]
+		if e.Depth > maxCandidateDepth || e.IsWrapper() {
+			continue
+		}
+		if bodies[e.Name] {
+			n := len(out)
+			out = appendRuns(out, a, i)
+			runs = runs || len(out) > n
+		}
+		if !names[e.Name] || e.End <= e.Start || blank(a.Slice(e.Start, e.End)) {
+			continue
+		}
+		if e.Name == "entry" && inReflist(a, i) {
+			continue
+		}
+		out = append(out, Elem{XPath: a.XPath(i), Span: effort.Span{Start: e.Start, End: e.End}})
+	}
+	if runs {
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Start != out[j].Start {
+				return out[i].Start < out[j].Start
+			}
+			return out[i].End > out[j].End
+		})
+	}
+	return out
+}
+
+// appendRuns appends to out the own text runs of element b (see
+// candidates). It visits each element of b's subtree at most once.
+func appendRuns(out []Elem, a *article.Article, b int) []Elem {
+	els := a.Elements
+	var xpath string
+	emit := func(s, e int) {
+		text := a.Slice(s, e)
+		trimmed := strings.TrimLeftFunc(text, unicode.IsSpace)
+		s += utf8.RuneCountInString(text) - utf8.RuneCountInString(trimmed)
+		trimmed = strings.TrimRightFunc(trimmed, unicode.IsSpace)
+		if trimmed == "" {
+			return
+		}
+		if xpath == "" {
+			xpath = a.XPath(b) + "/text()"
+		}
+		out = append(out, Elem{XPath: xpath, Span: effort.Span{Start: s, End: s + utf8.RuneCountInString(trimmed)}})
+	}
+	cur := els[b].Start
+	for c := b + 1; c < els[b].Next; {
+		if isInline(&els[c]) {
+			c++ // part of the run: into it
+			continue
+		}
+		emit(cur, els[c].Start)
+		cur = els[c].End
+		c = els[c].Next
+	}
+	emit(cur, els[b].End)
+	return out
+}
+
+// inReflist reports whether the nearest ancestor of element i that is not
+// a semantic wrapper is a reflist. (i is at most maxCandidateDepth deep.)
+func inReflist(a *article.Article, i int) bool {
+	for p := a.Elements[i].Parent; p >= 0; p = a.Elements[p].Parent {
+		if !a.Elements[p].IsWrapper() {
+			return a.Elements[p].Name == "reflist"
+		}
+	}
+	return false
+}
+
+// encodeElems writes elements one per line: start TAB end TAB xpath.
+func encodeElems(els []Elem) string {
+	var b strings.Builder
+	for _, e := range els {
+		b.WriteString(strconv.Itoa(e.Start))
+		b.WriteByte('\t')
+		b.WriteString(strconv.Itoa(e.End))
+		b.WriteByte('\t')
+		b.WriteString(e.XPath)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func decodeElems(s string) []Elem {
+	var out []Elem
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		f := strings.SplitN(line, "\t", 3)
+		if len(f) != 3 {
+			continue
+		}
+		st, _ := strconv.Atoi(f[0])
+		en, _ := strconv.Atoi(f[1])
+		out = append(out, Elem{XPath: f[2], Span: effort.Span{Start: st, End: en}})
+	}
+	return out
+}
