@@ -439,6 +439,15 @@ func (x *Index) Elements() int {
 	return 0
 }
 
+// Source is the articles folder the index was built from, an absolute
+// path ("" when the manifest names none).
+func (x *Index) Source() string {
+	if s := x.snap(); s != nil && s.man != nil {
+		return s.man.Source
+	}
+	return ""
+}
+
 // Shards is the number of shards of the index.
 func (x *Index) Shards() int {
 	if s := x.snap(); s != nil {

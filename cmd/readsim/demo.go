@@ -6,12 +6,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/mdp/qrterminal/v3"
 
 	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/web/backend"
 )
 
 func init() {
@@ -56,12 +55,12 @@ func runDemo(e *env, args []string) error {
 	}
 	dir := *sample
 	if dir == "" {
-		if dir, err = findSample(); err != nil {
-			return inputError{err}
+		if dir, err = backend.FindSample(); err != nil {
+			return err
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "articles")); err != nil {
-		return inputError{fmt.Errorf("%s: not the sample (no articles folder)", dir)}
+	if _, err := backend.SampleConfig(dir); err != nil {
+		return err
 	}
 	// The URL and its QR code first: indexing may take a while, and a
 	// browser opened on the URL meanwhile waits for the server.
@@ -75,16 +74,16 @@ func runDemo(e *env, args []string) error {
 		ln.Close()
 		return err
 	}
-	cfg.addr, cfg.allow, cfg.demo, cfg.ln, cfg.study = *addr, allow, true, ln, *study
+	cfg.addr, cfg.allow, cfg.demo, cfg.ln, cfg.Study = *addr, allow, true, ln, *study
 	return serve(e, cfg)
 }
 
 // demoConfig indexes the sample in dir (or reuses its index) and returns what
 // to serve.
 func demoConfig(e *env, dir string) (serveConfig, error) {
-	articles := filepath.Join(dir, "articles")
-	if st, err := os.Stat(articles); err != nil || !st.IsDir() {
-		return serveConfig{}, inputError{fmt.Errorf("%s: not the sample (no articles folder)", dir)}
+	sample, err := backend.SampleConfig(dir)
+	if err != nil {
+		return serveConfig{}, err
 	}
 	idx, err := demoIndexPath()
 	if err != nil {
@@ -93,8 +92,7 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
 		return serveConfig{}, err
 	}
-	abs, _ := filepath.Abs(articles)
-	opt := index.BuildOptions{Articles: abs, Index: idx}
+	opt := index.BuildOptions{Articles: sample.Articles, Index: idx}
 	started := false
 	opt.Progress = func(p index.Progress) {
 		switch {
@@ -107,11 +105,11 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 	}
 	res, err := index.Build(opt)
 	var ie *index.InputError
-	if errors.As(err, &ie) {
-		return serveConfig{}, inputError{err}
+	if err != nil && !errors.As(err, &ie) {
+		return serveConfig{}, fmt.Errorf("indexing the sample into %s: %w", idx, err)
 	}
 	if err != nil {
-		return serveConfig{}, fmt.Errorf("indexing the sample into %s: %w", idx, err)
+		return serveConfig{}, err
 	}
 	if res.Indexed > 0 || res.Removed > 0 {
 		if started {
@@ -121,29 +119,19 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 	} else {
 		fmt.Fprintf(e.stderr, "readsim demo: reusing the index of the sample in %s (%d articles, unchanged)\n", idx, res.Articles)
 	}
-	cfg := serveConfig{index: idx, articles: abs, liveK: 100}
-	if q := filepath.Join(dir, "judgments.qrels"); exists(q) {
-		cfg.qrels = q
+	sample.Index = idx
+	return serveConfig{Config: sample}, nil
+}
+
+// demoStudyPath is where the demo keeps its study's recordings: beside the
+// demo's index (the user cache folder, or $READSIM_DEMO_INDEX's folder in
+// tests).
+func demoStudyPath() string {
+	idx, err := demoIndexPath()
+	if err != nil {
+		return ""
 	}
-	if t := filepath.Join(dir, "topics.xml"); exists(t) {
-		cfg.topics = t
-	}
-	runs, _ := filepath.Glob(filepath.Join(dir, "runs", "*"))
-	// passage runs before document runs (.trec), so that the simulation
-	// view opens on a reader who follows passages; by name otherwise
-	isDoc := func(p string) bool { return strings.HasSuffix(p, ".trec") }
-	sort.Slice(runs, func(i, j int) bool {
-		if isDoc(runs[i]) != isDoc(runs[j]) {
-			return !isDoc(runs[i])
-		}
-		return runs[i] < runs[j]
-	})
-	for _, r := range runs {
-		if st, err := os.Stat(r); err == nil && st.Mode().IsRegular() && !strings.HasSuffix(r, ".md") {
-			cfg.sample = append(cfg.sample, r)
-		}
-	}
-	return cfg, nil
+	return filepath.Join(filepath.Dir(idx), "demo-study")
 }
 
 // demoIndexPath is where the demo keeps the sample's index.
@@ -156,33 +144,6 @@ func demoIndexPath() (string, error) {
 		cache = os.TempDir()
 	}
 	return filepath.Join(cache, "readsim", "demo-index"), nil
-}
-
-func exists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-// findSample looks for corpus-sample/ in the working folder and its parents,
-// then beside the executable.
-func findSample() (string, error) {
-	wd, err := os.Getwd()
-	if err == nil {
-		for d := wd; ; d = filepath.Dir(d) {
-			if c := filepath.Join(d, "corpus-sample"); exists(filepath.Join(c, "articles")) {
-				return c, nil
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	if exe, err := os.Executable(); err == nil {
-		if c := filepath.Join(filepath.Dir(exe), "corpus-sample"); exists(filepath.Join(c, "articles")) {
-			return c, nil
-		}
-	}
-	return "", errors.New("corpus-sample/ not found in the working folder or its parents: run readsim demo from the repository, or give --sample DIR")
 }
 
 // printQR draws the QR code of u on standard output.

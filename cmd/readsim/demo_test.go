@@ -60,7 +60,7 @@ func startDemo(t *testing.T) *demoServer {
 // startDemoRate is startDemo with a request rate limit per address (0: the default).
 func startDemoRate(t *testing.T, rate float64) *demoServer {
 	t.Helper()
-	sample, err := findSample()
+	sample, err := backend.FindSample()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,26 +72,26 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, d.stderr)
 	}
-	if cfg.qrels == "" || cfg.topics == "" {
+	if cfg.Qrels == "" || cfg.Topics == "" {
 		t.Fatalf("the sample has no judgments or topics: %+v", cfg)
 	}
 	// the passage run first: the simulation view opens on it
-	if len(cfg.sample) != 2 || filepath.Base(cfg.sample[0]) != "ric.fol" || filepath.Base(cfg.sample[1]) != "doc.trec" {
-		t.Errorf("sample runs %v, want ric.fol then doc.trec", cfg.sample)
+	if len(cfg.Sample) != 2 || filepath.Base(cfg.Sample[0]) != "ric.fol" || filepath.Base(cfg.Sample[1]) != "doc.trec" {
+		t.Errorf("sample runs %v, want ric.fol then doc.trec", cfg.Sample)
 	}
-	d.qrels = cfg.qrels
-	if len(cfg.sample) == 2 {
-		d.ric, d.doc = cfg.sample[0], cfg.sample[1]
+	d.qrels = cfg.Qrels
+	if len(cfg.Sample) == 2 {
+		d.ric, d.doc = cfg.Sample[0], cfg.Sample[1]
 	}
 	d.runFile = filepath.Join(tmp, "live.fol")
-	status, out, errs := runCLI("run", "--index", cfg.index, "--topics", cfg.topics, "--run-id", d.runID, "--k", "100")
+	status, out, errs := runCLI("run", "--index", cfg.Index, "--topics", cfg.Topics, "--run-id", d.runID, "--k", "100")
 	if status != 0 {
 		t.Fatalf("readsim run: %d\n%s", status, errs)
 	}
 	if err := os.WriteFile(d.runFile, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg.runs = []string{d.runFile}
+	cfg.Runs = []string{d.runFile}
 	cfg.addr = "127.0.0.1:0"
 	cfg.rate = rate
 	ctx, cancel := context.WithCancel(context.Background())
@@ -177,7 +177,7 @@ func TestArticlePageWeight(t *testing.T) {
 		t.Skip("indexes the sample")
 	}
 	d := startDemo(t)
-	sample, _ := findSample()
+	sample, _ := backend.FindSample()
 	dir, err := article.OpenDir(filepath.Join(sample, "articles"))
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestDemoIndexReused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes the sample")
 	}
-	sample, err := findSample()
+	sample, err := backend.FindSample()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,13 +234,13 @@ func TestDemoIndexReused(t *testing.T) {
 
 func TestFindSampleFromSubfolder(t *testing.T) {
 	// The test runs in cmd/readsim: the sample is two folders up.
-	got, err := findSample()
+	got, err := backend.FindSample()
 	if err != nil {
 		t.Fatal(err)
 	}
 	want, _ := filepath.Abs("../../corpus-sample")
 	if got != want {
-		t.Errorf("findSample = %q, want %q", got, want)
+		t.Errorf("FindSample = %q, want %q", got, want)
 	}
 }
 
@@ -296,7 +296,7 @@ func TestPrintURLs(t *testing.T) {
 // simulation view; no article has text (start-up says so per run), and
 // there is no search.
 func TestServeWithoutIndex(t *testing.T) {
-	sample, err := findSample()
+	sample, err := backend.FindSample()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestServeWithoutIndex(t *testing.T) {
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(e, serveConfig{qrels: filepath.Join(sample, "judgments.qrels"), runs: []string{filepath.Join(sample, "runs", "ric.fol")},
+		done <- serve(e, serveConfig{Config: backend.Config{Qrels: filepath.Join(sample, "judgments.qrels"), Runs: []string{filepath.Join(sample, "runs", "ric.fol")}},
 			addr: "127.0.0.1:0", ctx: ctx, ready: func(a net.Addr) { ready <- a }})
 	}()
 	var base string

@@ -27,6 +27,7 @@ import (
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
+	"github.com/readsim/readsim/web/backend"
 )
 
 // command is one readsim subcommand.
@@ -66,14 +67,16 @@ func (e usageError) Error() string { return e.msg }
 // library packages report it: a judgments, run or topics file (inex.Error),
 // an article or its DTD (article.Error, article.DTDError), an articles
 // folder or index (index.InputError), a measure the input cannot give
-// (scenario.MeasureError). The one place errors become exit status 2.
+// (scenario.MeasureError), what a server is asked to serve
+// (backend.InputError). The one place errors become exit status 2.
 func isBadInput(err error) bool {
 	var ie *inex.Error
 	var ae *article.Error
 	var de *article.DTDError
 	var xe *index.InputError
 	var me *scenario.MeasureError
-	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &de) || errors.As(err, &xe) || errors.As(err, &me)
+	var be *backend.InputError
+	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &de) || errors.As(err, &xe) || errors.As(err, &me) || errors.As(err, &be)
 }
 
 // inputError is bad input (a file that cannot be read or parsed): exit status 2.

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/readsim/readsim/web/backend"
 )
 
 // evalTopic runs readsim eval -q on one run file with the given measures
@@ -251,7 +253,7 @@ func TestBrowserRaceINEX(t *testing.T) {
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(e, serveConfig{qrels: qrels, runs: []string{ric, trec}, addr: "127.0.0.1:0", ctx: sctx,
+		done <- serve(e, serveConfig{Config: backend.Config{Qrels: qrels, Runs: []string{ric, trec}}, addr: "127.0.0.1:0", ctx: sctx,
 			ready: func(a net.Addr) { ready <- a }})
 	}()
 	var base string

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/readsim/readsim/web/backend"
 )
 
 // TestServeSwitchesToRebuiltIndex serves an index on loopback while eight
@@ -30,7 +32,7 @@ func TestServeSwitchesToRebuiltIndex(t *testing.T) {
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(e, serveConfig{index: idx, addr: "127.0.0.1:0", rate: -1, ctx: ctx, ready: func(a net.Addr) { ready <- a }})
+		done <- serve(e, serveConfig{Config: backend.Config{Index: idx}, addr: "127.0.0.1:0", rate: -1, ctx: ctx, ready: func(a net.Addr) { ready <- a }})
 	}()
 	var base string
 	select {

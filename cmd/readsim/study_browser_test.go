@@ -22,6 +22,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
+	"github.com/readsim/readsim/web/backend"
 )
 
 // startStudyDemo serves the demo on the sample with a reading study in a
@@ -29,7 +30,7 @@ import (
 // returning the server's URL, the folder and the judgments.
 func startStudyDemo(t *testing.T) (url, dir, qrels string) {
 	t.Helper()
-	sample, err := findSample()
+	sample, err := backend.FindSample()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func startStudyDemo(t *testing.T) (url, dir, qrels string) {
 	if keep := os.Getenv("READSIM_STUDY_DIR"); keep != "" {
 		dir = keep // the recordings kept (for the README's examples)
 	}
-	cfg.study, cfg.addr, cfg.rate = dir, "127.0.0.1:0", -1
+	cfg.Study, cfg.addr, cfg.rate = dir, "127.0.0.1:0", -1
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg.ctx = ctx
 	ready := make(chan net.Addr, 1)
@@ -72,7 +73,7 @@ func startStudyDemo(t *testing.T) (url, dir, qrels string) {
 	if !strings.Contains(stderr.String(), "reading study at /study: 12 topics, 3 per participant; recordings in "+abs) {
 		t.Errorf("start-up does not say where the recordings go:\n%s", stderr)
 	}
-	return url, dir, cfg.qrels
+	return url, dir, cfg.Qrels
 }
 
 // screenJS, the test's own reckoning of a screen (not the recorder's): the

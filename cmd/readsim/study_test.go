@@ -58,7 +58,7 @@ func TestStudyArticlePageWeight(t *testing.T) {
 	}
 	u, _, _ := startStudyDemo(t)
 	c := participantClient(t, u)
-	sample, _ := findSample()
+	sample, _ := backend.FindSample()
 	dir, err := article.OpenDir(filepath.Join(sample, "articles"))
 	if err != nil {
 		t.Fatal(err)
