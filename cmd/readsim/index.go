@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -110,68 +109,9 @@ func shardProgress(ss []index.ShardProgress) string {
 	return fmt.Sprintf(", %d shards %.0f–%.0f%%", len(ss), 100*lo, 100*hi)
 }
 
-// maxListed is how many files of one kind the summary names before it
-// only counts the others (broken articles and duplicates are all named).
-const maxListed = 10
-
-// printBuildSummary writes what was indexed and what was skipped, naming
-// every skipped article; the collection's DTDs, the files that are not
-// articles, the articles whose header id is not their file name, and the
-// articles' languages.
+// printBuildSummary writes index.BuildResult.Summary, a line each.
 func printBuildSummary(w io.Writer, idx string, r *index.BuildResult) {
-	for _, s := range r.Broken {
-		fmt.Fprintf(w, "readsim index: skipped broken article %s: %s\n", s.Path, s.Reason)
-	}
-	for _, s := range r.Dups {
-		fmt.Fprintf(w, "readsim index: skipped duplicate %s: %s\n", s.Path, s.Reason)
-	}
-	for i, p := range r.NotXML {
-		if i == maxListed {
-			fmt.Fprintf(w, "readsim index: ignored %d more files that are not articles\n", len(r.NotXML)-maxListed)
-			break
-		}
-		fmt.Fprintf(w, "readsim index: ignored %s: not an article (no .xml extension)\n", p)
-	}
-	for _, p := range r.DTDs {
-		fmt.Fprintf(w, "readsim index: the collection's DTD: %s\n", p)
-	}
-	if n := len(r.IDMismatches); n > 0 {
-		var ex []string
-		for _, m := range r.IDMismatches[:min(n, 3)] {
-			ex = append(ex, fmt.Sprintf("%s has id %s", m.Path, m.HeaderID))
-		}
-		more := ""
-		if n > 3 {
-			more = fmt.Sprintf(", and %d more", n-3)
-		}
-		fmt.Fprintf(w, "readsim index: warning: %d articles whose <header><id> is not their file name are indexed under their file name: %s%s\n", n, strings.Join(ex, "; "), more)
-	}
-	if r.Rebuilt != "" {
-		fmt.Fprintf(w, "readsim index: built the index in %s again from scratch: %s\n", idx, r.Rebuilt)
-	}
-	secs := r.Elapsed.Seconds()
-	mode := "built"
-	if !r.Full {
-		mode = "updated"
-	}
-	shards := ""
-	if r.Shards > 1 {
-		shards = fmt.Sprintf(" in %d shards", r.Shards)
-	}
-	fmt.Fprintf(w, "readsim index: %s %s: %d articles, %d elements%s; this run indexed %d (%.1f MB in %.1fs, %.1f MB/s), kept %d unchanged, removed %d\n",
-		mode, idx, r.Articles, r.Elements, shards, r.Indexed, float64(r.Bytes)/1e6, secs, float64(r.Bytes)/1e6/max(secs, 1e-9), r.Unchanged, r.Removed)
-	if len(r.Langs) > 0 {
-		langs := make([]string, 0, len(r.Langs))
-		for l := range r.Langs {
-			langs = append(langs, l)
-		}
-		sort.Strings(langs)
-		for i, l := range langs {
-			langs[i] = fmt.Sprintf("%s %d", l, r.Langs[l])
-		}
-		fmt.Fprintf(w, "readsim index: languages: %s\n", strings.Join(langs, ", "))
-	}
-	if n := len(r.Broken) + len(r.Dups); n > 0 {
-		fmt.Fprintf(w, "readsim index: skipped %d files: %d broken, %d duplicate ids\n", n, len(r.Broken), len(r.Dups))
+	for _, l := range r.Summary(idx) {
+		fmt.Fprintf(w, "readsim index: %s\n", l)
 	}
 }

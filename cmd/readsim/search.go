@@ -6,12 +6,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/readsim/readsim/index"
-	"github.com/readsim/readsim/index/article"
 )
 
 func init() {
@@ -111,42 +108,12 @@ func runSearch(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
 	if len(res) == 0 {
 		fmt.Fprintf(e.stderr, "readsim search: no article matches %q\n", text)
 	}
-	// One line per article (rank, id, score, language, title), then one
-	// indented line per passage (offset:length, XPaths, snippet),
-	// tab-separated.
-	for i, r := range res {
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\n", i+1, r.ID, strconv.FormatFloat(r.Score, 'f', 4, 64), r.Lang, terminalText(r.Title))
-		for _, p := range r.Passages {
-			fmt.Fprintf(w, "\t%d:%d\t%s\t%s\n", p.Start, p.Len(), strings.Join(p.XPaths, ","), terminalText(index.Snippet(r.Doc, p, q, snippetWidth(r.Lang))))
-		}
+	w := bufio.NewWriter(e.stdout)
+	if err := index.WriteResults(w, res, q); err != nil {
+		return err
 	}
 	return w.Flush()
-}
-
-// snippetWidth is the width of search's snippets in characters: about 160
-// terminal columns. Chinese, Japanese and Korean characters take two
-// columns each in a terminal, so their snippets have 80 characters.
-func snippetWidth(lang string) int {
-	if article.IsCJK(lang) {
-		return 80
-	}
-	return 160
-}
-
-// terminalText makes text safe for one tab-separated terminal line: runs
-// of white space (tabs and line ends included) become one space, and other
-// control characters (C0, DEL, C1: an article may hold U+009B, which some
-// terminals take for an escape sequence) become U+FFFD.
-func terminalText(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return unicode.ReplacementChar
-		}
-		return r
-	}, s)
 }
