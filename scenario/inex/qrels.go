@@ -292,9 +292,7 @@ func (r *qrelsReader) folLine(ln int) error {
 func (q *Qrels) add(name, topic string, j *Judgment) error {
 	t := q.Topics[topic]
 	if t == nil {
-		t = &TopicJudgments{ID: topic, Docs: map[string]*Judgment{}}
-		q.Topics[topic] = t
-		q.IDs = append(q.IDs, topic)
+		t = q.newTopic(topic)
 	}
 	if prev := t.Docs[j.Article]; prev != nil {
 		return errorf(name, j.Line, "topic %s, article %s judged twice (lines %d and %d)", topic, j.Article, prev.Line, j.Line)
@@ -305,6 +303,14 @@ func (q *Qrels) add(name, topic string, j *Judgment) error {
 		t.RelChars += j.NRC
 	}
 	return nil
+}
+
+// newTopic adds topic id, with no judgment yet, and returns it.
+func (q *Qrels) newTopic(id string) *TopicJudgments {
+	t := &TopicJudgments{ID: id, Docs: map[string]*Judgment{}}
+	q.Topics[id] = t
+	q.IDs = append(q.IDs, id)
+	return t
 }
 
 // gradeField parses a TREC relevance level: an integer, negative ones (some
