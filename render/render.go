@@ -336,85 +336,16 @@ func (r *renderer) classify() {
 			r.info[i] = elemInfo{kind: kWrapper}
 			continue
 		}
-		k, ok := byName[e.Name]
-		if !ok {
-			k = kGeneric
-		}
-		var pk kind = kGeneric
-		var plevel uint8
-		pname := ""
-		if ep >= 0 {
-			pk, plevel, pname = r.info[ep].kind, r.info[ep].level, els[ep].Name
-		}
-		var label, group uint8
-		switch {
-		case i == 0:
-			k = kRoot
-		case ep == 0 && e.Name == "header":
-			k = kHeader
-		case ep == 0 && e.Name == "name", pk == kHeader && e.Name == "title":
-			k = kTitle
-		case ep == 0 && e.Name == "conversionwarning":
-			k, label, group = kField, labelWarnings, groupAbout
-		case pk == kHeader && e.Name == "categories":
-			k, cats = kCategories, true // the header is the root's
-		case pk == kHeader:
-			k, group = kGeneric, groupAbout
-			switch e.Name {
-			case "id":
-				k, label = kField, labelArticleID
-			}
-		case pk == kCategories && e.Name == "category":
-			k = kCatItem
-		case pname == "revision" && ep > 0 && r.eparent[ep] >= 0 && r.info[r.eparent[ep]].kind == kHeader:
-			switch e.Name {
-			case "id":
-				k, label = kField, labelRevision
-			case "timestamp":
-				k, label = kField, labelEdited
-			case "contributor":
-				k, label = kField, labelContributor
-			}
-		case pname == "contributor" && r.info[ep].label == labelContributor:
-			switch e.Name {
-			case "id":
-				k, label = kSubField, labelUserID
-			case "ip":
-				k, label = kSubField, labelIP
-			}
-		case pk == kTable && (e.Name == "row" || e.Name == "tr"):
-			k = kRow
-		case pk == kTable && (e.Name == "header" || e.Name == "th"):
-			k, group = kHeadCell, groupRow
-		case pk == kTable && (e.Name == "col" || e.Name == "td"):
-			k, group = kCell, groupRow
-		case pk == kTable && e.Name == "caption":
-			k = kTableCaption
-		case pk == kRow && (e.Name == "header" || e.Name == "th"):
-			k = kHeadCell
-		case pk == kRow:
-			k = kCell // any child of a row, so that rows hold only cells
-		case pk == kImage && e.Name == "caption":
-			k = kFigCaption
-		case pk == kRefList && e.Name == "entry":
-			k = kFootnote
-		case (e.Name == "entry" || e.Name == "item" || e.Name == "li") && (pk == kList || pk == kOList):
-			k = kItem
-		case k == kHeading && e.Name == "title" && ep == 0:
-			k = kTitle
-		case k == kBreak && (e.End > e.Start || e.Next > i+1):
-			k = kGeneric
-		}
+		k, label, group := r.kindOf(i, ep)
 		if k == kGeneric || k >= kBold && k <= kCategory {
-			if _, ok := e.Attr("href"); ok {
-				if _, ok := r.linkOf[i]; ok {
-					k = kLink
-				} else if href, _ := e.Attr("href"); httpURL(href) != "" && e.End > e.Start {
-					k = kExtLink
-				}
-			}
+			k = r.linkKind(i, k)
+		}
+		var plevel uint8
+		if ep >= 0 {
+			plevel = r.info[ep].level
 		}
 		r.info[i] = elemInfo{kind: k, level: plevel, label: label, group: group}
+		cats = cats || k == kCategories // the header is the root's
 		if group == groupAbout && !r.aboutOpen && r.touched(e.Start, e.End) {
 			r.aboutOpen = true
 		}
@@ -425,28 +356,153 @@ func (r *renderer) classify() {
 			}
 			r.info[i].level = lv
 		}
-		switch k {
-		case kFootnote:
-			if id, _ := e.Attr("id"); isNumber(id) && !r.notes[id] {
-				if r.notes == nil {
-					r.notes = map[string]bool{}
-				}
+		r.note(i, k)
+	}
+	r.markBlocks()
+	r.flex = cats && r.rootHoldsBlocks()
+}
+
+// kindOf decides what element i becomes, with its label and synthetic
+// group, from its name and its nearest ancestor that is not a wrapper, ep
+// (-1 for none); links aside (linkKind).
+func (r *renderer) kindOf(i, ep int) (k kind, label, group uint8) {
+	e := &r.a.Elements[i]
+	if i == 0 {
+		return kRoot, labelNone, groupNone
+	}
+	k, ok := byName[e.Name]
+	if !ok {
+		k = kGeneric
+	}
+	var pk kind = kGeneric
+	pname := ""
+	if ep >= 0 {
+		pk, pname = r.info[ep].kind, r.a.Elements[ep].Name
+	}
+	if hk, label, group, ok := r.headerKind(e, ep, pk, pname, k); ok {
+		return hk, label, group
+	}
+	switch {
+	case pk == kTable && (e.Name == "row" || e.Name == "tr"):
+		k = kRow
+	case pk == kTable && (e.Name == "header" || e.Name == "th"):
+		k, group = kHeadCell, groupRow
+	case pk == kTable && (e.Name == "col" || e.Name == "td"):
+		k, group = kCell, groupRow
+	case pk == kTable && e.Name == "caption":
+		k = kTableCaption
+	case pk == kRow && (e.Name == "header" || e.Name == "th"):
+		k = kHeadCell
+	case pk == kRow:
+		k = kCell // any child of a row, so that rows hold only cells
+	case pk == kImage && e.Name == "caption":
+		k = kFigCaption
+	case pk == kRefList && e.Name == "entry":
+		k = kFootnote
+	case (e.Name == "entry" || e.Name == "item" || e.Name == "li") && (pk == kList || pk == kOList):
+		k = kItem
+	case k == kHeading && e.Name == "title" && ep == 0:
+		k = kTitle
+	case k == kBreak && (e.End > e.Start || e.Next > i+1):
+		k = kGeneric
+	}
+	return k, labelNone, group
+}
+
+// headerKind decides what the title, the 2009 header and its metadata and
+// a 2006 article's conversion warnings become: ok is false for any other
+// element. e's nearest ancestor that is not a wrapper is ep, of kind pk and
+// name pname; k is e's kind by name alone.
+func (r *renderer) headerKind(e *article.Element, ep int, pk kind, pname string, k kind) (_ kind, label, group uint8, ok bool) {
+	switch {
+	case ep == 0 && e.Name == "header":
+		k = kHeader
+	case ep == 0 && e.Name == "name", pk == kHeader && e.Name == "title":
+		k = kTitle
+	case ep == 0 && e.Name == "conversionwarning":
+		k, label, group = kField, labelWarnings, groupAbout
+	case pk == kHeader && e.Name == "categories":
+		k = kCategories
+	case pk == kHeader:
+		k, group = kGeneric, groupAbout
+		switch e.Name {
+		case "id":
+			k, label = kField, labelArticleID
+		}
+	case pk == kCategories && e.Name == "category":
+		k = kCatItem
+	case pname == "revision" && ep > 0 && r.eparent[ep] >= 0 && r.info[r.eparent[ep]].kind == kHeader:
+		switch e.Name {
+		case "id":
+			k, label = kField, labelRevision
+		case "timestamp":
+			k, label = kField, labelEdited
+		case "contributor":
+			k, label = kField, labelContributor
+		}
+	case pname == "contributor" && r.info[ep].label == labelContributor:
+		switch e.Name {
+		case "id":
+			k, label = kSubField, labelUserID
+		case "ip":
+			k, label = kSubField, labelIP
+		}
+	default:
+		return k, labelNone, groupNone, false
+	}
+	return k, label, group, true
+}
+
+// linkKind returns what element i of kind k (generic or inline) becomes
+// when it has an href: a link to an article of the collection (kLink), an
+// external link (kExtLink), or still k.
+func (r *renderer) linkKind(i int, k kind) kind {
+	e := &r.a.Elements[i]
+	href, ok := e.Attr("href")
+	if !ok {
+		return k
+	}
+	if _, ok := r.linkOf[i]; ok {
+		return kLink
+	}
+	if httpURL(href) != "" && e.End > e.Start {
+		return kExtLink
+	}
+	return k
+}
+
+// note records the footnote number of element i of kind k: the number of a
+// reflist entry (the first entry of each number is its target) or the one a
+// footnote mark points to.
+func (r *renderer) note(i int, k kind) {
+	e := &r.a.Elements[i]
+	switch k {
+	case kFootnote:
+		if id, _ := e.Attr("id"); isNumber(id) && !r.notes[id] {
+			if r.notes == nil {
+				r.notes = map[string]bool{}
+			}
+			if r.noteOf == nil {
+				r.noteOf = map[int]string{}
+			}
+			r.notes[id], r.noteOf[i] = true, id
+		}
+	case kRef:
+		if href, _ := e.Attr("href"); href != "" {
+			if n := refTarget(href); n != "" {
 				if r.noteOf == nil {
 					r.noteOf = map[int]string{}
 				}
-				r.notes[id], r.noteOf[i] = true, id
-			}
-		case kRef:
-			if href, _ := e.Attr("href"); href != "" {
-				if n := refTarget(href); n != "" {
-					if r.noteOf == nil {
-						r.noteOf = map[int]string{}
-					}
-					r.noteOf[i] = n
-				}
+				r.noteOf[i] = n
 			}
 		}
 	}
+}
+
+// markBlocks sets hasBlock on every element with a descendant that becomes
+// a block element (through generic elements and wrappers that hold one).
+func (r *renderer) markBlocks() {
+	els := r.a.Elements
 	for i := len(els) - 1; i > 0; i-- {
 		p := els[i].Parent
 		if p < 0 || p >= i {
@@ -456,7 +512,6 @@ func (r *renderer) classify() {
 			r.info[p].hasBlock = true
 		}
 	}
-	r.flex = cats && r.rootHoldsBlocks()
 }
 
 // rootHoldsBlocks reports whether the root holds only block elements and
