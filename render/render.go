@@ -817,38 +817,57 @@ func (r *renderer) open(i int) {
 	}
 }
 
+// plainTags are the kinds written as one start tag (with a class when not
+// empty) and its end tag; flow and structural are their frame's
+// white-space rules.
+var plainTags = [kExtLink + 1]struct {
+	tag, class       string
+	flow, structural bool
+}{
+	kHeader:       {"header", "rs-head", true, false},
+	kField:        {"div", "rs-field", false, false},
+	kSubField:     {"span", "rs-sub", false, false},
+	kCatItem:      {"li", "rs-cat", false, false},
+	kBody:         {"div", "rs-body", true, false},
+	kSection:      {"section", "", true, false},
+	kList:         {"ul", "", false, true},
+	kOList:        {"ol", "", false, true},
+	kItem:         {"li", "", false, false},
+	kRefList:      {"ol", "rs-refs", false, true},
+	kRow:          {"tr", "", false, true},
+	kCell:         {"td", "", false, false},
+	kHeadCell:     {"th", "", false, false},
+	kTableCaption: {"caption", "", false, false},
+	kImage:        {"figure", "rs-img", false, false},
+	kFigCaption:   {"figcaption", "", false, false},
+	kIndent:       {"div", "rs-indent", false, false},
+	kBold:         {"b", "", false, false},
+	kItalic:       {"i", "", false, false},
+	kUnder:        {"u", "", false, false},
+	kSub:          {"sub", "", false, false},
+	kSup:          {"sup", "", false, false},
+	kCode:         {"code", "", false, false},
+	kMath:         {"code", "rs-math", false, false},
+	kCategory:     {"span", "rs-cat", false, false},
+}
+
 // writeOpen writes the start tag(s) of frame f's element at character off
 // and sets the frame's end tag and white-space rules. first is false when
 // the element is opened again after a split (splitLinks): then it gets no
 // id and no label, and a link stays a link as it was.
 func (r *renderer) writeOpen(f *frame, off int, first bool) {
-	i := f.el
-	e := &r.a.Elements[i]
-	in := r.info[i]
-	simple := func(tag, class string) {
-		r.startTag(tag, class, off)
-		r.out = append(r.out, '>')
-		f.close = closeTags[tag]
-	}
-	label := func() {
-		if first {
-			r.out = append(r.out, `<span class="rs-ui rs-label"`...)
-			r.out = append(r.out, r.uiLang...)
-			r.out = append(r.out, '>')
-			r.out = append(r.out, labels[in.label]...)
-			r.out = append(r.out, "</span>"...)
+	in := r.info[f.el]
+	if t := &plainTags[in.kind]; t.tag != "" {
+		r.simple(f, t.tag, t.class, off)
+		f.flow, f.structural = t.flow, t.structural
+		switch {
+		case !first:
+		case in.kind == kField, in.kind == kSubField:
+			r.label(labels[in.label])
+		case in.kind == kImage:
+			r.label("Image")
 		}
-	}
-	heading := func(level int) {
-		if in.hasBlock {
-			r.startTag("div", "rs-h", off)
-			r.out = append(r.out, ` role="heading" aria-level="`...)
-			r.out = strconv.AppendInt(r.out, int64(level), 10)
-			r.out = append(r.out, `">`...)
-			f.close = "</div>"
-			return
-		}
-		simple(headings[level-1], "")
+		return
 	}
 	switch in.kind {
 	case kRoot:
@@ -864,17 +883,10 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		r.out = appendAttr(r.out, r.a.ID)
 		r.out = append(r.out, `">`...)
 		f.close = "</article>"
-	case kHeader:
-		simple("header", "rs-head")
-		f.flow = true
 	case kTitle:
-		heading(1)
-	case kField:
-		simple("div", "rs-field")
-		label()
-	case kSubField:
-		simple("span", "rs-sub")
-		label()
+		r.heading(f, off, 1)
+	case kHeading:
+		r.heading(f, off, min(max(int(in.level)+1, 2), 6))
 	case kCategories:
 		r.startTag("nav", "rs-cats", off)
 		r.out = append(r.out, '>')
@@ -886,134 +898,132 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		r.out = append(r.out, `<ul>`...)
 		f.close = "</ul></nav>"
 		f.structural = true
-	case kCatItem:
-		simple("li", "rs-cat")
-	case kBody:
-		simple("div", "rs-body")
-		f.flow = true
-	case kSection:
-		simple("section", "")
-		f.flow = true
-	case kHeading:
-		heading(min(max(int(in.level)+1, 2), 6))
 	case kPara:
 		if in.hasBlock {
-			simple("div", "rs-p")
+			r.simple(f, "div", "rs-p", off)
 		} else {
-			simple("p", "")
+			r.simple(f, "p", "", off)
 		}
-	case kList:
-		simple("ul", "")
-		f.structural = true
-	case kOList:
-		simple("ol", "")
-		f.structural = true
-	case kItem:
-		simple("li", "")
-	case kRefList:
-		simple("ol", "rs-refs")
-		f.structural = true
 	case kFootnote:
-		r.startTag("li", "rs-fn", off)
-		if n := r.noteOf[i]; n != "" {
-			if first && r.linkDepth == 0 {
-				r.out = append(r.out, ` id="rs-fn-`...)
-				r.out = append(r.out, n...)
-				r.out = append(r.out, '"')
-			}
-			r.out = append(r.out, ` value="`...)
-			r.out = append(r.out, n...)
-			r.out = append(r.out, '"')
-		}
-		r.out = append(r.out, '>')
-		f.close = "</li>"
+		r.openFootnote(f, off, first)
 	case kTable:
 		r.startTag("div", "rs-table", off)
 		r.out = append(r.out, "><table>"...)
 		f.close = "</table></div>"
 		f.structural = true
-	case kRow:
-		simple("tr", "")
-		f.structural = true
-	case kCell:
-		simple("td", "")
-	case kHeadCell:
-		simple("th", "")
-	case kTableCaption:
-		simple("caption", "")
-	case kImage:
-		simple("figure", "rs-img")
-		if first {
-			r.out = append(r.out, `<span class="rs-ui rs-label"`...)
-			r.out = append(r.out, r.uiLang...)
-			r.out = append(r.out, `>Image</span>`...)
-		}
-	case kFigCaption:
-		simple("figcaption", "")
-	case kIndent:
-		simple("div", "rs-indent")
 	case kBreak:
 		r.startTag("br", "", off)
 		r.out = append(r.out, "/>"...)
-	case kBold:
-		simple("b", "")
-	case kItalic:
-		simple("i", "")
-	case kUnder:
-		simple("u", "")
-	case kSub:
-		simple("sub", "")
-	case kSup:
-		simple("sup", "")
-	case kCode:
-		simple("code", "")
-	case kMath:
-		simple("code", "rs-math")
-	case kCategory:
-		simple("span", "rs-cat")
 	case kRef:
-		n := r.noteOf[i]
-		if first && (!r.notes[n] || r.linkDepth > 0) || !first && !f.link {
-			simple("sup", "rs-ref")
-			break
-		}
-		r.startTag("a", "rs-ref", off)
-		r.out = append(r.out, ` href="#rs-fn-`...)
-		r.out = append(r.out, n...)
-		r.out = append(r.out, `">`...)
-		f.close = "</a>"
-		f.link = true
+		r.openRef(f, off, first)
 	case kLink, kExtLink:
-		var href, class string
-		if first || f.link {
-			if in.kind == kLink {
-				href = r.opt.ArticleURL(r.linkOf[i])
-			} else {
-				h, _ := e.Attr("href")
-				href, class = httpURL(h), "rs-ext"
-			}
-		}
-		if href == "" || first && r.linkDepth > 0 {
-			simple("span", "rs-link")
-			break
-		}
-		r.startTag("a", class, off)
-		r.out = append(r.out, ` href="`...)
-		r.out = appendAttr(r.out, href)
-		if in.kind == kExtLink {
-			r.out = append(r.out, `" rel="external nofollow noopener noreferrer`...)
-		}
-		r.out = append(r.out, `">`...)
-		f.close = "</a>"
-		f.link = true
+		r.openLink(f, off, first)
 	default:
 		if in.hasBlock {
-			simple("div", "")
+			r.simple(f, "div", "", off)
 			f.flow = true
 		} else {
-			simple("span", "")
+			r.simple(f, "span", "", off)
 		}
 	}
+}
+
+// simple writes a start tag (with class when not empty) at character off
+// and sets the frame's end tag.
+func (r *renderer) simple(f *frame, tag, class string, off int) {
+	r.startTag(tag, class, off)
+	r.out = append(r.out, '>')
+	f.close = closeTags[tag]
+}
+
+// label writes the label of a header field or an image: the page's own
+// words.
+func (r *renderer) label(text string) {
+	r.out = append(r.out, `<span class="rs-ui rs-label"`...)
+	r.out = append(r.out, r.uiLang...)
+	r.out = append(r.out, '>')
+	r.out = append(r.out, text...)
+	r.out = append(r.out, "</span>"...)
+}
+
+// heading writes a heading of the given level (1 to 6) at character off: an
+// h1…h6, or a div with the heading role when it holds blocks.
+func (r *renderer) heading(f *frame, off, level int) {
+	if r.info[f.el].hasBlock {
+		r.startTag("div", "rs-h", off)
+		r.out = append(r.out, ` role="heading" aria-level="`...)
+		r.out = strconv.AppendInt(r.out, int64(level), 10)
+		r.out = append(r.out, `">`...)
+		f.close = "</div>"
+		return
+	}
+	r.simple(f, headings[level-1], "", off)
+}
+
+// openFootnote writes the start tag of a reflist entry at character off:
+// an li with its number as value and, the first time and outside links, as
+// the target of its marks.
+func (r *renderer) openFootnote(f *frame, off int, first bool) {
+	r.startTag("li", "rs-fn", off)
+	if n := r.noteOf[f.el]; n != "" {
+		if first && r.linkDepth == 0 {
+			r.out = append(r.out, ` id="rs-fn-`...)
+			r.out = append(r.out, n...)
+			r.out = append(r.out, '"')
+		}
+		r.out = append(r.out, ` value="`...)
+		r.out = append(r.out, n...)
+		r.out = append(r.out, '"')
+	}
+	r.out = append(r.out, '>')
+	f.close = "</li>"
+}
+
+// openRef writes the start tag of a footnote mark at character off: a link
+// to its footnote when the footnote is on the page and the mark is not in
+// a link, else a sup.
+func (r *renderer) openRef(f *frame, off int, first bool) {
+	n := r.noteOf[f.el]
+	if first && (!r.notes[n] || r.linkDepth > 0) || !first && !f.link {
+		r.simple(f, "sup", "rs-ref", off)
+		return
+	}
+	r.startTag("a", "rs-ref", off)
+	r.out = append(r.out, ` href="#rs-fn-`...)
+	r.out = append(r.out, n...)
+	r.out = append(r.out, `">`...)
+	f.close = "</a>"
+	f.link = true
+}
+
+// openLink writes the start tag of a link to an article (kLink) or an
+// external link (kExtLink) at character off: an a, or a span when it has
+// no target or is inside another link.
+func (r *renderer) openLink(f *frame, off int, first bool) {
+	i := f.el
+	ext := r.info[i].kind == kExtLink
+	var href, class string
+	if first || f.link {
+		if !ext {
+			href = r.opt.ArticleURL(r.linkOf[i])
+		} else {
+			h, _ := r.a.Elements[i].Attr("href")
+			href, class = httpURL(h), "rs-ext"
+		}
+	}
+	if href == "" || first && r.linkDepth > 0 {
+		r.simple(f, "span", "rs-link", off)
+		return
+	}
+	r.startTag("a", class, off)
+	r.out = append(r.out, ` href="`...)
+	r.out = appendAttr(r.out, href)
+	if ext {
+		r.out = append(r.out, `" rel="external nofollow noopener noreferrer`...)
+	}
+	r.out = append(r.out, `">`...)
+	f.close = "</a>"
+	f.link = true
 }
 
 // advance moves the cursor to character c and returns the byte offset.
