@@ -166,6 +166,7 @@ type textReader struct {
 // run id (the topic is column 0 in every format).
 type runColumns struct{ article, rank, rsv, id int }
 
+// readText reads a text run: FOL, TREC or TREC Genomics lines (ReadRun).
 func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	lr := newLineReader(name, r)
 	t := &textReader{name: name, run: &Run{File: name, Format: FOL, Ranked: true}, in: interner{}, byID: map[string]*RunTopic{}}
