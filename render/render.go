@@ -356,7 +356,9 @@ func (r *renderer) classify() {
 			}
 			r.info[i].level = lv
 		}
-		r.note(i, k)
+		if k == kFootnote || k == kRef {
+			r.note(i, k)
+		}
 	}
 	r.markBlocks()
 	r.flex = cats && r.rootHoldsBlocks()
@@ -379,8 +381,12 @@ func (r *renderer) kindOf(i, ep int) (k kind, label, group uint8) {
 	if ep >= 0 {
 		pk, pname = r.info[ep].kind, r.a.Elements[ep].Name
 	}
-	if hk, label, group, ok := r.headerKind(e, ep, pk, pname, k); ok {
-		return hk, label, group
+	if ep == 0 || pk == kHeader || pk == kCategories || pname == "revision" || pname == "contributor" {
+		// the only parents headerKind knows: a cheap test first, since
+		// every element comes here
+		if hk, label, group, ok := r.headerKind(e, ep, pk, pname, k); ok {
+			return hk, label, group
+		}
 	}
 	switch {
 	case pk == kTable && (e.Name == "row" || e.Name == "tr"):
