@@ -336,85 +336,16 @@ func (r *renderer) classify() {
 			r.info[i] = elemInfo{kind: kWrapper}
 			continue
 		}
-		k, ok := byName[e.Name]
-		if !ok {
-			k = kGeneric
-		}
-		var pk kind = kGeneric
-		var plevel uint8
-		pname := ""
-		if ep >= 0 {
-			pk, plevel, pname = r.info[ep].kind, r.info[ep].level, els[ep].Name
-		}
-		var label, group uint8
-		switch {
-		case i == 0:
-			k = kRoot
-		case ep == 0 && e.Name == "header":
-			k = kHeader
-		case ep == 0 && e.Name == "name", pk == kHeader && e.Name == "title":
-			k = kTitle
-		case ep == 0 && e.Name == "conversionwarning":
-			k, label, group = kField, labelWarnings, groupAbout
-		case pk == kHeader && e.Name == "categories":
-			k, cats = kCategories, true // the header is the root's
-		case pk == kHeader:
-			k, group = kGeneric, groupAbout
-			switch e.Name {
-			case "id":
-				k, label = kField, labelArticleID
-			}
-		case pk == kCategories && e.Name == "category":
-			k = kCatItem
-		case pname == "revision" && ep > 0 && r.eparent[ep] >= 0 && r.info[r.eparent[ep]].kind == kHeader:
-			switch e.Name {
-			case "id":
-				k, label = kField, labelRevision
-			case "timestamp":
-				k, label = kField, labelEdited
-			case "contributor":
-				k, label = kField, labelContributor
-			}
-		case pname == "contributor" && r.info[ep].label == labelContributor:
-			switch e.Name {
-			case "id":
-				k, label = kSubField, labelUserID
-			case "ip":
-				k, label = kSubField, labelIP
-			}
-		case pk == kTable && (e.Name == "row" || e.Name == "tr"):
-			k = kRow
-		case pk == kTable && (e.Name == "header" || e.Name == "th"):
-			k, group = kHeadCell, groupRow
-		case pk == kTable && (e.Name == "col" || e.Name == "td"):
-			k, group = kCell, groupRow
-		case pk == kTable && e.Name == "caption":
-			k = kTableCaption
-		case pk == kRow && (e.Name == "header" || e.Name == "th"):
-			k = kHeadCell
-		case pk == kRow:
-			k = kCell // any child of a row, so that rows hold only cells
-		case pk == kImage && e.Name == "caption":
-			k = kFigCaption
-		case pk == kRefList && e.Name == "entry":
-			k = kFootnote
-		case (e.Name == "entry" || e.Name == "item" || e.Name == "li") && (pk == kList || pk == kOList):
-			k = kItem
-		case k == kHeading && e.Name == "title" && ep == 0:
-			k = kTitle
-		case k == kBreak && (e.End > e.Start || e.Next > i+1):
-			k = kGeneric
-		}
+		k, label, group := r.kindOf(i, ep)
 		if k == kGeneric || k >= kBold && k <= kCategory {
-			if _, ok := e.Attr("href"); ok {
-				if _, ok := r.linkOf[i]; ok {
-					k = kLink
-				} else if href, _ := e.Attr("href"); httpURL(href) != "" && e.End > e.Start {
-					k = kExtLink
-				}
-			}
+			k = r.linkKind(i, k)
+		}
+		var plevel uint8
+		if ep >= 0 {
+			plevel = r.info[ep].level
 		}
 		r.info[i] = elemInfo{kind: k, level: plevel, label: label, group: group}
+		cats = cats || k == kCategories // the header is the root's
 		if group == groupAbout && !r.aboutOpen && r.touched(e.Start, e.End) {
 			r.aboutOpen = true
 		}
@@ -425,28 +356,159 @@ func (r *renderer) classify() {
 			}
 			r.info[i].level = lv
 		}
-		switch k {
-		case kFootnote:
-			if id, _ := e.Attr("id"); isNumber(id) && !r.notes[id] {
-				if r.notes == nil {
-					r.notes = map[string]bool{}
-				}
+		if k == kFootnote || k == kRef {
+			r.note(i, k)
+		}
+	}
+	r.markBlocks()
+	r.flex = cats && r.rootHoldsBlocks()
+}
+
+// kindOf decides what element i becomes, with its label and synthetic
+// group, from its name and its nearest ancestor that is not a wrapper, ep
+// (-1 for none); links aside (linkKind).
+func (r *renderer) kindOf(i, ep int) (k kind, label, group uint8) {
+	e := &r.a.Elements[i]
+	if i == 0 {
+		return kRoot, labelNone, groupNone
+	}
+	k, ok := byName[e.Name]
+	if !ok {
+		k = kGeneric
+	}
+	var pk kind = kGeneric
+	pname := ""
+	if ep >= 0 {
+		pk, pname = r.info[ep].kind, r.a.Elements[ep].Name
+	}
+	if ep == 0 || pk == kHeader || pk == kCategories || pname == "revision" || pname == "contributor" {
+		// the only parents headerKind knows: a cheap test first, since
+		// every element comes here
+		if hk, label, group, ok := r.headerKind(e, ep, pk, pname, k); ok {
+			return hk, label, group
+		}
+	}
+	switch {
+	case pk == kTable && (e.Name == "row" || e.Name == "tr"):
+		k = kRow
+	case pk == kTable && (e.Name == "header" || e.Name == "th"):
+		k, group = kHeadCell, groupRow
+	case pk == kTable && (e.Name == "col" || e.Name == "td"):
+		k, group = kCell, groupRow
+	case pk == kTable && e.Name == "caption":
+		k = kTableCaption
+	case pk == kRow && (e.Name == "header" || e.Name == "th"):
+		k = kHeadCell
+	case pk == kRow:
+		k = kCell // any child of a row, so that rows hold only cells
+	case pk == kImage && e.Name == "caption":
+		k = kFigCaption
+	case pk == kRefList && e.Name == "entry":
+		k = kFootnote
+	case (e.Name == "entry" || e.Name == "item" || e.Name == "li") && (pk == kList || pk == kOList):
+		k = kItem
+	case k == kHeading && e.Name == "title" && ep == 0:
+		k = kTitle
+	case k == kBreak && (e.End > e.Start || e.Next > i+1):
+		k = kGeneric
+	}
+	return k, labelNone, group
+}
+
+// headerKind decides what the title, the 2009 header and its metadata and
+// a 2006 article's conversion warnings become: ok is false for any other
+// element. e's nearest ancestor that is not a wrapper is ep, of kind pk and
+// name pname; k is e's kind by name alone.
+func (r *renderer) headerKind(e *article.Element, ep int, pk kind, pname string, k kind) (_ kind, label, group uint8, ok bool) {
+	switch {
+	case ep == 0 && e.Name == "header":
+		k = kHeader
+	case ep == 0 && e.Name == "name", pk == kHeader && e.Name == "title":
+		k = kTitle
+	case ep == 0 && e.Name == "conversionwarning":
+		k, label, group = kField, labelWarnings, groupAbout
+	case pk == kHeader && e.Name == "categories":
+		k = kCategories
+	case pk == kHeader:
+		k, group = kGeneric, groupAbout
+		switch e.Name {
+		case "id":
+			k, label = kField, labelArticleID
+		}
+	case pk == kCategories && e.Name == "category":
+		k = kCatItem
+	case pname == "revision" && ep > 0 && r.eparent[ep] >= 0 && r.info[r.eparent[ep]].kind == kHeader:
+		switch e.Name {
+		case "id":
+			k, label = kField, labelRevision
+		case "timestamp":
+			k, label = kField, labelEdited
+		case "contributor":
+			k, label = kField, labelContributor
+		}
+	case pname == "contributor" && r.info[ep].label == labelContributor:
+		switch e.Name {
+		case "id":
+			k, label = kSubField, labelUserID
+		case "ip":
+			k, label = kSubField, labelIP
+		}
+	default:
+		return k, labelNone, groupNone, false
+	}
+	return k, label, group, true
+}
+
+// linkKind returns what element i of kind k (generic or inline) becomes
+// when it has an href: a link to an article of the collection (kLink), an
+// external link (kExtLink), or still k.
+func (r *renderer) linkKind(i int, k kind) kind {
+	e := &r.a.Elements[i]
+	href, ok := e.Attr("href")
+	if !ok {
+		return k
+	}
+	if _, ok := r.linkOf[i]; ok {
+		return kLink
+	}
+	if httpURL(href) != "" && e.End > e.Start {
+		return kExtLink
+	}
+	return k
+}
+
+// note records the footnote number of element i of kind k: the number of a
+// reflist entry (the first entry of each number is its target) or the one a
+// footnote mark points to.
+func (r *renderer) note(i int, k kind) {
+	e := &r.a.Elements[i]
+	switch k {
+	case kFootnote:
+		if id, _ := e.Attr("id"); isNumber(id) && !r.notes[id] {
+			if r.notes == nil {
+				r.notes = map[string]bool{}
+			}
+			if r.noteOf == nil {
+				r.noteOf = map[int]string{}
+			}
+			r.notes[id], r.noteOf[i] = true, id
+		}
+	case kRef:
+		if href, _ := e.Attr("href"); href != "" {
+			if n := refTarget(href); n != "" {
 				if r.noteOf == nil {
 					r.noteOf = map[int]string{}
 				}
-				r.notes[id], r.noteOf[i] = true, id
-			}
-		case kRef:
-			if href, _ := e.Attr("href"); href != "" {
-				if n := refTarget(href); n != "" {
-					if r.noteOf == nil {
-						r.noteOf = map[int]string{}
-					}
-					r.noteOf[i] = n
-				}
+				r.noteOf[i] = n
 			}
 		}
 	}
+}
+
+// markBlocks sets hasBlock on every element with a descendant that becomes
+// a block element (through generic elements and wrappers that hold one).
+func (r *renderer) markBlocks() {
+	els := r.a.Elements
 	for i := len(els) - 1; i > 0; i-- {
 		p := els[i].Parent
 		if p < 0 || p >= i {
@@ -456,7 +518,6 @@ func (r *renderer) classify() {
 			r.info[p].hasBlock = true
 		}
 	}
-	r.flex = cats && r.rootHoldsBlocks()
 }
 
 // rootHoldsBlocks reports whether the root holds only block elements and
@@ -762,38 +823,57 @@ func (r *renderer) open(i int) {
 	}
 }
 
+// plainTags are the kinds written as one start tag (with a class when not
+// empty) and its end tag; flow and structural are their frame's
+// white-space rules.
+var plainTags = [kExtLink + 1]struct {
+	tag, class       string
+	flow, structural bool
+}{
+	kHeader:       {"header", "rs-head", true, false},
+	kField:        {"div", "rs-field", false, false},
+	kSubField:     {"span", "rs-sub", false, false},
+	kCatItem:      {"li", "rs-cat", false, false},
+	kBody:         {"div", "rs-body", true, false},
+	kSection:      {"section", "", true, false},
+	kList:         {"ul", "", false, true},
+	kOList:        {"ol", "", false, true},
+	kItem:         {"li", "", false, false},
+	kRefList:      {"ol", "rs-refs", false, true},
+	kRow:          {"tr", "", false, true},
+	kCell:         {"td", "", false, false},
+	kHeadCell:     {"th", "", false, false},
+	kTableCaption: {"caption", "", false, false},
+	kImage:        {"figure", "rs-img", false, false},
+	kFigCaption:   {"figcaption", "", false, false},
+	kIndent:       {"div", "rs-indent", false, false},
+	kBold:         {"b", "", false, false},
+	kItalic:       {"i", "", false, false},
+	kUnder:        {"u", "", false, false},
+	kSub:          {"sub", "", false, false},
+	kSup:          {"sup", "", false, false},
+	kCode:         {"code", "", false, false},
+	kMath:         {"code", "rs-math", false, false},
+	kCategory:     {"span", "rs-cat", false, false},
+}
+
 // writeOpen writes the start tag(s) of frame f's element at character off
 // and sets the frame's end tag and white-space rules. first is false when
 // the element is opened again after a split (splitLinks): then it gets no
 // id and no label, and a link stays a link as it was.
 func (r *renderer) writeOpen(f *frame, off int, first bool) {
-	i := f.el
-	e := &r.a.Elements[i]
-	in := r.info[i]
-	simple := func(tag, class string) {
-		r.startTag(tag, class, off)
-		r.out = append(r.out, '>')
-		f.close = closeTags[tag]
-	}
-	label := func() {
-		if first {
-			r.out = append(r.out, `<span class="rs-ui rs-label"`...)
-			r.out = append(r.out, r.uiLang...)
-			r.out = append(r.out, '>')
-			r.out = append(r.out, labels[in.label]...)
-			r.out = append(r.out, "</span>"...)
+	in := r.info[f.el]
+	if t := &plainTags[in.kind]; t.tag != "" {
+		r.simple(f, t.tag, t.class, off)
+		f.flow, f.structural = t.flow, t.structural
+		switch {
+		case !first:
+		case in.kind == kField, in.kind == kSubField:
+			r.label(labels[in.label])
+		case in.kind == kImage:
+			r.label("Image")
 		}
-	}
-	heading := func(level int) {
-		if in.hasBlock {
-			r.startTag("div", "rs-h", off)
-			r.out = append(r.out, ` role="heading" aria-level="`...)
-			r.out = strconv.AppendInt(r.out, int64(level), 10)
-			r.out = append(r.out, `">`...)
-			f.close = "</div>"
-			return
-		}
-		simple(headings[level-1], "")
+		return
 	}
 	switch in.kind {
 	case kRoot:
@@ -809,17 +889,10 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		r.out = appendAttr(r.out, r.a.ID)
 		r.out = append(r.out, `">`...)
 		f.close = "</article>"
-	case kHeader:
-		simple("header", "rs-head")
-		f.flow = true
 	case kTitle:
-		heading(1)
-	case kField:
-		simple("div", "rs-field")
-		label()
-	case kSubField:
-		simple("span", "rs-sub")
-		label()
+		r.heading(f, off, 1)
+	case kHeading:
+		r.heading(f, off, min(max(int(in.level)+1, 2), 6))
 	case kCategories:
 		r.startTag("nav", "rs-cats", off)
 		r.out = append(r.out, '>')
@@ -831,134 +904,132 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		r.out = append(r.out, `<ul>`...)
 		f.close = "</ul></nav>"
 		f.structural = true
-	case kCatItem:
-		simple("li", "rs-cat")
-	case kBody:
-		simple("div", "rs-body")
-		f.flow = true
-	case kSection:
-		simple("section", "")
-		f.flow = true
-	case kHeading:
-		heading(min(max(int(in.level)+1, 2), 6))
 	case kPara:
 		if in.hasBlock {
-			simple("div", "rs-p")
+			r.simple(f, "div", "rs-p", off)
 		} else {
-			simple("p", "")
+			r.simple(f, "p", "", off)
 		}
-	case kList:
-		simple("ul", "")
-		f.structural = true
-	case kOList:
-		simple("ol", "")
-		f.structural = true
-	case kItem:
-		simple("li", "")
-	case kRefList:
-		simple("ol", "rs-refs")
-		f.structural = true
 	case kFootnote:
-		r.startTag("li", "rs-fn", off)
-		if n := r.noteOf[i]; n != "" {
-			if first && r.linkDepth == 0 {
-				r.out = append(r.out, ` id="rs-fn-`...)
-				r.out = append(r.out, n...)
-				r.out = append(r.out, '"')
-			}
-			r.out = append(r.out, ` value="`...)
-			r.out = append(r.out, n...)
-			r.out = append(r.out, '"')
-		}
-		r.out = append(r.out, '>')
-		f.close = "</li>"
+		r.openFootnote(f, off, first)
 	case kTable:
 		r.startTag("div", "rs-table", off)
 		r.out = append(r.out, "><table>"...)
 		f.close = "</table></div>"
 		f.structural = true
-	case kRow:
-		simple("tr", "")
-		f.structural = true
-	case kCell:
-		simple("td", "")
-	case kHeadCell:
-		simple("th", "")
-	case kTableCaption:
-		simple("caption", "")
-	case kImage:
-		simple("figure", "rs-img")
-		if first {
-			r.out = append(r.out, `<span class="rs-ui rs-label"`...)
-			r.out = append(r.out, r.uiLang...)
-			r.out = append(r.out, `>Image</span>`...)
-		}
-	case kFigCaption:
-		simple("figcaption", "")
-	case kIndent:
-		simple("div", "rs-indent")
 	case kBreak:
 		r.startTag("br", "", off)
 		r.out = append(r.out, "/>"...)
-	case kBold:
-		simple("b", "")
-	case kItalic:
-		simple("i", "")
-	case kUnder:
-		simple("u", "")
-	case kSub:
-		simple("sub", "")
-	case kSup:
-		simple("sup", "")
-	case kCode:
-		simple("code", "")
-	case kMath:
-		simple("code", "rs-math")
-	case kCategory:
-		simple("span", "rs-cat")
 	case kRef:
-		n := r.noteOf[i]
-		if first && (!r.notes[n] || r.linkDepth > 0) || !first && !f.link {
-			simple("sup", "rs-ref")
-			break
-		}
-		r.startTag("a", "rs-ref", off)
-		r.out = append(r.out, ` href="#rs-fn-`...)
-		r.out = append(r.out, n...)
-		r.out = append(r.out, `">`...)
-		f.close = "</a>"
-		f.link = true
+		r.openRef(f, off, first)
 	case kLink, kExtLink:
-		var href, class string
-		if first || f.link {
-			if in.kind == kLink {
-				href = r.opt.ArticleURL(r.linkOf[i])
-			} else {
-				h, _ := e.Attr("href")
-				href, class = httpURL(h), "rs-ext"
-			}
-		}
-		if href == "" || first && r.linkDepth > 0 {
-			simple("span", "rs-link")
-			break
-		}
-		r.startTag("a", class, off)
-		r.out = append(r.out, ` href="`...)
-		r.out = appendAttr(r.out, href)
-		if in.kind == kExtLink {
-			r.out = append(r.out, `" rel="external nofollow noopener noreferrer`...)
-		}
-		r.out = append(r.out, `">`...)
-		f.close = "</a>"
-		f.link = true
+		r.openLink(f, off, first)
 	default:
 		if in.hasBlock {
-			simple("div", "")
+			r.simple(f, "div", "", off)
 			f.flow = true
 		} else {
-			simple("span", "")
+			r.simple(f, "span", "", off)
 		}
 	}
+}
+
+// simple writes a start tag (with class when not empty) at character off
+// and sets the frame's end tag.
+func (r *renderer) simple(f *frame, tag, class string, off int) {
+	r.startTag(tag, class, off)
+	r.out = append(r.out, '>')
+	f.close = closeTags[tag]
+}
+
+// label writes the label of a header field or an image: the page's own
+// words.
+func (r *renderer) label(text string) {
+	r.out = append(r.out, `<span class="rs-ui rs-label"`...)
+	r.out = append(r.out, r.uiLang...)
+	r.out = append(r.out, '>')
+	r.out = append(r.out, text...)
+	r.out = append(r.out, "</span>"...)
+}
+
+// heading writes a heading of the given level (1 to 6) at character off: an
+// h1…h6, or a div with the heading role when it holds blocks.
+func (r *renderer) heading(f *frame, off, level int) {
+	if r.info[f.el].hasBlock {
+		r.startTag("div", "rs-h", off)
+		r.out = append(r.out, ` role="heading" aria-level="`...)
+		r.out = strconv.AppendInt(r.out, int64(level), 10)
+		r.out = append(r.out, `">`...)
+		f.close = "</div>"
+		return
+	}
+	r.simple(f, headings[level-1], "", off)
+}
+
+// openFootnote writes the start tag of a reflist entry at character off:
+// an li with its number as value and, the first time and outside links, as
+// the target of its marks.
+func (r *renderer) openFootnote(f *frame, off int, first bool) {
+	r.startTag("li", "rs-fn", off)
+	if n := r.noteOf[f.el]; n != "" {
+		if first && r.linkDepth == 0 {
+			r.out = append(r.out, ` id="rs-fn-`...)
+			r.out = append(r.out, n...)
+			r.out = append(r.out, '"')
+		}
+		r.out = append(r.out, ` value="`...)
+		r.out = append(r.out, n...)
+		r.out = append(r.out, '"')
+	}
+	r.out = append(r.out, '>')
+	f.close = "</li>"
+}
+
+// openRef writes the start tag of a footnote mark at character off: a link
+// to its footnote when the footnote is on the page and the mark is not in
+// a link, else a sup.
+func (r *renderer) openRef(f *frame, off int, first bool) {
+	n := r.noteOf[f.el]
+	if first && (!r.notes[n] || r.linkDepth > 0) || !first && !f.link {
+		r.simple(f, "sup", "rs-ref", off)
+		return
+	}
+	r.startTag("a", "rs-ref", off)
+	r.out = append(r.out, ` href="#rs-fn-`...)
+	r.out = append(r.out, n...)
+	r.out = append(r.out, `">`...)
+	f.close = "</a>"
+	f.link = true
+}
+
+// openLink writes the start tag of a link to an article (kLink) or an
+// external link (kExtLink) at character off: an a, or a span when it has
+// no target or is inside another link.
+func (r *renderer) openLink(f *frame, off int, first bool) {
+	i := f.el
+	ext := r.info[i].kind == kExtLink
+	var href, class string
+	if first || f.link {
+		if !ext {
+			href = r.opt.ArticleURL(r.linkOf[i])
+		} else {
+			h, _ := r.a.Elements[i].Attr("href")
+			href, class = httpURL(h), "rs-ext"
+		}
+	}
+	if href == "" || first && r.linkDepth > 0 {
+		r.simple(f, "span", "rs-link", off)
+		return
+	}
+	r.startTag("a", class, off)
+	r.out = append(r.out, ` href="`...)
+	r.out = appendAttr(r.out, href)
+	if ext {
+		r.out = append(r.out, `" rel="external nofollow noopener noreferrer`...)
+	}
+	r.out = append(r.out, `">`...)
+	f.close = "</a>"
+	f.link = true
 }
 
 // advance moves the cursor to character c and returns the byte offset.

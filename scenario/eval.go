@@ -115,46 +115,13 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 			return nil, &inex.Error{File: run.File, Line: line, Err: fmt.Errorf("a whole-document result, and the judgments %s give no document lengths: its characters are unknown (give --lengths FILE, or ask document measures only: DOCUMENT, AP, map…)", q.File)}
 		}
 	}
-	allTopics, official := opt.AllTopics, []string(nil)
-	others := false
+	allTopics := opt.AllTopics
 	for _, m := range opt.Measures {
-		if m.AllTopics() {
-			allTopics = true
-			official = append(official, m.String())
-		} else {
-			others = true
-		}
+		allTopics = allTopics || m.AllTopics()
 	}
-	byID := make(map[string]*inex.RunTopic, len(run.Topics))
-	var missing []string
-	for _, t := range run.Topics {
-		if q.Topics[t.ID] == nil {
-			missing = append(missing, t.ID)
-			continue
-		}
-		byID[t.ID] = t
-	}
-	if len(byID) == 0 && !allTopics {
-		return nil, &inex.Error{File: run.File, Err: fmt.Errorf("the run shares no topic with the judgments %s: nothing to evaluate (the run's topics: %s; judged: %s)",
-			q.File, listTopics(missing, 10), listTopics(q.IDs, 10))}
-	}
-	if len(missing) > 0 && opt.Warn != nil {
-		inex.SortTopics(missing)
-		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) of the run are not in the judgments %s and are not evaluated: %s", run.File, len(missing), q.File, listTopics(missing, 20)))
-	}
-	if opt.Warn != nil && allTopics && !opt.AllTopics {
-		var absent []string
-		for _, id := range q.IDs {
-			if byID[id] == nil {
-				absent = append(absent, id)
-			}
-		}
-		switch {
-		case len(byID) == 0:
-			opt.Warn(fmt.Sprintf("%s: warning: the run shares no topic with the judgments %s: every topic scores 0", run.File, q.File))
-		case len(absent) > 0 && others:
-			opt.Warn(fmt.Sprintf("%s: warning: %s average over every judged topic (NIST's MAP): the %d judged topic(s) missing from the run score 0 for every measure asked, as with -c: %s", run.File, strings.Join(official, ", "), len(absent), listTopics(absent, 20)))
-		}
+	byID, err := evalTopics(q, run, opt, allTopics)
+	if err != nil {
+		return nil, err
 	}
 	res := &Evaluation{File: run.File, RunID: run.ID}
 	for _, id := range q.IDs {
@@ -162,51 +129,11 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 			res.Topics = append(res.Topics, id)
 		}
 	}
-	ev := effort.NewEvaluator(opt.Measures, opt.Config)
+	flat, err := scoreTopics(q, run.File, byID, res.Topics, n, opt, workers)
+	if err != nil {
+		return nil, err
+	}
 	nm := len(opt.Measures)
-	flat := make([]float64, nm*len(res.Topics))
-	errs := make([]error, len(res.Topics))
-	clipped := make([]clipCount, len(res.Topics))
-	if workers < 1 {
-		workers = 1
-	}
-	var wg sync.WaitGroup
-	next := make(chan int, len(res.Topics))
-	for i := range res.Topics {
-		next <- i
-	}
-	close(next)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var ws effort.Workspace
-			var in effort.TopicInput
-			out := make([]float64, 0, nm)
-			for i := range next {
-				id := res.Topics[i]
-				_, errs[i] = buildInput(&in, q.Topics[id], byID[id], run.File, n, &clipped[i])
-				if errs[i] != nil {
-					continue
-				}
-				out = ev.Topic(&in, &ws, out[:0])
-				for m, v := range out {
-					flat[m*len(res.Topics)+i] = v
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	var cl clipCount
-	for i, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-		cl.add(clipped[i])
-	}
-	if cl.n > 0 && opt.Warn != nil {
-		opt.Warn(cl.warning(run.File))
-	}
 	res.Values = make([][]float64, nm)
 	res.All = make([]float64, nm)
 	for m, meas := range opt.Measures {
@@ -227,6 +154,111 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 		}
 	}
 	return res, nil
+}
+
+// evalTopics returns the run's topics that q judges, by id, warning about
+// the others and, when allTopics comes from the measures asked (not from
+// opt.AllTopics), about the judged topics the run misses. A run that
+// shares no topic with q is an error unless allTopics.
+func evalTopics(q *inex.Qrels, run *inex.Run, opt EvalOptions, allTopics bool) (map[string]*inex.RunTopic, error) {
+	byID := make(map[string]*inex.RunTopic, len(run.Topics))
+	var missing []string
+	for _, t := range run.Topics {
+		if q.Topics[t.ID] == nil {
+			missing = append(missing, t.ID)
+			continue
+		}
+		byID[t.ID] = t
+	}
+	if len(byID) == 0 && !allTopics {
+		return nil, &inex.Error{File: run.File, Err: fmt.Errorf("the run shares no topic with the judgments %s: nothing to evaluate (the run's topics: %s; judged: %s)",
+			q.File, listTopics(missing, 10), listTopics(q.IDs, 10))}
+	}
+	if opt.Warn == nil {
+		return byID, nil
+	}
+	if len(missing) > 0 {
+		inex.SortTopics(missing)
+		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) of the run are not in the judgments %s and are not evaluated: %s", run.File, len(missing), q.File, listTopics(missing, 20)))
+	}
+	if !allTopics || opt.AllTopics {
+		return byID, nil
+	}
+	var official []string
+	others := false
+	for _, m := range opt.Measures {
+		if m.AllTopics() {
+			official = append(official, m.String())
+		} else {
+			others = true
+		}
+	}
+	var absent []string
+	for _, id := range q.IDs {
+		if byID[id] == nil {
+			absent = append(absent, id)
+		}
+	}
+	switch {
+	case len(byID) == 0:
+		opt.Warn(fmt.Sprintf("%s: warning: the run shares no topic with the judgments %s: every topic scores 0", run.File, q.File))
+	case len(absent) > 0 && others:
+		opt.Warn(fmt.Sprintf("%s: warning: %s average over every judged topic (NIST's MAP): the %d judged topic(s) missing from the run score 0 for every measure asked, as with -c: %s", run.File, strings.Join(official, ", "), len(absent), listTopics(absent, 20)))
+	}
+	return byID, nil
+}
+
+// scoreTopics computes the measures of opt for the given topics of the run
+// (file; byID: its judged topics) with workers goroutines, warning about
+// the results clipped to their article's end. The value of measure m for
+// topics[i] is at m*len(topics)+i.
+func scoreTopics(q *inex.Qrels, file string, byID map[string]*inex.RunTopic, topics []string, n inputNeeds, opt EvalOptions, workers int) ([]float64, error) {
+	ev := effort.NewEvaluator(opt.Measures, opt.Config)
+	nm := len(opt.Measures)
+	flat := make([]float64, nm*len(topics))
+	errs := make([]error, len(topics))
+	clipped := make([]clipCount, len(topics))
+	if workers < 1 {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, len(topics))
+	for i := range topics {
+		next <- i
+	}
+	close(next)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var ws effort.Workspace
+			var in effort.TopicInput
+			out := make([]float64, 0, nm)
+			for i := range next {
+				id := topics[i]
+				_, errs[i] = buildInput(&in, q.Topics[id], byID[id], file, n, &clipped[i])
+				if errs[i] != nil {
+					continue
+				}
+				out = ev.Topic(&in, &ws, out[:0])
+				for m, v := range out {
+					flat[m*len(topics)+i] = v
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var cl clipCount
+	for i, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+		cl.add(clipped[i])
+	}
+	if cl.n > 0 && opt.Warn != nil {
+		opt.Warn(cl.warning(file))
+	}
+	return flat, nil
 }
 
 type clipCount struct{ n, first int }

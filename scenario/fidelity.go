@@ -129,7 +129,7 @@ func RunFidelity(q *inex.Qrels, opt FidelityOptions) (*Fidelity, error) {
 	f := &Fidelity{Topics: q.IDs, Measures: opt.Measures, DocNames: docScoreNames(opt.Measures)}
 	cfg := opt.Config
 	cfg.DocBaseline = false
-	ev := effort.NewEvaluator(opt.Measures, cfg)
+	sc := &simScorer{ev: effort.NewEvaluator(opt.Measures, cfg)}
 	byName := map[string]*SimRun{}
 	for _, s := range sets {
 		for _, r := range Rankings {
@@ -138,28 +138,10 @@ func RunFidelity(q *inex.Qrels, opt FidelityOptions) (*Fidelity, error) {
 			byName[run.Name] = run
 		}
 	}
-	var ws effort.Workspace
-	var in effort.TopicInput
-	var out []float64
 	mismatch, firstMismatch := 0, ""
 	for _, tid := range q.IDs {
 		tj := q.Topics[tid]
-		var rel []*simDoc
-		var nonrel []string
-		for id, j := range tj.Docs {
-			if j.NRC > 0 {
-				rel = append(rel, &simDoc{id: id, j: j})
-			} else {
-				nonrel = append(nonrel, id)
-			}
-		}
-		sort.Slice(rel, func(a, b int) bool {
-			if rel[a].j.NRC != rel[b].j.NRC {
-				return rel[a].j.NRC > rel[b].j.NRC
-			}
-			return rel[a].id < rel[b].id
-		})
-		sort.Strings(nonrel)
+		rel, nonrel := rankJudged(tj)
 		for _, d := range rel {
 			d.sets = map[string]effort.Spans{
 				"S":   d.j.Rel,
@@ -186,30 +168,7 @@ func RunFidelity(q *inex.Qrels, opt FidelityOptions) (*Fidelity, error) {
 			nonrelDoc = effort.RankedDoc{Judged: true, L: j.Length, Rel: j.Rel, Ret: effort.Spans{{Start: 0, End: j.Length}}, Entry: -1}
 		}
 		for _, run := range f.Runs {
-			in.Trel, in.TrelChars = tj.Trel, tj.RelChars
-			in.Docs, in.Passages = in.Docs[:0], nil
-			order := make([]*simDoc, len(rel))
-			copy(order, rel)
-			if (run.Ranking == "RS" || run.Ranking == "RSI") && len(order) >= 2 {
-				order[0], order[1] = order[1], order[0]
-			}
-			if run.Ranking == "RI" || run.Ranking == "RSI" {
-				in.Docs = append(in.Docs, nonrelDoc)
-			}
-			for _, d := range order {
-				in.Docs = append(in.Docs, effort.RankedDoc{Judged: true, L: d.j.Length, Rel: d.j.Rel, Ret: d.sets[run.AnswerSet], Entry: -1})
-			}
-			out = ev.Topic(&in, &ws, out[:0])
-			for m, v := range out {
-				run.Values[m] = append(run.Values[m], v)
-			}
-			dv := ev.Docs(&in, &ws)
-			tv := &TopicValues{Topic: tid, Trel: tj.Trel, List: append([]float64(nil), out...),
-				IsRel: append([]bool(nil), dv.IsRel...), DocScores: make([][]float64, len(dv.Scores))}
-			for i, s := range dv.Scores {
-				tv.DocScores[i] = append([]float64(nil), s...)
-			}
-			run.TopicValues = append(run.TopicValues, tv)
+			sc.score(run, tid, tj, rel, nonrelDoc)
 		}
 	}
 	if mismatch > 0 && opt.Warn != nil {
@@ -220,12 +179,79 @@ func RunFidelity(q *inex.Qrels, opt FidelityOptions) (*Fidelity, error) {
 			run.Means[m] = effort.Aggregate(meas, run.Values[m])
 		}
 	}
+	f.Checks = checkExpectations(byName, opt.Measures)
+	return f, nil
+}
+
+// rankJudged returns the relevant articles of a topic, most relevant
+// characters first (ties by id), and its non-relevant ones by id.
+func rankJudged(tj *inex.TopicJudgments) (rel []*simDoc, nonrel []string) {
+	for id, j := range tj.Docs {
+		if j.NRC > 0 {
+			rel = append(rel, &simDoc{id: id, j: j})
+		} else {
+			nonrel = append(nonrel, id)
+		}
+	}
+	sort.Slice(rel, func(a, b int) bool {
+		if rel[a].j.NRC != rel[b].j.NRC {
+			return rel[a].j.NRC > rel[b].j.NRC
+		}
+		return rel[a].id < rel[b].id
+	})
+	sort.Strings(nonrel)
+	return rel, nonrel
+}
+
+// simScorer scores the simulated runs topic by topic, reusing its buffers.
+type simScorer struct {
+	ev  *effort.Evaluator
+	ws  effort.Workspace
+	in  effort.TopicInput
+	out []float64
+}
+
+// score adds topic tid of the simulated run: the relevant articles rel (R
+// order) with the run's answer set, in the run's ranking (RS swaps the
+// first two, RI and RSI put nonrelDoc first).
+func (sc *simScorer) score(run *SimRun, tid string, tj *inex.TopicJudgments, rel []*simDoc, nonrelDoc effort.RankedDoc) {
+	in := &sc.in
+	in.Trel, in.TrelChars = tj.Trel, tj.RelChars
+	in.Docs, in.Passages = in.Docs[:0], nil
+	order := make([]*simDoc, len(rel))
+	copy(order, rel)
+	if (run.Ranking == "RS" || run.Ranking == "RSI") && len(order) >= 2 {
+		order[0], order[1] = order[1], order[0]
+	}
+	if run.Ranking == "RI" || run.Ranking == "RSI" {
+		in.Docs = append(in.Docs, nonrelDoc)
+	}
+	for _, d := range order {
+		in.Docs = append(in.Docs, effort.RankedDoc{Judged: true, L: d.j.Length, Rel: d.j.Rel, Ret: d.sets[run.AnswerSet], Entry: -1})
+	}
+	sc.out = sc.ev.Topic(in, &sc.ws, sc.out[:0])
+	for m, v := range sc.out {
+		run.Values[m] = append(run.Values[m], v)
+	}
+	dv := sc.ev.Docs(in, &sc.ws)
+	tv := &TopicValues{Topic: tid, Trel: tj.Trel, List: append([]float64(nil), sc.out...),
+		IsRel: append([]bool(nil), dv.IsRel...), DocScores: make([][]float64, len(dv.Scores))}
+	for i, s := range dv.Scores {
+		tv.DocScores[i] = append([]float64(nil), s...)
+	}
+	run.TopicValues = append(run.TopicValues, tv)
+}
+
+// checkExpectations checks the Expectations between the simulated runs
+// (by name) under each measure.
+func checkExpectations(byName map[string]*SimRun, ms []effort.Measure) []Check {
+	var checks []Check
 	for _, x := range Expectations {
 		l, r := byName[x.Left], byName[x.Right]
 		if l == nil || r == nil {
 			continue
 		}
-		for m, meas := range opt.Measures {
+		for m, meas := range ms {
 			lower := LowerIsBetter(meas)
 			p := ComparePaired(l.Values[m], r.Values[m], lower, 0, 0)
 			better := diff(p.MeanA, p.MeanB)
@@ -236,10 +262,10 @@ func RunFidelity(q *inex.Qrels, opt FidelityOptions) (*Fidelity, error) {
 			if x.Strict {
 				fail = better <= 0
 			}
-			f.Checks = append(f.Checks, Check{Expectation: x, Measure: m, Paired: p, Fail: fail})
+			checks = append(checks, Check{Expectation: x, Measure: m, Paired: p, Fail: fail})
 		}
 	}
-	return f, nil
+	return checks
 }
 
 // elementSets returns the element answer sets of an article whose relevant

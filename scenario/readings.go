@@ -137,108 +137,30 @@ func OpenReadings(paths []string) ([]*Reading, error) {
 // ReadReading reads a reading (JSON Lines) from r; name names it in errors.
 // Every problem is an *inex.Error naming the line.
 func ReadReading(name string, r io.Reader) (*Reading, error) {
-	rd := &Reading{File: name}
+	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxReadingLine)
-	byID := map[string]*ReadTopic{}
-	var cur *ReadTopic
-	var art *ReadArticle
-	line, events := 0, 0
-	bad := func(format string, args ...any) error {
-		return &inex.Error{File: name, Line: line, Err: fmt.Errorf(format, args...)}
-	}
+	events := 0
 	for sc.Scan() {
-		line++
+		p.line++
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
 		}
 		if events++; events > MaxReadingEvents {
-			return nil, bad("more than %d events: not a reading readsim reads", MaxReadingEvents)
+			return nil, p.bad("more than %d events: not a reading readsim reads", MaxReadingEvents)
 		}
-		var e traceLine
-		dec := json.NewDecoder(bytes.NewReader(b))
-		if err := dec.Decode(&e); err != nil {
-			return nil, bad("not a trace event: %v", err)
-		}
-		if e.Topic == nil {
-			return nil, bad("an event without a topic")
-		}
-		t := int64(-1)
-		if e.T != nil {
-			if *e.T < 0 {
-				return nil, bad("negative time t %d", *e.T)
-			}
-			t = *e.T
-		}
-		if e.Ev != "topic" && (cur == nil || cur.ID != *e.Topic) {
-			if cur = byID[*e.Topic]; cur == nil {
-				return nil, bad("a %q event of topic %s before its topic event", e.Ev, *e.Topic)
-			}
-			art = nil
-		}
-		if cur != nil && t >= 0 {
-			cur.End = max(cur.End, t)
-		}
-		switch e.Ev {
-		case "topic":
-			if strings.ContainsFunc(*e.Topic, isSpace) || *e.Topic == "" {
-				return nil, bad("topic id %q is empty or holds white space", *e.Topic)
-			}
-			if byID[*e.Topic] != nil {
-				cur = byID[*e.Topic] // a topic resumed (a study session interrupted)
-			} else {
-				cur = &ReadTopic{ID: *e.Topic, Start: t, End: t, Line: line}
-				byID[cur.ID] = cur
-				rd.Topics = append(rd.Topics, cur)
-			}
-			if rd.ID == "" && e.Run != "" {
-				rd.ID = e.Run
-			}
-			art = nil
-		case "open":
-			if e.Doc == "" || strings.ContainsFunc(e.Doc, isSpace) {
-				return nil, bad("an open event without an article id (doc)")
-			}
-			art = nil
-			for _, a := range cur.Articles {
-				if a.Doc == e.Doc {
-					art = a
-				}
-			}
-			if art == nil {
-				art = &ReadArticle{Doc: e.Doc, Rank: e.Rank, OpenT: t, Line: line}
-				for _, p := range e.Passages {
-					if p[0] < 0 || p[1] < p[0] || p[1] > inex.MaxLength {
-						return nil, bad("passage [%d,%d) is not a span of an article", p[0], p[1])
-					}
-					art.Shown = append(art.Shown, effort.Span{Start: p[0], End: p[1]})
-				}
-				art.Shown = effort.Normalize(art.Shown)
-				cur.Articles = append(cur.Articles, art)
-			}
-		case "read":
-			if art == nil || art.Doc != e.Doc {
-				return nil, bad("a read event outside an opened article")
-			}
-			if e.From == nil || e.To == nil || *e.From < 0 || *e.To < *e.From || *e.To > inex.MaxLength {
-				return nil, bad("a read event needs 0 ≤ from ≤ to ≤ %d", inex.MaxLength)
-			}
-			art.add(effort.Span{Start: *e.From, End: *e.To}, t)
-			art.Views = append(art.Views, *e.To-*e.From)
-		case "done":
-			cur.Outcome = e.Outcome
-		case "jump", "stop", "score", "query", "found", "gave-up":
-		default:
-			return nil, bad("unknown event %q", e.Ev)
+		if err := p.event(b); err != nil {
+			return nil, err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &inex.Error{File: name, Line: line + 1, Err: fmt.Errorf("a line longer than %d KiB", MaxReadingLine>>10)}
+			return nil, &inex.Error{File: name, Line: p.line + 1, Err: fmt.Errorf("a line longer than %d KiB", MaxReadingLine>>10)}
 		}
-		return nil, &inex.Error{File: name, Line: line + 1, Err: err}
+		return nil, &inex.Error{File: name, Line: p.line + 1, Err: err}
 	}
+	rd := p.rd
 	if len(rd.Topics) == 0 {
 		return nil, &inex.Error{File: name, Err: errors.New("no topic event: not a reading")}
 	}
@@ -246,6 +168,117 @@ func ReadReading(name string, r io.Reader) (*Reading, error) {
 		rd.ID = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	}
 	return rd, nil
+}
+
+// readingParser is the state of ReadReading between lines.
+type readingParser struct {
+	rd   *Reading
+	byID map[string]*ReadTopic
+	cur  *ReadTopic   // the topic of the last event
+	art  *ReadArticle // the article last opened in cur, if any
+	line int
+}
+
+// bad returns the error of the line being read.
+func (p *readingParser) bad(format string, args ...any) error {
+	return &inex.Error{File: p.rd.File, Line: p.line, Err: fmt.Errorf(format, args...)}
+}
+
+// event reads one event, the non-blank line b.
+func (p *readingParser) event(b []byte) error {
+	var e traceLine
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&e); err != nil {
+		return p.bad("not a trace event: %v", err)
+	}
+	if e.Topic == nil {
+		return p.bad("an event without a topic")
+	}
+	t := int64(-1)
+	if e.T != nil {
+		if *e.T < 0 {
+			return p.bad("negative time t %d", *e.T)
+		}
+		t = *e.T
+	}
+	if e.Ev != "topic" && (p.cur == nil || p.cur.ID != *e.Topic) {
+		if p.cur = p.byID[*e.Topic]; p.cur == nil {
+			return p.bad("a %q event of topic %s before its topic event", e.Ev, *e.Topic)
+		}
+		p.art = nil
+	}
+	if p.cur != nil && t >= 0 {
+		p.cur.End = max(p.cur.End, t)
+	}
+	switch e.Ev {
+	case "topic":
+		return p.topic(&e, t)
+	case "open":
+		return p.open(&e, t)
+	case "read":
+		art := p.art
+		if art == nil || art.Doc != e.Doc {
+			return p.bad("a read event outside an opened article")
+		}
+		if e.From == nil || e.To == nil || *e.From < 0 || *e.To < *e.From || *e.To > inex.MaxLength {
+			return p.bad("a read event needs 0 ≤ from ≤ to ≤ %d", inex.MaxLength)
+		}
+		art.add(effort.Span{Start: *e.From, End: *e.To}, t)
+		art.Views = append(art.Views, *e.To-*e.From)
+	case "done":
+		p.cur.Outcome = e.Outcome
+	case "jump", "stop", "score", "query", "found", "gave-up":
+	default:
+		return p.bad("unknown event %q", e.Ev)
+	}
+	return nil
+}
+
+// topic reads a topic event at time t: a new topic, or one resumed.
+func (p *readingParser) topic(e *traceLine, t int64) error {
+	if strings.ContainsFunc(*e.Topic, isSpace) || *e.Topic == "" {
+		return p.bad("topic id %q is empty or holds white space", *e.Topic)
+	}
+	if p.byID[*e.Topic] != nil {
+		p.cur = p.byID[*e.Topic] // a topic resumed (a study session interrupted)
+	} else {
+		p.cur = &ReadTopic{ID: *e.Topic, Start: t, End: t, Line: p.line}
+		p.byID[p.cur.ID] = p.cur
+		p.rd.Topics = append(p.rd.Topics, p.cur)
+	}
+	if p.rd.ID == "" && e.Run != "" {
+		p.rd.ID = e.Run
+	}
+	p.art = nil
+	return nil
+}
+
+// open reads an open event at time t: an article opened for the first
+// time, with the passages shown, or again.
+func (p *readingParser) open(e *traceLine, t int64) error {
+	if e.Doc == "" || strings.ContainsFunc(e.Doc, isSpace) {
+		return p.bad("an open event without an article id (doc)")
+	}
+	p.art = nil
+	for _, a := range p.cur.Articles {
+		if a.Doc == e.Doc {
+			p.art = a
+		}
+	}
+	if p.art != nil {
+		return nil
+	}
+	art := &ReadArticle{Doc: e.Doc, Rank: e.Rank, OpenT: t, Line: p.line}
+	for _, s := range e.Passages {
+		if s[0] < 0 || s[1] < s[0] || s[1] > inex.MaxLength {
+			return p.bad("passage [%d,%d) is not a span of an article", s[0], s[1])
+		}
+		art.Shown = append(art.Shown, effort.Span{Start: s[0], End: s[1]})
+	}
+	art.Shown = effort.Normalize(art.Shown)
+	p.cur.Articles = append(p.cur.Articles, art)
+	p.art = art
+	return nil
 }
 
 func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }

@@ -315,110 +315,133 @@ func (p *Replayer) ReplayTopic(id string, emit func(*Event) error) error {
 	list := w.out
 	dv := p.ev.Docs(&w.in, &w.ws)
 
-	e := &w.ev
-	seq := 0
-	next := func(k Kind, rank int, doc string) {
-		seq++
-		*e = Event{Kind: k, Topic: id, Rank: rank, Doc: doc, Seq: seq, Passages: e.Passages[:0], Scores: e.Scores[:0]}
-	}
-	next(EvTopic, 0, "")
+	tr := &tracer{e: &w.ev, topic: id, emit: emit}
+	e := tr.next(EvTopic, 0, "")
 	e.Trel, e.Run = j.Trel, p.run.ID
 	if err := emit(e); err != nil {
 		return err
 	}
-	s := p.cfg.screen()
 	for r := range w.in.Docs {
-		d := &w.in.Docs[r]
-		rank := r + 1
-		name := docs[r].Article
-		segs := p.segments(d, w)
-		next(EvOpen, rank, name)
-		e.Len, e.Judged = d.L, d.Judged
-		if d.Judged {
-			e.NRC = d.Rel.Len()
-		}
-		e.Passages = append(e.Passages, p.shownPassages(d)...)
-		if err := emit(e); err != nil {
-			return err
-		}
-		t := effort.T2I(segs, p.cfg.T2I)
-		// Walk the reading up to the stop, one read event per screen at most.
-		pos, read := 0, 0
-		var cur Event
-		open := false
-		flush := func() error {
-			if !open {
-				return nil
-			}
-			open = false
-			next(EvRead, rank, name)
-			e.From, e.To, e.Rel, e.NonRel, e.Screen = cur.From, cur.To, cur.Rel, cur.NonRel, cur.Screen
-			return emit(e)
-		}
-		for i := 0; i < t.End; i++ {
-			sg := segs[i]
-			end := sg.To
-			if i == t.End-1 {
-				end = t.EndAt
-			}
-			if sg.From != pos {
-				if err := flush(); err != nil {
-					return err
-				}
-				next(EvJump, rank, name)
-				e.To = sg.From
-				if err := emit(e); err != nil {
-					return err
-				}
-				pos = sg.From
-			}
-			for pos < end {
-				scr := read/s + 1
-				if open && scr != cur.Screen {
-					if err := flush(); err != nil {
-						return err
-					}
-				}
-				n := min(end-pos, scr*s-read)
-				if !open {
-					cur = Event{From: pos, To: pos, Screen: scr}
-					open = true
-				}
-				cur.To = pos + n
-				if sg.Rel {
-					cur.Rel += n
-				} else {
-					cur.NonRel += n
-				}
-				pos += n
-				read += n
-			}
-		}
-		if err := flush(); err != nil {
-			return err
-		}
-		next(EvStop, rank, name)
-		e.Reason = "end"
-		if t.Stopped {
-			e.Reason = "t2i"
-		}
-		e.Read, e.RelRead = t.Read, t.RelRead
-		if err := emit(e); err != nil {
-			return err
-		}
-		next(EvScore, rank, name)
-		for i, n := range p.docNames {
-			e.Scores = append(e.Scores, Score{n, dv.Scores[i][r]})
-		}
-		if err := emit(e); err != nil {
+		if err := p.replayDoc(tr, w, r, docs[r].Article, dv.Scores); err != nil {
 			return err
 		}
 	}
-	next(EvDone, 0, "")
+	e = tr.next(EvDone, 0, "")
 	for i, m := range p.ms {
 		e.Scores = append(e.Scores, Score{m.String(), list[i]})
 	}
 	return emit(e)
+}
+
+// tracer numbers and emits the events of one topic's replay, reusing one
+// Event.
+type tracer struct {
+	e     *Event
+	topic string
+	seq   int
+	emit  func(*Event) error
+}
+
+// next resets the event to the next one, of kind k, and returns it.
+func (t *tracer) next(k Kind, rank int, doc string) *Event {
+	t.seq++
+	e := t.e
+	*e = Event{Kind: k, Topic: t.topic, Rank: rank, Doc: doc, Seq: t.seq, Passages: e.Passages[:0], Scores: e.Scores[:0]}
+	return e
+}
+
+// replayDoc emits the events of the article at 0-based rank r, name:
+// open, jump/read…, stop and score (scores: the topic's document scores,
+// effort.DocValues.Scores).
+func (p *Replayer) replayDoc(tr *tracer, w *work, r int, name string, scores [][]float64) error {
+	d := &w.in.Docs[r]
+	rank := r + 1
+	segs := p.segments(d, w)
+	e := tr.next(EvOpen, rank, name)
+	e.Len, e.Judged = d.L, d.Judged
+	if d.Judged {
+		e.NRC = d.Rel.Len()
+	}
+	e.Passages = append(e.Passages, p.shownPassages(d)...)
+	if err := tr.emit(e); err != nil {
+		return err
+	}
+	t := effort.T2I(segs, p.cfg.T2I)
+	if err := p.walk(tr, segs, t, rank, name); err != nil {
+		return err
+	}
+	e = tr.next(EvStop, rank, name)
+	e.Reason = "end"
+	if t.Stopped {
+		e.Reason = "t2i"
+	}
+	e.Read, e.RelRead = t.Read, t.RelRead
+	if err := tr.emit(e); err != nil {
+		return err
+	}
+	e = tr.next(EvScore, rank, name)
+	for i, n := range p.docNames {
+		e.Scores = append(e.Scores, Score{n, scores[i][r]})
+	}
+	return tr.emit(e)
+}
+
+// walk emits the jump and read events of the reading segs up to its stop
+// t, one read event per screen at most.
+func (p *Replayer) walk(tr *tracer, segs []effort.Segment, t effort.Tally, rank int, name string) error {
+	s := p.cfg.screen()
+	pos, read := 0, 0
+	var cur Event
+	open := false
+	flush := func() error {
+		if !open {
+			return nil
+		}
+		open = false
+		e := tr.next(EvRead, rank, name)
+		e.From, e.To, e.Rel, e.NonRel, e.Screen = cur.From, cur.To, cur.Rel, cur.NonRel, cur.Screen
+		return tr.emit(e)
+	}
+	for i := 0; i < t.End; i++ {
+		sg := segs[i]
+		end := sg.To
+		if i == t.End-1 {
+			end = t.EndAt
+		}
+		if sg.From != pos {
+			if err := flush(); err != nil {
+				return err
+			}
+			e := tr.next(EvJump, rank, name)
+			e.To = sg.From
+			if err := tr.emit(e); err != nil {
+				return err
+			}
+			pos = sg.From
+		}
+		for pos < end {
+			scr := read/s + 1
+			if open && scr != cur.Screen {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			n := min(end-pos, scr*s-read)
+			if !open {
+				cur = Event{From: pos, To: pos, Screen: scr}
+				open = true
+			}
+			cur.To = pos + n
+			if sg.Rel {
+				cur.Rel += n
+			} else {
+				cur.NonRel += n
+			}
+			pos += n
+			read += n
+		}
+	}
+	return flush()
 }
 
 // shownPassages returns the retrieved passages of d as shown to the reader:

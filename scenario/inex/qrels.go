@@ -147,100 +147,16 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 		return nil, err
 	}
 	lr := newLineReader(name, r)
-	q := &Qrels{File: name, Topics: map[string]*TopicJudgments{}}
-	in := interner{}
-	var fs [][]byte
-	var w warnings
-	var sp *spanReader
+	qr := &qrelsReader{name: name, q: &Qrels{File: name, Topics: map[string]*TopicJudgments{}}, in: interner{}}
+	q := qr.q
 	lines := 0
 	for b := range lr.nonBlank() {
 		lines++
-		ln := lr.line
-		fs = fields(fs, b)
+		qr.fs = fields(qr.fs, b)
 		if lines == 1 {
-			q.Format = detectQrels(b, fs)
-			if q.Format == SpanQrels || q.Format == GenomicsQrels {
-				sp = newSpanReader(q)
-			}
-			if q.Format == GenomicsQrels {
-				q.Unit = Bytes
-			}
+			qr.detect(b)
 		}
-		if sp != nil {
-			if err := sp.line(name, ln, b); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		var j *Judgment
-		switch {
-		case q.Format == TRECQrels:
-			if len(fs) != 4 {
-				return nil, errorf(name, ln, "%d columns, want 4 as the lines before (TREC qrels: topic iteration document relevance)", len(fs))
-			}
-			grade, err := gradeField(name, ln, fs[3])
-			if err != nil {
-				return nil, err
-			}
-			j = &Judgment{Line: ln, Topic: in.get(fs[0]), Article: string(fs[2]), Grade: grade}
-			if err := q.add(name, j.Topic, j); err != nil {
-				return nil, err
-			}
-			continue
-		case looksLikeRun(fs):
-			return nil, errorf(name, ln, "this looks like a run, not judgments: give the judgments with --qrels and the run as an argument")
-		case len(fs) < 6:
-			return nil, errorf(name, ln, "%d columns, want at least 6 (FOL judgments: topic Q0 article rsize length bep [offset:length]…) or 4 (TREC qrels: topic iteration document relevance)", len(fs))
-		}
-		j = &Judgment{Line: ln, Topic: in.get(fs[0]), Article: string(fs[2])}
-		if j.Rsize, err = intField(name, ln, "rsize", fs[3]); err != nil {
-			return nil, err
-		}
-		if j.Length, err = intField(name, ln, "length", fs[4]); err != nil {
-			return nil, err
-		}
-		if j.BEP, err = intField(name, ln, "bep", fs[5]); err != nil {
-			return nil, err
-		}
-		ps := make([]effort.Span, 0, len(fs)-6)
-		past, overlap := false, false
-		for _, f := range fs[6:] {
-			o, l, ok := bytes.Cut(f, []byte{':'})
-			if !ok {
-				return nil, errorf(name, ln, "passage %q is not offset:length", f)
-			}
-			off, err := intField(name, ln, "passage offset", o)
-			if err != nil {
-				return nil, err
-			}
-			n, err := intField(name, ln, "passage length", l)
-			if err != nil {
-				return nil, err
-			}
-			if off+n > j.Length {
-				past = true
-			}
-			if k := len(ps); k > 0 && off < ps[k-1].End {
-				overlap = true
-			}
-			ps = append(ps, effort.Span{Start: off, End: off + n})
-		}
-		rel := effort.Normalize(ps).Clip(0, j.Length)
-		j.Rel = rel
-		j.NRC = rel.Len()
-		if past {
-			w.add("passages past the article's length (clipped)", ln)
-		}
-		if overlap {
-			w.add("overlapping or unordered passages (merged)", ln)
-		}
-		if j.NRC != j.Rsize {
-			w.add("rsize different from the highlighted characters (the passages are used)", ln)
-		}
-		if j.NRC > 0 {
-			j.Grade = 1
-		}
-		if err := q.add(name, j.Topic, j); err != nil {
+		if err := qr.line(lr.line, b); err != nil {
 			return nil, err
 		}
 	}
@@ -251,8 +167,8 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 		return nil, &Error{File: name, Err: errors.New("empty file: no judgments")}
 	}
 	switch {
-	case sp != nil:
-		sp.finish()
+	case qr.sp != nil:
+		qr.sp.finish()
 	case q.Format == FOLQrels:
 		q.folPassages()
 	}
@@ -265,17 +181,118 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 		}
 		sort.Sort(sort.Reverse(sort.IntSlice(t.Ideal)))
 	}
-	w.emit(name, warn)
+	qr.w.emit(name, warn)
 	return q, nil
+}
+
+// qrelsReader is the state of ReadQrels between lines.
+type qrelsReader struct {
+	name string
+	q    *Qrels
+	in   interner
+	fs   [][]byte // the fields of the line being read
+	w    warnings
+	sp   *spanReader // the reader of span judgments; nil for other formats
+}
+
+// detect sets the format of the judgments from their first line b (split
+// into r.fs).
+func (r *qrelsReader) detect(b []byte) {
+	q := r.q
+	q.Format = detectQrels(b, r.fs)
+	if q.Format == SpanQrels || q.Format == GenomicsQrels {
+		r.sp = newSpanReader(q)
+	}
+	if q.Format == GenomicsQrels {
+		q.Unit = Bytes
+	}
+}
+
+// line reads the non-blank line ln, b (split into r.fs).
+func (r *qrelsReader) line(ln int, b []byte) error {
+	name, fs := r.name, r.fs
+	switch {
+	case r.sp != nil:
+		return r.sp.line(name, ln, b)
+	case r.q.Format == TRECQrels:
+		if len(fs) != 4 {
+			return errorf(name, ln, "%d columns, want 4 as the lines before (TREC qrels: topic iteration document relevance)", len(fs))
+		}
+		grade, err := gradeField(name, ln, fs[3])
+		if err != nil {
+			return err
+		}
+		j := &Judgment{Line: ln, Topic: r.in.get(fs[0]), Article: string(fs[2]), Grade: grade}
+		return r.q.add(name, j.Topic, j)
+	case looksLikeRun(fs):
+		return errorf(name, ln, "this looks like a run, not judgments: give the judgments with --qrels and the run as an argument")
+	case len(fs) < 6:
+		return errorf(name, ln, "%d columns, want at least 6 (FOL judgments: topic Q0 article rsize length bep [offset:length]…) or 4 (TREC qrels: topic iteration document relevance)", len(fs))
+	}
+	return r.folLine(ln)
+}
+
+// folLine reads line ln of FOL judgments (split into r.fs, at least 6
+// columns).
+func (r *qrelsReader) folLine(ln int) error {
+	name, fs := r.name, r.fs
+	j := &Judgment{Line: ln, Topic: r.in.get(fs[0]), Article: string(fs[2])}
+	var err error
+	if j.Rsize, err = intField(name, ln, "rsize", fs[3]); err != nil {
+		return err
+	}
+	if j.Length, err = intField(name, ln, "length", fs[4]); err != nil {
+		return err
+	}
+	if j.BEP, err = intField(name, ln, "bep", fs[5]); err != nil {
+		return err
+	}
+	ps := make([]effort.Span, 0, len(fs)-6)
+	past, overlap := false, false
+	for _, f := range fs[6:] {
+		o, l, ok := bytes.Cut(f, []byte{':'})
+		if !ok {
+			return errorf(name, ln, "passage %q is not offset:length", f)
+		}
+		off, err := intField(name, ln, "passage offset", o)
+		if err != nil {
+			return err
+		}
+		n, err := intField(name, ln, "passage length", l)
+		if err != nil {
+			return err
+		}
+		if off+n > j.Length {
+			past = true
+		}
+		if k := len(ps); k > 0 && off < ps[k-1].End {
+			overlap = true
+		}
+		ps = append(ps, effort.Span{Start: off, End: off + n})
+	}
+	rel := effort.Normalize(ps).Clip(0, j.Length)
+	j.Rel = rel
+	j.NRC = rel.Len()
+	if past {
+		r.w.add("passages past the article's length (clipped)", ln)
+	}
+	if overlap {
+		r.w.add("overlapping or unordered passages (merged)", ln)
+	}
+	if j.NRC != j.Rsize {
+		r.w.add("rsize different from the highlighted characters (the passages are used)", ln)
+	}
+	if j.NRC > 0 {
+		j.Grade = 1
+	}
+	return r.q.add(name, j.Topic, j)
 }
 
 // add files the judgment j of topic; a repeated topic–article pair is an error.
 func (q *Qrels) add(name, topic string, j *Judgment) error {
 	t := q.Topics[topic]
 	if t == nil {
-		t = &TopicJudgments{ID: topic, Docs: map[string]*Judgment{}}
-		q.Topics[topic] = t
-		q.IDs = append(q.IDs, topic)
+		t = q.newTopic(topic)
 	}
 	if prev := t.Docs[j.Article]; prev != nil {
 		return errorf(name, j.Line, "topic %s, article %s judged twice (lines %d and %d)", topic, j.Article, prev.Line, j.Line)
@@ -286,6 +303,14 @@ func (q *Qrels) add(name, topic string, j *Judgment) error {
 		t.RelChars += j.NRC
 	}
 	return nil
+}
+
+// newTopic adds topic id, with no judgment yet, and returns it.
+func (q *Qrels) newTopic(id string) *TopicJudgments {
+	t := &TopicJudgments{ID: id, Docs: map[string]*Judgment{}}
+	q.Topics[id] = t
+	q.IDs = append(q.IDs, id)
+	return t
 }
 
 // gradeField parses a TREC relevance level: an integer, negative ones (some

@@ -132,142 +132,197 @@ func ReadRun(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	return readText(name, br, opt)
 }
 
+// Messages of a text run that is judgments given by mistake.
+const (
+	errQrelsNotRun = "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument"
+	errSpansNotRun = "this looks like judgments (span or TREC Genomics), not a run: give the judgments with --qrels and the run as an argument"
+)
+
+// The formats seen so far among the lines of a text run (textReader.formats).
+const (
+	sawFOL      = 1
+	sawTREC     = 2
+	sawGenomics = 4
+)
+
+// textReader is the state of readText between lines: the run so far, the
+// formats seen and the topic being read.
+type textReader struct {
+	name        string
+	run         *Run
+	in          interner
+	byID        map[string]*RunTopic
+	fs          [][]byte
+	tmp         [8][]byte
+	w           warnings
+	cur         *RunTopic
+	lastRank    int
+	lastRSV     float64
+	formats     int // sawFOL | sawTREC | sawGenomics
+	prevArticle string
+}
+
+// runColumns are the columns of a text run line's article, rank, rsv and
+// run id (the topic is column 0 in every format).
+type runColumns struct{ article, rank, rsv, id int }
+
+// readText reads a text run: FOL, TREC or TREC Genomics lines (ReadRun).
 func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	lr := newLineReader(name, r)
-	run := &Run{File: name, Format: FOL, Ranked: true}
-	in := interner{}
-	byID := map[string]*RunTopic{}
-	var fs [][]byte
-	var w warnings
-	var cur *RunTopic
-	var tmp [8][]byte
-	lastRank, lastRSV := 0, 0.0
-	formats := 0
-	prevArticle := ""
+	t := &textReader{name: name, run: &Run{File: name, Format: FOL, Ranked: true}, in: interner{}, byID: map[string]*RunTopic{}}
 	for b := range lr.nonBlank() {
-		var err error
-		ln := lr.line
-		fs = fields(fs, b)
-		p := Result{Line: ln, Entry: -1}
-		if bytes.IndexByte(b, '\t') >= 0 && spanQrelsLine(b, tmp[:0]) {
-			return nil, errorf(name, ln, "this looks like judgments (span or TREC Genomics), not a run: give the judgments with --qrels and the run as an argument")
+		if err := t.line(lr.line, b); err != nil {
+			return nil, err
 		}
-		switch {
-		case formats == 4 && len(fs) != 7:
-			return nil, errorf(name, ln, "%d columns, want 7 as the lines before (TREC Genomics: topic doc rank score offset length run-id)", len(fs))
-		case len(fs) == 7 && string(fs[1]) == "Q0" && isPassage(fs[6]):
-			return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
-		case len(fs) == 7 && (formats&3 != 0 || string(fs[1]) == "Q0"):
-			// a FOL or TREC line with a column too many or too few
-			return nil, errorf(name, ln, "7 columns, want 8 (FOL: topic Q0 article rank rsv run-id offset length) or 6 (TREC: topic Q0 article rank score run-id)")
-		}
-		// the columns of topic, article, rank, rsv and run id
-		ct, ca, cr, cs, ci := 0, 2, 3, 4, 5
-		switch len(fs) {
-		case 7:
-			formats |= 4
-			ca, cr, cs, ci = 1, 2, 3, 6
-			if p.Start, err = intField(name, ln, "offset", fs[4]); err != nil {
-				return nil, err
-			}
-			n, err := intField(name, ln, "length", fs[5])
-			if err != nil {
-				return nil, err
-			}
-			if p.Start+n > MaxLength {
-				return nil, errorf(name, ln, "passage %d:%d ends past %d: not a document readsim reads", p.Start, n, MaxLength)
-			}
-			p.End = p.Start + n
-		case 8:
-			if looksLikeQrels(fs) {
-				return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
-			}
-			formats |= 1
-			if p.Start, err = intField(name, ln, "offset", fs[6]); err != nil {
-				return nil, err
-			}
-			n, err := intField(name, ln, "length", fs[7])
-			if err != nil {
-				return nil, err
-			}
-			p.End = p.Start + n
-		case 6:
-			formats |= 2
-			p.Full = true
-		default:
-			if spanQrelsLine(b, tmp[:0]) {
-				return nil, errorf(name, ln, "this looks like judgments (span or TREC Genomics), not a run: give the judgments with --qrels and the run as an argument")
-			}
-			if looksLikeQrels(fs) {
-				return nil, errorf(name, ln, "this looks like judgments (qrels), not a run: give the judgments with --qrels and the run as an argument")
-			}
-			return nil, errorf(name, ln, "%d columns, want 8 (FOL: topic Q0 article rank rsv run-id offset length) or 6 (TREC: topic Q0 article rank score run-id)", len(fs))
-		}
-		rank, ok := atoi(fs[cr])
-		if !ok || rank > MaxRank {
-			if _, err := intField(name, ln, "rank", fs[cr]); err != nil {
-				return nil, err
-			}
-			return nil, errorf(name, ln, "rank %s is larger than %d", fs[cr], MaxRank)
-		}
-		rsv, ok := parseFloat(fs[cs])
-		if !ok {
-			return nil, errorf(name, ln, "rsv %q is not a finite number", fs[cs])
-		}
-		if run.ID == "" {
-			run.ID = string(fs[ci])
-		} else if string(fs[ci]) != run.ID {
-			w.add("run id differs from the first line's (readsim names the run by the first line's; trec_eval by the last's)", ln)
-		}
-		topic := in.get(fs[ct])
-		if string(fs[ca]) == prevArticle {
-			p.Article = prevArticle
-		} else {
-			p.Article = string(fs[ca])
-			prevArticle = p.Article
-		}
-		if cur == nil || cur.ID != topic {
-			prevLen := 0
-			if cur != nil {
-				prevLen = len(cur.Results)
-			}
-			cur = byID[topic]
-			if cur == nil {
-				// topics are usually alike in size: start where the last one ended
-				cur = &RunTopic{ID: topic, Results: make([]Result, 0, prevLen)}
-				byID[topic] = cur
-				run.Topics = append(run.Topics, cur)
-			} else {
-				w.add("topic's lines are not contiguous (its results are joined in line order)", ln)
-			}
-			lastRank, lastRSV = 0, 0
-		}
-		switch {
-		case len(cur.Results) == 0:
-		case formats == 4 && rank < lastRank:
-			w.add("rank disagrees with the line order (DOCUMENT, PASSAGE, ASPECT and PASSAGE2 order passages by rank, as NIST's scorer; the other measures by line)", ln)
-		case formats != 4 && (rank < lastRank || rsv > lastRSV):
-			w.add("rank or rsv disagrees with the line order (the line order is the rank)", ln)
-		}
-		lastRank, lastRSV = rank, rsv
-		p.Score, p.Rank = rsv, rank
-		cur.Results = append(cur.Results, p)
-		run.Lines++
 	}
 	if lr.err != nil {
 		return nil, lr.err
 	}
+	run := t.run
 	if run.Lines == 0 {
 		return nil, &Error{File: name, Err: errors.New("empty file: no results")}
 	}
-	switch formats {
-	case 2:
+	switch t.formats {
+	case sawTREC:
 		run.Format = TREC
-	case 4:
+	case sawGenomics:
 		run.Format = Genomics
 	}
-	w.emit(name, opt.Warn)
+	t.w.emit(name, opt.Warn)
 	return run, nil
+}
+
+// line reads line ln, b, of a text run: one result.
+func (t *textReader) line(ln int, b []byte) error {
+	t.fs = fields(t.fs, b)
+	fs := t.fs
+	p, c, err := t.columns(ln, b)
+	if err != nil {
+		return err
+	}
+	rank, ok := atoi(fs[c.rank])
+	if !ok || rank > MaxRank {
+		if _, err := intField(t.name, ln, "rank", fs[c.rank]); err != nil {
+			return err
+		}
+		return errorf(t.name, ln, "rank %s is larger than %d", fs[c.rank], MaxRank)
+	}
+	rsv, ok := parseFloat(fs[c.rsv])
+	if !ok {
+		return errorf(t.name, ln, "rsv %q is not a finite number", fs[c.rsv])
+	}
+	run := t.run
+	if run.ID == "" {
+		run.ID = string(fs[c.id])
+	} else if string(fs[c.id]) != run.ID {
+		t.w.add("run id differs from the first line's (readsim names the run by the first line's; trec_eval by the last's)", ln)
+	}
+	topic := t.in.get(fs[0])
+	if string(fs[c.article]) == t.prevArticle {
+		p.Article = t.prevArticle
+	} else {
+		p.Article = string(fs[c.article])
+		t.prevArticle = p.Article
+	}
+	p.Score, p.Rank = rsv, rank
+	t.add(topic, p)
+	return nil
+}
+
+// columns checks the columns of line ln, b (split into t.fs) against the
+// format of the lines before, and returns its result with the passage read
+// (Line, Start, End, Full, Entry set) and where its other columns are.
+func (t *textReader) columns(ln int, b []byte) (Result, runColumns, error) {
+	name, fs := t.name, t.fs
+	p := Result{Line: ln, Entry: -1}
+	c := runColumns{article: 2, rank: 3, rsv: 4, id: 5}
+	if bytes.IndexByte(b, '\t') >= 0 && spanQrelsLine(b, t.tmp[:0]) {
+		return p, c, errorf(name, ln, errSpansNotRun)
+	}
+	switch {
+	case t.formats == sawGenomics && len(fs) != 7:
+		return p, c, errorf(name, ln, "%d columns, want 7 as the lines before (TREC Genomics: topic doc rank score offset length run-id)", len(fs))
+	case len(fs) == 7 && string(fs[1]) == "Q0" && isPassage(fs[6]):
+		return p, c, errorf(name, ln, errQrelsNotRun)
+	case len(fs) == 7 && (t.formats&(sawFOL|sawTREC) != 0 || string(fs[1]) == "Q0"):
+		// a FOL or TREC line with a column too many or too few
+		return p, c, errorf(name, ln, "7 columns, want 8 (FOL: topic Q0 article rank rsv run-id offset length) or 6 (TREC: topic Q0 article rank score run-id)")
+	}
+	var err error
+	switch len(fs) {
+	case 7:
+		t.formats |= sawGenomics
+		c = runColumns{article: 1, rank: 2, rsv: 3, id: 6}
+		p.Span, err = t.passage(ln, fs[4], fs[5])
+		if err == nil && p.End > MaxLength {
+			err = errorf(name, ln, "passage %d:%d ends past %d: not a document readsim reads", p.Start, p.End-p.Start, MaxLength)
+		}
+	case 8:
+		if looksLikeQrels(fs) {
+			return p, c, errorf(name, ln, errQrelsNotRun)
+		}
+		t.formats |= sawFOL
+		p.Span, err = t.passage(ln, fs[6], fs[7])
+	case 6:
+		t.formats |= sawTREC
+		p.Full = true
+	default:
+		if spanQrelsLine(b, t.tmp[:0]) {
+			return p, c, errorf(name, ln, errSpansNotRun)
+		}
+		if looksLikeQrels(fs) {
+			return p, c, errorf(name, ln, errQrelsNotRun)
+		}
+		return p, c, errorf(name, ln, "%d columns, want 8 (FOL: topic Q0 article rank rsv run-id offset length) or 6 (TREC: topic Q0 article rank score run-id)", len(fs))
+	}
+	return p, c, err
+}
+
+// passage parses the offset and length columns of line ln.
+func (t *textReader) passage(ln int, offset, length []byte) (effort.Span, error) {
+	off, err := intField(t.name, ln, "offset", offset)
+	if err != nil {
+		return effort.Span{}, err
+	}
+	n, err := intField(t.name, ln, "length", length)
+	if err != nil {
+		return effort.Span{}, err
+	}
+	return effort.Span{Start: off, End: off + n}, nil
+}
+
+// add appends result p (of line p.Line) to topic's results, warning when
+// the topic's lines are not together or when its rank or rsv disagrees
+// with the line order.
+func (t *textReader) add(topic string, p Result) {
+	ln, cur := p.Line, t.cur
+	if cur == nil || cur.ID != topic {
+		prevLen := 0
+		if cur != nil {
+			prevLen = len(cur.Results)
+		}
+		cur = t.byID[topic]
+		if cur == nil {
+			// topics are usually alike in size: start where the last one ended
+			cur = &RunTopic{ID: topic, Results: make([]Result, 0, prevLen)}
+			t.byID[topic] = cur
+			t.run.Topics = append(t.run.Topics, cur)
+		} else {
+			t.w.add("topic's lines are not contiguous (its results are joined in line order)", ln)
+		}
+		t.cur = cur
+		t.lastRank, t.lastRSV = 0, 0
+	}
+	switch {
+	case len(cur.Results) == 0:
+	case t.formats == sawGenomics && p.Rank < t.lastRank:
+		t.w.add("rank disagrees with the line order (DOCUMENT, PASSAGE, ASPECT and PASSAGE2 order passages by rank, as NIST's scorer; the other measures by line)", ln)
+	case t.formats != sawGenomics && (p.Rank < t.lastRank || p.Score > t.lastRSV):
+		t.w.add("rank or rsv disagrees with the line order (the line order is the rank)", ln)
+	}
+	t.lastRank, t.lastRSV = p.Rank, p.Score
+	cur.Results = append(cur.Results, p)
+	t.run.Lines++
 }
 
 // looksLikeQrels tells whether a line's fields look like judgments: a FOL

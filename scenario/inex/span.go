@@ -192,67 +192,41 @@ func newSpanReader(q *Qrels) *spanReader {
 	return &spanReader{q: q, in: interner{}, ids: map[string]map[goldKey]int{}, aspects: map[string]map[string]int{}}
 }
 
+// spanLine is what a line of span judgments gives besides its topic and
+// document.
+type spanLine struct {
+	span       effort.Span
+	grade      int
+	aspects    []byte // the aspects column ('|'-separated)
+	hasAspects bool
+}
+
 // line reads one non-blank line of span judgments.
 func (r *spanReader) line(name string, ln int, b []byte) error {
 	q := r.q
 	r.sf = spanFields(r.sf, b)
-	f := r.sf
-	if q.Format == GenomicsQrels {
-		if len(f) != 5 {
-			return errorf(name, ln, "%d columns, want 5 as the lines before (TREC Genomics judgments: topic<TAB>doc<TAB>offset<TAB>length<TAB>aspects)", len(f))
-		}
-	} else if len(f) < 4 || len(f) > 6 {
-		return errorf(name, ln, "%d columns, want 4 to 6 as the lines before (span judgments: topic doc offset length [grade] [aspects])", len(f))
-	}
-	if len(f[0]) == 0 || len(f[1]) == 0 {
-		return errorf(name, ln, "empty topic or document id")
-	}
-	off, err := intField(name, ln, "offset", f[2])
+	sl, err := r.columns(name, ln)
 	if err != nil {
 		return err
 	}
-	n, err := intField(name, ln, "length", f[3])
-	if err != nil {
-		return err
-	}
-	if off+n > MaxLength {
-		return errorf(name, ln, "passage %d:%d ends past %d: not a document readsim reads", off, n, MaxLength)
-	}
-	grade, hasAspects := 1, false
-	var aspects []byte
-	switch {
-	case len(f) == 6:
-		if grade, err = gradeField(name, ln, f[4]); err != nil {
-			return err
-		}
-		aspects, hasAspects = f[5], len(f[5]) > 0
-	case len(f) == 5 && (q.Format == GenomicsQrels || !isGrade(f[4])):
-		aspects, hasAspects = f[4], q.Format == GenomicsQrels || len(f[4]) > 0
-	case len(f) == 5:
-		if grade, err = gradeField(name, ln, f[4]); err != nil {
-			return err
-		}
-	}
-	topic := r.in.get(f[0])
+	topic := r.in.get(r.sf[0])
 	t := q.Topics[topic]
 	if t == nil {
-		t = &TopicJudgments{ID: topic, Docs: map[string]*Judgment{}}
-		q.Topics[topic] = t
-		q.IDs = append(q.IDs, topic)
+		t = q.newTopic(topic)
 		r.ids[topic] = map[goldKey]int{}
 		r.aspects[topic] = map[string]int{}
 	}
-	doc := r.in.get(f[1])
+	doc := r.in.get(r.sf[1])
 	j := t.Docs[doc]
 	if j == nil {
 		j = &Judgment{Topic: topic, Article: doc, Line: ln}
 		t.Docs[doc] = j
 	}
-	j.Grade = max(j.Grade, grade)
-	if grade <= 0 {
+	j.Grade = max(j.Grade, sl.grade)
+	if sl.grade <= 0 {
 		return nil
 	}
-	g := effort.GoldPassage{Span: effort.Span{Start: off, End: off + n}}
+	g := effort.GoldPassage{Span: sl.span}
 	key := goldKey{doc, g.Start, g.End}
 	ids := r.ids[topic]
 	id, ok := ids[key]
@@ -261,29 +235,77 @@ func (r *spanReader) line(name string, ln int, b []byte) error {
 		ids[key] = id
 	}
 	g.ID = id
-	if hasAspects {
+	if sl.hasAspects {
 		q.hasAspects = true
-		as := r.aspects[topic]
-		r.asp = r.asp[:0]
-		for _, a := range bytes.Split(aspects, []byte{'|'}) {
-			s := string(trimASCII(a))
-			k, ok := as[s]
-			if !ok {
-				k = len(as)
-				as[s] = k
-			}
-			dup := false
-			for _, x := range r.asp {
-				dup = dup || x == k
-			}
-			if !dup {
-				r.asp = append(r.asp, k)
-			}
-		}
-		g.Aspects = append([]int(nil), r.asp...)
+		g.Aspects = r.aspectIDs(topic, sl.aspects)
 	}
 	j.Passages = append(j.Passages, g)
 	return nil
+}
+
+// columns checks the columns of line ln (split into r.sf) and reads its
+// passage, grade and aspects.
+func (r *spanReader) columns(name string, ln int) (spanLine, error) {
+	f := r.sf
+	if r.q.Format == GenomicsQrels {
+		if len(f) != 5 {
+			return spanLine{}, errorf(name, ln, "%d columns, want 5 as the lines before (TREC Genomics judgments: topic<TAB>doc<TAB>offset<TAB>length<TAB>aspects)", len(f))
+		}
+	} else if len(f) < 4 || len(f) > 6 {
+		return spanLine{}, errorf(name, ln, "%d columns, want 4 to 6 as the lines before (span judgments: topic doc offset length [grade] [aspects])", len(f))
+	}
+	if len(f[0]) == 0 || len(f[1]) == 0 {
+		return spanLine{}, errorf(name, ln, "empty topic or document id")
+	}
+	off, err := intField(name, ln, "offset", f[2])
+	if err != nil {
+		return spanLine{}, err
+	}
+	n, err := intField(name, ln, "length", f[3])
+	if err != nil {
+		return spanLine{}, err
+	}
+	if off+n > MaxLength {
+		return spanLine{}, errorf(name, ln, "passage %d:%d ends past %d: not a document readsim reads", off, n, MaxLength)
+	}
+	sl := spanLine{span: effort.Span{Start: off, End: off + n}, grade: 1}
+	switch {
+	case len(f) == 6:
+		if sl.grade, err = gradeField(name, ln, f[4]); err != nil {
+			return spanLine{}, err
+		}
+		sl.aspects, sl.hasAspects = f[5], len(f[5]) > 0
+	case len(f) == 5 && (r.q.Format == GenomicsQrels || !isGrade(f[4])):
+		sl.aspects, sl.hasAspects = f[4], r.q.Format == GenomicsQrels || len(f[4]) > 0
+	case len(f) == 5:
+		if sl.grade, err = gradeField(name, ln, f[4]); err != nil {
+			return spanLine{}, err
+		}
+	}
+	return sl, nil
+}
+
+// aspectIDs returns the numbers of the distinct aspects of an aspects
+// column ('|'-separated) of topic, numbering new ones in order.
+func (r *spanReader) aspectIDs(topic string, aspects []byte) []int {
+	as := r.aspects[topic]
+	r.asp = r.asp[:0]
+	for _, a := range bytes.Split(aspects, []byte{'|'}) {
+		s := string(trimASCII(a))
+		k, ok := as[s]
+		if !ok {
+			k = len(as)
+			as[s] = k
+		}
+		dup := false
+		for _, x := range r.asp {
+			dup = dup || x == k
+		}
+		if !dup {
+			r.asp = append(r.asp, k)
+		}
+	}
+	return append([]int(nil), r.asp...)
 }
 
 // finish counts the topics' distinct passages and aspects and derives every

@@ -155,17 +155,9 @@ func readTopicsXML(b []byte, name string) ([]Topic, error) {
 				if cur != nil {
 					return nil, errAt("a topic inside a topic")
 				}
-				cur = &Topic{}
-				for _, a := range t.Attr {
-					if a.Name.Local == "id" || a.Name.Local == "topic_id" {
-						cur.ID = strings.TrimSpace(a.Value)
-					}
-				}
-				if cur.ID == "" {
-					return nil, errAt(fmt.Sprintf("<%s> without an id attribute", t.Name.Local))
-				}
-				if strings.ContainsFunc(cur.ID, unicode.IsSpace) {
-					return nil, errAt(fmt.Sprintf("topic id %q holds white space: a topic id is one word", cur.ID))
+				var msg string
+				if cur, msg = openTopic(t); msg != "" {
+					return nil, errAt(msg)
 				}
 			case cur != nil && field == "":
 				switch t.Name.Local {
@@ -181,19 +173,7 @@ func readTopicsXML(b []byte, name string) ([]Topic, error) {
 		case xml.EndElement:
 			switch {
 			case field != "" && t.Name.Local == field:
-				v := strings.Join(strings.Fields(text.String()), " ")
-				switch field {
-				case "title":
-					cur.Title = v
-				case "castitle":
-					cur.CASTitle = v
-				case "phrasetitle":
-					cur.PhraseTitle = v
-				case "description":
-					cur.Description = v
-				case "narrative":
-					cur.Narrative = v
-				}
+				cur.set(field, strings.Join(strings.Fields(text.String()), " "))
 				field = ""
 			case cur != nil && (t.Name.Local == "topic" || t.Name.Local == "inex_topic"):
 				ts = append(ts, *cur)
@@ -202,6 +182,41 @@ func readTopicsXML(b []byte, name string) ([]Topic, error) {
 		}
 	}
 	return ts, nil
+}
+
+// openTopic returns the topic a <topic> or <inex_topic> start tag opens,
+// with its id; or the problem with its id.
+func openTopic(t xml.StartElement) (*Topic, string) {
+	cur := &Topic{}
+	for _, a := range t.Attr {
+		if a.Name.Local == "id" || a.Name.Local == "topic_id" {
+			cur.ID = strings.TrimSpace(a.Value)
+		}
+	}
+	if cur.ID == "" {
+		return nil, fmt.Sprintf("<%s> without an id attribute", t.Name.Local)
+	}
+	if strings.ContainsFunc(cur.ID, unicode.IsSpace) {
+		return nil, fmt.Sprintf("topic id %q holds white space: a topic id is one word", cur.ID)
+	}
+	return cur, ""
+}
+
+// set sets the named field (title, castitle, phrasetitle, description or
+// narrative) to v.
+func (t *Topic) set(field, v string) {
+	switch field {
+	case "title":
+		t.Title = v
+	case "castitle":
+		t.CASTitle = v
+	case "phrasetitle":
+		t.PhraseTitle = v
+	case "description":
+		t.Description = v
+	case "narrative":
+		t.Narrative = v
+	}
 }
 
 var topicEntityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)\s+(?:"([^"]*)"|'([^']*)')`)

@@ -27,14 +27,7 @@ func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	dec := xml.NewDecoder(r)
 	dec.Strict = true // malformed XML is an error with its line
 	dec.CharsetReader = article.CharsetReader
-	run := &Run{File: name, Format: XML}
-	byID := map[string]*RunTopic{}
-	var cur *RunTopic
-	var res *result
-	var text strings.Builder
-	var w warnings
-	sawRoot := false
-	line := func() int { l, _ := dec.InputPos(); return l }
+	x := &xmlReader{name: name, dec: dec, opt: opt, run: &Run{File: name, Format: XML}, byID: map[string]*RunTopic{}}
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -45,104 +38,130 @@ func readXML(name string, r io.Reader, opt RunOptions) (*Run, error) {
 			if errors.As(err, &se) {
 				return nil, errorf(name, se.Line, "XML: %s", se.Msg)
 			}
-			return nil, errorf(name, line(), "XML: %v", err)
+			return nil, errorf(name, x.line(), "XML: %v", err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			text.Reset()
-			attr := func(k string) (string, bool) {
-				for _, a := range t.Attr {
-					if a.Name.Local == k {
-						return a.Value, true
-					}
-				}
-				return "", false
-			}
-			switch t.Name.Local {
-			case "inex-submission":
-				sawRoot = true
-				run.ID, _ = attr("run-id")
-			case "topic":
-				id, ok := attr("topic-id")
-				if !ok {
-					return nil, errorf(name, line(), "<topic> without topic-id")
-				}
-				if id == "" || strings.ContainsFunc(id, unicode.IsSpace) {
-					return nil, errorf(name, line(), "topic-id %q is empty or holds white space: a topic id is one word", id)
-				}
-				cur = byID[id]
-				if cur == nil {
-					cur = &RunTopic{ID: id}
-					byID[id] = cur
-					run.Topics = append(run.Topics, cur)
-				}
-			case "result":
-				if cur == nil {
-					return nil, errorf(name, line(), "<result> outside a <topic>")
-				}
-				res = &result{line: line(), entry: -1}
-			case "fol", "bep":
-				if res == nil {
-					return nil, errorf(name, line(), "<%s> outside a <result>", t.Name.Local)
-				}
-				off, err := xmlInt(name, line(), t.Name.Local+" offset", attr, "offset")
-				if err != nil {
-					return nil, err
-				}
-				if t.Name.Local == "bep" {
-					res.entry = off
-					continue
-				}
-				n, err := xmlInt(name, line(), "fol length", attr, "length")
-				if err != nil {
-					return nil, err
-				}
-				res.spans = append(res.spans, [2]int{off, off + n})
-			}
+			x.text.Reset()
+			err = x.start(t)
 		case xml.CharData:
-			text.Write(t)
+			x.text.Write(t)
 		case xml.EndElement:
-			if t.Name.Local == "topic" {
-				// Strict nesting: no <result> is open here.
-				cur = nil // a <result> after it is outside any topic
-				continue
-			}
-			if res == nil {
-				continue
-			}
-			v := strings.TrimSpace(text.String())
-			switch t.Name.Local {
-			case "file":
-				res.file = strings.TrimSuffix(v, ".xml")
-			case "rank":
-				if _, err := strconv.Atoi(v); err != nil {
-					return nil, errorf(name, line(), "rank %q is not an integer", v)
-				}
-			case "rsv":
-				f, ok := parseFloat([]byte(v))
-				if !ok {
-					return nil, errorf(name, line(), "rsv %q is not a finite number", v)
-				}
-				res.score = f
-			case "path":
-				res.paths = append(res.paths, v)
-			case "result":
-				if err := res.passages(name, cur, opt.Resolver); err != nil {
-					return nil, err
-				}
-				run.Lines++
-				res = nil
-			}
+			err = x.end(t)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	if !sawRoot {
+	if !x.sawRoot {
 		return nil, &Error{File: name, Err: errors.New("not an INEX submission: no <inex-submission> element")}
 	}
-	if run.Lines == 0 {
+	if x.run.Lines == 0 {
 		return nil, &Error{File: name, Err: errors.New("empty submission: no <result>")}
 	}
-	w.emit(name, opt.Warn)
-	return run, nil
+	return x.run, nil
+}
+
+// xmlReader is the state of readXML between tokens.
+type xmlReader struct {
+	name    string
+	dec     *xml.Decoder
+	opt     RunOptions
+	run     *Run
+	byID    map[string]*RunTopic
+	cur     *RunTopic       // the open <topic>
+	res     *result         // the open <result>
+	text    strings.Builder // the text since the last start tag
+	sawRoot bool
+}
+
+// line is the decoder's line.
+func (x *xmlReader) line() int { l, _ := x.dec.InputPos(); return l }
+
+// start reads a start tag.
+func (x *xmlReader) start(t xml.StartElement) error {
+	name := x.name
+	switch t.Name.Local {
+	case "inex-submission":
+		x.sawRoot = true
+		x.run.ID, _ = xmlAttr(t, "run-id")
+	case "topic":
+		id, ok := xmlAttr(t, "topic-id")
+		if !ok {
+			return errorf(name, x.line(), "<topic> without topic-id")
+		}
+		if id == "" || strings.ContainsFunc(id, unicode.IsSpace) {
+			return errorf(name, x.line(), "topic-id %q is empty or holds white space: a topic id is one word", id)
+		}
+		x.cur = x.byID[id]
+		if x.cur == nil {
+			x.cur = &RunTopic{ID: id}
+			x.byID[id] = x.cur
+			x.run.Topics = append(x.run.Topics, x.cur)
+		}
+	case "result":
+		if x.cur == nil {
+			return errorf(name, x.line(), "<result> outside a <topic>")
+		}
+		x.res = &result{line: x.line(), entry: -1}
+	case "fol", "bep":
+		if x.res == nil {
+			return errorf(name, x.line(), "<%s> outside a <result>", t.Name.Local)
+		}
+		off, err := xmlInt(name, x.line(), t.Name.Local+" offset", t, "offset")
+		if err != nil {
+			return err
+		}
+		if t.Name.Local == "bep" {
+			x.res.entry = off
+			return nil
+		}
+		n, err := xmlInt(name, x.line(), "fol length", t, "length")
+		if err != nil {
+			return err
+		}
+		x.res.spans = append(x.res.spans, [2]int{off, off + n})
+	}
+	return nil
+}
+
+// end reads an end tag: the text of a result's fields, the end of a result
+// or of a topic.
+func (x *xmlReader) end(t xml.EndElement) error {
+	name := x.name
+	if t.Name.Local == "topic" {
+		// Strict nesting: no <result> is open here.
+		x.cur = nil // a <result> after it is outside any topic
+		return nil
+	}
+	res := x.res
+	if res == nil {
+		return nil
+	}
+	v := strings.TrimSpace(x.text.String())
+	switch t.Name.Local {
+	case "file":
+		res.file = strings.TrimSuffix(v, ".xml")
+	case "rank":
+		if _, err := strconv.Atoi(v); err != nil {
+			return errorf(name, x.line(), "rank %q is not an integer", v)
+		}
+	case "rsv":
+		f, ok := parseFloat([]byte(v))
+		if !ok {
+			return errorf(name, x.line(), "rsv %q is not a finite number", v)
+		}
+		res.score = f
+	case "path":
+		res.paths = append(res.paths, v)
+	case "result":
+		if err := res.passages(name, x.cur, x.opt.Resolver); err != nil {
+			return err
+		}
+		x.run.Lines++
+		x.res = nil
+	}
+	return nil
 }
 
 type result struct {
@@ -179,8 +198,20 @@ func (r *result) passages(name string, t *RunTopic, res PathResolver) error {
 	return nil
 }
 
-func xmlInt(name string, line int, what string, attr func(string) (string, bool), key string) (int, error) {
-	v, ok := attr(key)
+// xmlAttr returns the value of t's attribute k.
+func xmlAttr(t xml.StartElement, k string) (string, bool) {
+	for _, a := range t.Attr {
+		if a.Name.Local == k {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+// xmlInt parses t's attribute key, a non-negative integer, what naming it
+// in errors.
+func xmlInt(name string, line int, what string, t xml.StartElement, key string) (int, error) {
+	v, ok := xmlAttr(t, key)
 	if !ok {
 		return 0, errorf(name, line, "%s missing", what)
 	}
