@@ -206,144 +206,178 @@ type articleLength func(doc string) (int, bool)
 // check validates e (event i of its batch) against the state, for a
 // participant with the topics assigned, and applies it to the state.
 func (s *recState) check(i int, c *clientEvent, assigned map[string]bool, length articleLength) (recEvent, *batchError) {
-	bad := func(format string, args ...any) (recEvent, *batchError) {
-		return recEvent{}, badBatch(400, i, format, args...)
+	if status, msg := s.checkHead(c, assigned); msg != "" {
+		return recEvent{}, badBatch(status, i, "%s", msg)
 	}
-	e := recEvent{ev: c.Ev}
+	e := recEvent{ev: c.Ev, topic: *c.Topic, seq: *c.Seq, t: *c.T}
+	if msg := checkFields(c); msg != "" {
+		return recEvent{}, badBatch(400, i, "%s", msg)
+	}
+	doc, rank := "", 0
+	if c.Doc != nil {
+		doc = *c.Doc
+	}
+	if c.Rank != nil {
+		rank = *c.Rank
+	}
+	if msg := s.checkPlace(c, &e, doc, rank); msg != "" {
+		return recEvent{}, badBatch(400, i, "%s", msg)
+	}
+	if msg := s.apply(c, &e, doc, rank, length); msg != "" {
+		return recEvent{}, badBatch(400, i, "%s", msg)
+	}
+	s.seq, s.t = e.seq, e.t
+	return e, nil
+}
+
+// checkHead checks the fields every event has (topic, seq, t) and returns
+// the status and message of a refusal ("" when none).
+func (s *recState) checkHead(c *clientEvent, assigned map[string]bool) (int, string) {
 	switch {
 	case c.Topic == nil || c.Seq == nil || c.T == nil:
-		return bad("ev, topic, seq and t are required")
+		return 400, "ev, topic, seq and t are required"
 	case *c.Seq < 1 || *c.Seq > maxStudySeq:
-		return bad("seq %d is not from 1 to 2^40", *c.Seq)
+		return 400, fmt.Sprintf("seq %d is not from 1 to 2^40", *c.Seq)
 	case *c.Seq <= s.seq:
-		return recEvent{}, badBatch(409, i, "seq %d replays or goes back: the last seq recorded is %d", *c.Seq, s.seq)
+		return 409, fmt.Sprintf("seq %d replays or goes back: the last seq recorded is %d", *c.Seq, s.seq)
 	case *c.T < 0 || *c.T > MaxStudyMillis:
-		return bad("time t %d is not from 0 to %d ms", *c.T, MaxStudyMillis)
+		return 400, fmt.Sprintf("time t %d is not from 0 to %d ms", *c.T, MaxStudyMillis)
 	case *c.T < s.t:
-		return bad("time t %d goes back (the last is %d)", *c.T, s.t)
+		return 400, fmt.Sprintf("time t %d goes back (the last is %d)", *c.T, s.t)
 	case !assigned[*c.Topic]:
-		return bad("unknown topic %q: not a topic of this participant", *c.Topic)
+		return 400, fmt.Sprintf("unknown topic %q: not a topic of this participant", *c.Topic)
 	}
-	e.topic, e.seq, e.t = *c.Topic, *c.Seq, *c.T
-	// which fields the kind takes
-	var allowed string
-	switch c.Ev {
-	case "topic":
-		allowed = "rank doc"
-	case "query":
-		allowed = "q rank doc"
-	case "open":
-		allowed = "rank doc passages"
-	case "read":
-		allowed = "rank doc from to"
-	case "jump":
-		allowed = "rank doc to"
-	case "stop":
-		allowed = "rank doc"
-	case "done":
-		allowed = "outcome rank doc"
-	default:
-		return bad("unknown event %q (topic, query, open, read, jump, stop, done)", c.Ev)
+	return 0, ""
+}
+
+// eventFields are the optional fields each kind of event takes.
+var eventFields = map[string]string{
+	"topic": "rank doc",
+	"query": "q rank doc",
+	"open":  "rank doc passages",
+	"read":  "rank doc from to",
+	"jump":  "rank doc to",
+	"stop":  "rank doc",
+	"done":  "outcome rank doc",
+}
+
+// checkFields refuses an unknown kind of event and fields its kind does
+// not take.
+func checkFields(c *clientEvent) string {
+	allowed, ok := eventFields[c.Ev]
+	if !ok {
+		return fmt.Sprintf("unknown event %q (topic, query, open, read, jump, stop, done)", c.Ev)
 	}
 	for _, f := range []struct {
 		name  string
 		given bool
 	}{{"from", c.From != nil}, {"to", c.To != nil}, {"passages", c.Passages != nil}, {"q", c.Q != nil}, {"outcome", c.Outcome != nil}} {
 		if f.given && !strings.Contains(" "+allowed+" ", " "+f.name+" ") {
-			return bad("a %s event has no field %s", c.Ev, f.name)
+			return fmt.Sprintf("a %s event has no field %s", c.Ev, f.name)
 		}
 	}
+	return ""
+}
+
+// checkPlace checks that the event belongs where the participant is: its
+// topic open, and for read, jump and stop its article open (whose doc and
+// rank e takes).
+func (s *recState) checkPlace(c *clientEvent, e *recEvent, doc string, rank int) string {
 	if c.Ev != "topic" && s.topic != e.topic {
 		if s.topic == "" {
-			return bad("a %s event of topic %s before its topic event", c.Ev, e.topic)
+			return fmt.Sprintf("a %s event of topic %s before its topic event", c.Ev, e.topic)
 		}
-		return bad("a %s event of topic %s while topic %s is open", c.Ev, e.topic, s.topic)
-	}
-	doc := ""
-	if c.Doc != nil {
-		doc = *c.Doc
-	}
-	rank := 0
-	if c.Rank != nil {
-		rank = *c.Rank
+		return fmt.Sprintf("a %s event of topic %s while topic %s is open", c.Ev, e.topic, s.topic)
 	}
 	switch c.Ev {
 	case "topic", "query", "done":
 		if doc != "" || rank != 0 {
-			return bad("a %s event has rank 0 and no doc", c.Ev)
+			return fmt.Sprintf("a %s event has rank 0 and no doc", c.Ev)
 		}
 	case "read", "jump", "stop":
 		if s.doc == "" || doc != s.doc {
-			return bad("a %s event of article %q, which is not open", c.Ev, doc)
+			return fmt.Sprintf("a %s event of article %q, which is not open", c.Ev, doc)
 		}
 		e.doc, e.rank = s.doc, s.rank
 	}
+	return ""
+}
+
+// apply checks the fields of e's kind, fills e with them and moves the
+// state on (a topic opened or done, an article opened or left).
+func (s *recState) apply(c *clientEvent, e *recEvent, doc string, rank int, length articleLength) string {
 	switch c.Ev {
 	case "topic":
 		if s.done[e.topic] {
-			return bad("topic %s is done", e.topic)
+			return fmt.Sprintf("topic %s is done", e.topic)
 		}
 		s.topic, s.doc = e.topic, ""
 		s.started[e.topic] = true
 	case "query":
 		if c.Q == nil {
-			return bad("a query event needs q")
+			return "a query event needs q"
 		}
 		q := strings.TrimSpace(*c.Q)
 		if q == "" || !utf8.ValidString(q) || utf8.RuneCountInString(q) > maxQueryChars || strings.ContainsFunc(q, unicode.IsControl) {
-			return bad("q must be 1 to %d characters of text", maxQueryChars)
+			return fmt.Sprintf("q must be 1 to %d characters of text", maxQueryChars)
 		}
 		e.q = q
 	case "open":
-		if !validID(doc) {
-			return bad("an open event needs the id of an article (doc)")
-		}
-		n, ok := length(doc)
-		if !ok {
-			return bad("unknown article %q", doc)
-		}
-		if rank < 0 || rank > maxStudyRank {
-			return bad("rank %d is not from 0 to %d", rank, maxStudyRank)
-		}
-		e.doc, e.rank, e.length = doc, rank, n
-		e.passages = [][2]int{}
-		if c.Passages != nil {
-			if len(*c.Passages) > maxPassages {
-				return bad("more than %d passages", maxPassages)
-			}
-			for _, p := range *c.Passages {
-				if len(p) != 2 || p[0] < 0 || p[1] < p[0] || p[1] > n {
-					return bad("passage %v is not [from,to] within the article's %d characters", p, n)
-				}
-				e.passages = append(e.passages, [2]int{p[0], p[1]})
-			}
-		}
-		s.doc, s.rank, s.length = doc, rank, n
+		return s.open(c, e, doc, rank, length)
 	case "read":
 		if c.From == nil || c.To == nil {
-			return bad("a read event needs from and to")
+			return "a read event needs from and to"
 		}
 		if *c.From < 0 || *c.To < *c.From || *c.To > s.length {
-			return bad("read [%d,%d) is not 0 ≤ from ≤ to ≤ %d (the article's length)", *c.From, *c.To, s.length)
+			return fmt.Sprintf("read [%d,%d) is not 0 ≤ from ≤ to ≤ %d (the article's length)", *c.From, *c.To, s.length)
 		}
 		e.from, e.to = *c.From, *c.To
 	case "jump":
 		if c.To == nil || *c.To < 0 || *c.To > s.length {
-			return bad("a jump event needs to, from 0 to %d (the article's length)", s.length)
+			return fmt.Sprintf("a jump event needs to, from 0 to %d (the article's length)", s.length)
 		}
 		e.to = *c.To
 	case "stop":
 		s.doc = ""
 	case "done":
 		if c.Outcome == nil || *c.Outcome != "found" && *c.Outcome != "gave up" {
-			return bad(`a done event needs outcome "found" or "gave up"`)
+			return `a done event needs outcome "found" or "gave up"`
 		}
 		e.outcome = *c.Outcome
 		s.done[e.topic] = true
 		s.topic, s.doc = "", ""
 	}
-	s.seq, s.t = e.seq, e.t
-	return e, nil
+	return ""
+}
+
+// open checks an open event (an article the server has, a rank, passages
+// within the article) and opens the article.
+func (s *recState) open(c *clientEvent, e *recEvent, doc string, rank int, length articleLength) string {
+	if !validID(doc) {
+		return "an open event needs the id of an article (doc)"
+	}
+	n, ok := length(doc)
+	if !ok {
+		return fmt.Sprintf("unknown article %q", doc)
+	}
+	if rank < 0 || rank > maxStudyRank {
+		return fmt.Sprintf("rank %d is not from 0 to %d", rank, maxStudyRank)
+	}
+	e.doc, e.rank, e.length = doc, rank, n
+	e.passages = [][2]int{}
+	if c.Passages != nil {
+		if len(*c.Passages) > maxPassages {
+			return fmt.Sprintf("more than %d passages", maxPassages)
+		}
+		for _, p := range *c.Passages {
+			if len(p) != 2 || p[0] < 0 || p[1] < p[0] || p[1] > n {
+				return fmt.Sprintf("passage %v is not [from,to] within the article's %d characters", p, n)
+			}
+			e.passages = append(e.passages, [2]int{p[0], p[1]})
+		}
+	}
+	s.doc, s.rank, s.length = doc, rank, n
+	return ""
 }
 
 // appendLine appends e's line (JSON and a newline) for participant run.

@@ -107,21 +107,7 @@ func runCompare(e *env, args []string) error {
 		Permutations: *perms, Seed: *seed, Test: *test, Alpha: *alpha,
 	}
 	if *readings {
-		rds, err := scenario.OpenReadings(pos)
-		if err != nil {
-			return err
-		}
-		copt.Baseline = -1
-		if *baseline != "" {
-			if copt.Baseline = findReading(*baseline, pos, rds); copt.Baseline < 0 {
-				return usageError{fmt.Sprintf("--baseline %q is none of the readings", *baseline)}
-			}
-		}
-		cmp, err := scenario.CompareReadings(q, rds, copt)
-		if err != nil {
-			return err
-		}
-		return writeComparison(e, cmp, f, *digits)
+		return compareReadings(e, q, pos, *baseline, copt, f, *digits)
 	}
 	runs := make([]*inex.Run, len(pos))
 	for i, p := range pos {
@@ -151,6 +137,26 @@ func runCompare(e *env, args []string) error {
 		return err
 	}
 	return writeCharts(e, *plotDir, charts)
+}
+
+// compareReadings compares recorded readings (compare --readings), the
+// baseline named by baseline ("" for the last).
+func compareReadings(e *env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, f scenario.Format, digits int) error {
+	rds, err := scenario.OpenReadings(files)
+	if err != nil {
+		return err
+	}
+	copt.Baseline = -1
+	if baseline != "" {
+		if copt.Baseline = findReading(baseline, files, rds); copt.Baseline < 0 {
+			return usageError{fmt.Sprintf("--baseline %q is none of the readings", baseline)}
+		}
+	}
+	cmp, err := scenario.CompareReadings(q, rds, copt)
+	if err != nil {
+		return err
+	}
+	return writeComparison(e, cmp, f, digits)
 }
 
 // maxPermutations bounds --permutations: 10⁷ random sign assignments of
