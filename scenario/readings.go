@@ -207,7 +207,8 @@ func (p *readingParser) event(b []byte) error {
 		}
 		p.art = nil
 	}
-	if p.cur != nil && t >= 0 {
+	// a topic event ends nothing: the topic it opens takes its time
+	if e.Ev != "topic" && p.cur != nil && t >= 0 {
 		p.cur.End = max(p.cur.End, t)
 	}
 	switch e.Ev {
@@ -241,6 +242,9 @@ func (p *readingParser) topic(e *traceLine, t int64) error {
 	}
 	if p.byID[*e.Topic] != nil {
 		p.cur = p.byID[*e.Topic] // a topic resumed (a study session interrupted)
+		if t >= 0 {
+			p.cur.End = max(p.cur.End, t)
+		}
 	} else {
 		p.cur = &ReadTopic{ID: *e.Topic, Start: t, End: t, Line: p.line}
 		p.byID[p.cur.ID] = p.cur

@@ -129,6 +129,29 @@ func TestReplayAsReading(t *testing.T) {
 }
 
 // Bad readings are refused with the line.
+// TestReadingTopicTimes: a topic's time runs from its topic event to its
+// last event; the next topic's event (at 20 s here) is not the previous
+// topic's end, and a topic resumed later extends its own end.
+func TestReadingTopicTimes(t *testing.T) {
+	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 10 100 0 0:10\n2 Q0 a 10 100 0 0:10\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const trace = `{"ev":"topic","topic":"1","seq":1,"run":"p","t":1000}
+{"ev":"done","topic":"1","seq":2,"outcome":"gave up","t":4000}
+{"ev":"topic","topic":"2","seq":3,"t":20000}
+{"ev":"done","topic":"2","seq":4,"outcome":"found","t":26000}
+`
+	rd, err := ReadReading("p.jsonl", strings.NewReader(trace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tops := Figures(q, rd, 300, 5)
+	if len(tops) != 2 || tops[0].Ms != 3000 || tops[1].Ms != 6000 {
+		t.Errorf("topic times %+v, want 3000 ms and 6000 ms", tops)
+	}
+}
+
 func TestReadingErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"not JSON", "{nope\n", "r:1: not a trace event"},
