@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/index/article/shareddata"
 )
 
 // synthetic writes an INEX 2009-style article of about size bytes: sections of
@@ -80,6 +82,35 @@ func BenchmarkParseSample(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(all)), "articles/op")
+}
+
+// BenchmarkParseWikipedia parses the 77 real Wikipedia articles of the
+// shared data (English, Chinese, Korean) with their collection's DTD.
+func BenchmarkParseWikipedia(b *testing.B) {
+	dir := shareddata.Wikipedia(b)
+	d, err := OpenDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	total := int64(0)
+	for _, id := range d.IDs() {
+		p, _ := d.Path(id)
+		st, err := os.Stat(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += st.Size()
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, id := range d.IDs() {
+			if _, err := d.Parse(id); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(d.IDs())), "articles/op")
 }
 
 func BenchmarkParse20KB(b *testing.B) { benchParse(b, synthetic(20<<10)) }
