@@ -297,6 +297,7 @@ func needsOf(ms []effort.Measure, q *inex.Qrels, run *inex.Run, group, merge boo
 		switch {
 		case m.IsSpan():
 			n.spans = true
+			q.NumberPassages()
 		case m.IsFocused():
 			n.focused, n.docs = true, true
 		case m.IsCount():

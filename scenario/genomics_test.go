@@ -290,6 +290,37 @@ func TestCharAPINEX(t *testing.T) {
 	}
 }
 
+// PASSAGE on INEX judgments, worked by hand: the gold passages of FOL
+// judgments are their highlighted passages, numbered per topic in line
+// order (a [10,30) 0, a [40,50) 1, b [0,10) 2). In NIST's order (by rank):
+//
+//	a [0,20):  first overlapping gold a [10,30): 10 relevant of 20 read  10/20
+//	b [5,15):  gold b [0,10): 5 more, 15 of 30                           15/30
+//	a [40,44): gold a [40,50): 4 more, 19 of 34                          19/34
+//
+// Three passages with relevant text, every gold passage credited: the sum
+// over 3. Without the passages numbered PASSAGE would be 0.
+func TestPassageINEX(t *testing.T) {
+	qrels := "1 Q0 a 30 100 0 10:20 40:10\n1 Q0 c 0 70 0\n1 Q0 b 10 50 0 0:10\n"
+	run := "1 Q0 a 1 1.0 r 0 20\n1 Q0 b 2 0.9 r 5 10\n1 Q0 a 3 0.8 r 40 4\n"
+	q, err := inex.ReadQrels("q", strings.NewReader(qrels), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, err := inex.ReadRun("r", strings.NewReader(run), inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Evaluate(q, rr, EvalOptions{Measures: []effort.Measure{mustMeasure(t, "PASSAGE")}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (10.0/20 + 15.0/30 + 19.0/34) / 3
+	if got := res.All[0]; math.Abs(got-want) > 1e-15 {
+		t.Errorf("PASSAGE %v, want %v", got, want)
+	}
+}
+
 // Span judgments with lengths are INEX judgments in another form: the
 // default measures (reading measures included) give the same values on
 // the FOL judgments and on their span form with a lengths file.

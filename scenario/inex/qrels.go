@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/readsim/readsim/effort"
 )
@@ -28,7 +29,8 @@ type Judgment struct {
 	Line int
 	// Passages are the relevant passages for the span measures (PASSAGE,
 	// ASPECT): a span judgment's relevant lines in line order, with their
-	// aspects; for FOL judgments the spans of Rel.
+	// aspects; for FOL judgments the spans of Rel, once
+	// Qrels.NumberPassages has run.
 	Passages []effort.GoldPassage
 }
 
@@ -45,7 +47,8 @@ type TopicJudgments struct {
 	// ideal ranking).
 	Ideal []int
 	// GoldPassages counts the distinct relevant passages (PASSAGE) and
-	// Aspects the distinct aspects of the span judgments (ASPECT).
+	// Aspects the distinct aspects of the span judgments (ASPECT). For FOL
+	// judgments GoldPassages is set by Qrels.NumberPassages.
 	GoldPassages, Aspects int
 }
 
@@ -95,6 +98,21 @@ type Qrels struct {
 	// lengths (SetLengths); "" when none did.
 	LengthsFile string
 	hasAspects  bool
+	// gold numbers FOL judgments' relevant passages once, on first need
+	// (NumberPassages).
+	gold sync.Once
+}
+
+// NumberPassages gives FOL judgments their relevant passages for the span
+// measures (PASSAGE, ASPECT, PASSAGE2, charAP), numbered per topic, the first
+// time it is called; span judgments have theirs from reading. The work waits
+// for a span measure: most evaluations of INEX judgments ask none, and
+// numbering every judgment was a third of reading them. Safe for concurrent
+// use.
+func (q *Qrels) NumberPassages() {
+	if q.Format == FOLQrels {
+		q.gold.Do(q.folPassages)
+	}
 }
 
 // Passages tells whether the judgments give relevant passages (FOL and
@@ -166,11 +184,8 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 	if lines == 0 {
 		return nil, &Error{File: name, Err: errors.New("empty file: no judgments")}
 	}
-	switch {
-	case qr.sp != nil:
+	if qr.sp != nil {
 		qr.sp.finish()
-	case q.Format == FOLQrels:
-		q.folPassages()
 	}
 	SortTopics(q.IDs)
 	for _, t := range q.Topics {

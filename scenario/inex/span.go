@@ -2,8 +2,10 @@ package inex
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/readsim/readsim/effort"
@@ -357,14 +359,19 @@ func (q *Qrels) derive(clipped func(line int)) {
 // measures: the spans of Rel (normalised: INEX's highlighted passages,
 // merged and ordered), numbered per topic.
 func (q *Qrels) folPassages() {
+	var rel []*Judgment
 	for _, t := range q.Topics {
-		ids := q.docOrder(t)
-		n := 0
-		for _, doc := range ids {
-			j := t.Docs[doc]
-			if !j.Relevant() {
-				continue
+		// the relevant judgments in line order (most judgments are not
+		// relevant: ordering only these keeps reading the judgments fast)
+		rel = rel[:0]
+		for _, j := range t.Docs {
+			if j.Relevant() {
+				rel = append(rel, j)
 			}
+		}
+		slices.SortFunc(rel, func(a, b *Judgment) int { return cmp.Compare(a.Line, b.Line) })
+		n := 0
+		for _, j := range rel {
 			j.Passages = make([]effort.GoldPassage, len(j.Rel))
 			for i, s := range j.Rel {
 				j.Passages[i] = effort.GoldPassage{Span: s, ID: n}
