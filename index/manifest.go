@@ -262,8 +262,13 @@ var afterFirstRename func()
 // swapIn replaces the index folder idx by the complete folder tmp: idx is
 // renamed to idx.old-PID, then tmp to idx. A process killed between the two
 // renames leaves no idx but two complete indexes beside it, which the next
-// build's recoverSwap finds.
+// build's recoverSwap finds. tmp's entries are synced before the renames
+// and the parent folder after them, so that a power loss keeps either the
+// old index or the new one whole, never an index without its manifest.
 func swapIn(tmp, idx string) error {
+	if err := syncDir(tmp); err != nil {
+		return err
+	}
 	oldDir := fmt.Sprintf("%s.old-%d", idx, os.Getpid())
 	hadOld := false
 	if _, err := os.Stat(idx); err == nil {
@@ -279,6 +284,9 @@ func swapIn(tmp, idx string) error {
 		if hadOld {
 			os.Rename(oldDir, idx)
 		}
+		return err
+	}
+	if err := syncDir(filepath.Dir(idx)); err != nil {
 		return err
 	}
 	if hadOld {
@@ -297,7 +305,10 @@ func recoverSwap(idx string) error {
 		return nil
 	}
 	if best := completeLeftover(idx); best != "" {
-		return os.Rename(best, idx)
+		if err := os.Rename(best, idx); err != nil {
+			return err
+		}
+		return syncDir(filepath.Dir(idx))
 	}
 	return nil
 }
