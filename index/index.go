@@ -55,9 +55,13 @@
 // parallel. The index is built beside its folder and renamed into place; a
 // build killed between the two renames leaves the new index complete
 // beside the folder, which Open uses and the next build puts in place. An
-// open Index switches to a rebuilt one (Reload, Watch) without a pause:
-// requests in flight finish on the build they began with, which is closed
-// after them.
+// open Index switches to a rebuilt one (Reload, Watch) without a pause: requests
+// in flight finish on the build they began with, which is closed after
+// them; Reopen opens the rebuilt one beside it instead. Opening checks
+// that it opened one build whole (a build swapped in while it opened the
+// manifest, the element frequencies and the shards one after another
+// makes it start again), and a build killed between its renames is found
+// by Open, Reload and Reopen alike.
 //
 // Fetch ranks articles with Bleve's BM25 over title and text. Browse scores
 // the candidate elements of one article with BM25 against the element
@@ -189,7 +193,7 @@ import (
 )
 
 // Index is an open index, safe for concurrent searches. It can switch to
-// a rebuilt index in its folder without a pause (Reload, Watch): each
+// a rebuilt index in its folder without a pause (Reload): each
 // request uses the index as it was when the request began.
 type Index struct {
 	dir string
@@ -204,7 +208,7 @@ type snapshot struct {
 	// snapshot; the last one out closes it.
 	refs     atomic.Int64
 	gen      uint64
-	stamp    os.FileInfo // the manifest file it was opened from
+	stamp    buildStamp // the folder and manifest file it was opened from
 	shards   []bleve.Index
 	ranks    [][]uint32 // per shard, the rank of each document's id (idRanks)
 	elemDF   *vellum.FST
@@ -224,11 +228,13 @@ var generations atomic.Uint64
 // words, operators or punctuation.
 var ErrNoTerms = errors.New("the query has no searchable word: only stop words, operators or punctuation")
 
-// Open opens the index in dir for searching. Opening does not block: when
-// another process holds the index's write lock, it fails with ErrLocked.
-// When dir is missing but a build killed between its final renames left a
-// complete index beside it, that index is opened (the next build puts it
-// in place).
+// Open opens the index in dir for searching. It takes no lock: an index
+// is searched while a build runs, which writes the next index beside it
+// and swaps it in (Reload and Reopen switch to it). It fails with
+// ErrLocked only when Bleve's own files of the index are locked by a
+// process writing them. When dir is missing but a build killed between
+// its final renames left a complete index beside it, that index is opened
+// (the next build puts it in place).
 func Open(dir string) (*Index, error) {
 	s, err := openSnapshot(dir)
 	if err != nil {
@@ -239,48 +245,106 @@ func Open(dir string) (*Index, error) {
 	return x, nil
 }
 
-// openSnapshot opens the index as it is now in dir.
-func openSnapshot(dir string) (*snapshot, error) {
+// buildStamp identifies the build of an index: the folder holding it and
+// its manifest file (nil when there is none).
+type buildStamp struct {
+	dir string
+	fi  os.FileInfo
+}
+
+// currentBuild is the build of the index in dir that Open uses now: dir,
+// or, when dir is missing, the complete index a build killed between its
+// final renames left beside it.
+func currentBuild(dir string) buildStamp {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		if left := completeLeftover(dir); left != "" {
 			dir = left
 		}
 	}
-	if st, err := os.Stat(dir); err != nil {
-		return nil, &InputError{fmt.Sprintf("index %s: %v (build it with readsim index)", dir, errors.Unwrap(err))}
-	} else if !st.IsDir() {
-		return nil, &InputError{fmt.Sprintf("index %s: not a folder", dir)}
-	}
-	stamp, err := os.Stat(manifestPath(dir))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, &InputError{fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, manifestName)}
+	fi, _ := os.Stat(manifestPath(dir))
+	return buildStamp{dir: dir, fi: fi}
+}
+
+// sameFile reports whether two stamps name one manifest file (in any
+// folder: renaming a finished build into place keeps its manifest).
+func (b buildStamp) sameFile(o buildStamp) bool {
+	return b.fi != nil && o.fi != nil && os.SameFile(b.fi, o.fi) && b.fi.ModTime().Equal(o.fi.ModTime())
+}
+
+// openHook, when set (tests), is called between the steps of opening a
+// build: after reading its manifest ("manifest"), after its element
+// frequencies ("elements") and after each shard ("shard").
+var openHook func(step string)
+
+// openAttempts bounds how many times openSnapshot starts again when a
+// build is swapped in while it opens one.
+const openAttempts = 5
+
+// openSnapshot opens the build of the index that is now in dir. It opens
+// the manifest, the element frequencies and each shard one after another
+// by path, so a build swapped in meanwhile could mix two builds: after
+// opening, it checks that the build it opened is still the one in place
+// (the same folder and manifest file) and starts again if not.
+func openSnapshot(dir string) (*snapshot, error) {
+	for range openAttempts {
+		b := currentBuild(dir)
+		s, err := openBuild(b, dir)
+		if now := currentBuild(dir); b.fi == nil || now.dir == b.dir && now.sameFile(b) {
+			return s, err // nothing to open, or nothing swapped meanwhile
 		}
-		return nil, &InputError{fmt.Sprintf("index %s: %v", dir, err)}
+		if s != nil {
+			s.closeShards()
+		}
+	}
+	return nil, fmt.Errorf("index %s: rebuilt %d times while it was being opened; try again", dir, openAttempts)
+}
+
+// openBuild opens the build b of the index named name.
+func openBuild(b buildStamp, name string) (*snapshot, error) {
+	dir := b.dir
+	if st, err := os.Stat(dir); err != nil {
+		return nil, &InputError{fmt.Sprintf("index %s: %v (build it with readsim index)", name, errors.Unwrap(err))}
+	} else if !st.IsDir() {
+		return nil, &InputError{fmt.Sprintf("index %s: not a folder", name)}
+	}
+	if b.fi == nil {
+		return nil, &InputError{fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, manifestName)}
+	}
+	hook := func(step string) {
+		if openHook != nil {
+			openHook(step)
+		}
+	}
+	s := &snapshot{stamp: b, gen: generations.Add(1)}
+	s.refs.Store(1)
+	failed := func(err error) (*snapshot, error) {
+		s.closeShards()
+		return nil, err
 	}
 	m, err := readManifestHead(dir)
 	if err != nil {
-		return nil, &InputError{fmt.Sprintf("index %s: %v", dir, err)}
+		return failed(&InputError{fmt.Sprintf("index %s: %v", dir, err)})
 	}
 	if m.Version != manifestVersion {
-		return nil, &InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); run readsim index again", dir, m.Version, manifestVersion)}
+		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); run readsim index again", dir, m.Version, manifestVersion)})
 	}
-	s := &snapshot{man: m, stamp: stamp, gen: generations.Add(1)}
-	s.refs.Store(1)
+	s.man = m
+	hook("manifest")
 	if s.elemDF, err = loadElemDF(dir); err != nil {
-		return nil, &InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)}
+		return failed(&InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
 	}
+	hook("elements")
 	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
 	for i := range max(m.Shards, 1) {
 		ai, err := bleve.OpenUsing(shardDir(dir, i), cfg)
 		if err != nil {
-			s.closeShards()
 			if strings.Contains(err.Error(), "timeout") {
-				return nil, fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked)
+				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked))
 			}
-			return nil, fmt.Errorf("index %s: %w", dir, err)
+			return failed(fmt.Errorf("index %s: %w", dir, err))
 		}
 		s.shards = append(s.shards, ai)
+		hook("shard")
 	}
 	s.ranks = make([][]uint32, len(s.shards))
 	if err := parallel(len(s.shards), func(i int) error {
@@ -296,8 +360,7 @@ func openSnapshot(dir string) (*snapshot, error) {
 		s.ranks[i], err = idRanks(r)
 		return err
 	}); err != nil {
-		s.closeShards()
-		return nil, fmt.Errorf("index %s: %w", dir, err)
+		return failed(fmt.Errorf("index %s: %w", dir, err))
 	}
 	s.loadStats()
 	return s, nil
@@ -360,12 +423,21 @@ func (x *Index) snap() *snapshot { return x.cur.Load() }
 // errClosed is the error of a request to a closed index.
 var errClosed = errors.New("index: closed")
 
-// Reload opens the index in its folder again if it was rebuilt or updated
-// since it was opened (its manifest is another file) and switches to it:
-// requests that began before go on with the previous build, which is
-// closed when the last of them ends. It reports whether it switched. An
-// index folder that is missing or incomplete for now (a build swapping it
-// in) is not an error: the index goes on as it is.
+// stale reports whether the index in dir is now another build than the
+// snapshot (rebuilt or updated since, or a complete build left beside a
+// missing folder, which Open would use). A folder missing or incomplete
+// for now (a build swapping it in) is not another build.
+func (x *snapshot) stale(dir string) bool {
+	now := currentBuild(dir)
+	return now.fi != nil && !now.sameFile(x.stamp)
+}
+
+// Reload opens the index in its folder again if it is another build than
+// the one open (see Reopen) and switches to it: requests that began
+// before go on with the previous build, which is closed when the last of
+// them ends. It reports whether it switched. An index folder that is
+// missing or incomplete for now (a build swapping it in) is not an error:
+// the index goes on as it is.
 func (x *Index) Reload() (bool, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -373,8 +445,7 @@ func (x *Index) Reload() (bool, error) {
 	if old == nil {
 		return false, errClosed
 	}
-	st, err := os.Stat(manifestPath(x.dir))
-	if err != nil || (os.SameFile(st, old.stamp) && st.ModTime().Equal(old.stamp.ModTime())) {
+	if !old.stale(x.dir) {
 		return false, nil
 	}
 	s, err := openSnapshot(x.dir)
@@ -408,6 +479,25 @@ func (x *Index) Watch(ctx context.Context, interval time.Duration, logf func(for
 			logf("index %s was rebuilt: now serving %d articles", x.dir, x.Articles())
 		}
 	}
+}
+
+// Reopen opens the index in x's folder again, as a new Index, when the
+// folder holds another build than x: rebuilt or updated since x was
+// opened, or, with the folder missing, a complete build left beside it by
+// a build killed between its final renames (the one Open would use). It
+// returns nil when the build is the same, or when the folder is missing or
+// incomplete for now (a build swapping it in). x is left as it is; the
+// caller closes whichever it no longer needs. readsim serve switches its
+// index, article pages and live run together this way.
+func (x *Index) Reopen() (*Index, error) {
+	s := x.snap()
+	if s == nil {
+		return nil, errClosed
+	}
+	if !s.stale(x.dir) {
+		return nil, nil
+	}
+	return Open(x.dir)
 }
 
 // Close closes the index (the build in use is closed when its last
@@ -532,15 +622,20 @@ func (x *Index) Prepare(q string) (*Query, error) {
 		return nil, errClosed
 	}
 	defer s.release()
-	langs := make([]string, 0, len(s.langs))
-	for l := range s.langs {
-		langs = append(langs, l)
-	}
-	terms := QueryTerms(q, langs...)
+	terms := QueryTerms(q, s.langList()...)
 	if len(terms) == 0 {
 		return nil, ErrNoTerms
 	}
 	return s.prepared(&Query{Text: q, Terms: terms})
+}
+
+// langList is the languages of the snapshot's articles.
+func (x *snapshot) langList() []string {
+	langs := make([]string, 0, len(x.langs))
+	for l := range x.langs {
+		langs = append(langs, l)
+	}
+	return langs
 }
 
 // prepared returns q with the snapshot's element statistics: q itself when
@@ -664,6 +759,38 @@ func docElementCounts(d *StoredArticle) termCounts {
 // Browse returns the best passages of the article d for q (see browse).
 func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
 	return browseDoc(d, q, opt)
+}
+
+// Passages is one article page's retrieval: the best passages of article
+// id for the query q (Prepare, Article and Browse in one), all from one
+// build of the index, even when Reload switches meanwhile. A query without
+// terms is ErrNoTerms; an article the index does not have has no passages.
+// A cancelled context stops it.
+func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
+	s := x.acquire()
+	if s == nil {
+		return nil, errClosed
+	}
+	defer s.release()
+	terms := QueryTerms(q, s.langList()...)
+	if len(terms) == 0 {
+		return nil, ErrNoTerms
+	}
+	pq, err := s.prepared(&Query{Text: q, Terms: terms})
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d, err := s.shards[shardOf(id, len(s.shards))].Document(id)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return browseDoc(decodeDoc(id, d), pq, opt), nil
 }
 
 func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {

@@ -329,13 +329,25 @@ func TestSourceAbsolute(t *testing.T) {
 }
 
 // TestReloadUnderLoad rebuilds an index three times while eight goroutines
-// search it without pause: every request succeeds, each sees one build
-// whole (an article of the new build appears only with the new build's
-// count), and after each Reload the new articles are found; the builds
+// search it and browse an article without pause: every request succeeds,
+// each sees one build whole (an article of the new build appears only with
+// the new build's count), and after each Reload the new articles are
+// found and a changed article's passages fall on its new text; the builds
 // replaced are closed once their requests are done.
+//
+// Each build g (0, 1, 2) changes article 1001 to its title "Fresnel lens"
+// [0,12), "Lighthouses use lenses." [12,35), g times "Old text." (9
+// characters each) and "Grinding by hand." (17): the only paragraph with
+// grinding, at [35+9g, 52+9g) (by hand). The first build's 1001 has no
+// grinding: no passage.
 func TestReloadUnderLoad(t *testing.T) {
 	articles, idx, _ := buildTest(t)
 	x := openTest(t, idx)
+	// the passages of grinding in 1001 in each build: none, then build g's
+	wantPassages := map[string]bool{"[]": true}
+	for g := range 3 {
+		wantPassages[fmt.Sprint([]span{{35 + 9*g, 52 + 9*g, fmt.Sprintf("/article[1]/bdy[1]/p[%d]", g+2)}})] = true
+	}
 	var stop atomic.Bool
 	var requests, failures atomic.Int64
 	var wg sync.WaitGroup
@@ -353,6 +365,13 @@ func TestReloadUnderLoad(t *testing.T) {
 				if err == nil {
 					_, err = x.Article("1001")
 				}
+				if err == nil {
+					var ps []Passage
+					ps, err = x.Passages(context.Background(), "grinding", "1001", Options{})
+					if got := fmt.Sprint(spans(ps)); err == nil && !wantPassages[got] {
+						err = fmt.Errorf("passages of grinding in 1001: %s, not those of any build", got)
+					}
+				}
 				requests.Add(1)
 				if err != nil {
 					failures.Add(1)
@@ -368,7 +387,10 @@ func TestReloadUnderLoad(t *testing.T) {
 	old := x.snap()
 	for gen := range 3 {
 		id := fmt.Sprint(5000 + gen)
-		writeArticles(t, articles, map[string]string{id + ".xml": `<article><header><title>Grinding ` + id + `</title></header><bdy><p>Grinding lenses.</p></bdy></article>`})
+		writeArticles(t, articles, map[string]string{
+			id + ".xml": `<article><header><title>Grinding ` + id + `</title></header><bdy><p>Grinding lenses.</p></bdy></article>`,
+			"1001.xml":  `<article><header><title>Fresnel lens</title></header><bdy><p>Lighthouses use lenses.</p>` + strings.Repeat(`<p>Old text.</p>`, gen) + `<p>Grinding by hand.</p></bdy></article>`,
+		})
 		if _, err := Build(BuildOptions{Articles: articles, Index: idx}); err != nil {
 			t.Fatal(err)
 		}
@@ -382,6 +404,12 @@ func TestReloadUnderLoad(t *testing.T) {
 		}
 		if !found || x.Articles() != 4+gen {
 			t.Errorf("after reload %d: %d articles, %s found %v", gen, x.Articles(), id, found)
+		}
+		ps, err := x.Passages(context.Background(), "grinding", "1001", Options{})
+		d, derr := x.Article("1001")
+		if err != nil || derr != nil || len(ps) != 1 || ps[0].Start != 35+9*gen || ps[0].End != 52+9*gen ||
+			string([]rune(d.Text)[ps[0].Start:ps[0].End]) != "Grinding by hand." {
+			t.Errorf("after reload %d: passages of grinding in 1001 %v (%v, %v), want [%d,%d) on Grinding by hand.", gen, spans(ps), err, derr, 35+9*gen, 52+9*gen)
 		}
 		if switched, err := x.Reload(); switched || err != nil {
 			t.Errorf("a second reload switched (%v, %v)", switched, err)
