@@ -61,9 +61,11 @@ func (s *Server) apiSearch(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) apiArticle(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	pages, searcher, done := s.opt.snapshot()
+	defer done()
 	info, err := ArticleInfo{}, ErrNoArticle
 	if validID(id) {
-		info, err = s.opt.Pages.Info(id)
+		info, err = pages.Info(id)
 	}
 	switch {
 	case errors.Is(err, ErrNoArticle):
@@ -80,8 +82,8 @@ func (s *Server) apiArticle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	passages := []effort.Span{}
-	if q != "" && s.opt.Searcher != nil {
-		ps, err := s.opt.Searcher.Passages(r.Context(), q, id)
+	if q != "" && searcher != nil {
+		ps, err := searcher.Passages(r.Context(), q, id)
 		if err != nil {
 			s.opt.Logf("web: passages %q %s: %v", q, id, err)
 			jsonError(w, http.StatusInternalServerError, "the search failed")

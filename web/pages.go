@@ -195,7 +195,10 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusNotFound, "There is no such article.")
 		return
 	}
-	info, err := s.opt.Pages.Info(id)
+	// one snapshot for the whole page: its text and passages from one build
+	pages, searcher, done := s.opt.snapshot()
+	defer done()
+	info, err := pages.Info(id)
 	switch {
 	case errors.Is(err, ErrNoArticle):
 		s.errorPage(w, r, http.StatusNotFound, "There is no such article.")
@@ -217,9 +220,9 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sim := r.URL.Query().Has("p")
-	if !sim && q != "" && s.opt.Searcher != nil {
+	if !sim && q != "" && searcher != nil {
 		var err error
-		passages, err = s.opt.Searcher.Passages(r.Context(), q, id)
+		passages, err = searcher.Passages(r.Context(), q, id)
 		if err != nil {
 			s.opt.Logf("web: passages %q %s: %v", q, id, err)
 			s.errorPage(w, r, http.StatusInternalServerError, "The search failed.")
@@ -227,7 +230,7 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	// links lead to the articles the prototype has; the others stay text
-	has := func(to string) bool { return validID(to) && s.opt.Pages.Has(to) }
+	has := func(to string) bool { return validID(to) && pages.Has(to) }
 	back := resultsURL(q)
 	if q != "" {
 		back += "#" + hitID(id)
@@ -256,7 +259,7 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 			return "#"
 		}
 	}
-	page, err := s.opt.Pages.Render(id, passages, opt)
+	page, err := pages.Render(id, passages, opt)
 	if err != nil {
 		s.opt.Logf("web: render %s: %v", id, err)
 		s.errorPage(w, r, http.StatusInternalServerError, "The article could not be shown.")

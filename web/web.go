@@ -182,6 +182,13 @@ type Options struct {
 	Searcher Searcher // nil: no search (the pages say so)
 	Pages    Pages    // required
 	Replayer Replayer // nil: no simulation view
+	// Snapshot, when not nil, returns the pages and the searcher as they
+	// are now and a function to call when done with them. An article
+	// request takes one snapshot and uses it throughout, so that a
+	// collection replaced while the server runs (a rebuilt index) never
+	// answers with one version's text and another's passages. Nil: Pages
+	// and Searcher, which never change.
+	Snapshot func() (Pages, Searcher, func())
 	// ArticleCSS is the stylesheet of the article pages, served at
 	// /static/article.css (the renderer's CSS).
 	ArticleCSS []byte
@@ -209,6 +216,15 @@ type Options struct {
 	// Logf logs server events (nil: silent). The server logs no client
 	// address or user agent.
 	Logf func(format string, args ...any)
+}
+
+// snapshot returns the pages and the searcher one request uses
+// (Options.Snapshot) and their release.
+func (o *Options) snapshot() (Pages, Searcher, func()) {
+	if o.Snapshot != nil {
+		return o.Snapshot()
+	}
+	return o.Pages, o.Searcher, func() {}
 }
 
 func (o *Options) defaults() {
