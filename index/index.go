@@ -55,7 +55,7 @@
 // parallel. The index is built beside its folder and renamed into place; a
 // build killed between the two renames leaves the new index complete
 // beside the folder, which Open uses and the next build puts in place. An
-// open Index switches to a rebuilt one (Reload, Watch) without a pause: requests
+// open Index switches to a rebuilt one (Reload) without a pause: requests
 // in flight finish on the build they began with, which is closed after
 // them; Reopen opens the rebuilt one beside it instead. Opening checks
 // that it opened one build whole (a build swapped in while it opened the
@@ -181,7 +181,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -455,30 +454,6 @@ func (x *Index) Reload() (bool, error) {
 	x.cur.Store(s)
 	old.release()
 	return true, nil
-}
-
-// Watch reloads the index (Reload) every interval until ctx is done,
-// reporting each switch and failure to logf.
-func (x *Index) Watch(ctx context.Context, interval time.Duration, logf func(format string, args ...any)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	var failed string
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		switched, err := x.Reload()
-		switch {
-		case err != nil && err.Error() != failed:
-			failed = err.Error()
-			logf("index %s was rebuilt but cannot be opened (still serving the previous one): %v", x.dir, err)
-		case switched:
-			failed = ""
-			logf("index %s was rebuilt: now serving %d articles", x.dir, x.Articles())
-		}
-	}
 }
 
 // Reopen opens the index in x's folder again, as a new Index, when the

@@ -53,8 +53,8 @@ var reloadEvery = 2 * time.Second
 // simulation view alone (no search, no live run): the articles come from
 // --articles when given, and every article without text is drawn as a
 // schematic; start-up says which runs lack text and for how many articles.
-// A running serve switches to a rebuilt index within reloadEvery
-// (backend.Assembly.Watch).
+// A running serve switches to a rebuilt index within reloadEvery, with
+// the article pages and the live run made from it (backend.Assembly.Watch).
 func runServe(e *env, args []string) error {
 	fs := newFlags(e, commands["serve"])
 	var cfg serveConfig
@@ -119,7 +119,7 @@ func serve(e *env, cfg serveConfig) error {
 			printURLs(e, addr, cfg.demo)
 		}
 		search := ""
-		if a.Index == nil {
+		if opt.Searcher == nil {
 			search = " (no index: no search)"
 		}
 		say(fmt.Sprintf("serving %d articles%s, %d run(s) to replay; Ctrl-C stops", a.Articles, search, a.Runs))

@@ -2,11 +2,16 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/scenario/inex"
@@ -49,13 +54,63 @@ func (e *InputError) Error() string { return e.Err.Error() }
 func (e *InputError) Unwrap() error { return e.Err }
 
 // Assembly is a server's parts, opened: the options of web.New (Pages,
-// ArticleCSS, Searcher, Replayer, Study; the caller adds the rest) and what
-// start-up reports.
+// ArticleCSS, Searcher, Replayer, Snapshot, Study; the caller adds the
+// rest) and what start-up reports. With an index, the pages, the search
+// and the replays come from the collection in use (see collection), which
+// Watch replaces when the index is rebuilt.
 type Assembly struct {
 	Options  web.Options
-	Index    *index.Index // nil without an index
-	Articles int          // articles served
-	Runs     int          // runs to replay
+	Articles int // articles served at start-up
+	Runs     int // runs to replay at start-up
+
+	cfg Config
+	// the judgments, topics and runs read at start-up (nil qrels: no
+	// replays); each collection adds its own live run to the runs
+	qrels  *inex.Qrels
+	topics []inex.Topic
+	runs   []Run
+
+	cur     atomic.Pointer[collection]
+	mu      sync.Mutex // serialises switching and closing
+	closed  bool
+	pending *index.Index // a build opened but not yet served (its pages failed)
+}
+
+// collection is what one build of the index serves: the index, the article
+// pages of the folder it was built from (or Config.Articles, listed
+// again), the search over it and the replays with the live run made from
+// it. A request takes one (acquire) and uses it throughout; a rebuilt
+// index makes a new one (Watch), and the one it replaces is closed after
+// its last request.
+type collection struct {
+	// refs counts the assembly's own reference and the requests using the
+	// collection; the last one out closes its index.
+	refs     atomic.Int64
+	x        *index.Index // nil without an index
+	pages    web.Pages
+	search   *Search  // nil without an index
+	replays  *Replays // nil without judgments
+	articles int
+	runs     int
+}
+
+// release drops a reference; the last closes the collection's index.
+func (c *collection) release() {
+	if c.refs.Add(-1) == 0 && c.x != nil {
+		c.x.Close()
+	}
+}
+
+// acquire returns the collection in use with a reference taken (release
+// it). After Close it is an empty collection: no articles, no search.
+func (a *Assembly) acquire() *collection {
+	for {
+		c := a.cur.Load()
+		if n := c.refs.Load(); n > 0 && c.refs.CompareAndSwap(n, n+1) {
+			return c
+		}
+		// c is being replaced and released: load its successor
+	}
 }
 
 // Assemble opens everything cfg names. Close the assembly when done.
@@ -67,49 +122,103 @@ type Assembly struct {
 // on this server is said at start-up (the views draw them as schematics).
 func Assemble(cfg Config) (*Assembly, error) {
 	cfg = cfg.withDefaults()
-	a := &Assembly{Options: web.Options{Pages: NoArticles{}, ArticleCSS: CSS()}}
-	ok := false
-	defer func() {
-		if !ok {
-			a.Close()
-		}
-	}()
+	a := &Assembly{cfg: cfg, Options: web.Options{ArticleCSS: CSS()}}
+	var x *index.Index
 	if cfg.Index != "" {
-		x, err := index.Open(cfg.Index)
-		if err != nil {
+		var err error
+		if x, err = index.Open(cfg.Index); err != nil {
 			return nil, err
 		}
-		a.Index = x
-		if cfg.Articles == "" {
-			if cfg.Articles = x.Source(); cfg.Articles == "" {
-				return nil, &InputError{fmt.Errorf("index %s: its manifest names no articles folder; give --articles", cfg.Index)}
+	}
+	var c *collection
+	var err error
+	if cfg.Qrels != "" {
+		err = a.readRuns()
+	}
+	if err == nil {
+		c, err = a.collection(context.Background(), x, cfg.Warn)
+	}
+	if err != nil {
+		if x != nil {
+			x.Close()
+		}
+		return nil, err
+	}
+	a.cur.Store(c)
+	a.Articles, a.Runs = c.articles, c.runs
+	a.Options.Pages = c.pages
+	if c.replays != nil {
+		if c.runs == 0 {
+			cfg.Warn("no runs to replay: the simulation view is off (give --run or --topics)")
+		} else {
+			a.Options.Replayer = c.replays
+			for _, n := range MissingText(a.qrels, c.replays.runs, c.pages.Has) {
+				if n.None > 0 {
+					cfg.Say(fmt.Sprintf("run %s: %d of its %d articles have no text on this server: the race and the simulation view draw them as a schematic", n.Run, n.None, n.Articles))
+				}
 			}
 		}
 	}
-	if cfg.Articles != "" {
-		dir, err := article.OpenDir(cfg.Articles)
+	if x != nil {
+		// the index can be rebuilt: every part is the collection in use
+		a.Options.Pages, a.Options.Searcher = livePages{a}, liveSearch{a}
+		if a.Options.Replayer != nil {
+			a.Options.Replayer = liveReplays{a}
+		}
+		a.Options.Snapshot = func() (web.Pages, web.Searcher, func()) {
+			c := a.acquire()
+			var s web.Searcher
+			if c.search != nil {
+				s = c.search
+			}
+			return c.pages, s, c.release
+		}
+	}
+	if cfg.Study != "" {
+		if a.Options.Study, err = studyOptions(cfg); err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// collection makes what the build x of the index serves (x nil: no
+// index): the article pages, the search and the replays with x's live run.
+// warn tells of a live run that cannot be made.
+func (a *Assembly) collection(ctx context.Context, x *index.Index, warn func(string)) (*collection, error) {
+	c := &collection{x: x, pages: NoArticles{}}
+	c.refs.Store(1)
+	folder := a.cfg.Articles
+	if x != nil && folder == "" {
+		if folder = x.Source(); folder == "" {
+			return nil, &InputError{fmt.Errorf("index %s: its manifest names no articles folder; give --articles", a.cfg.Index)}
+		}
+	}
+	if folder != "" {
+		dir, err := article.OpenDir(folder)
 		if err != nil {
 			return nil, err
 		}
-		a.Options.Pages, a.Articles = NewPages(dir), len(dir.IDs())
+		c.pages, c.articles = NewPages(dir), len(dir.IDs())
 	}
-	if cfg.Qrels != "" {
-		if err := a.replays(cfg); err != nil {
-			return nil, err
+	if x != nil {
+		c.search = &Search{X: x}
+		c.articles = x.Articles()
+	}
+	if a.qrels != nil {
+		runs := a.runs
+		if len(a.topics) > 0 && x != nil {
+			live, err := LiveRun(ctx, x, a.topics, a.cfg.LiveK, a.cfg.LiveRunID)
+			if err != nil {
+				warn(fmt.Sprintf("no live run: %v", err))
+			} else if !slices.ContainsFunc(runs, func(r Run) bool { return r.Run.ID == live.ID }) {
+				runs = append(slices.Clip(runs), Run{Run: live, Source: "live"})
+			}
 		}
+		c.replays, c.runs = NewReplays(a.qrels, a.topics, runs), len(runs)
 	}
-	if a.Index != nil {
-		a.Options.Searcher = &Search{X: a.Index}
-		a.Articles = a.Index.Articles()
-	}
-	if cfg.Study != "" {
-		var err error
-		if a.Options.Study, err = studyOptions(cfg); err != nil {
-			return nil, err
-		}
-	}
-	ok = true
-	return a, nil
+	return c, nil
 }
 
 func (cfg Config) withDefaults() Config {
@@ -131,20 +240,19 @@ func (cfg Config) withDefaults() Config {
 	return cfg
 }
 
-// replays reads the judgments, topics and runs, adds the live run, and sets
-// the simulation view's and the race's Replayer.
-func (a *Assembly) replays(cfg Config) error {
+// readRuns reads the judgments, the topics and the runs of the simulation
+// view and the race (each collection adds its live run).
+func (a *Assembly) readRuns() error {
+	cfg := a.cfg
 	q, err := inex.OpenQrels(cfg.Qrels, cfg.Warn)
 	if err != nil {
 		return err
 	}
-	var ts []inex.Topic
 	if cfg.Topics != "" {
-		if ts, err = inex.OpenTopics(cfg.Topics); err != nil {
+		if a.topics, err = inex.OpenTopics(cfg.Topics); err != nil {
 			return err
 		}
 	}
-	var runs []Run
 	seen := map[string]string{}
 	for i, p := range append(append([]string{}, cfg.Sample...), cfg.Runs...) {
 		r, err := inex.OpenRun(p, inex.RunOptions{Warn: cfg.Warn})
@@ -159,27 +267,9 @@ func (a *Assembly) replays(cfg Config) error {
 		if i < len(cfg.Sample) {
 			source = "sample"
 		}
-		runs = append(runs, Run{Run: r, Source: source})
+		a.runs = append(a.runs, Run{Run: r, Source: source})
 	}
-	if len(ts) > 0 && a.Index != nil {
-		live, err := LiveRun(context.Background(), a.Index, ts, cfg.LiveK, cfg.LiveRunID)
-		if err != nil {
-			cfg.Warn(fmt.Sprintf("no live run: %v", err))
-		} else if _, dup := seen[live.ID]; !dup {
-			runs = append(runs, Run{Run: live, Source: "live"})
-		}
-	}
-	a.Runs = len(runs)
-	if len(runs) == 0 {
-		cfg.Warn("no runs to replay: the simulation view is off (give --run or --topics)")
-		return nil
-	}
-	a.Options.Replayer = NewReplays(q, ts, runs)
-	for _, c := range MissingText(q, runs, a.Options.Pages.Has) {
-		if c.None > 0 {
-			cfg.Say(fmt.Sprintf("run %s: %d of its %d articles have no text on this server: the race and the simulation view draw them as a schematic", c.Run, c.None, c.Articles))
-		}
-	}
+	a.qrels = q
 	return nil
 }
 
@@ -229,24 +319,50 @@ func studyOptions(cfg Config) (*web.StudyOptions, error) {
 	return opt, nil
 }
 
-// Watch makes the assembly's index switch to a rebuilt one in its folder
+// Watch makes the server switch to a rebuilt index in its folder
 // (readsim index run while the server runs) within every, without a
-// restart or a dropped request (index.Index.Watch), logging each switch;
-// stop ends the watch. Without an index it does nothing.
+// restart or a dropped request, logging each switch and failure; stop ends
+// the watch. The article pages (their folder from the new build's manifest,
+// listed again, with an empty cache), the search and the live run switch
+// together: a request that began before goes on with the previous ones,
+// whose index is closed after its last request. Without an index it does
+// nothing.
 //
-// Decision where cli.md is silent: the server polls the manifest (a rebuilt
+// Decisions where cli.md is silent: the server polls the manifest (a rebuilt
 // or updated index is a new manifest file) rather than use file-system
 // notifications, which a rename of the whole index folder does not always
-// reach and which differ between systems.
+// reach and which differ between systems. A rebuilt index whose articles
+// folder cannot be read is not served (the previous one goes on, and the
+// folder is tried again at every poll).
 func (a *Assembly) Watch(ctx context.Context, every time.Duration, logf func(string, ...any)) (stop func()) {
-	if a.Index == nil {
+	if a.cur.Load().x == nil {
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a.Index.Watch(ctx, every, logf)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		var failed string
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			switched, err := a.reload(ctx, logf)
+			switch {
+			case ctx.Err() != nil:
+				return // stopped while making a collection: not a failure
+			case err != nil && err.Error() != failed:
+				failed = err.Error()
+				logf("index %s was rebuilt but cannot be served (still serving the previous one): %v", a.cfg.Index, err)
+			case switched:
+				failed = ""
+				logf("index %s was rebuilt: now serving %d articles", a.cfg.Index, a.cur.Load().articles)
+			}
+		}
 	}()
 	return func() {
 		cancel()
@@ -254,10 +370,142 @@ func (a *Assembly) Watch(ctx context.Context, every time.Duration, logf func(str
 	}
 }
 
-// Close closes the index.
-func (a *Assembly) Close() error {
-	if a.Index != nil {
-		return a.Index.Close()
+// errClosed is the answer of a closed assembly.
+var errClosed = errors.New("the server is closed")
+
+// reload switches to the build of the index now in its folder when it is
+// another (index.Index.Reopen), with the pages, search and live run made
+// from it. It reports whether it switched.
+func (a *Assembly) reload(ctx context.Context, logf func(string, ...any)) (bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	old := a.cur.Load()
+	if a.closed || old.x == nil {
+		return false, errClosed
 	}
+	from := old.x
+	if a.pending != nil {
+		from = a.pending
+	}
+	x, err := from.Reopen()
+	if err != nil {
+		return false, err
+	}
+	if x != nil {
+		if a.pending != nil {
+			a.pending.Close()
+		}
+		a.pending = x
+	}
+	if a.pending == nil {
+		return false, nil
+	}
+	c, err := a.collection(ctx, a.pending, func(s string) { logf("%s", s) })
+	if err == nil {
+		err = ctx.Err() // stopped meanwhile: the live run may be cut short
+	}
+	if err != nil {
+		return false, err
+	}
+	a.pending = nil
+	a.cur.Store(c)
+	old.release()
+	return true, nil
+}
+
+// Close closes the index (the build in use is closed when its last request
+// ends). Closing again does nothing.
+func (a *Assembly) Close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.pending != nil {
+		a.pending.Close()
+		a.pending = nil
+	}
+	if a.closed {
+		return nil
+	}
+	a.closed = true
+	old := a.cur.Load()
+	// the replays hold no index: they stay for the replays still running
+	closed := &collection{pages: NoArticles{}, replays: old.replays}
+	closed.refs.Store(1)
+	a.cur.Store(closed)
+	old.release()
 	return nil
+}
+
+// livePages, liveSearch and liveReplays are the web interfaces over the
+// collection in use: each call uses the collection of its moment (an
+// article request takes one for the whole request: Options.Snapshot).
+type (
+	livePages   struct{ a *Assembly }
+	liveSearch  struct{ a *Assembly }
+	liveReplays struct{ a *Assembly }
+)
+
+// Has reports whether the collection in use has article id.
+func (p livePages) Has(id string) bool {
+	c := p.a.acquire()
+	defer c.release()
+	return c.pages.Has(id)
+}
+
+// Info describes article id of the collection in use.
+func (p livePages) Info(id string) (web.ArticleInfo, error) {
+	c := p.a.acquire()
+	defer c.release()
+	return c.pages.Info(id)
+}
+
+// Render renders article id of the collection in use.
+func (p livePages) Render(id string, ps []effort.Span, opt web.PageOptions) ([]byte, error) {
+	c := p.a.acquire()
+	defer c.release()
+	return c.pages.Render(id, ps, opt)
+}
+
+// Search searches the collection in use.
+func (s liveSearch) Search(ctx context.Context, q string, k int) ([]web.Hit, error) {
+	c := s.a.acquire()
+	defer c.release()
+	if c.search == nil {
+		return nil, errClosed
+	}
+	return c.search.Search(ctx, q, k)
+}
+
+// Passages browses article id of the collection in use.
+func (s liveSearch) Passages(ctx context.Context, q, id string) ([]effort.Span, error) {
+	c := s.a.acquire()
+	defer c.release()
+	if c.search == nil {
+		return nil, errClosed
+	}
+	return c.search.Passages(ctx, q, id)
+}
+
+// replays returns the replays in use. They hold no index, so a replay
+// takes no reference: a long replay does not keep a replaced index open.
+func (r liveReplays) replays() *Replays { return r.a.cur.Load().replays }
+
+// Topics lists the judged topics.
+func (r liveReplays) Topics() []web.Topic { return r.replays().Topics() }
+
+// Runs lists the runs in use (the live run of the index in use).
+func (r liveReplays) Runs() []web.RunInfo { return r.replays().Runs() }
+
+// Replay streams a replay of the runs in use.
+func (r liveReplays) Replay(ctx context.Context, req web.ReplayRequest, emit func([]byte) error) error {
+	return r.replays().Replay(ctx, req, emit)
+}
+
+// Relevant returns the judged passages of doc for topic.
+func (r liveReplays) Relevant(topic, doc string) []effort.Span {
+	return r.replays().Relevant(topic, doc)
+}
+
+// Summary describes a replay of the runs in use.
+func (r liveReplays) Summary(ctx context.Context, req web.ReplayRequest) (web.ReplaySummary, error) {
+	return r.replays().Summary(ctx, req)
 }

@@ -83,20 +83,18 @@ func wordSnippet(s string) string {
 	return s
 }
 
-// Passages browses article id for q.
+// Passages browses article id for q, on one build of the index
+// (index.Index.Passages) with the request's context. A query with no
+// searchable word, or an article the index does not have, has no passages.
 func (s *Search) Passages(ctx context.Context, q, id string) ([]effort.Span, error) {
-	pq, err := s.X.Prepare(q)
+	ps, err := s.X.Passages(ctx, q, id, s.Opt)
 	if errors.Is(err, index.ErrNoTerms) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.X.Article(id)
-	if err != nil {
-		return nil, err
-	}
-	return passages(s.X.Browse(d, pq, s.Opt)), nil
+	return passages(ps), nil
 }
 
 func passages(ps []index.Passage) []effort.Span {
