@@ -597,20 +597,21 @@ func (x *Index) Prepare(q string) (*Query, error) {
 		return nil, errClosed
 	}
 	defer s.release()
-	terms := QueryTerms(q, s.langList()...)
-	if len(terms) == 0 {
-		return nil, ErrNoTerms
-	}
-	return s.prepared(&Query{Text: q, Terms: terms})
+	return s.prepare(q)
 }
 
-// langList is the languages of the snapshot's articles.
-func (x *snapshot) langList() []string {
+// prepare analyzes q with the analysis of every language of the
+// snapshot's articles and looks up its terms' element statistics.
+func (x *snapshot) prepare(q string) (*Query, error) {
 	langs := make([]string, 0, len(x.langs))
 	for l := range x.langs {
 		langs = append(langs, l)
 	}
-	return langs
+	terms := QueryTerms(q, langs...)
+	if len(terms) == 0 {
+		return nil, ErrNoTerms
+	}
+	return x.prepared(&Query{Text: q, Terms: terms})
 }
 
 // prepared returns q with the snapshot's element statistics: q itself when
@@ -747,11 +748,7 @@ func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]Pass
 		return nil, errClosed
 	}
 	defer s.release()
-	terms := QueryTerms(q, s.langList()...)
-	if len(terms) == 0 {
-		return nil, ErrNoTerms
-	}
-	pq, err := s.prepared(&Query{Text: q, Terms: terms})
+	pq, err := s.prepare(q)
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"github.com/readsim/readsim/effort"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -131,15 +129,7 @@ func TestArticlePageLinksAndLang(t *testing.T) {
 		"a/1.xml": `<article xmlns:xlink="http://www.w3.org/1999/xlink"><header><title>조선 장조</title><id>1</id></header><bdy><p>사도세자는 <link xlink:type="simple" xlink:href="../002/2.xml">영조</link>의 아들이다. <link xlink:type="simple" xlink:href="../003/3.xml">정조</link>의 아버지.</p></bdy></article>`,
 		"b/2.xml": `<article><header><title>영조</title></header><bdy><p>조선의 왕.</p></bdy></article>`,
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	d, err := article.OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
