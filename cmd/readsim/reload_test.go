@@ -193,9 +193,13 @@ func TestServeSwitchesToRebuiltIndex(t *testing.T) {
 		}
 		return string(a.Passages), marks
 	}
+	// write writes a file whole (a page being read never sees half of it)
 	write := func(p, body string) {
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		if err := os.WriteFile(p+".tmp", []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(p+".tmp", p); err != nil {
 			t.Fatal(err)
 		}
 	}
