@@ -128,6 +128,9 @@ func (p *plan) fill(ss shardSet) error {
 	if err := p.indexFiles(ss); err != nil {
 		return err
 	}
+	if beforeMerge != nil {
+		ss.each(func(w *shardWriter) error { beforeMerge(w.ai); return nil })
+	}
 	if !mergeSegments {
 		return nil
 	}
@@ -167,6 +170,10 @@ func segmentCount(ai bleve.Index) uint64 {
 
 // mergeSegments is false in tests that need an index of several segments.
 var mergeSegments = true
+
+// beforeMerge, when set (by tests), is called with each shard's Bleve index
+// once its articles are indexed, before the final merge.
+var beforeMerge func(bleve.Index)
 
 // each runs f on every shard at once and returns their errors.
 func (ss shardSet) each(f func(*shardWriter) error) error {

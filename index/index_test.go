@@ -471,3 +471,34 @@ func segments(idx bleve.Index) uint64 {
 	n, _ := s.StatsMap()["num_root_filesegments"].(uint64)
 	return n
 }
+
+// A build merges no segment while it indexes (buildConfig): the sample,
+// one article a batch, makes 52 small segments, far below the tiered
+// plan's floor of 2,000 documents, which Bleve's merger would otherwise
+// merge as they come.
+func TestBuildPlansNoMerge(t *testing.T) {
+	defer func() { mergeSegments, beforeMerge = true, nil }()
+	mergeSegments = false
+	var tasks, plans uint64
+	beforeMerge = func(ai bleve.Index) {
+		adv, err := ai.Advanced()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := adv.(*scorch.Scorch).StatsMap()
+		n, _ := st["TotFileMergePlanTasks"].(uint64)
+		p, _ := st["TotFileMergePlan"].(uint64)
+		tasks += n
+		plans += p
+	}
+	articles := filepath.Join("..", "corpus-sample", "articles")
+	if _, err := Build(BuildOptions{Articles: articles, Index: filepath.Join(t.TempDir(), "idx"), Batch: 1, Shards: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if plans == 0 {
+		t.Fatal("the merger planned nothing at all: the statistic read is not the merger's")
+	}
+	if tasks != 0 {
+		t.Errorf("the merger planned %d merge tasks during a build (%d plans), want none", tasks, plans)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -129,5 +130,62 @@ func TestEvalSpanJudgments(t *testing.T) {
 	status, _, stderr = runCLI("replay", "--qrels", p("qrels"), "--run", p("run"), "-m", "AP")
 	if status != 2 || !strings.Contains(stderr, "the simulated reader reads whole documents") {
 		t.Errorf("replay: status %d, %q", status, stderr)
+	}
+}
+
+// The README's span example (corpus-sample/spans: chunks a retrieval
+// system returned, judged by character offsets) scores as worked by hand.
+//
+// q1 judges manual-ch2 [100,200) and faq [0,50) (150 relevant characters);
+// the run returns manual-ch2 [80,180), release-notes [0,100) (not judged
+// for q1) and faq [0,100). q2 judges release-notes [200,300); the run
+// returns release-notes [150,250) and manual-ch2 [0,50).
+//
+//   - charAP (PASSAGE2): q1 reads 20 non-relevant then 80 relevant
+//     characters, 100 non-relevant, then 50 relevant: (Σ_{k=1..80} k/(20+k)
+//   - Σ_{j=1..50} (80+j)/(200+j)) / 150; q2 reads 50 non-relevant then 50
+//     relevant: Σ_{k=1..50} k/(50+k) / 100.
+//   - char_prec: q1 130 of 300 retrieved characters, q2 50 of 150.
+//   - AgP\T2Ip(300) (lengths 400, 300, 500): q1's manual-ch2 is read in
+//     order 80…179, 0…79, 180…399: its 300th non-relevant character is
+//     its last, 100 relevant of 400, 0.25; faq reads 0…99 then 250 more
+//     non-relevant characters: 50 of 350. gP[1] = 0.25, gP[3] =
+//     (0.25+0+1/7)/3, AgP = (gP[1]+gP[3])/2. q2's release-notes reads
+//     150…249, 0…149, 250…299: 100 relevant of 300, AgP 1/3.
+//   - DOCUMENT: q1 relevant at ranks 1 and 3, (1 + 2/3)/2; q2 1.
+func TestSpanExample(t *testing.T) {
+	dir := filepath.Join("..", "..", "corpus-sample", "spans")
+	harm := func(from, to int, f func(k int) float64) float64 {
+		s := 0.0
+		for k := from; k <= to; k++ {
+			s += f(k)
+		}
+		return s
+	}
+	q1 := (harm(1, 80, func(k int) float64 { return float64(k) / float64(20+k) }) +
+		harm(1, 50, func(j int) float64 { return float64(80+j) / float64(200+j) })) / 150
+	q2 := harm(1, 50, func(k int) float64 { return float64(k) / float64(50+k) }) / 100
+	agp1 := (0.25 + (0.25+1.0/7)/3) / 2
+	want := map[string]float64{
+		"charAP|q1": q1, "charAP|q2": q2, "charAP|all": (q1 + q2) / 2,
+		"char_prec|q1": 130.0 / 300, "char_prec|q2": 50.0 / 150,
+		`AgP\T2Ip(300)|q1`: agp1, `AgP\T2Ip(300)|q2`: 1.0 / 3, `AgP\T2Ip(300)|all`: (agp1 + 1.0/3) / 2,
+		"DOCUMENT|q1": (1 + 2.0/3) / 2, "DOCUMENT|q2": 1,
+	}
+	status, stdout, stderr := runCLI("eval", "--qrels", filepath.Join(dir, "judgments.txt"), "--lengths", filepath.Join(dir, "lengths.txt"),
+		"-q", "-m", `charAP,char_prec,AgP\T2Ip(300),DOCUMENT`, filepath.Join(dir, "chunks.run"))
+	if status != 0 || stderr != "" {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	got := values(t, stdout)
+	for k, w := range want {
+		if v, ok := got[k]; !ok || math.Abs(v-w) > 1e-12 {
+			t.Errorf("%s = %v (present %v), want %v", k, v, ok, w)
+		}
+	}
+	// without lengths, the reading measure is refused, naming the flag
+	status, _, stderr = runCLI("eval", "--qrels", filepath.Join(dir, "judgments.txt"), "-m", `AgP\T2Ip(300)`, filepath.Join(dir, "chunks.run"))
+	if status != 2 || !strings.Contains(stderr, "--lengths FILE") {
+		t.Errorf("reading measure without lengths: status %d, %s", status, stderr)
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Span judgments: any collection judged by passages of documents, one
-// passage a line (formats.md, "Genomics 2007 and other span collections"):
+// passage a line (the README, "Genomics 2007 and other span collections"):
 //
 //	topic doc offset length [grade] [aspects]
 //
