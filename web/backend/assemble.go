@@ -177,10 +177,23 @@ func (a *Assembly) replays(cfg Config) error {
 	a.Options.Replayer = NewReplays(q, ts, runs)
 	for _, c := range MissingText(q, runs, a.Options.Pages.Has) {
 		if c.None > 0 {
-			cfg.Say(fmt.Sprintf("run %s: %d of its %d articles have no text on this server: the race and the simulation view draw them as a schematic", c.Run, c.None, c.Articles))
+			cfg.Say(noTextLine(c))
 		}
 	}
 	return nil
+}
+
+// noTextLine is start-up's line about a run whose articles (some or all)
+// have no text on the server, in English that agrees with the numbers.
+func noTextLine(c TextCount) string {
+	articles, have, them := "articles", "have", "them"
+	if c.Articles == 1 {
+		articles = "article"
+	}
+	if c.None == 1 {
+		have, them = "has", "it"
+	}
+	return fmt.Sprintf("run %s: %d of its %d %s %s no text on this server: the race and the simulation view draw %s as a schematic", c.Run, c.None, c.Articles, articles, have, them)
 }
 
 // studyOptions is the reading study of cfg.Study: the topics of cfg.Topics,
