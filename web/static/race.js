@@ -187,6 +187,21 @@
 
   // ---- set-up ----
 
+  // fitTitle shows the topic's title in the bar's summary when it takes at
+  // most three lines there; a longer one goes whole on a line of its own
+  // under the bar (the summary keeps the topic id). Nothing is cut off.
+  let topicTitle = null;
+  function fitTitle() {
+    if (!topicTitle) return;
+    const [id, title] = topicTitle;
+    const sum = $('setup-sum'), line = $('topic-line');
+    sum.textContent = title || id;
+    const long = title && sum.offsetHeight > 46;
+    if (long) sum.textContent = id;
+    line.textContent = long ? id + ' ' + title : '';
+    line.hidden = !long;
+  }
+
   function params() {
     const a = $('a').value;
     const b = $('b').value || a + '~doc';
@@ -213,7 +228,8 @@
     playing = true;
     $('setup').open = false;
     const tsel = $('topic').selectedOptions[0];
-    setText('setup-sum', tsel ? tsel.textContent.replace(/^\S+\s+/, '') || tsel.value : ps[0].topic);
+    topicTitle = tsel ? [tsel.value, tsel.textContent.replace(/^\S+\s*/, '')] : [ps[0].topic, ''];
+    fitTitle();
     setText('reader', ps[0].order + ' order · T2I ' + (+ps[0].t2i > 0 ? ps[0].t2i : 'none') + ' · screen ' + ps[0].screen + ' characters');
     $('notice').hidden = true;
     status('Connecting…');
@@ -274,7 +290,7 @@
       kick();
     });
     $('speed').addEventListener('change', () => { history.replaceState(null, '', shareURL()); if (speed() === Infinity) kick(); });
-    window.addEventListener('resize', () => { for (const l of lanes) l.drawSchematic(); });
+    window.addEventListener('resize', () => { fitTitle(); for (const l of lanes) l.drawSchematic(); });
     buttons();
     const bad = ['a', 'b', 'topic'].filter((k) => q.has(k) && q.get(k) !== '' && $(k).value !== q.get(k));
     if (bad.length) problem('Unknown ' + bad.map((k) => (k === 'topic' ? 'topic ' : 'run ') + q.get(k)).join(', ') + ': choose in ⚙, then Start.');
