@@ -278,8 +278,7 @@
     if (o.judged === false) s += ' · not judged';
     else if (o.nrc) s += ' · ' + fmtInt(o.nrc) + ' relevant';
     else s += ' · not relevant';
-    // "no text" when some of the run's articles have text (when none has,
-    // the page says so once)
+    // (when no article of the run has text, the page says so once)
     const sum = this.summary;
     if (!this.st.text && !(sum && sum.noText === sum.docs.length)) s += ' · no text';
     this.docLabel.textContent = s;
@@ -479,7 +478,7 @@
     const head = (known ? fmtInt(ev.len) + ' characters' : 'length unknown (not judged)') +
       ' · ' + ps.length + ' passage' + (ps.length === 1 ? '' : 's') +
       (st.rels.length ? ' · ' + st.rels.length + ' relevant span' + (st.rels.length === 1 ? '' : 's') : '');
-    // the head on one line, or on two when it does not fit (never cut)
+    // the head on two lines when one is too short
     let top = 26;
     const h1 = el('text', { x: 8, y: 16, class: 'sc-head' }, head);
     const cut = head.indexOf(' · ');

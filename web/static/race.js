@@ -19,7 +19,6 @@
   let busy = false;
   let timer = 0;
   let gen = 0;
-  let speedMax = false;
 
   function speed() { const v = $('speed').value; return v === 'max' ? Infinity : (+v || 1); }
   function setText(id, v) { const e = $(id); if (e) e.textContent = v; }
@@ -187,9 +186,8 @@
 
   // ---- set-up ----
 
-  // fitTitle shows the topic's title in the bar's summary when it takes at
-  // most three lines there; a longer one goes whole on a line of its own
-  // under the bar (the summary keeps the topic id). Nothing is cut off.
+  // fitTitle: the topic's title in the bar when it fits in three lines,
+  // else whole on a line under the bar (the bar keeps the id).
   let topicTitle = null;
   function fitTitle() {
     if (!topicTitle) return;
@@ -277,7 +275,6 @@
     for (const k of ['a', 'b', 'topic', 'order', 't2i', 'screen', 'speed']) {
       if (q.has(k) && $(k)) $(k).value = q.get(k);
     }
-    speedMax = q.get('speed') === 'max';
     filterTopics();
     $('a').addEventListener('change', filterTopics);
     $('b').addEventListener('change', filterTopics);
@@ -295,7 +292,6 @@
     const bad = ['a', 'b', 'topic'].filter((k) => q.has(k) && q.get(k) !== '' && $(k).value !== q.get(k));
     if (bad.length) problem('Unknown ' + bad.map((k) => (k === 'topic' ? 'topic ' : 'run ') + q.get(k)).join(', ') + ': choose in ⚙, then Start.');
     else if (q.has('a')) start();
-    return speedMax;
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init); else init();
