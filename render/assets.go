@@ -23,8 +23,20 @@ import (
 // the anchor of a passage that opens the first block of a section (right
 // after its heading) stands at the top of the section, so that ↓ brings the
 // heading into view above the passage, however many lines it takes (the
-// anchor is empty: moving it changes no text). The selectors say "child" as
-// "descendant, and not the descendant of a descendant": the CSS holds no '>'.
+// anchor is empty: moving it changes no text); when that section itself
+// opens its parent section (a subsection right after the parent's heading),
+// the anchor stands at the top of the parent, so that ↓ shows both headings
+// ("History", then "Ancient lights", then the passage), and so on up. Only
+// sections that open no parent are positioned (position:relative), so the
+// anchor's containing block is the outermost section it opens. The selectors
+// say "child" as "descendant, and not the descendant of a descendant" of a
+// block (not a section) after a heading: the CSS holds no '>'.
+//
+// A passage in the middle of a section is brought to the top of the screen
+// with no heading above it: no sticky section headings, which on a 360-px
+// phone would take a line or two of every screen, and would hide the text
+// the simulation frame scrolls to the top of the screen (Script's
+// readsimScrollTo).
 const CSS = `html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;padding:0 16px 64px;font:17px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",Arial,sans-serif;color:#1d1d1f;background:#fff;overflow-wrap:anywhere;word-wrap:break-word}
 .rs-top,.rs-doc{max-width:38em;margin:0 auto}
@@ -40,8 +52,8 @@ body{margin:0;padding:0 16px 64px;font:17px/1.55 system-ui,-apple-system,"Segoe 
 #rs-hl:checked ~ .rs-top .rs-switch{background:#fff3a8;border-color:#d9b800;color:#1d1d1f}
 #rs-hl:checked ~ .rs-top .rs-switch::before{content:"\25CF\00A0"}
 .rs-pass{scroll-margin-top:4px}
-section:has(:is(h2,h3,h4,h5,h6,.rs-h):first-child+* .rs-pass:first-child){position:relative}
-:is(h2,h3,h4,h5,h6,.rs-h):first-child+* .rs-pass:first-child:not(:is(h2,h3,h4,h5,h6,.rs-h)+* * .rs-pass){position:absolute;top:0}
+section:not(section :is(h2,h3,h4,h5,h6,.rs-h):first-child+section):has(:is(h2,h3,h4,h5,h6,.rs-h):first-child+:not(section) .rs-pass:first-child){position:relative}
+:is(h2,h3,h4,h5,h6,.rs-h):first-child+:not(section) .rs-pass:first-child:not(:is(h2,h3,h4,h5,h6,.rs-h):first-child+:not(section) * .rs-pass){position:absolute;top:0}
 .rs-doc mark{background:none;color:inherit}
 #rs-hl:checked ~ .rs-doc mark{background:#fff3a8;box-shadow:0 0 0 1px #fff3a8}
 .rs-head{margin:0 0 1.2em}

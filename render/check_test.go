@@ -298,7 +298,7 @@ func checkPassages(a *article.Article, ps []effort.Span, f *pageFacts, opt Optio
 // checkHref accepts the URLs a page may link to.
 func checkHref(href, elem string, a *article.Article, opt Options) error {
 	switch {
-	case elem == "link" && href == opt.StylesheetURL:
+	case elem == "link" && href != "" && (href == opt.StylesheetURL || href == opt.IconURL):
 		return nil
 	case elem != "a":
 		return fmt.Errorf("href on <%s>", elem)

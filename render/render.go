@@ -22,6 +22,9 @@ type Options struct {
 	// ResultsURL is the target of the ← links (back to the result list),
 	// e.g. "/search?q=lighthouse+lens". Empty means "./".
 	ResultsURL string
+	// ResultsLabel names where the ← links lead, for screen readers (their
+	// aria-label). Empty means "Back to the results".
+	ResultsLabel string
 	// ArticleURL gives the URL of another article of the collection from its
 	// id; an empty result leaves the link as plain text. Nil means
 	// url.PathEscape(id) + ".xhtml".
@@ -32,6 +35,8 @@ type Options struct {
 	// ScriptURL, when not empty, is loaded as an external script (deferred),
 	// e.g. a URL that serves Script.
 	ScriptURL string
+	// IconURL, when not empty, is linked as the page's icon (rel="icon").
+	IconURL string
 	// NoHighlight starts the page with the passage highlight switched off.
 	NoHighlight bool
 	// Lang is the language of the page (lang and xml:lang on <html>), which
@@ -110,6 +115,9 @@ func AppendPage(dst []byte, a *article.Article, passages []effort.Span, opt Opti
 	}
 	if r.opt.ResultsURL == "" {
 		r.opt.ResultsURL = "./"
+	}
+	if r.opt.ResultsLabel == "" {
+		r.opt.ResultsLabel = "Back to the results"
 	}
 	if r.opt.ArticleURL == nil {
 		r.opt.ArticleURL = func(id string) string { return url.PathEscape(id) + ".xhtml" }
@@ -632,6 +640,11 @@ func (r *renderer) page() error {
 <title>`...)
 	r.out = appendText(r.out, r.title())
 	r.out = append(r.out, "</title>\n"...)
+	if r.opt.IconURL != "" {
+		r.out = append(r.out, `<link rel="icon" href="`...)
+		r.out = appendAttr(r.out, r.opt.IconURL)
+		r.out = append(r.out, "\"/>\n"...)
+	}
 	if r.opt.StylesheetURL != "" {
 		r.out = append(r.out, `<link rel="stylesheet" href="`...)
 		r.out = appendAttr(r.out, r.opt.StylesheetURL)
@@ -654,7 +667,7 @@ func (r *renderer) page() error {
 <nav id="top" class="rs-ui rs-top" aria-label="Passages"`...)
 	r.out = append(r.out, r.uiLang...)
 	r.out = append(r.out, '>')
-	r.arrow("←", r.opt.ResultsURL, "Back to the results")
+	r.arrow("←", r.opt.ResultsURL, r.opt.ResultsLabel)
 	if len(r.ps) > 0 {
 		r.arrow("↓", "#"+AnchorID(1), "First passage")
 	}
@@ -671,7 +684,7 @@ func (r *renderer) arrow(glyph, href, label string) {
 	r.out = append(r.out, `<a class="rs-arrow" href="`...)
 	r.out = appendAttr(r.out, href)
 	r.out = append(r.out, `" aria-label="`...)
-	r.out = append(r.out, label...)
+	r.out = appendAttr(r.out, label)
 	r.out = append(r.out, `">`...)
 	r.out = append(r.out, glyph...)
 	r.out = append(r.out, "</a>"...)
@@ -1180,7 +1193,7 @@ func (r *renderer) fire(anchors, force bool) {
 // nav writes the arrows after passage k.
 func (r *renderer) nav(k int) {
 	r.out = append(r.out, `<span class="rs-ui rs-nav">`...)
-	r.arrow("←", r.opt.ResultsURL, "Back to the results")
+	r.arrow("←", r.opt.ResultsURL, r.opt.ResultsLabel)
 	if k < len(r.ps) {
 		r.arrow("↓", "#"+AnchorID(k+1), "Next passage")
 	} else {

@@ -233,6 +233,15 @@ func TestPage(t *testing.T) {
 		opt:     Options{NoHighlight: true, StylesheetURL: "/s/render.css", ScriptURL: "/s/render.js", ResultsURL: "/search?q=a&b", ArticleURL: func(id string) string { return "/article/" + id + "?q=a&b" }, Lang: "fi"},
 		want:    []string{`<input type="checkbox" id="rs-hl" class="rs-ui"/>`, `<link rel="stylesheet" href="/s/render.css"/>`, `<script src="/s/render.js" defer="defer"></script>`, `href="/search?q=a&amp;b"`, `<a data-o="0" href="/article/42?q=a&amp;b">`, `lang="fi" xml:lang="fi"`},
 		notWant: []string{"<style>", "checked"},
+	}, {
+		name: "an icon, and ← labelled for where it leads",
+		xml:  `<article><p>x</p></article>`,
+		ps:   []effort.Span{{Start: 0, End: 1}},
+		opt:  Options{IconURL: "/s/icon.svg?a&b", ResultsURL: "/", ResultsLabel: `Back to the "start" page`},
+		want: []string{"</title>\n" + `<link rel="icon" href="/s/icon.svg?a&amp;b"/>` + "\n<style>",
+			`<a class="rs-arrow" href="/" aria-label="Back to the &quot;start&quot; page">←</a><a class="rs-arrow" href="#p1" aria-label="First passage">↓</a>`,
+			`<a class="rs-arrow" href="/" aria-label="Back to the &quot;start&quot; page">←</a><a class="rs-arrow" href="#top"`},
+		notWant: []string{"Back to the results"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

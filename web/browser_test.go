@@ -54,7 +54,7 @@ func TestBrowserReconnects(t *testing.T) {
 	end := time.Now().Add(30 * time.Second)
 	for {
 		c, cancel := context.WithTimeout(ctx, 5*time.Second)
-		v, err := chromedp.Run(c, chromedp.Evaluate[string](`document.getElementById('scores-when').textContent === 'final' ? document.querySelector('#scores td[data-measure]').dataset.value : ""`))
+		v, err := chromedp.Run(c, chromedp.Evaluate[string](`document.getElementById('scores-when').textContent.startsWith('final') ? document.querySelector('#scores td[data-measure]').dataset.value : ""`))
 		cancel()
 		if err == nil && v != "" {
 			if v != "0.5" {

@@ -61,6 +61,9 @@ func resultsURL(q string) string {
 // top of the list. Article ids are safe in an id (idPattern).
 func hitID(id string) string { return "r-" + id }
 
+// iconURL is the site's icon, linked from every page.
+const iconURL = "/static/favicon.svg"
+
 // maxQueryChars is the longest search query accepted, in characters.
 const maxQueryChars = 300
 
@@ -97,7 +100,7 @@ func httpError(w http.ResponseWriter, status int, msg string) {
 }
 
 func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	s.render(w, r, status, s.pages.errorPage, map[string]any{"Title": http.StatusText(status), "Status": status, "Message": msg})
+	s.render(w, r, status, s.pages.errorPage, map[string]any{"Title": http.StatusText(status), "Status": status, "Message": msg, "HasSearch": s.opt.Searcher != nil})
 }
 
 // query reads and checks the q parameter.
@@ -231,12 +234,17 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 	}
 	// links lead to the articles the prototype has; the others stay text
 	has := func(to string) bool { return validID(to) && pages.Has(to) }
-	back := resultsURL(q)
+	// ← leads back to the reader's entry in the results, or without a
+	// query to the start page, and says which
+	back, label := resultsURL(q), "Back to the start page"
 	if q != "" {
 		back += "#" + hitID(id)
+		label = "Back to the results"
 	}
 	opt := PageOptions{
-		ResultsURL: back,
+		ResultsURL:   back,
+		ResultsLabel: label,
+		IconURL:      iconURL,
 		ArticleURL: func(to string) string {
 			if !has(to) {
 				return ""
@@ -251,7 +259,7 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 	}
 	if sim {
 		// the simulation frame stays on the simulated reader's article
-		opt.ResultsURL = "/simulate"
+		opt.ResultsURL, opt.ResultsLabel = "/simulate", "Back to the simulation view"
 		opt.ArticleURL = func(to string) string {
 			if !has(to) {
 				return ""

@@ -148,6 +148,38 @@ func TestHomeOffersExamplesAndRace(t *testing.T) {
 	}
 }
 
+// TestTextsWithoutIndex: a server without a search index offers no search
+// in its texts: the start page does not tell to open an article and follow
+// ↓, and the 404 page's button goes to the start page by that name.
+func TestTextsWithoutIndex(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		mod       func(*Options)
+		want, not []string // on / and on the 404 page
+	}{
+		{"index", nil, []string{"Open an article", ">Search the articles</a>"}, []string{"no search index", "Go to the start page"}},
+		{"no index", func(o *Options) { o.Searcher = nil },
+			[]string{"This server has no search index: it replays runs, without search.", ">Go to the start page</a>", `href="/race?topic=T1&amp;a=runA"`},
+			[]string{"Open an article", "Search the articles", `name="q"`}},
+		{"no index, no runs", func(o *Options) { o.Searcher, o.Replayer = nil, nil },
+			[]string{"This server has no search index.", ">Go to the start page</a>"},
+			[]string{"Open an article", "Search the articles", "replays runs"}},
+	} {
+		s, _, _ := newTestServer(t, tc.mod)
+		body := get(t, s, "/").Body.String() + get(t, s, "/nope").Body.String()
+		for _, w := range tc.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: no %q on / or the 404 page", tc.name, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(body, w) {
+				t.Errorf("%s: %q on / or the 404 page", tc.name, w)
+			}
+		}
+	}
+}
+
 // TestResultsCountAndAnchors: the result list says how many articles it
 // shows, and each entry has the id an article's ← comes back to.
 func TestResultsCountAndAnchors(t *testing.T) {

@@ -74,7 +74,7 @@ func New(opt Options) (*Server, error) {
 	s.mux.HandleFunc("POST /study/events", s.handleStudyEvents)
 	s.mux.HandleFunc("POST /study/withdraw", s.handleWithdraw)
 	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
+		http.Redirect(w, r, iconURL, http.StatusMovedPermanently)
 	})
 	// every other path: the site's own 404 page
 	s.mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {

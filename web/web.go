@@ -66,6 +66,11 @@ type Searcher interface {
 type PageOptions struct {
 	// ResultsURL is the target of the ← links (the result list).
 	ResultsURL string
+	// ResultsLabel says where the ← links lead (their aria-label); empty:
+	// "Back to the results".
+	ResultsLabel string
+	// IconURL is the page's icon (the site's favicon).
+	IconURL string
 	// ArticleURL gives the URL of a link to another article.
 	ArticleURL func(id string) string
 	// StylesheetURL is the page's only stylesheet (no inline style: the CSP

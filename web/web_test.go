@@ -178,8 +178,8 @@ func TestArticlePage(t *testing.T) {
 	if got := pages.last.passages; len(got) != 1 || got[0] != want[0] {
 		t.Errorf("passages %v, want %v", got, want)
 	}
-	if got := pages.last.opt.ResultsURL; got != "/search?q=lighthouses+lens#r-101" {
-		t.Errorf("ResultsURL %q", got)
+	if got := pages.last.opt; got.ResultsURL != "/search?q=lighthouses+lens#r-101" || got.ResultsLabel != "Back to the results" || got.IconURL != "/static/favicon.svg" {
+		t.Errorf("ResultsURL %q labelled %q, icon %q", got.ResultsURL, got.ResultsLabel, got.IconURL)
 	}
 	if got := pages.last.opt.ArticleURL("102"); got != "/article/102?q=lighthouses+lens" {
 		t.Errorf("ArticleURL %q", got)
@@ -211,8 +211,8 @@ func TestArticlePage(t *testing.T) {
 
 	// Without a query: no passages, back to the search form.
 	get(t, s, "/article/103")
-	if len(pages.last.passages) != 0 || pages.last.opt.ResultsURL != "/" {
-		t.Errorf("no query: passages %v, results %q", pages.last.passages, pages.last.opt.ResultsURL)
+	if got := pages.last.opt; len(pages.last.passages) != 0 || got.ResultsURL != "/" || got.ResultsLabel != "Back to the start page" {
+		t.Errorf("no query: passages %v, ← to %q labelled %q", pages.last.passages, got.ResultsURL, got.ResultsLabel)
 	}
 }
 

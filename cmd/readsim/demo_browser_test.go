@@ -37,11 +37,15 @@ func browser(t *testing.T) context.Context {
 	)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancel(); cancelA() })
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 640,
-		chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))); err != nil {
+	if err := chromedp.Do(ctx, phone()); err != nil {
 		t.Fatalf("starting %s: %v", chromiumPath, err)
 	}
 	return ctx
+}
+
+// phone emulates a 360×640 phone (touch, twice the pixels).
+func phone() chromedp.Action[chromedp.Void] {
+	return chromedp.EmulateViewport(360, 640, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2))
 }
 
 // shot saves a screenshot of the viewport in $READSIM_SCREENSHOTS (if set).
@@ -209,8 +213,10 @@ func TestBrowserPhone(t *testing.T) {
 	}
 	// Then at full speed to the end.
 	do(t, ctx, chromedp.SetValue(`#speed`, "max"))
-	waitFor(t, ctx, "the topic's scores", `document.getElementById("scores-when").textContent === "final"`, 120*time.Second)
+	waitFor(t, ctx, "the topic's scores", `document.getElementById("scores-when").textContent.startsWith("final")`, 120*time.Second)
 	waitFor(t, ctx, "Restart", `document.getElementById("play").textContent === "Restart"`, 20*time.Second)
+	// at the end too: the frame, the counters and the final scores in the first screen
+	layout(t, ctx, "/simulate at the end", []string{"#lane .screen", ".legend", ".counters", "#scores"})
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.querySelector(".chart").getBoundingClientRect().top + window.scrollY - 200)`))
 	shot(t, ctx, "7-simulate-done")
 	// the curves: labelled axes, their direction, 12-px labels

@@ -76,8 +76,9 @@ func sameValues(t *testing.T, what string, shown map[string]string, want map[str
 
 // layout checks what a phone user sees at 360×640 without scrolling: the
 // elements of inView entirely in the first viewport, no sideways scrolling,
-// every visible control at least 48×48 CSS px, and no text under 12 px
-// (the page's own; the frames are pictures of the reader).
+// every visible control at least 48×48 CSS px, no text under 12 px (the
+// page's own; the frames are pictures of the reader), and no text cut off
+// (noCutText).
 func layout(t *testing.T, ctx context.Context, page string, inView []string) {
 	t.Helper()
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
@@ -111,6 +112,22 @@ func layout(t *testing.T, ctx context.Context, page string, inView []string) {
 	}).map(e => e.tagName + ":" + e.textContent.slice(0, 30))`)
 	if len(tiny) > 0 {
 		t.Errorf("%s: text under 12 px: %q", page, tiny)
+	}
+	noCutText(t, ctx, page)
+}
+
+// noCutText fails when an element of the page shows its text cut off with
+// "…": text-overflow ellipsis and text wider than the element (the frames
+// are pictures of the reader, outside the page's text).
+func noCutText(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	cut := eval[[]string](t, ctx, `[...document.querySelectorAll("body *")].filter(e => {
+		if (e.closest(".screen") || !e.checkVisibility()) return false;
+		const cs = getComputedStyle(e);
+		return cs.textOverflow === "ellipsis" && e.scrollWidth > e.clientWidth;
+	}).map(e => (e.id || e.className || e.tagName) + ": " + e.textContent.slice(0, 60))`)
+	if len(cut) > 0 {
+		t.Errorf("%s: text cut off with an ellipsis: %q", page, cut)
 	}
 }
 
@@ -191,7 +208,14 @@ func TestBrowserRace(t *testing.T) {
 		}
 		t.Logf("%s: %d measures per run equal readsim eval's; %s won (%d–%d)", tc.name, len(names), winner, wa, wb)
 		layout(t, ctx, "/race "+tc.name, []string{"#lane-a .screen", "#lane-b .screen", ".legend", "#board"})
+		// the topic raced can be read whole at the top (the bar's summary,
+		// or the line under it for a long title)
+		if got := eval[string](t, ctx, `document.getElementById("setup-sum").textContent + " | " + document.getElementById("topic-line").textContent`); !strings.Contains(got, "fresnel lens lighthouse") {
+			t.Errorf("%s: the topic at the top reads %q, want fresnel lens lighthouse", tc.name, got)
+		}
 	}
+
+	raceWidths(t, ctx)
 
 	// At normal speed: the reader behind goes next.
 	do(t, ctx, chromedp.Navigate(d.url+"/race?topic="+topic+"&a=readsim-ric"))
@@ -230,13 +254,60 @@ func TestBrowserRace(t *testing.T) {
 	t.Logf("race browser test: %v after the demo started", time.Since(start).Round(time.Millisecond))
 }
 
-// TestBrowserRaceINEX races the INEX runs of ../shared/data/inex on a
-// server without an index: every article is a schematic, start-up and the
-// page say so, and the scoreboard equals readsim eval -q.
-func TestBrowserRaceINEX(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
+// raceWidths resizes a finished race from a small phone to a wide laptop
+// screen: nothing scrolls sideways or is cut off, the scoreboard is at least
+// 300 px wide and no name in it takes more than two lines (a measure's name
+// once broke one letter a line at 760–880 px); under 1000 px the board is
+// under the frames, from 1000 px beside them. It leaves the phone's screen.
+func raceWidths(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for _, w := range []int64{320, 360, 768, 800, 1024, 1280, 1600} {
+		do(t, ctx, chromedp.EmulateViewport(w, 800), chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		time.Sleep(100 * time.Millisecond)
+		page := fmt.Sprintf("/race at %d px", w)
+		v := eval[[]float64](t, ctx, `(() => {
+			const b = document.getElementById("board").getBoundingClientRect(), l = document.getElementById("lane-b").getBoundingClientRect();
+			return [document.documentElement.scrollWidth, b.width, b.left - l.right, b.top - l.bottom];
+		})()`)
+		if v[0] > float64(w) {
+			t.Errorf("%s: %v px wide: it scrolls sideways", page, v[0])
+		}
+		if v[1] < 300 {
+			t.Errorf("%s: the scoreboard is %.0f px wide, want 300 or more", page, v[1])
+		}
+		if beside := w >= 1000; beside && v[2] < 0 || !beside && v[3] < 0 {
+			t.Errorf("%s: the board %.0f px right of the frames, %.0f px below them; want it beside them: %v", page, v[2], v[3], beside)
+		}
+		// lines of a cell: its text's boxes, those more than 8 px apart
+		// vertically on different lines
+		wrapped := eval[[]string](t, ctx, `[...document.querySelectorAll("#board th")].filter(th => {
+			const r = document.createRange();
+			r.selectNodeContents(th);
+			const tops = [...r.getClientRects()].filter(x => x.width > 0).map(x => x.top).sort((a, b) => a - b);
+			let lines = tops.length ? 1 : 0;
+			for (let i = 1; i < tops.length; i++) if (tops[i] - tops[i - 1] > 8) lines++;
+			return lines > 2;
+		}).map(th => th.textContent)`)
+		if len(wrapped) > 0 {
+			t.Errorf("%s: names on more than two lines: %q", page, wrapped)
+		}
+		noCutText(t, ctx, page)
 	}
+	do(t, ctx, phone())
+}
+
+// inexServer is readsim serve on the INEX runs and judgments of
+// ../shared/data/inex without an index, with the 2009 topics for their
+// titles (the README's command): every article is drawn as a schematic.
+type inexServer struct {
+	url, qrels, ric, trec string
+	stderr                *syncBuffer
+}
+
+// startINEX starts an inexServer, skipping the test when the data is absent
+// (failing under CI); the server stops when the test ends.
+func startINEX(t *testing.T) *inexServer {
+	t.Helper()
 	dir := filepath.Join("..", "..", "..", "shared", "data", "inex")
 	qrels := filepath.Join(dir, "inex2009-2010.qrels")
 	if _, err := os.Stat(qrels); err != nil {
@@ -245,40 +316,53 @@ func TestBrowserRaceINEX(t *testing.T) {
 		}
 		t.Skipf("%s is missing: the INEX race needs ../shared/data/inex beside the repository", qrels)
 	}
-	ctx := browser(t)
-	ric, trec := filepath.Join(dir, "passage-run.ric.fol"), filepath.Join(dir, "article-run.trec")
-	stderr := &syncBuffer{}
-	e := &env{stdout: &syncBuffer{}, stderr: stderr}
+	x := &inexServer{qrels: qrels, ric: filepath.Join(dir, "passage-run.ric.fol"), trec: filepath.Join(dir, "article-run.trec"), stderr: &syncBuffer{}}
+	e := &env{stdout: &syncBuffer{}, stderr: x.stderr}
 	sctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(e, serveConfig{Config: backend.Config{Qrels: qrels, Runs: []string{ric, trec}}, addr: "127.0.0.1:0", ctx: sctx,
-			ready: func(a net.Addr) { ready <- a }})
+		done <- serve(e, serveConfig{Config: backend.Config{Qrels: qrels, Runs: []string{x.ric, x.trec}, Topics: filepath.Join(dir, "inex2009-topics.xml")},
+			addr: "127.0.0.1:0", ctx: sctx, ready: func(a net.Addr) { ready <- a }})
 	}()
-	var base string
 	select {
 	case a := <-ready:
-		base = "http://" + a.String()
+		x.url = "http://" + a.String()
 	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, stderr)
+		cancel()
+		t.Fatalf("serve: %v\n%s", err, x.stderr)
 	case <-time.After(60 * time.Second):
+		cancel()
 		t.Fatal("the server did not start")
 	}
-	defer func() {
+	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("serve: %v", err)
 		}
-	}()
+	})
+	return x
+}
+
+// TestBrowserRaceINEX races the INEX runs of ../shared/data/inex on a
+// server without an index: every article is a schematic, start-up and the
+// page say so, and the scoreboard equals readsim eval -q. A topic with the
+// longest title of the set still shows the frames and the whole board in
+// the first screen, its title whole on a line of its own.
+func TestBrowserRaceINEX(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	ctx := browser(t)
+	x := startINEX(t)
 	for _, want := range []string{"run bertric: 11582 of its 11582 articles have no text", "run indri: 11682 of its 11682 articles have no text"} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("start-up does not say %q:\n%s", want, stderr)
+		if !strings.Contains(x.stderr.String(), want) {
+			t.Errorf("start-up does not say %q:\n%s", want, x.stderr)
 		}
 	}
 	start := time.Now()
 	const topic = "2009001"
-	do(t, ctx, chromedp.Navigate(base+"/race?topic="+topic+"&a=bertric&b=indri&speed=max"))
+	do(t, ctx, chromedp.Navigate(x.url+"/race?topic="+topic+"&a=bertric&b=indri&speed=max"))
 	waitFor(t, ctx, "the final scores", `document.getElementById("board").dataset.final === "true"`, 60*time.Second)
 	waitFor(t, ctx, "the schematics", `[...document.querySelectorAll(".lane svg.schem")].every(s => !s.hidden && s.querySelector("text.sc-head")) && document.querySelectorAll(".lane svg.schem rect.sc-text").length > 0`, 20*time.Second)
 	shot(t, ctx, "race-inex")
@@ -293,8 +377,49 @@ func TestBrowserRaceINEX(t *testing.T) {
 	for m := range shown["bertric"] {
 		names = append(names, m)
 	}
-	sameValues(t, "bertric", shown["bertric"], evalTopic(t, qrels, ric, topic, names))
-	sameValues(t, "indri", shown["indri"], evalTopic(t, qrels, trec, topic, names))
+	sameValues(t, "bertric", shown["bertric"], evalTopic(t, x.qrels, x.ric, topic, names))
+	sameValues(t, "indri", shown["indri"], evalTopic(t, x.qrels, x.trec, topic, names))
 	layout(t, ctx, "/race INEX", []string{"#lane-a .screen", "#lane-b .screen", "#notice", "#board"})
+	if got := eval[string](t, ctx, `document.getElementById("setup-sum").textContent`); got != "Nobel prize" {
+		t.Errorf("the bar's summary reads %q, want the topic's title Nobel prize", got)
+	}
 	t.Logf("INEX race: %d measures per run equal readsim eval's, in %v", len(names), time.Since(start).Round(time.Millisecond))
+
+	// 2009004 has the set's longest title (86 characters, inex2009-topics.xml)
+	const long = "mean average precision reciprocal rank references precision recall proceedings journal"
+	do(t, ctx, chromedp.Navigate(x.url+"/race?topic=2009004&a=bertric&b=indri&speed=max"))
+	waitFor(t, ctx, "the final scores of 2009004", `document.getElementById("board").dataset.final === "true" && document.querySelectorAll(".lane svg.schem rect.sc-text").length > 0`, 60*time.Second)
+	layout(t, ctx, "/race INEX 2009004", []string{"#topic-line", "#lane-a .screen", "#lane-b .screen", "#notice", "#board"})
+	if got := eval[[]string](t, ctx, `[document.getElementById("setup-sum").textContent, document.getElementById("topic-line").textContent]`); got[0] != "2009004" || got[1] != "2009004 "+long {
+		t.Errorf("a long title: the bar reads %q and the line under it %q; want the id, then the id and the whole title", got[0], got[1])
+	}
+	shot(t, ctx, "race-inex-long")
+}
+
+// TestBrowserSimulateINEX watches one INEX reader on a server without text
+// at 360×640: while it plays, and at the end, the frame (a schematic), the
+// counters, the topic's scores and the line saying that the articles have
+// no text are all in the first screen; with the set's longest title too.
+func TestBrowserSimulateINEX(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	ctx := browser(t)
+	x := startINEX(t)
+	inView := []string{"#reader", "#status", "#lane .screen", ".legend", ".counters", "#scores"}
+	for _, topic := range []string{"2009001", "2009004"} {
+		do(t, ctx, chromedp.Navigate(x.url+"/simulate?run=bertric&topic="+topic))
+		waitFor(t, ctx, topic+": a schematic", `document.getElementById("play").textContent === "Pause" && document.querySelectorAll("#lane svg.schem rect.sc-text").length > 0`, 30*time.Second)
+		if got := eval[string](t, ctx, `document.getElementById("status").textContent`); got != "No text here for 100 of 100 articles: schematics." {
+			t.Errorf("%s: the status reads %q", topic, got)
+		}
+		layout(t, ctx, "/simulate INEX "+topic+" playing", inView)
+		shot(t, ctx, "simulate-inex-"+topic)
+		do(t, ctx, chromedp.SetValue(`#speed`, "max"))
+		waitFor(t, ctx, topic+": the end", `document.getElementById("play").textContent === "Restart"`, 60*time.Second)
+		layout(t, ctx, "/simulate INEX "+topic+" at the end", inView)
+		if got := eval[string](t, ctx, `document.getElementById("scores-when").textContent`); got != "final, as readsim eval -q" {
+			t.Errorf("%s: the topic scores are %q at the end", topic, got)
+		}
+	}
 }

@@ -154,7 +154,7 @@ func Assemble(cfg Config) (*Assembly, error) {
 			a.Options.Replayer = c.replays
 			for _, n := range MissingText(a.qrels, c.replays.runs, c.pages.Has) {
 				if n.None > 0 {
-					cfg.Say(fmt.Sprintf("run %s: %d of its %d articles have no text on this server: the race and the simulation view draw them as a schematic", n.Run, n.None, n.Articles))
+					cfg.Say(noTextLine(n))
 				}
 			}
 		}
@@ -271,6 +271,19 @@ func (a *Assembly) readRuns() error {
 	}
 	a.qrels = q
 	return nil
+}
+
+// noTextLine is start-up's line about a run whose articles (some or all)
+// have no text on the server, in English that agrees with the numbers.
+func noTextLine(c TextCount) string {
+	articles, have, them := "articles", "have", "them"
+	if c.Articles == 1 {
+		articles = "article"
+	}
+	if c.None == 1 {
+		have, them = "has", "it"
+	}
+	return fmt.Sprintf("run %s: %d of its %d %s %s no text on this server: the race and the simulation view draw %s as a schematic", c.Run, c.None, c.Articles, articles, have, them)
 }
 
 // studyOptions is the reading study of cfg.Study: the topics of cfg.Topics,

@@ -154,6 +154,8 @@ func (p *Pages) Render(id string, ps []effort.Span, opt web.PageOptions) ([]byte
 	var b bytes.Buffer
 	err = render.Page(&b, a, ps, render.Options{
 		ResultsURL:    opt.ResultsURL,
+		ResultsLabel:  opt.ResultsLabel,
+		IconURL:       opt.IconURL,
 		ArticleURL:    opt.ArticleURL,
 		StylesheetURL: opt.StylesheetURL,
 		ScriptURL:     opt.ScriptURL,

@@ -161,3 +161,21 @@ func TestArticlePageLinksAndLang(t *testing.T) {
 		t.Errorf("Content-Language %q, want ko", cl)
 	}
 }
+
+// TestNoTextLine: start-up's line about articles without text agrees with
+// its numbers (the sentences written by hand).
+func TestNoTextLine(t *testing.T) {
+	for _, tc := range []struct {
+		c    TextCount
+		want string
+	}{
+		{TextCount{"r", 4, 1}, "run r: 1 of its 4 articles has no text on this server: the race and the simulation view draw it as a schematic"},
+		{TextCount{"r", 4, 2}, "run r: 2 of its 4 articles have no text on this server: the race and the simulation view draw them as a schematic"},
+		{TextCount{"r", 1, 1}, "run r: 1 of its 1 article has no text on this server: the race and the simulation view draw it as a schematic"},
+		{TextCount{"bertric", 11582, 11582}, "run bertric: 11582 of its 11582 articles have no text on this server: the race and the simulation view draw them as a schematic"},
+	} {
+		if got := noTextLine(tc.c); got != tc.want {
+			t.Errorf("%+v:\n got %s\nwant %s", tc.c, got, tc.want)
+		}
+	}
+}

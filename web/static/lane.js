@@ -278,7 +278,9 @@
     if (o.judged === false) s += ' · not judged';
     else if (o.nrc) s += ' · ' + fmtInt(o.nrc) + ' relevant';
     else s += ' · not relevant';
-    if (!this.st.text) s += ' · no text';
+    // (when no article of the run has text, the page says so once)
+    const sum = this.summary;
+    if (!this.st.text && !(sum && sum.noText === sum.docs.length)) s += ' · no text';
     this.docLabel.textContent = s;
   };
 
@@ -476,9 +478,17 @@
     const head = (known ? fmtInt(ev.len) + ' characters' : 'length unknown (not judged)') +
       ' · ' + ps.length + ' passage' + (ps.length === 1 ? '' : 's') +
       (st.rels.length ? ' · ' + st.rels.length + ' relevant span' + (st.rels.length === 1 ? '' : 's') : '');
-    el('text', { x: 8, y: 16, class: 'sc-head' }, head);
+    // the head on two lines when one is too short
+    let top = 26;
+    const h1 = el('text', { x: 8, y: 16, class: 'sc-head' }, head);
+    const cut = head.indexOf(' · ');
+    if (cut > 0 && h1.getComputedTextLength && h1.getComputedTextLength() > W - 16) {
+      h1.textContent = head.slice(0, cut);
+      el('text', { x: 8, y: 31, class: 'sc-head' }, head.slice(cut + 3));
+      top += 15;
+    }
     if (len <= 0) return;
-    const top = 26, pad = 8, rowH = 9, bar = 5;
+    const pad = 8, rowH = 9, bar = 5;
     const rows = Math.max(1, Math.floor((H - top - pad) / rowH));
     const per = Math.max(40, Math.ceil(len / rows)); // characters a line
     const width = W - 2 * pad;

@@ -19,7 +19,6 @@
   let busy = false;
   let timer = 0;
   let gen = 0;
-  let speedMax = false;
 
   function speed() { const v = $('speed').value; return v === 'max' ? Infinity : (+v || 1); }
   function setText(id, v) { const e = $(id); if (e) e.textContent = v; }
@@ -187,6 +186,20 @@
 
   // ---- set-up ----
 
+  // fitTitle: the topic's title in the bar when it fits in three lines,
+  // else whole on a line under the bar (the bar keeps the id).
+  let topicTitle = null;
+  function fitTitle() {
+    if (!topicTitle) return;
+    const [id, title] = topicTitle;
+    const sum = $('setup-sum'), line = $('topic-line');
+    sum.textContent = title || id;
+    const long = title && sum.offsetHeight > 46;
+    if (long) sum.textContent = id;
+    line.textContent = long ? id + ' ' + title : '';
+    line.hidden = !long;
+  }
+
   function params() {
     const a = $('a').value;
     const b = $('b').value || a + '~doc';
@@ -213,7 +226,8 @@
     playing = true;
     $('setup').open = false;
     const tsel = $('topic').selectedOptions[0];
-    setText('setup-sum', tsel ? tsel.textContent.replace(/^\S+\s+/, '') || tsel.value : ps[0].topic);
+    topicTitle = tsel ? [tsel.value, tsel.textContent.replace(/^\S+\s*/, '')] : [ps[0].topic, ''];
+    fitTitle();
     setText('reader', ps[0].order + ' order · T2I ' + (+ps[0].t2i > 0 ? ps[0].t2i : 'none') + ' · screen ' + ps[0].screen + ' characters');
     $('notice').hidden = true;
     status('Connecting…');
@@ -261,7 +275,6 @@
     for (const k of ['a', 'b', 'topic', 'order', 't2i', 'screen', 'speed']) {
       if (q.has(k) && $(k)) $(k).value = q.get(k);
     }
-    speedMax = q.get('speed') === 'max';
     filterTopics();
     $('a').addEventListener('change', filterTopics);
     $('b').addEventListener('change', filterTopics);
@@ -274,12 +287,11 @@
       kick();
     });
     $('speed').addEventListener('change', () => { history.replaceState(null, '', shareURL()); if (speed() === Infinity) kick(); });
-    window.addEventListener('resize', () => { for (const l of lanes) l.drawSchematic(); });
+    window.addEventListener('resize', () => { fitTitle(); for (const l of lanes) l.drawSchematic(); });
     buttons();
     const bad = ['a', 'b', 'topic'].filter((k) => q.has(k) && q.get(k) !== '' && $(k).value !== q.get(k));
     if (bad.length) problem('Unknown ' + bad.map((k) => (k === 'topic' ? 'topic ' : 'run ') + q.get(k)).join(', ') + ': choose in ⚙, then Start.');
     else if (q.has('a')) start();
-    return speedMax;
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init); else init();

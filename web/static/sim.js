@@ -90,7 +90,7 @@
     const s = lane.summary, st = lane.st;
     if (!s) return;
     if (st.done) {
-      setText('scores-when', 'final');
+      setText('scores-when', 'final, as readsim eval -q');
       scoreTable('scores', s.measures, (m) => st.final[m.name]);
     } else {
       setText('scores-when', st.running ? 'so far' : 'when an article is scored');
@@ -225,7 +225,6 @@
   }
 
   function done() {
-    status('Done: the topic scores are final (readsim eval\'s).');
     refresh();
   }
 
@@ -296,8 +295,8 @@
     lane.start(p).then(() => {
       if (g !== gen) return;
       fillSelects();
-      status(lane.summary.noText ? lane.summary.noText + ' of ' + lane.summary.docs.length +
-        ' articles have no text on this server: the frame shows them as a schematic.' : '');
+      status(lane.summary.noText ? 'No text here for ' + lane.summary.noText + ' of ' + lane.summary.docs.length +
+        ' articles: schematics.' : '');
       refresh();
       curves();
       kick();
