@@ -91,6 +91,9 @@ func Assemble(cfg Config) (*Assembly, error) {
 		if err != nil {
 			return nil, err
 		}
+		if w := article.ClashWarning(dir.Clashes()); w != "" {
+			cfg.Warn(w)
+		}
 		a.Options.Pages, a.Articles = NewPages(dir), len(dir.IDs())
 	}
 	if cfg.Qrels != "" {
