@@ -57,10 +57,11 @@ type fetchTerm struct {
 // boosts, in Bleve's order (term by term, title then text).
 //
 // A title search (Query.Title, no terms) is one term, the title key, of
-// the title key field: every article with that title scores its TF-IDF
-// idf, 1 + ln(N/(df+1)), since the field has no length statistics (a
-// title that fewer articles have scores higher; the articles with one
-// title tie, and rank by id).
+// the title key field: an article with that title scores its TF-IDF idf,
+// 1 + ln(N/(df+1)), since the field has no length statistics, times the
+// field's norm, 1/√(its number of keys): 1 for an exact title, 1/√2 for a
+// title matched without its qualifier (titleKeys). Articles that tie rank
+// by id.
 func fetchTerms(q *Query, opt Options) []fetchTerm {
 	if len(q.Terms) == 0 && q.Title != "" {
 		return []fetchTerm{{term: []byte(q.Title), field: titleField, boost: 1}}

@@ -9,7 +9,7 @@
 //     article in exactly one (FNV-1a of its id modulo N, see shard.go):
 //     one Bleve document per article, id = article id, with the title and
 //     the text content (analysed in the article's language, stored), the
-//     title key (TitleKey, indexed as one term) and,
+//     title keys (titleKeys, each indexed as one term) and,
 //     stored with them, the article's language, its candidate elements
 //     (sections, paragraphs, list items, table rows, captions and the
 //     body's own text by default: each one's [start,end) character span
@@ -161,9 +161,12 @@
 //     are ignored. A query of only stop words or operators is a title
 //     search: it finds the articles whose title is the query, both lower
 //     case with white space folded (TitleKey; "The Who", "It", "This Is
-//     It"), each scoring its title's TF-IDF idf, 1 + ln(N/(df+1)); when no
-//     title is the query, it is ErrNoTerms. Each article's TitleKey is one
-//     term of a field of its own (indexed, not stored), which changes no
+//     It"), or whose title is the query followed by a qualifier in
+//     parentheses ("It (novel)"): the exact titles first, scored by the
+//     title key field's TF-IDF (idf 1 + ln(N/(df+1)), times 1/√2 for a
+//     title matched without its qualifier); when no title is the query, it
+//     is ErrNoTerms. Each article's title keys (titleKeys) are the terms of
+//     a field of their own (indexed, not stored), which changes no
 //     statistics of the title and text fields.
 //   - The header's fields but the title and the categories (its ids,
 //     revision, timestamp and contributor: metadata) are not analysed:
@@ -589,16 +592,34 @@ func (x *Index) Prepare(q string) (*Query, error) {
 	return s.prepared(&Query{Text: q, Terms: terms})
 }
 
-// titleField is the field that holds each article's TitleKey as one
-// term (indexed, not stored).
+// titleField is the field that holds each article's title keys
+// (titleKeys), each one term (indexed, not stored).
 const titleField = "titlekey"
 
 // TitleKey is how titles and term-less queries are compared: lower case,
 // runs of white space one space, no white space at either end. A query
 // of only stop words ("The Who", "It", "This Is It") finds the articles
-// whose title has its key.
+// whose title has its key (titleKeys).
 func TitleKey(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// titleKeys are the keys a title search finds an article by: its title's
+// TitleKey and, for a title ending in a Wikipedia qualifier in
+// parentheses ("It (novel)", "This Is It (song)"), the key without it
+// ("it"). An article whose title is the query exactly has one key, its
+// field one term long; one found without its qualifier has two: BM25's
+// length normalisation ranks the exact title first.
+func titleKeys(title string) []string {
+	key := TitleKey(title)
+	if key == "" {
+		return nil
+	}
+	keys := []string{key}
+	if i := strings.LastIndex(key, " ("); i > 0 && strings.HasSuffix(key, ")") {
+		keys = append(keys, key[:i])
+	}
+	return keys
 }
 
 // titleCount is the number of articles whose TitleKey is key.

@@ -67,10 +67,17 @@ func newAnalyzedField(name string, value []byte, toks analysis.TokenStream) *ana
 	return &analyzedField{name: name, value: value, length: len(toks), freqs: analysis.TokenFrequency(toks, nil, indexedStored), options: indexedStored}
 }
 
-// newKeywordField is an indexed, unstored field holding the one term key.
-func newKeywordField(name, key string) *analyzedField {
-	toks := analysis.TokenStream{{Term: []byte(key), Start: 0, End: len(key), Position: 1, Type: analysis.AlphaNumeric}}
-	return &analyzedField{name: name, value: []byte(key), length: 1, freqs: analysis.TokenFrequency(toks, nil, bindex.IndexField), options: bindex.IndexField}
+// newKeywordField is an indexed, unstored field holding the terms keys,
+// each whole.
+func newKeywordField(name string, keys []string) *analyzedField {
+	var toks analysis.TokenStream
+	at := 0
+	for i, k := range keys {
+		toks = append(toks, &analysis.Token{Term: []byte(k), Start: at, End: at + len(k), Position: i + 1, Type: analysis.AlphaNumeric})
+		at += len(k) + 1
+	}
+	return &analyzedField{name: name, value: []byte(strings.Join(keys, "\n")), length: len(toks),
+		freqs: analysis.TokenFrequency(toks, nil, bindex.IndexField), options: bindex.IndexField}
 }
 
 func (f *analyzedField) Name() string                                      { return f.name }
@@ -131,8 +138,8 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	titleToks := analyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
 	doc.AddField(newAnalyzedField("title", []byte(title), titleToks))
 	doc.AddField(newAnalyzedField("text", text, toks))
-	if key := TitleKey(title); key != "" {
-		doc.AddField(newKeywordField(titleField, key))
+	if keys := titleKeys(title); len(keys) > 0 {
+		doc.AddField(newKeywordField(titleField, keys))
 	}
 	doc.AddField(document.NewTextFieldWithIndexingOptions("elems", nil, []byte(encodeElems(elems)), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("breaks", nil, []byte(encodeInts(brk)), bindex.StoreField))
