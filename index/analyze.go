@@ -1,6 +1,7 @@
 package index
 
 import (
+	"regexp"
 	"sort"
 	"sync"
 	"unicode"
@@ -238,7 +239,8 @@ func appendSplit(ts analysis.TokenStream, t *analysis.Token) analysis.TokenStrea
 // QueryTerms analyzes a query with the analysis of each of the languages
 // langs (article languages, "en", "zh"…; none means English) and returns
 // the union of their terms, each with its number of occurrences (the
-// largest of the analyses'), in order of first occurrence. The query is a
+// largest of the analyses'), in order of first occurrence. A CJK character
+// with no CJK neighbour in the query is a character term (Term.Char). The query is a
 // bag of words: quotes, +, -, parentheses and the like are punctuation to
 // the tokenizer, and AND, OR, NOT are English stop words in every analysis,
 // so a query of only stop words or operators has no terms.
@@ -268,7 +270,7 @@ func QueryTerms(q string, langs ...string) []Term {
 				continue
 			}
 			pos[t] = len(out)
-			out = append(out, Term{Text: t, N: n[t]})
+			out = append(out, Term{Text: t, N: n[t], Char: isCJKChar(t)})
 		}
 	}
 	return out
@@ -278,6 +280,30 @@ func QueryTerms(q string, langs ...string) []Term {
 type Term struct {
 	Text string
 	N    int
+	// Char marks a character term: one Chinese, Japanese or Korean
+	// character with no CJK neighbour in the query (塔, 東 …). The index
+	// holds CJK text as bigrams, so it stands for every indexed term
+	// holding the character: the character alone and the bigrams it is
+	// the first or the second character of (see charTermRegexp).
+	Char bool
+}
+
+// isCJKChar reports whether a term is one CJK character (Han, kana or
+// Hangul): a character of the query that the bigram filter left alone.
+func isCJKChar(term string) bool {
+	r, size := utf8.DecodeRuneInString(term)
+	if size != len(term) || r < 0x1100 {
+		return false
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// charTermRegexp is the regular expression of the indexed terms a
+// character term stands for, over a term dictionary (which matches whole
+// terms): the character alone, or a bigram holding it first or second.
+func charTermRegexp(c string) string {
+	q := regexp.QuoteMeta(c)
+	return q + ".?|." + q
 }
 
 // token is an analyzed token of an article's text: its term and the
@@ -290,23 +316,32 @@ type token struct {
 // analyzeText analyzes an article's text with an analyzer, as separate
 // segments split at the byte offsets breaks (increasing): the text content
 // of "<st>History</st><p>The…" is "HistoryThe…", and a word (or a CJK
-// bigram) must not run across the boundary of two block elements. Token
-// offsets are bytes of text; positions are renumbered across segments. The
-// text is not modified (the analyzers lower-case in place, so they work on
-// a copy).
-func analyzeText(an analysis.Analyzer, text string, breaks []int) analysis.TokenStream {
+// bigram) must not run across the boundary of two block elements. The
+// byte spans quiet (start, end pairs, increasing and disjoint: the header's
+// metadata, see metadata) are left out: they give no token. Token offsets
+// are bytes of text; positions are renumbered across segments. The text is
+// not modified (the analyzers lower-case in place, so they work on a
+// copy).
+func analyzeText(an analysis.Analyzer, text string, breaks, quiet []int) analysis.TokenStream {
 	buf := []byte(text)
-	if len(breaks) == 0 {
+	if len(breaks) == 0 && len(quiet) == 0 {
 		return an.Analyze(buf)
 	}
+	cuts := make([]int, 0, len(breaks)+len(quiet)+1)
+	cuts = append(append(cuts, breaks...), quiet...)
+	sort.Ints(cuts)
+	cuts = append(cuts, len(buf))
 	var out analysis.TokenStream
-	from := 0
-	for k := 0; k <= len(breaks); k++ {
-		to := len(buf)
-		if k < len(breaks) {
-			to = breaks[k]
-		}
+	from, q := 0, 0
+	for _, to := range cuts {
 		if to <= from {
+			continue
+		}
+		for q+1 < len(quiet) && quiet[q+1] <= from {
+			q += 2
+		}
+		if q+1 < len(quiet) && quiet[q] <= from && to <= quiet[q+1] {
+			from = to // a quiet segment
 			continue
 		}
 		for _, t := range an.Analyze(buf[from:to:to]) {
@@ -320,16 +355,19 @@ func analyzeText(an analysis.Analyzer, text string, breaks []int) analysis.Token
 	return out
 }
 
-// tokenize analyzes the text of an article in language lang (breaks as
-// for analyzeText, in characters) and returns its tokens with character
-// offsets, in text order.
-func tokenize(text string, breaks []int, lang string) []token {
+// tokenize analyzes the text of an article in language lang (breaks and
+// quiet as for analyzeText, in characters) and returns its tokens with
+// character offsets, in text order.
+func tokenize(text string, breaks, quiet []int, lang string) []token {
 	ci := newCharIndex(text)
-	bb := make([]int, len(breaks))
-	for i, c := range breaks {
-		bb[i] = ci.byteOf(c)
+	bytesOf := func(cs []int) []int {
+		out := make([]int, len(cs))
+		for i, c := range cs {
+			out[i] = ci.byteOf(c)
+		}
+		return out
 	}
-	ts := analyzeText(analyzerOf(lang), text, bb)
+	ts := analyzeText(analyzerOf(lang), text, bytesOf(breaks), bytesOf(quiet))
 	out := make([]token, len(ts))
 	// Token starts come in increasing byte order, and so do their ends, but
 	// CJK bigrams overlap (an end comes after the next start): convert

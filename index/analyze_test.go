@@ -171,14 +171,21 @@ func TestQueryTerms(t *testing.T) {
 		langs []string
 		want  []Term
 	}{
-		{"movies", nil, []Term{{"movi", 1}}},
-		{"movies", []string{"en", "fr"}, []Term{{"movi", 1}}},
+		{"movies", nil, []Term{{Text: "movi", N: 1}}},
+		{"movies", []string{"en", "fr"}, []Term{{Text: "movi", N: 1}}},
 		// English terms first, then the CJK analysis's other terms
-		{"movies 意大利", []string{"zh", "en"}, []Term{{"movi", 1}, {"意大", 1}, {"大利", 1}, {"movies", 1}}},
-		{"movies 意大利", []string{"ko"}, []Term{{"movies", 1}, {"意大", 1}, {"大利", 1}}},
+		{"movies 意大利", []string{"zh", "en"}, []Term{{Text: "movi", N: 1}, {Text: "意大", N: 1}, {Text: "大利", N: 1}, {Text: "movies", N: 1}}},
+		{"movies 意大利", []string{"ko"}, []Term{{Text: "movies", N: 1}, {Text: "意大", N: 1}, {Text: "大利", N: 1}}},
 		// counts: pasta is pasta in both analyses
-		{"pasta 意大利 pasta", []string{"en", "ja"}, []Term{{"pasta", 2}, {"意大", 1}, {"大利", 1}}},
+		{"pasta 意大利 pasta", []string{"en", "ja"}, []Term{{Text: "pasta", N: 2}, {Text: "意大", N: 1}, {Text: "大利", N: 1}}},
 		{"the AND of", []string{"en", "zh", "ko"}, nil},
+		// a CJK character with no CJK neighbour is a character term: 塔
+		// alone, 東 beside Latin letters, ｶ width-folded to カ, 물 (Hangul);
+		// 塔 inside 東京塔 is in bigrams only
+		{"塔", []string{"ja"}, []Term{{Text: "塔", N: 1, Char: true}}},
+		{"東 tower 東京塔", []string{"en", "ja"}, []Term{{Text: "東", N: 1, Char: true}, {Text: "tower", N: 1}, {Text: "東京", N: 1}, {Text: "京塔", N: 1}}},
+		{"ｶ", []string{"ja"}, []Term{{Text: "カ", N: 1, Char: true}}},
+		{"물 x", []string{"ko"}, []Term{{Text: "물", N: 1, Char: true}, {Text: "x", N: 1}}},
 	} {
 		if got := QueryTerms(tc.q, tc.langs...); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q %v: %v, want %v", tc.q, tc.langs, got, tc.want)
@@ -191,13 +198,13 @@ func TestQueryTerms(t *testing.T) {
 // bigram's offsets from the text's start, as a conversion that expects
 // increasing offsets would, takes minutes).
 func TestTokenizeOffsets(t *testing.T) {
-	toks := tokenize("aé 意大利", nil, "zh")
+	toks := tokenize("aé 意大利", nil, nil, "zh")
 	want := []token{{"aé", 0, 2}, {"意大", 3, 5}, {"大利", 4, 6}}
 	if !reflect.DeepEqual(toks, want) {
 		t.Errorf("tokens %v, want %v", toks, want)
 	}
 	long := strings.Repeat("意大利面的做法", 30000) // 210,000 characters
-	toks = tokenize(long, nil, "zh")
+	toks = tokenize(long, nil, nil, "zh")
 	if n := len(toks); n != 210000-1 {
 		t.Fatalf("%d bigrams, want %d", n, 210000-1)
 	}

@@ -98,9 +98,22 @@ func scoreElems(toks []token, elems []Elem, terms []Term, st *ElemStats) ([]scor
 	for i, t := range terms {
 		idx[t.Text] = i
 	}
+	var chars []int // the character terms (Term.Char)
+	for i, t := range terms {
+		if t.Char {
+			chars = append(chars, i)
+		}
+	}
 	for _, tk := range toks {
 		if i, ok := idx[tk.term]; ok {
 			qpos[i] = append(qpos[i], tk.start)
+		}
+		// a token holding a character term's character is one of its
+		// occurrences (the token equal to it is counted above)
+		for _, i := range chars {
+			if tk.term != terms[i].Text && strings.Contains(tk.term, terms[i].Text) {
+				qpos[i] = append(qpos[i], tk.start)
+			}
 		}
 	}
 	idf := make([]float64, len(terms))

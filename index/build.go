@@ -84,7 +84,11 @@ type BuildResult struct {
 	Elapsed   time.Duration
 	NotXML    []string  // files without the .xml extension (nor .dtd)
 	Broken    []Skipped // unreadable or unparsable articles
-	Dups      []Skipped // files whose article id an earlier file (in path order) has
+	Dups      []Skipped // files whose article id an earlier file (in path order) has: only paths that differ in the case of ".xml"
+	// IDClashes are the file names several articles of the collection
+	// have: each of those articles is indexed under its qualified id, its
+	// path without .xml (article.CollectionIDs).
+	IDClashes []article.IDClash
 	// DTDs are the collection's DTD files: the *.dtd files below the
 	// articles folder, in path order.
 	DTDs []string
@@ -300,14 +304,15 @@ func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []fileStamp, 
 	}
 	changed := map[string]bool{}
 	for _, f := range p.todo {
-		changed[f.id] = true
+		changed[f.rel] = true
 	}
 	for rel, e := range old.Articles {
 		if _, kept := p.next.Articles[rel]; !kept {
 			p.del = append(p.del, e)
-			// an article deleted only because it changed is counted as
-			// indexed or broken
-			if !changed[e.ID] {
+			// an article deleted only because its file changed (or its
+			// id: another file took its name) is counted as indexed or
+			// broken
+			if !changed[rel] {
 				res.Removed++
 			}
 		}

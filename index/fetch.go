@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"encoding/binary"
@@ -43,6 +44,7 @@ import (
 // statistics and weights.
 type fetchTerm struct {
 	term   []byte
+	char   bool // a character term (Term.Char): its postings are charPostings'
 	field  string
 	boost  float64
 	df     uint64  // documents holding the term in the field, over all shards
@@ -53,7 +55,17 @@ type fetchTerm struct {
 
 // fetchTerms returns the terms of q, for the title and the text, with their
 // boosts, in Bleve's order (term by term, title then text).
+//
+// A title search (Query.Title, no terms) is one term, the title key, of
+// the title key field: an article with that title scores its TF-IDF idf,
+// 1 + ln(N/(df+1)), since the field has no length statistics, times the
+// field's norm, 1/√(its number of keys): 1 for an exact title, 1/√2 for a
+// title matched without its qualifier (titleKeys). Articles that tie rank
+// by id.
 func fetchTerms(q *Query, opt Options) []fetchTerm {
+	if len(q.Terms) == 0 && q.Title != "" {
+		return []fetchTerm{{term: []byte(q.Title), field: titleField, boost: 1}}
+	}
 	tb, xb := opt.boosts()
 	var out []fetchTerm
 	for _, t := range q.Terms {
@@ -61,7 +73,7 @@ func fetchTerms(q *Query, opt Options) []fetchTerm {
 			field string
 			boost float64
 		}{{"title", tb}, {"text", xb}} {
-			out = append(out, fetchTerm{term: []byte(t.Text), field: f.field, boost: f.boost * float64(t.N)})
+			out = append(out, fetchTerm{term: []byte(t.Text), char: t.Char, field: f.field, boost: f.boost * float64(t.N)})
 		}
 	}
 	return out
@@ -160,12 +172,111 @@ func (s *shardSearch) open(ctx context.Context, x *snapshot, ts []fetchTerm) err
 	s.stored = newStoredReader(s.r)
 	s.tfrs = make([]bindex.TermFieldReader, len(ts))
 	for i, t := range ts {
-		if s.tfrs[i], err = s.r.TermFieldReader(ctx, t.term, t.field, true, true, false); err != nil {
+		if t.char {
+			s.tfrs[i], err = openCharPostings(ctx, s.r, t.field, string(t.term))
+		} else {
+			s.tfrs[i], err = s.r.TermFieldReader(ctx, t.term, t.field, true, true, false)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// charPostings are the postings of a character term (Term.Char) in one
+// field of one shard: the union of the postings of the shard's terms of
+// that field that hold the character (charTermRegexp), found through the
+// shard's term dictionary; a document's frequency is the sum of theirs
+// (an occurrence inside a run of CJK characters is in two bigrams, and
+// counts twice). So the character scores as one BM25 term: its document
+// frequency is the number of articles holding it, however many of its
+// bigrams they hold. They are read whole when a fetch opens (memory: the
+// documents holding the character).
+type charPostings struct {
+	docs []bindex.TermFieldDoc // in document order
+	next int
+}
+
+// openCharPostings reads the postings of the character c in field.
+func openCharPostings(ctx context.Context, r bindex.IndexReader, field, c string) (*charPostings, error) {
+	rr, ok := r.(bindex.IndexReaderRegexp)
+	if !ok {
+		return nil, fmt.Errorf("index: a shard has no term dictionary search (%T)", r)
+	}
+	dict, err := rr.FieldDictRegexp(field, charTermRegexp(c))
+	if err != nil {
+		return nil, err
+	}
+	defer dict.Close()
+	byDoc := map[uint64]int{}
+	p := &charPostings{}
+	for {
+		e, err := dict.Next()
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		tfr, err := r.TermFieldReader(ctx, []byte(e.Term), field, true, true, false)
+		if err != nil {
+			return nil, err
+		}
+		for {
+			d, err := tfr.Next(nil)
+			if err != nil {
+				tfr.Close()
+				return nil, err
+			}
+			if d == nil {
+				break
+			}
+			doc := binary.BigEndian.Uint64(d.ID)
+			if i, seen := byDoc[doc]; seen {
+				p.docs[i].Freq += d.Freq
+				continue
+			}
+			byDoc[doc] = len(p.docs)
+			p.docs = append(p.docs, bindex.TermFieldDoc{Term: c, ID: d.ID, Freq: d.Freq, Norm: d.Norm})
+		}
+		tfr.Close()
+	}
+	sort.Slice(p.docs, func(i, j int) bool { return bytes.Compare(p.docs[i].ID, p.docs[j].ID) < 0 })
+	return p, nil
+}
+
+// Next returns the next document.
+func (p *charPostings) Next(pre *bindex.TermFieldDoc) (*bindex.TermFieldDoc, error) {
+	if p.next >= len(p.docs) {
+		return nil, nil
+	}
+	if pre == nil {
+		pre = &bindex.TermFieldDoc{}
+	}
+	d := &p.docs[p.next]
+	p.next++
+	pre.Term, pre.ID, pre.Freq, pre.Norm = d.Term, d.ID, d.Freq, d.Norm
+	return pre, nil
+}
+
+// Advance moves to the document id or the first after it.
+func (p *charPostings) Advance(id bindex.IndexInternalID, pre *bindex.TermFieldDoc) (*bindex.TermFieldDoc, error) {
+	p.next = sort.Search(len(p.docs), func(i int) bool { return bytes.Compare(p.docs[i].ID, id) >= 0 })
+	return p.Next(pre)
+}
+
+// Count is the number of documents holding the character.
+func (p *charPostings) Count() uint64 { return uint64(len(p.docs)) }
+
+// Close does nothing: the postings are in memory.
+func (p *charPostings) Close() error { return nil }
+
+// Size estimates the postings' memory.
+func (p *charPostings) Size() int { return 64 + len(p.docs)*64 }
 
 // parallel runs f(i) for i in [0, n), on goroutines when n > 1, and
 // returns their errors.

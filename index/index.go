@@ -8,7 +8,8 @@
 //   - articles-0 … articles-(N−1): N Bleve indexes, the shards, each
 //     article in exactly one (FNV-1a of its id modulo N, see shard.go):
 //     one Bleve document per article, id = article id, with the title and
-//     the text content (analysed in the article's language, stored) and,
+//     the text content (analysed in the article's language, stored), the
+//     title keys (titleKeys, each indexed as one term) and,
 //     stored with them, the article's language, its candidate elements
 //     (sections, paragraphs, list items, table rows, captions and the
 //     body's own text by default: each one's [start,end) character span
@@ -79,15 +80,21 @@
 // files below the articles folder are the collection's (BuildResult.DTDs),
 // not skipped files. An article's id is its file name without .xml
 // (formats.md), even when its <header><id> says otherwise: such articles
-// are reported (BuildResult.IDMismatches). One bad article (unparsable,
+// are reported (BuildResult.IDMismatches). A file name several files have
+// (en/3951.xml and ja/3951.xml: page ids are numbered per language) is no
+// id: each of those articles is indexed under its path without .xml,
+// en/3951 and ja/3951 (article.CollectionIDs, BuildResult.IDClashes, one
+// warning line), and a file added later that makes a name clash has the
+// article that had it re-indexed under its new id. One bad article (unparsable,
 // nested deeper than article.MaxDepth, UTF-16) never stops a build: it is
 // skipped and named (BuildResult.Broken).
 //
 // # Languages
 //
-// Each article is analysed in its language, Article.Lang (detected from
-// its scripts, or the Reader's Lang: --lang), stored with it (Doc.Lang,
-// Hit.Lang) and in the manifest:
+// Each article is analysed in its language, Article.Lang (the Reader's
+// Lang: --lang; else the language its folder names, en/ ja/ zh/ ko/…;
+// else detected from the scripts of its prose), stored with it
+// (StoredArticle.Lang, Hit.Lang) and in the manifest:
 //
 //   - Chinese, Japanese and Korean characters, in an article of any
 //     language, are analysed as Bleve's CJK analyzer does: width folding
@@ -116,11 +123,19 @@
 //     once). Its terms are alternatives (a disjunction, as before): an
 //     article sharing one bigram with a CJK query (大利 for 意大利) is
 //     fetched, ranked below the articles holding more of them, and an
-//     article sharing only single characters with it is not. A one-character
-//     query matches only where that character stands alone.
+//     article sharing only single characters with it is not.
+//   - A CJK character with no CJK neighbour in the query (塔, 東, or 東 in
+//     "東 tower") is a character term (Term.Char): it matches every
+//     article holding the character, alone or in a bigram, as one BM25
+//     term (its postings are the union of the postings of the index's
+//     terms holding it, found through the term dictionary, the
+//     frequencies summed; browse counts every token holding it, with the
+//     element frequencies of those terms summed, at most the number of
+//     elements).
 //   - Snippets mark matched tokens as [token], merging tokens that overlap
 //     or touch: the bigrams 意大 大利 of 意大利 are marked [意大利]; English
-//     words are marked one by one ([martial] [arts]).
+//     words are marked one by one ([martial] [arts]); a character term
+//     marks its character (电视[塔]).
 //
 // # Candidate elements
 //
@@ -147,16 +162,31 @@
 //     tf, k1 = 1.2, b = 0.75) over the element statistics (N, average length
 //     in tokens, df).
 //   - Queries are bags of words analyzed like the text; operators and quotes
-//     are ignored, so a query of only stop words or operators is ErrNoTerms.
+//     are ignored. A query of only stop words or operators is a title
+//     search: it finds the articles whose title is the query, both lower
+//     case with white space folded (TitleKey; "The Who", "It", "This Is
+//     It"), or whose title is the query followed by a qualifier in
+//     parentheses ("It (novel)"): the exact titles first, scored by the
+//     title key field's TF-IDF (idf 1 + ln(N/(df+1)), times 1/√2 for a
+//     title matched without its qualifier); when no title is the query, it
+//     is ErrNoTerms. Each article's title keys (titleKeys) are the terms of
+//     a field of their own (indexed, not stored), which changes no
+//     statistics of the title and text fields.
+//   - The header's fields but the title and the categories (its ids,
+//     revision, timestamp and contributor: metadata) are not analysed:
+//     their text keeps its offsets in the article's text, but no query
+//     matches a contributor's name or a revision number, and they count
+//     nothing in the field lengths.
 //   - The text content joins adjacent block elements without a space
 //     ("<st>History</st><p>The" is "HistoryThe"): the analyzer splits the text
 //     at such boundaries (the "breaks" stored with each article), so no word
 //     (nor CJK bigram) runs across them. Emphasis, links and YAGO wrappers
 //     (wordnetid) are inline and do not split words.
-//   - A file is re-indexed when its size or modification time changed; of
-//     several files with one article id, the first in path order is indexed
-//     and the others are reported as duplicates; symbolic links to folders are
-//     not followed, and hidden folders are skipped.
+//   - A file is re-indexed when its size or modification time changed, or
+//     its id (another file took its name); of two files whose paths differ
+//     only in the case of ".xml" (one id), the first in path order is
+//     indexed and the other is reported as a duplicate; symbolic links to
+//     folders are not followed, and hidden folders are skipped.
 //   - The index is rebuilt from scratch, the reason given
 //     (BuildResult.Rebuilt), when its layout, candidate elements or forced
 //     language changed, or a DTD it knows of (the collection's *.dtd, the
@@ -176,16 +206,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/vellum"
+	vregexp "github.com/blevesearch/vellum/regexp"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
@@ -584,13 +617,18 @@ type Hit struct {
 type Query struct {
 	Text  string
 	Terms []Term
+	// Title, for a query without terms (only stop words: "The Who", "It"),
+	// is the query as titles are keyed (TitleKey): fetch finds the
+	// articles with that title.
+	Title string
 	stats ElemStats
 	gen   uint64 // the snapshot whose statistics stats are
 }
 
 // Prepare analyzes a query with the analysis of every language of the
 // index (QueryTerms) and looks up its terms' element statistics. A query
-// without terms is ErrNoTerms.
+// without terms is a title search (Query.Title) when some article's title
+// is the query (TitleKey equal), else ErrNoTerms.
 func (x *Index) Prepare(q string) (*Query, error) {
 	s := x.acquire()
 	if s == nil {
@@ -609,9 +647,75 @@ func (x *snapshot) prepare(q string) (*Query, error) {
 	}
 	terms := QueryTerms(q, langs...)
 	if len(terms) == 0 {
-		return nil, ErrNoTerms
+		key := TitleKey(q)
+		if key == "" {
+			return nil, ErrNoTerms
+		}
+		n, err := x.titleCount(key)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, ErrNoTerms
+		}
+		return x.prepared(&Query{Text: q, Title: key})
 	}
 	return x.prepared(&Query{Text: q, Terms: terms})
+}
+
+// titleField is the field that holds each article's title keys
+// (titleKeys), each one term (indexed, not stored).
+const titleField = "titlekey"
+
+// TitleKey is how titles and term-less queries are compared: lower case,
+// runs of white space one space, no white space at either end. A query
+// of only stop words ("The Who", "It", "This Is It") finds the articles
+// whose title has its key (titleKeys).
+func TitleKey(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// titleKeys are the keys a title search finds an article by: its title's
+// TitleKey and, for a title ending in a Wikipedia qualifier in
+// parentheses ("It (novel)", "This Is It (song)"), the key without it
+// ("it"). An article whose title is the query exactly has one key, its
+// field one term long; one found without its qualifier has two: BM25's
+// length normalisation ranks the exact title first.
+func titleKeys(title string) []string {
+	key := TitleKey(title)
+	if key == "" {
+		return nil
+	}
+	keys := []string{key}
+	if i := strings.LastIndex(key, " ("); i > 0 && strings.HasSuffix(key, ")") {
+		keys = append(keys, key[:i])
+	}
+	return keys
+}
+
+// titleCount is the number of articles whose TitleKey is key.
+func (x *snapshot) titleCount(key string) (uint64, error) {
+	var n uint64
+	for _, sh := range x.shards {
+		adv, err := sh.Advanced()
+		if err != nil {
+			return 0, err
+		}
+		r, err := adv.Reader()
+		if err != nil {
+			return 0, err
+		}
+		tfr, err := r.TermFieldReader(context.Background(), []byte(key), titleField, false, false, false)
+		if err == nil {
+			n += tfr.Count()
+			tfr.Close()
+		}
+		r.Close()
+		if err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
 }
 
 // prepared returns q with the snapshot's element statistics: q itself when
@@ -620,15 +724,67 @@ func (x *snapshot) prepared(q *Query) (*Query, error) {
 	if q.gen == x.gen {
 		return q, nil
 	}
-	pq := &Query{Text: q.Text, Terms: q.Terms, gen: x.gen, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
+	pq := &Query{Text: q.Text, Terms: q.Terms, Title: q.Title, gen: x.gen, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
 	for _, t := range q.Terms {
-		df, _, err := x.elemDF.Get([]byte(t.Text))
+		df, err := x.elemDFOf(t)
 		if err != nil {
 			return nil, fmt.Errorf("index: %s: %w; run readsim index --rebuild", elemDFName, err)
 		}
-		pq.stats.DF[t.Text] = float64(df)
+		pq.stats.DF[t.Text] = df
 	}
 	return pq, nil
+}
+
+// elemDFOf returns the element frequency of a query term: the number of
+// candidate elements holding it. A character term's is the sum of its
+// terms' (charTermRegexp), at most the number of elements: an upper bound,
+// since an element holding two of its bigrams counts twice.
+func (x *snapshot) elemDFOf(t Term) (float64, error) {
+	if !t.Char {
+		df, _, err := x.elemDF.Get([]byte(t.Text))
+		return float64(df), err
+	}
+	re, err := vregexp.New(charTermRegexp(t.Text))
+	if err != nil {
+		return 0, err
+	}
+	it, err := x.elemDF.Search(re, nil, nil)
+	var sum float64
+	for err == nil {
+		_, df := it.Current()
+		sum += float64(df)
+		err = it.Next()
+	}
+	if err != vellum.ErrIteratorDone {
+		return 0, err
+	}
+	return math.Min(sum, x.elemN), nil
+}
+
+// marker returns the characters of an article's token that match a term
+// of q: the whole token when it equals a term, the character of a
+// character term it holds (the first, when it holds two), or ok false.
+func (q *Query) marker() func(t token) (start, end int, ok bool) {
+	want := map[string]bool{}
+	var chars []string
+	for _, t := range q.Terms {
+		want[t.Text] = true
+		if t.Char {
+			chars = append(chars, t.Text)
+		}
+	}
+	return func(t token) (int, int, bool) {
+		if want[t.term] {
+			return t.start, t.end, true
+		}
+		for _, c := range chars {
+			if i := strings.Index(t.term, c); i >= 0 {
+				at := t.start + utf8.RuneCountInString(t.term[:i])
+				return at, at + 1, true
+			}
+		}
+		return 0, 0, false
+	}
 }
 
 // Fetch returns the k best articles for q by BM25 over title and text,
@@ -663,7 +819,19 @@ type StoredArticle struct {
 	Elems []Elem
 	// breaks are the word breaks between block elements, characters
 	breaks []int
-	toks   []token
+	// quiet are the spans of the header's metadata (start, end pairs,
+	// characters): they are not analysed (metadata)
+	quiet []int
+	toks  []token
+}
+
+// tokens returns the article's tokens, analysed as the build analysed
+// them (computed once).
+func (d *StoredArticle) tokens() []token {
+	if d.toks == nil {
+		d.toks = tokenize(d.Text, d.breaks, d.quiet, d.Lang)
+	}
+	return d.toks
 }
 
 // Article loads an article from the index.
@@ -707,6 +875,8 @@ func (out *StoredArticle) setField(name string, val []byte) {
 		out.Elems = decodeElems(v)
 	case "breaks":
 		out.breaks = decodeInts(v)
+	case "quiet":
+		out.quiet = decodeInts(v)
 	case "path":
 		out.Path = v
 	case "lang":
@@ -717,7 +887,7 @@ func (out *StoredArticle) setField(name string, val []byte) {
 // docElementCounts counts the terms of a stored article's candidate elements
 // as parseOne counted them when the article was indexed.
 func docElementCounts(d *StoredArticle) termCounts {
-	toks := tokenize(d.Text, d.breaks, d.Lang)
+	toks := d.tokens()
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
 	for i, t := range toks {
@@ -766,10 +936,7 @@ func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]Pass
 }
 
 func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
-	if d.toks == nil {
-		d.toks = tokenize(d.Text, d.breaks, d.Lang)
-	}
-	return browse(d.Text, d.toks, d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
+	return browse(d.Text, d.tokens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
 
 // Result is a fetched article with its passages and a snippet.
@@ -778,7 +945,9 @@ type Result struct {
 	Doc      *StoredArticle
 	Passages []Passage
 	// Snippet is about Options.SnippetWidth characters around the first
-	// query term of the first passage (of the article when it has none).
+	// query term of the first passage (when it has none, of the article
+	// from its first candidate element on: a title search's hits, an
+	// article matching only in its title or categories).
 	Snippet string
 }
 
@@ -815,6 +984,11 @@ func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Res
 		}
 		r := Result{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
+		if len(d.Elems) > 0 {
+			// from the first candidate element on: not the header's
+			// title, ids and categories again
+			p.Start = d.Elems[0].Start
+		}
 		if len(r.Passages) > 0 {
 			p = r.Passages[0]
 		}
@@ -827,22 +1001,18 @@ func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Res
 // Snippet returns about width characters of the passage around its first
 // query term, with the words matching a query term written as [word]:
 // matched tokens that overlap or touch are marked as one, so the bigrams
-// 意大 and 大利 of 意大利 mark [意大利]. An ellipsis marks a cut. The cuts fall
+// 意大 and 大利 of 意大利 mark [意大利]; a character term marks its
+// character alone (塔 in 电视塔 is 电视[塔]). An ellipsis marks a cut. The cuts fall
 // between characters, never inside one; runs of white space become one
 // space.
 func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
-	if d.toks == nil {
-		d.toks = tokenize(d.Text, d.breaks, d.Lang)
-	}
-	want := map[string]bool{}
-	for _, t := range q.Terms {
-		want[t.Text] = true
-	}
-	lo := sort.Search(len(d.toks), func(i int) bool { return d.toks[i].start >= p.Start })
+	toks := d.tokens()
+	mark := q.marker()
+	lo := sort.Search(len(toks), func(i int) bool { return toks[i].start >= p.Start })
 	first := -1
-	for i := lo; i < len(d.toks) && d.toks[i].start < p.End; i++ {
-		if want[d.toks[i].term] {
-			first = d.toks[i].start
+	for i := lo; i < len(toks) && toks[i].start < p.End; i++ {
+		if at, _, ok := mark(toks[i]); ok {
+			first = at
 			break
 		}
 	}
@@ -856,16 +1026,16 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	}
 	// the marked ranges, merged
 	var marks [][2]int
-	for i := sort.Search(len(d.toks), func(i int) bool { return d.toks[i].start >= s }); i < len(d.toks) && d.toks[i].start < e; i++ {
-		t := d.toks[i]
-		if !want[t.term] || t.end > e {
+	for i := sort.Search(len(toks), func(i int) bool { return toks[i].start >= s }); i < len(toks) && toks[i].start < e; i++ {
+		ms, me, ok := mark(toks[i])
+		if !ok || me > e {
 			continue
 		}
-		if n := len(marks); n > 0 && t.start <= marks[n-1][1] {
-			marks[n-1][1] = max(marks[n-1][1], t.end)
+		if n := len(marks); n > 0 && ms <= marks[n-1][1] {
+			marks[n-1][1] = max(marks[n-1][1], me)
 			continue
 		}
-		marks = append(marks, [2]int{t.start, t.end})
+		marks = append(marks, [2]int{ms, me})
 	}
 	ci := newCharIndex(d.Text)
 	var b strings.Builder

@@ -1,13 +1,13 @@
 package index
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/readsim/readsim/index/article"
 )
 
 // Listing the articles folder.
@@ -20,62 +20,44 @@ type srcFile struct {
 	mt   int64
 }
 
-// listArticles walks the folder and returns its .xml files sorted by path,
-// with duplicate ids removed (the first in path order is kept); the others
-// are recorded in res. The collection's DTD files (*.dtd) are recorded in
-// res.DTDs and returned with their sizes and modification times.
+// listArticles walks the folder (article.WalkCollection) and returns its
+// .xml files sorted by path, each with its article id
+// (article.CollectionIDs: the file name without .xml, or the path without
+// .xml when several files have that name, recorded in res.IDClashes). Two
+// files whose paths differ only in the case of ".xml" would have one id:
+// the second is recorded in res.Dups and skipped. The collection's DTD
+// files (*.dtd) are recorded in res.DTDs and returned with their sizes and
+// modification times.
 func listArticles(dir string, res *BuildResult) ([]srcFile, []fileStamp, error) {
 	var files []srcFile
 	var dtds []fileStamp
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if path == dir {
-				return &InputError{fmt.Sprintf("articles folder %s: %v", dir, errors.Unwrap(err))}
-			}
-			res.Broken = append(res.Broken, Skipped{path, fmt.Sprint(errors.Unwrap(err))})
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if path != dir && strings.HasPrefix(d.Name(), ".") {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		info, err := os.Stat(path) // follows symbolic links
-		if err != nil {
-			res.Broken = append(res.Broken, Skipped{path, fmt.Sprint(errors.Unwrap(err))})
-			return nil
-		}
-		if !info.Mode().IsRegular() {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, path)
-		if strings.EqualFold(filepath.Ext(path), ".dtd") {
+	err := article.WalkCollection(dir, func(rel, path string, info fs.FileInfo) {
+		switch {
+		case strings.EqualFold(filepath.Ext(path), ".dtd"):
 			res.DTDs = append(res.DTDs, path)
-			dtds = append(dtds, fileStamp{Path: filepath.ToSlash(rel), Size: info.Size(), MTime: info.ModTime().UnixNano()})
-			return nil
-		}
-		if !strings.EqualFold(filepath.Ext(path), ".xml") {
+			dtds = append(dtds, fileStamp{Path: rel, Size: info.Size(), MTime: info.ModTime().UnixNano()})
+		case !article.IsArticleFile(path):
 			res.NotXML = append(res.NotXML, path)
-			return nil
+		default:
+			files = append(files, srcFile{rel: rel, path: path, size: info.Size(), mt: info.ModTime().UnixNano()})
 		}
-		files = append(files, srcFile{
-			rel: filepath.ToSlash(rel), path: path,
-			id:   strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
-			size: info.Size(), mt: info.ModTime().UnixNano(),
-		})
-		return nil
+	}, func(path string, err error) {
+		res.Broken = append(res.Broken, Skipped{path, err.Error()})
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, &InputError{fmt.Sprintf("articles folder %s: %v", dir, unwrap(err))}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	rels := make([]string, len(files))
+	for i, f := range files {
+		rels[i] = f.rel
+	}
+	ids, clashes := article.CollectionIDs(rels)
+	res.IDClashes = clashes
 	first := map[string]string{}
 	out := files[:0]
-	for _, f := range files {
+	for i, f := range files {
+		f.id = ids[i]
 		if p, dup := first[f.id]; dup {
 			res.Dups = append(res.Dups, Skipped{f.path, fmt.Sprintf("article id %s already taken by %s", f.id, p)})
 			continue
@@ -84,4 +66,13 @@ func listArticles(dir string, res *BuildResult) ([]srcFile, []fileStamp, error) 
 		out = append(out, f)
 	}
 	return out, dtds, nil
+}
+
+// unwrap returns the cause of a file-system error, without the operation
+// and path it repeats.
+func unwrap(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
 }

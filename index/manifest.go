@@ -20,7 +20,7 @@ import (
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 6
+const manifestVersion = 7
 
 const (
 	manifestName = "manifest.json"

@@ -53,22 +53,36 @@ type parsed struct {
 // the memory (their tokens were half of a build's live heap). Its Analyze
 // does nothing.
 type analyzedField struct {
-	name   string
-	value  []byte
-	length int
-	freqs  bindex.TokenFrequencies
+	name    string
+	value   []byte
+	length  int
+	freqs   bindex.TokenFrequencies
+	options bindex.FieldIndexingOptions
 }
 
 // indexedStored are the options of the analysed fields.
 const indexedStored = bindex.IndexField | bindex.StoreField
 
 func newAnalyzedField(name string, value []byte, toks analysis.TokenStream) *analyzedField {
-	return &analyzedField{name: name, value: value, length: len(toks), freqs: analysis.TokenFrequency(toks, nil, indexedStored)}
+	return &analyzedField{name: name, value: value, length: len(toks), freqs: analysis.TokenFrequency(toks, nil, indexedStored), options: indexedStored}
+}
+
+// newKeywordField is an indexed, unstored field holding the terms keys,
+// each whole.
+func newKeywordField(name string, keys []string) *analyzedField {
+	var toks analysis.TokenStream
+	at := 0
+	for i, k := range keys {
+		toks = append(toks, &analysis.Token{Term: []byte(k), Start: at, End: at + len(k), Position: i + 1, Type: analysis.AlphaNumeric})
+		at += len(k) + 1
+	}
+	return &analyzedField{name: name, value: []byte(strings.Join(keys, "\n")), length: len(toks),
+		freqs: analysis.TokenFrequency(toks, nil, bindex.IndexField), options: bindex.IndexField}
 }
 
 func (f *analyzedField) Name() string                                      { return f.name }
 func (f *analyzedField) ArrayPositions() []uint64                          { return nil }
-func (f *analyzedField) Options() bindex.FieldIndexingOptions              { return indexedStored }
+func (f *analyzedField) Options() bindex.FieldIndexingOptions              { return f.options }
 func (f *analyzedField) Analyze()                                          {}
 func (f *analyzedField) Value() []byte                                     { return f.value }
 func (f *analyzedField) NumPlainTextBytes() uint64                         { return uint64(len(f.value)) }
@@ -106,14 +120,17 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	title, headerID := a.Title, a.HeaderID
 	kind := analysisKind(a.Lang)
 	text := []byte(a.Text)
-	brk := breaks(a)
-	bb := make([]int, len(brk))
-	for i, c := range brk {
-		bb[i] = a.ByteOffset(c)
+	brk, quiet := breaks(a), metadata(a)
+	bytesOf := func(cs []int) []int {
+		out := make([]int, len(cs))
+		for i, c := range cs {
+			out[i] = a.ByteOffset(c)
+		}
+		return out
 	}
 	// a build analyzes much text: memoize the word filters (memoAnalyzer)
 	memo := memoPools[kind].Get().(*memoAnalyzer)
-	toks := analyzeText(memo, a.Text, bb)
+	toks := analyzeText(memo, a.Text, bytesOf(brk), bytesOf(quiet))
 	memoPools[kind].Put(memo)
 	elems := candidates(a, names)
 
@@ -121,8 +138,14 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	titleToks := analyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
 	doc.AddField(newAnalyzedField("title", []byte(title), titleToks))
 	doc.AddField(newAnalyzedField("text", text, toks))
+	if keys := titleKeys(title); len(keys) > 0 {
+		doc.AddField(newKeywordField(titleField, keys))
+	}
 	doc.AddField(document.NewTextFieldWithIndexingOptions("elems", nil, []byte(encodeElems(elems)), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("breaks", nil, []byte(encodeInts(brk)), bindex.StoreField))
+	if len(quiet) > 0 {
+		doc.AddField(document.NewTextFieldWithIndexingOptions("quiet", nil, []byte(encodeInts(quiet)), bindex.StoreField))
+	}
 	doc.AddField(document.NewTextFieldWithIndexingOptions("path", nil, []byte(f.rel), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("lang", nil, []byte(a.Lang), bindex.StoreField))
 
@@ -142,7 +165,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen},
 		elemDF: termCounts{ids.terms, df}.nonZero(),
 	}
-	if headerID != "" && headerID != f.id {
+	if headerID != "" && headerID != article.BaseID(f.id) {
 		p.headerID = headerID
 	}
 	return p
@@ -183,6 +206,40 @@ func breaks(a *article.Article) []int {
 		out = append(out, c)
 	}
 	sort.Ints(out)
+	return out
+}
+
+// metadata returns the character spans (start, end pairs, in document
+// order) of the header's fields but its title and categories: its ids,
+// revision, timestamp and contributor (INEX 2009: /article/header/id,
+// /article/header/revision…, semantic wrappers aside). Their text keeps
+// its offsets but is not analysed: a query for a contributor's name or a
+// revision number matches no article. The title stays searchable (it is in
+// the text and the title field), and so do the categories.
+func metadata(a *article.Article) []int {
+	var out []int
+	for h := range a.Elements {
+		e := &a.Elements[h]
+		if e.Name != "header" || e.IsWrapper() || a.LayoutParent(h) != 0 {
+			continue
+		}
+		for c := h + 1; c < e.Next; {
+			ce := &a.Elements[c]
+			if ce.IsWrapper() {
+				c++ // look through a wrapper at its children
+				continue
+			}
+			if ce.Name != "title" && ce.Name != "categories" && ce.End > ce.Start {
+				if n := len(out); n > 0 && out[n-1] == ce.Start {
+					out[n-1] = ce.End // touching spans: one
+				} else {
+					out = append(out, ce.Start, ce.End)
+				}
+			}
+			c = ce.Next
+		}
+		break
+	}
 	return out
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/readsim/readsim/index/article"
 )
 
 // maxListed is how many files of one kind the summary names before it
@@ -32,6 +34,9 @@ func (r *BuildResult) Summary(idx string) []string {
 	}
 	for _, p := range r.DTDs {
 		say("the collection's DTD: %s", p)
+	}
+	if w := article.ClashWarning(r.IDClashes); w != "" {
+		say("warning: %s", w)
 	}
 	if n := len(r.IDMismatches); n > 0 {
 		var ex []string

@@ -10,7 +10,7 @@ import (
 
 // The JSON API: everything the pages show.
 //
-//	GET /api/search?q=Q            {"query":Q,"hits":[{rank,id,title,snippet,score,passages:[{offset,length}]}]}
+//	GET /api/search?q=Q            {"query":Q,"hits":[{rank,id,title,snippet,score,passages:[{offset,length}],lang}]}
 //	GET /api/article/{id}?q=Q      {"id","title","length","lang","passages":[…],"page":"/article/{id}?q=Q"}
 //	GET /api/topics                [{"id","title"}]
 //	GET /api/runs                  [{"id","source","topics":[…]}]

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -65,6 +66,9 @@ func New(opt Options) (*Server, error) {
 	})
 	s.mux.HandleFunc("GET /{$}", s.handleHome)
 	s.mux.HandleFunc("GET /search", s.handleSearch)
+	// a qualified id's slash is escaped in the path (/article/ja%2F3951,
+	// as articleURL writes it): {id} matches one escaped segment and
+	// unescapes it
 	s.mux.HandleFunc("GET /article/{id}", s.handleArticle)
 	s.mux.HandleFunc("GET /simulate", s.handleSimulate)
 	s.mux.HandleFunc("GET /race", s.handleRace)
@@ -136,13 +140,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; frame-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'"
 
-// idPattern is what an article id may look like: the file name of an article
-// without ".xml". Ids are then looked up in the collection's table; this check
-// only turns away junk early (and with it every path trick).
+// idPattern is what a step of an article id may look like: an id is the
+// file name of an article without ".xml", or, for a file name several
+// articles of the collection have, the article's path below the collection
+// without ".xml" (en/3951, ja/3951: steps joined by "/", none starting with
+// a dot, so none is "." or ".."). Ids are then looked up in the
+// collection's table; this check only turns away junk early (and with it
+// every path trick).
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
 
-// validID reports whether id is a well-formed article id.
-func validID(id string) bool { return idPattern.MatchString(id) && id != "." && id != ".." }
+// maxIDSteps is the most steps a qualified id may have.
+const maxIDSteps = 16
+
+// validID reports whether id is a well-formed article id: one to
+// maxIDSteps steps of idPattern joined by "/".
+func validID(id string) bool {
+	steps := strings.Split(id, "/")
+	if len(steps) > maxIDSteps {
+		return false
+	}
+	for _, s := range steps {
+		if !idPattern.MatchString(s) {
+			return false
+		}
+	}
+	return true
+}
 
 // ListenAndServe serves h on addr until ctx is done or SIGINT/SIGTERM
 // arrives, then shuts down gracefully (open requests get up to 5 seconds).

@@ -53,6 +53,9 @@ type Hit struct {
 	Snippet  string        `json:"snippet"`
 	Score    float64       `json:"score"`
 	Passages []effort.Span `json:"passages"`
+	// Lang is the article's language (BCP 47: "en", "ja", "zh"…), for the
+	// result's lang attribute; empty when unknown.
+	Lang string `json:"lang,omitempty"`
 }
 
 // Searcher is the live retrieval system: fetch (ranked articles) and browse

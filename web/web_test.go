@@ -68,6 +68,9 @@ func TestArticleIDsValidated(t *testing.T) {
 		"/article/a%00b",
 		"/article/a%20b",
 		"/article/" + strings.Repeat("a", 200),
+		"/article/ja%2F%2F3951",                        // an empty step
+		"/article/ja%2F.hidden",                        // a step starting with a dot
+		"/article/" + strings.Repeat("a%2F", 16) + "a", // 17 steps
 		"/api/article/..%2f..%2fetc%2fpasswd",
 		"/api/relevant?topic=T1&doc=..%2f..%2fetc%2fpasswd",
 		"/article/999",

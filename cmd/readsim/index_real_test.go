@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -181,5 +182,60 @@ func TestSearchTerminal(t *testing.T) {
 	want := "…" + long[len(long)-19*3:] + "子[丑寅]卯" + long[:57*3] + "…"
 	if !utf8.ValidString(snippet) || snippet != want {
 		t.Errorf("snippet %q,\nwant %q", snippet, want)
+	}
+}
+
+// TestIndexTwoWikipedias indexes the collection of two Wikipedias of
+// index/article's tests (multilang: en/3951 and ja/3951, en/7001 and
+// ja/7001 share file names) and searches it: the clash is one warning,
+// hits carry qualified ids and their languages, a one-character query
+// finds the articles holding the character, a query of stop words finds
+// the article it titles, and the contributor is not searchable.
+func TestIndexTwoWikipedias(t *testing.T) {
+	idx := filepath.Join(t.TempDir(), "idx")
+	code, _, stderr := runCmd(t, "index", "--articles", multilang, "--index", idx)
+	if code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stderr, "warning"); n != 1 || !strings.Contains(stderr, "readsim index: warning: 2 article ids are each the file name of several articles") ||
+		!strings.Contains(stderr, "languages: en 4, ja 3\n") || !strings.Contains(stderr, "7 articles") {
+		t.Errorf("index summary:\n%s", stderr)
+	}
+	for _, tc := range []struct {
+		query []string
+		ids   []string // the hits' ids and languages, the first one first, the others sorted
+	}{
+		// 灯台 is the title of ja/3951 and a bigram of 2121's
+		{[]string{"灯台"}, []string{"ja/3951 ja", "2121 ja", "en/3951 en", "ja/7001 ja"}},
+		// 塔 is in two bigrams of each (い塔 塔が, の塔 塔で): 2121's text is
+		// the shorter, one sentence to ja/3951's lead and section
+		{[]string{"塔"}, []string{"2121 ja", "ja/3951 ja"}},
+		{[]string{"The", "Who"}, []string{"4001 en"}},
+		{[]string{"fog", "signal"}, []string{"en/7001 en", "en/3951 en"}},
+	} {
+		code, out, stderr := runCmd(t, append([]string{"search", "--index", idx}, tc.query...)...)
+		if code != 0 {
+			t.Errorf("search %v: exit %d: %s", tc.query, code, stderr)
+			continue
+		}
+		var ids []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			if f := strings.Split(l, "\t"); len(f) == 5 {
+				ids = append(ids, f[1]+" "+f[3])
+			}
+		}
+		if len(ids) > 2 {
+			sort.Strings(ids[2:])
+		}
+		if strings.Join(ids, ",") != strings.Join(tc.ids, ",") {
+			t.Errorf("search %v: %v, want %v\n%s", tc.query, ids, tc.ids, out)
+		}
+	}
+	code, out, stderr := runCmd(t, "search", "--index", idx, "gullwingbot")
+	if code != 0 || out != "" || !strings.Contains(stderr, "no article matches") {
+		t.Errorf("the contributor: exit %d, %q %q; want no article", code, out, stderr)
+	}
+	if code, _, stderr := runCmd(t, "search", "--index", idx, "the"); code != 2 || !strings.Contains(stderr, "no searchable word") {
+		t.Errorf("a stop word that titles nothing: exit %d: %s", code, stderr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/readsim/readsim/effort"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 
@@ -22,12 +23,16 @@ func init() {
 }
 
 // runRender prints the page of one article, found by id anywhere under DIR
-// (two files with the same id are an input error). Passages partly past the
-// article's end are clipped with a warning, passages wholly past it are an
-// input error, and overlapping passages are merged with a warning. The page
-// is standalone: links to other articles of DIR point to ID.xhtml beside it,
-// links to articles not in DIR are plain text. --dtd and --lang are the
-// shared article flags (articleflags.go); the page's lang is the article's.
+// (article.Dir: a file name several files have is no id; the articles are
+// known by their paths without .xml, en/3951 and ja/3951, and the plain id
+// is an input error naming them, with a warning saying the clash). Passages
+// partly past the article's end are clipped with a warning, passages wholly
+// past it are an input error, and overlapping passages are merged with a
+// warning. The page is standalone, to be saved as ID.xhtml in one folder (a
+// qualified id's page in its sub-folder: ja/3951.xhtml): links to other
+// articles of DIR point to their ID.xhtml relative to it (pageLink), links
+// to articles not in DIR are plain text. --dtd and --lang are the shared
+// article flags (articleflags.go); the page's lang is the article's.
 func runRender(e *env, args []string) error {
 	fs := newFlags(e, commands["render"])
 	dir := fs.String("articles", "", "the folder of the articles (searched recursively)")
@@ -46,8 +51,8 @@ func runRender(e *env, args []string) error {
 		return usageError{"want exactly one ARTICLE_ID"}
 	}
 	id := pos[0]
-	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
-		return usageError{fmt.Sprintf("bad article id %q: an id is a file name without .xml", id)}
+	if !wellFormedID(id) {
+		return usageError{fmt.Sprintf("bad article id %q: an id is a file name without .xml, or a path below --articles without .xml (en/3951)", id)}
 	}
 	var ps []effort.Span
 	for _, s := range passages {
@@ -66,10 +71,14 @@ func runRender(e *env, args []string) error {
 		return inputError{err}
 	}
 	d.Reader = rd
+	if w := article.ClashWarning(d.Clashes()); w != "" {
+		fmt.Fprintf(e.stderr, "readsim render: warning: %s\n", w)
+	}
 	a, err := d.Parse(id)
 	if err != nil {
 		return inputError{err}
 	}
+	id = a.ID
 	for _, p := range ps {
 		switch {
 		case p.Start >= a.Len:
@@ -84,17 +93,57 @@ func runRender(e *env, args []string) error {
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
 	opt := render.Options{
 		NoHighlight: *noHighlight,
-		ArticleURL: func(id string) string {
-			if _, ok := d.Path(id); !ok {
+		ArticleURL: func(to string) string {
+			if _, ok := d.Path(to); !ok {
 				return ""
 			}
-			return url.PathEscape(id) + ".xhtml"
+			return pageLink(id, to)
 		},
 	}
 	if err := render.Page(w, a, ps, opt); err != nil {
 		return err
 	}
 	return w.Flush()
+}
+
+// wellFormedID reports whether an article id given on the command line
+// can be one: not empty, no back-slash, no empty, "." or ".." step, not
+// absolute. (Ids are looked up in the folder's table, never joined into a
+// path: this only turns away what cannot be an id.)
+func wellFormedID(id string) bool {
+	if id == "" || strings.ContainsRune(id, '\\') {
+		return false
+	}
+	for _, step := range strings.Split(id, "/") {
+		if step == "" || step == "." || step == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// pageLink is the link from the page of article from to the page of
+// article to, each saved as its id + ".xhtml" under one folder (ja/3951's
+// page is ja/3951.xhtml): "7001.xhtml" from ja/3951 to ja/7001,
+// "../555.xhtml" from ja/3951 to 555. Each step is escaped.
+func pageLink(from, to string) string {
+	fromDir := strings.Split(path.Dir(from), "/")
+	if fromDir[0] == "." {
+		fromDir = nil
+	}
+	steps := strings.Split(to, "/")
+	n := 0
+	for n < len(fromDir) && n < len(steps)-1 && fromDir[n] == steps[n] {
+		n++
+	}
+	var out []string
+	for range fromDir[n:] {
+		out = append(out, "..")
+	}
+	for _, s := range steps[n:] {
+		out = append(out, url.PathEscape(s))
+	}
+	return strings.Join(out, "/") + ".xhtml"
 }
 
 // parsePassage parses OFFSET:LENGTH, two decimal integers, the offset at

@@ -110,7 +110,10 @@ func TestRenderBadInput(t *testing.T) {
 		{[]string{"42"}, "--articles is required"},
 		{[]string{"--articles", dir}, "want exactly one ARTICLE_ID"},
 		{[]string{"--articles", dir, "42", "7"}, "want exactly one ARTICLE_ID"},
-		{[]string{"--articles", dir, "x/y/42"}, "bad article id"},
+		{[]string{"--articles", dir, "x/../42"}, "bad article id"},
+		{[]string{"--articles", dir, "/x/y/42"}, "bad article id"},
+		{[]string{"--articles", dir, `x\y\42`}, "bad article id"},
+		{[]string{"--articles", dir, "z/42"}, `no article "z/42" in`},
 		{[]string{"--articles", dir, "42", "--passage", "5"}, "no colon"},
 		{[]string{"--articles", dir, "42", "--passage", "a:3"}, "the offset is not a number"},
 		{[]string{"--articles", dir, "42", "--passage", "3:"}, "the length is not a number"},
@@ -132,6 +135,72 @@ func TestRenderBadInput(t *testing.T) {
 		}
 		if out != "" {
 			t.Errorf("%v: output on stdout: %.80q", tt.args, out)
+		}
+	}
+}
+
+// multilang is the collection of two Wikipedias of index/article's tests:
+// en/3951 and ja/3951, en/7001 and ja/7001 (file names in both folders),
+// 2121, 4001, 4002 (unique).
+var multilang = filepath.Join("..", "..", "index", "article", "testdata", "multilang")
+
+// TestRenderQualifiedIDs checks render over a collection whose file names
+// clash: a qualified id renders its article (a path names a unique article
+// too), the plain id is an input error naming the qualified ones, the
+// clash is one warning, and links lead to the pages of the linking
+// article's language, relative to its own page (ja/3951.xhtml links
+// 7001.xhtml, that is ja/7001.xhtml, and ../2121.xhtml).
+func TestRenderQualifiedIDs(t *testing.T) {
+	for _, tc := range []struct {
+		id    string
+		lang  string
+		links []string
+		not   []string
+	}{
+		{"ja/3951", `lang="ja"`, []string{`href="7001.xhtml">霧笛</a>`, `href="../2121.xhtml">観音埼灯台</a>`}, nil},
+		{"en/3951", `lang="en"`, []string{`href="7001.xhtml">fog signal</a>`}, []string{"8080"}}, // 8080: not in the folder
+		{"ja/2121", `lang="ja"`, nil, nil},
+		{"2121", `lang="ja"`, nil, nil},
+	} {
+		code, out, errs := runRenderCmd("--articles", multilang, tc.id)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", tc.id, code, errs)
+			continue
+		}
+		wellFormed(t, out)
+		if n := strings.Count(errs, "warning: "); n != 1 || !strings.Contains(errs, "3951 is en/3951 and ja/3951") {
+			t.Errorf("%s: stderr %q, want one warning naming the clashes", tc.id, errs)
+		}
+		for _, want := range append(tc.links, tc.lang) {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: page lacks %s", tc.id, want)
+			}
+		}
+		for _, not := range tc.not {
+			if strings.Contains(out, not+".xhtml") {
+				t.Errorf("%s: page links %s", tc.id, not)
+			}
+		}
+	}
+	code, out, errs := runRenderCmd("--articles", multilang, "3951")
+	if code != 2 || out != "" || !strings.Contains(errs, "article id 3951 is the file name of 2 articles: name one of en/3951, ja/3951") {
+		t.Errorf("plain 3951: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestPageLink checks the links between standalone pages saved as
+// ID.xhtml under one folder.
+func TestPageLink(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{"1", "2", "2.xhtml"},
+		{"ja/3951", "ja/7001", "7001.xhtml"},
+		{"ja/3951", "2121", "../2121.xhtml"},
+		{"2121", "ja/3951", "ja/3951.xhtml"},
+		{"en/x/1", "en/y/2", "../y/2.xhtml"},
+		{"a", "b c#d", "b%20c%23d.xhtml"},
+	} {
+		if got := pageLink(tc.from, tc.to); got != tc.want {
+			t.Errorf("pageLink(%s, %s) = %s, want %s", tc.from, tc.to, got, tc.want)
 		}
 	}
 }

@@ -88,7 +88,9 @@ func (a *Article) LayoutParent(i int) int {
 
 // Link is a link from an article to another article of the collection.
 type Link struct {
-	// Target is the id of the linked article.
+	// Target is the id of the linked article: the file name of its href
+	// without ".xml", which Dir.Parse resolves to the collection's id of
+	// that article when the file name is several articles' (resolveLink).
 	Target string
 	// Elem is the index of the link element in Article.Elements.
 	Elem int
@@ -99,7 +101,8 @@ type Link struct {
 // Article is a parsed article. Elements are in document order (pre-order), so
 // their Start offsets never decrease.
 type Article struct {
-	// ID is the article id: the file name without ".xml".
+	// ID is the article id: the file name without ".xml" (IDFromPath), or
+	// the qualified id a collection gives it (Dir.Parse, CollectionIDs).
 	ID string
 	// Title is the text of /article/header/title (2009 collection) or of
 	// /article/name (2006 collection); empty when neither exists.
@@ -107,8 +110,9 @@ type Article struct {
 	// HeaderID is the text of /article/header/id (2009 collection), which
 	// should be ID; empty when there is none.
 	HeaderID string
-	// Lang is the article's language: the Reader's Lang, or detected from the
-	// text (DetectLang): "en", "zh", "ja", "ko"…
+	// Lang is the article's language: the Reader's Lang, the language its
+	// folder names (en/, ja/…: LangFolder), or detected from its prose
+	// (DetectArticleLang): "en", "zh", "ja", "ko"…
 	Lang string
 	// Text is the article's text content, UTF-8 encoded.
 	Text string
@@ -126,10 +130,15 @@ type Article struct {
 
 const checkpointEvery = 64
 
-// IDFromPath returns the article id of a file: its base name without ".xml".
+// IDFromPath returns the article id of a file read on its own: its base
+// name without ".xml" (in any case). In a collection, a file name several
+// files have is qualified by the file's path (CollectionIDs).
 func IDFromPath(path string) string {
 	base := filepath.Base(path)
-	return strings.TrimSuffix(base, ".xml")
+	if IsArticleFile(base) {
+		base = base[:len(base)-len(".xml")]
+	}
+	return base
 }
 
 // index builds the byte-offset checkpoints after parsing.

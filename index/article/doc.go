@@ -35,6 +35,18 @@
 //     character entity counts one character, as formats.md says.
 //   - A UTF-8 byte-order mark is skipped; UTF-16 and UTF-32 files are refused
 //     with an error that says so.
+//   - A DTD that is found but does not declare some of the XHTML entity
+//     names (it takes them from files through external parameter entities,
+//     never read) gets the built-in entities for the names it leaves out,
+//     with one warning per Reader at the first use (newEntitySet).
+//   - An article's id is its file name without ".xml"; in a collection
+//     where several files have that name (en/3951.xml, ja/3951.xml: page
+//     ids are numbered per language), each of them is known by its path
+//     without ".xml" (CollectionIDs), and its links to such names are
+//     resolved within its own folders (Dir.Parse).
+//   - An article's language is the Reader's Lang, else the language code a
+//     folder of its path names (LangFolder), else detected from its prose
+//     (DetectArticleLang).
 //   - Elements may nest MaxDepth deep. No XPath string is kept per element:
 //     Article.XPath builds one on demand, so memory stays linear in the file
 //     however deep it nests.

@@ -471,7 +471,7 @@ func FuzzDTD(f *testing.F) {
 			}
 			return
 		}
-		if _, err := newEntitySet("fuzz", d); err != nil {
+		if _, err := newEntitySet("fuzz", true, d); err != nil {
 			t.Fatal(err)
 		}
 	})

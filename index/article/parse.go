@@ -96,7 +96,10 @@ func (rd *Reader) Parse(r io.Reader, name string) (*Article, error) {
 	p.a.index()
 	p.a.Lang = rd.Lang
 	if p.a.Lang == "" {
-		p.a.Lang = DetectLang(p.a.Text)
+		p.a.Lang = pathLang(rd.Root, name)
+	}
+	if p.a.Lang == "" {
+		p.a.Lang = DetectArticleLang(p.a)
 	}
 	return p.a, nil
 }
@@ -262,7 +265,7 @@ func (p *parser) directive(d *xml.Decoder, t xml.Directive) error {
 		if external != nil {
 			raw = external.raw
 		}
-		if p.ents, err = newEntitySet(p.name+"'s DOCTYPE or its DTD", internal, raw); err != nil {
+		if p.ents, err = newEntitySet(p.name+"'s DOCTYPE or its DTD", external != nil, internal, raw); err != nil {
 			return &Error{File: p.name, Line: line, Msg: err.Error()}
 		}
 	}
@@ -461,7 +464,10 @@ func (p *parser) charData(d *xml.Decoder, t xml.CharData) error {
 // expand replaces the placeholders of multi-character entities in s by their
 // replacement texts, counting what they add against MaxExpandedChars.
 func (p *parser) expand(d *xml.Decoder, s string) (string, error) {
-	out, added := p.ents.expand(s)
+	out, added, fallback := p.ents.expand(s)
+	if fallback != "" {
+		p.rd.warnFallback(p.name, fallback, p.ents.source)
+	}
 	p.expanded += added
 	if p.expanded > MaxExpandedChars {
 		return "", p.errAt(d, "entity references expand to more than %d MiB of text (nested entities: a \"billion laughs\"?)", MaxExpandedChars>>20)

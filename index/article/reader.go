@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,15 +35,18 @@ type Reader struct {
 	// DTD is the DTD file to use when an article's own is not found ("" for none).
 	DTD string
 	// Lang, when not empty, is every article's language (BCP 47, "en", "zh",
-	// "ja", "ko"…); empty means detected from the text (DetectLang).
+	// "ja", "ko"…); empty means the language of the article's folder
+	// (LangFolder) or, when no folder names one, detected from its prose
+	// (DetectArticleLang).
 	Lang string
 	// Warn receives warnings; nil discards them.
 	Warn func(msg string)
 
-	mu       sync.Mutex
-	resolved map[string]*resolvedDTD // by article folder + "\x00" + system id
-	loaded   map[string]*resolvedDTD // by the DTD file's cleaned path
-	warned   bool
+	mu             sync.Mutex
+	resolved       map[string]*resolvedDTD // by article folder + "\x00" + system id
+	loaded         map[string]*resolvedDTD // by the DTD file's cleaned path
+	warned         bool                    // a missing DTD was reported
+	fallbackWarned bool                    // a built-in entity standing in was reported
 }
 
 // resolvedDTD is a DTD read from disk (or the built-in entities) with its
@@ -81,7 +85,7 @@ func (rd *Reader) dtdFor(article, sysID string) (*resolvedDTD, error) {
 		if !ok {
 			r = &resolvedDTD{}
 			if r.raw, r.err = ReadDTD(c); r.err == nil {
-				r.ents, r.err = newEntitySet(c, r.raw)
+				r.ents, r.err = newEntitySet(c, true, r.raw)
 			}
 			if r.err != nil {
 				r.err = fmt.Errorf("its DTD %s: %w", c, r.err)
@@ -93,19 +97,50 @@ func (rd *Reader) dtdFor(article, sysID string) (*resolvedDTD, error) {
 	}
 	if !rd.warned && rd.Warn != nil {
 		rd.warned = true
-		rd.Warn(fmt.Sprintf("%s: its DTD %q is not at %s: reading the articles with the built-in XHTML entities (lat1, symbol, special); name the DTD with --dtd", article, sysID, strings.Join(tried, ", nor at ")))
+		rd.Warn(missingDTD(article, sysID, tried))
 	}
 	r := &resolvedDTD{raw: builtinDTD(), ents: builtinEntities()}
 	rd.resolved[key] = r
 	return r, nil
 }
 
+// missingDTD says that an article's DTD, named by the system identifier
+// sysID, was looked for in the files tried and not found.
+func missingDTD(article, sysID string, tried []string) string {
+	const builtin = "reading the articles with the built-in XHTML entities (lat1, symbol, special); name the DTD with --dtd"
+	where := "not at " + strings.Join(tried, ", nor at ")
+	if isURL(sysID) {
+		where = "a URL, which readsim never fetches"
+		if len(tried) > 0 {
+			where += ", and no file " + strings.Join(tried, " nor ") + " exists"
+		}
+	}
+	return fmt.Sprintf("%s: its DTD %q is %s: %s", article, sysID, where, builtin)
+}
+
+// isURL reports whether a system identifier is a URL other than file:
+// (http:, https:, ftp:…).
+func isURL(sysID string) bool {
+	return strings.Contains(strings.TrimPrefix(sysID, "file://"), "://")
+}
+
+// warnFallback warns, once per Reader, that an article used an XHTML
+// entity its DTD does not declare, which the built-in one stood in for.
+func (rd *Reader) warnFallback(article, name, source string) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if rd.fallbackWarned || rd.Warn == nil {
+		return
+	}
+	rd.fallbackWarned = true
+	rd.Warn(fmt.Sprintf("%s: &%s; is not declared in %s (a DTD may take the XHTML entities from files it names, which readsim never reads): the built-in XHTML entities (lat1, symbol, special) stand in for the ones it does not declare", article, name, source))
+}
+
 // dtdCandidates lists the files where an article's DTD may be, in order.
 func (rd *Reader) dtdCandidates(article, sysID string) []string {
 	var out []string
 	id := strings.TrimPrefix(sysID, "file://")
-	remote := strings.Contains(id, "://")
-	if !remote && id != "" {
+	if !isURL(sysID) && id != "" {
 		if filepath.IsAbs(filepath.FromSlash(id)) {
 			out = append(out, filepath.FromSlash(id))
 		} else {
@@ -134,7 +169,7 @@ func loadBuiltin() {
 	for n, r := range xhtmlEntities {
 		builtinRaw.Entities[n] = string(r)
 	}
-	builtinSet, _ = newEntitySet("the built-in XHTML entities", builtinRaw)
+	builtinSet, _ = newEntitySet("the built-in XHTML entities", false, builtinRaw)
 }
 
 // builtinDTD is a DTD declaring the XHTML 1.0 character entities.
@@ -162,11 +197,20 @@ type entitySet struct {
 	texts           []string          // placeholder k → replacement text
 	bad             map[string]string // entities that cannot be used, and why
 	hasPlaceholders bool
+	// fallbacks[k-fallbackFrom] names the built-in XHTML entity whose
+	// character texts[k] is, for k ≥ fallbackFrom (see newEntitySet).
+	fallbackFrom int
+	fallbacks    []string
 }
 
 // newEntitySet expands the entities of the DTDs (the first declaration of a
-// name binds: list the internal subset first) into an entitySet.
-func newEntitySet(source string, dtds ...*DTD) (*entitySet, error) {
+// name binds: list the internal subset first) into an entitySet. With
+// fallback, the built-in XHTML entities stand in for the XHTML names the
+// DTDs do not declare: a DTD may take them from the W3C's entity files
+// through external parameter entities (<!ENTITY % HTMLlat1 PUBLIC …>
+// %HTMLlat1;), which readsim never reads. They are placeholders, so that
+// the parser sees when one is used (and warns, once per Reader).
+func newEntitySet(source string, fallback bool, dtds ...*DTD) (*entitySet, error) {
 	raw := map[string]string{}
 	external := map[string]bool{}
 	for _, d := range dtds {
@@ -204,6 +248,22 @@ func newEntitySet(source string, dtds ...*DTD) (*entitySet, error) {
 	for n := range external {
 		s.bad[n] = "an external entity (readsim reads no file but the DTD)"
 	}
+	if fallback {
+		s.fallbackFrom = len(s.texts)
+		names := make([]string, 0, len(xhtmlEntities))
+		for n := range xhtmlEntities {
+			if _, declared := raw[n]; !declared && !external[n] {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names) // placeholders numbered the same in every run
+		for _, n := range names {
+			s.decoder[n] = placeholderMark + strconv.Itoa(len(s.texts)) + placeholderMark
+			s.texts = append(s.texts, string(xhtmlEntities[n]))
+			s.fallbacks = append(s.fallbacks, n)
+			s.hasPlaceholders = true
+		}
+	}
 	return s, nil
 }
 
@@ -218,16 +278,18 @@ func (s *entitySet) undefined(name string) string {
 	return fmt.Sprintf("undefined entity &%s; (not declared in %s)", name, s.source)
 }
 
-// expand replaces the placeholders in s by their texts; it returns the text
-// and the number of characters the replacements added.
-func (s *entitySet) expand(in string) (string, int) {
+// expand replaces the placeholders in s by their texts; it returns the text,
+// the number of characters the replacements added and the name of the
+// first built-in entity standing in for an undeclared one ("" for none).
+func (s *entitySet) expand(in string) (string, int, string) {
 	var b strings.Builder
 	added := 0
+	fallback := ""
 	for {
 		i := strings.Index(in, placeholderMark)
 		if i < 0 {
 			b.WriteString(in)
-			return b.String(), added
+			return b.String(), added, fallback
 		}
 		rest := in[i+len(placeholderMark):]
 		j := strings.Index(rest, placeholderMark)
@@ -241,6 +303,9 @@ func (s *entitySet) expand(in string) (string, int) {
 		b.WriteString(in[:i])
 		b.WriteString(s.texts[k])
 		added += utf8.RuneCountInString(s.texts[k])
+		if k >= s.fallbackFrom && fallback == "" && len(s.fallbacks) > 0 {
+			fallback = s.fallbacks[k-s.fallbackFrom]
+		}
 		in = rest[j+len(placeholderMark):]
 	}
 }

@@ -200,6 +200,9 @@ func (a *Assembly) collection(ctx context.Context, x *index.Index, warn func(str
 		if err != nil {
 			return nil, err
 		}
+		if w := article.ClashWarning(dir.Clashes()); w != "" {
+			warn(w)
+		}
 		c.pages, c.articles = NewPages(dir), len(dir.IDs())
 	}
 	if x != nil {

@@ -53,7 +53,7 @@ func (s *Search) Search(ctx context.Context, q string, k int) ([]web.Hit, error)
 	}
 	hits := make([]web.Hit, 0, len(rs))
 	for i, r := range rs {
-		hits = append(hits, web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Score: r.Score, Passages: passages(r.Passages), Snippet: wordSnippet(r.Snippet)})
+		hits = append(hits, web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Lang: r.Lang, Score: r.Score, Passages: passages(r.Passages), Snippet: wordSnippet(r.Snippet)})
 	}
 	return hits, nil
 }
@@ -123,16 +123,18 @@ func NewPages(dir *article.Dir) *Pages {
 // load returns article id: web.ErrNoArticle when the folder has none, the
 // parser's error (naming the file and line) when it cannot be read.
 func (p *Pages) load(id string) (*article.Article, error) {
-	if _, ok := p.dir.Path(id); !ok {
+	if !p.Has(id) {
 		return nil, web.ErrNoArticle
 	}
 	return p.cache.get(id, func() (*article.Article, error) { return p.dir.Parse(id) })
 }
 
-// Has reports whether the folder has article id, without reading it.
+// Has reports whether the folder has article id, without reading it. The
+// id must be the article's own (the index's): a path naming an article
+// whose id is its plain file name is not one.
 func (p *Pages) Has(id string) bool {
-	_, ok := p.dir.Path(id)
-	return ok
+	canon, ok := p.dir.ID(id)
+	return ok && canon == id
 }
 
 // Info describes article id.

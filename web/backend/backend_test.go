@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"github.com/readsim/readsim/effort"
 	"net/http/httptest"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web"
@@ -176,6 +179,74 @@ func TestNoTextLine(t *testing.T) {
 	} {
 		if got := noTextLine(tc.c); got != tc.want {
 			t.Errorf("%+v:\n got %s\nwant %s", tc.c, got, tc.want)
+		}
+	}
+}
+
+// TestQualifiedIDsRoundTrip serves the collection of two Wikipedias of
+// index/article's tests (en/3951 and ja/3951, en/7001 and ja/7001 share
+// file names) with its index: a qualified id goes from the hits (with
+// their language) to the article page and the API and back, escaped in
+// every URL (/article/ja%2F7001), and the page links within its language.
+func TestQualifiedIDsRoundTrip(t *testing.T) {
+	multilang := filepath.Join("..", "..", "index", "article", "testdata", "multilang")
+	idx := filepath.Join(t.TempDir(), "idx")
+	if _, err := index.Build(index.BuildOptions{Articles: multilang, Index: idx}); err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	a, err := Assemble(Config{Index: idx, Articles: multilang, Warn: func(m string) { warnings = append(warnings, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "3951 is en/3951 and ja/3951") {
+		t.Errorf("warnings %q, want one naming the clashes", warnings)
+	}
+	a.Options.RatePerSecond = -1
+	s, err := web.New(a.Options)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(target string) (int, string) {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
+		return w.Code, w.Body.String()
+	}
+	q := url.QueryEscape("霧笛")
+	code, body := get("/search?q=" + q)
+	if code != 200 || !strings.Contains(body, `href="/article/ja%2F7001?q=`+q+`"`) || !strings.Contains(body, `id="r-ja/7001"`) {
+		t.Errorf("results: %d\n%s", code, body)
+	}
+	code, body = get("/api/search?q=" + q)
+	var res struct {
+		Hits []web.Hit `json:"hits"`
+	}
+	if err := json.Unmarshal([]byte(body), &res); code != 200 || err != nil || len(res.Hits) != 2 {
+		t.Fatalf("api search: %d %v %s", code, err, body)
+	}
+	if h := res.Hits[0]; h.ID != "ja/7001" || h.Lang != "ja" || h.Title != "霧笛" || !strings.Contains(body, `"lang":"ja"`) {
+		t.Errorf("first hit %+v, want ja/7001 in ja", h)
+	}
+	code, body = get("/article/ja%2F7001?q=" + q)
+	if code != 200 || !strings.Contains(body, `lang="ja"`) || !strings.Contains(body, `href="/search?q=`+q+`#r-ja/7001"`) {
+		t.Errorf("article ja/7001: %d\n%s", code, body)
+	}
+	code, body = get("/article/ja%2F3951")
+	for _, want := range []string{`href="/article/ja%2F7001">霧笛</a>`, `href="/article/2121">観音埼灯台</a>`} {
+		if code != 200 || !strings.Contains(body, want) {
+			t.Errorf("article ja/3951: %d, lacks %s", code, want)
+		}
+	}
+	code, body = get("/api/article/ja%2F3951")
+	if code != 200 || !strings.Contains(body, `"id":"ja/3951"`) || !strings.Contains(body, `"page":"/article/ja%2F3951"`) || !strings.Contains(body, `"lang":"ja"`) {
+		t.Errorf("api article: %d %s", code, body)
+	}
+	// the plain id of a clash, a path naming a unique article, an
+	// unescaped slash: no such article
+	for _, target := range []string{"/article/3951", "/article/ja%2F2121", "/article/ja/3951", "/api/article/3951", "/article/ja%2F..%2F3951"} {
+		if code, _ := get(target); code != 404 {
+			t.Errorf("%s: %d, want 404", target, code)
 		}
 	}
 }
