@@ -32,7 +32,10 @@ func init() {
 // ratios, and with --compat inex num_rel and rel_size sum over every judged
 // topic as inex_eval -r/-i do.
 //
-// On span judgments (TREC Genomics, or any collection judged by passages)
+// On judgments of whole documents (plain TREC qrels) the default measures
+// and `all` are trec_eval's document measures (scenario.DefaultMeasureNames,
+// scenario.AllMeasureNames). On span judgments (TREC Genomics, or any
+// collection judged by passages)
 // the default measures are DOCUMENT, PASSAGE, ASPECT and PASSAGE2, whose
 // `all` is the mean over every judged topic; --compat trecgen writes them
 // as NIST's trecgen2007_score.py does (RUN MEASURE TOPIC SCORE, 8
