@@ -83,6 +83,7 @@ func TestBadInputCatalogue(t *testing.T) {
 		{"a measure list of commas", []string{"eval", "--qrels", p("q"), "-m", ",", p("run")}, []string{"no measure named"}, nil},
 		{"standard input twice", []string{"eval", "--qrels", p("q"), "-", "-"}, []string{"standard input (-) given twice"}, nil},
 		{"standard input for judgments and run", []string{"compare", "--qrels", "-", "-", p("run")}, []string{"standard input (-) given twice"}, nil},
+		{"standard input for replay's judgments and run", []string{"replay", "--qrels", "-", "--run", "-"}, []string{"standard input (-) given twice"}, nil},
 		{"--digits -1", []string{"eval", "--qrels", p("q"), "--digits", "-1", p("run")}, []string{"-digits", "from 0 to 17"}, nil},
 		{"--digits 100", []string{"compare", "--qrels", p("q"), "--digits", "100", p("run"), p("run")}, []string{"-digits", "from 0 to 17"}, nil},
 		{"a bad parameter", []string{"eval", "--qrels", p("q"), "-m", `AgP\T2Ip(NaN)`, p("run")}, []string{`measure "AgP\T2Ip(NaN)": the tolerance x of T2Ip must be an integer`, `not "NaN"`}, []string{"unknown measure", `\\`}},

@@ -62,6 +62,9 @@ func runReplay(e *env, args []string) error {
 	if *run == "" {
 		return usageError{"--run is required"}
 	}
+	if err := scenario.CheckInputs([]string{*sf.qrels, *run}); err != nil {
+		return usageError{err.Error()}
+	}
 	if err := scenario.CheckOutput(*out, *sf.qrels, *run); err != nil {
 		return usageError{err.Error()}
 	}
