@@ -404,50 +404,66 @@ func TestParseMeasure(t *testing.T) {
 }
 
 // Other tools' names: the measure each stands for (its canonical name and
-// whether it ranks as trec_eval does) and the name reports print.
+// whether it ranks by score as trec_eval does) and the name reports print.
 func TestMeasureAliases(t *testing.T) {
 	for _, tc := range []struct {
 		in, canonical, printed string
-		trec                   bool
+		byScore                bool
 	}{
 		{"MAgP", `AgP\F(0.25)`, "MAgP", false},
+		{`MAgP\T2Ip(300)`, `AgP\T2Ip(300)`, `MAgP\T2Ip(300)`, false},
+		{`MAgP\T2Ip`, `AgP\T2Ip(300)`, `MAgP\T2Ip(300)`, false},
 		{"MAiP", "AiP", "MAiP", false},
-		{"ircl_prn.0.50", "iP[0.50]", "ircl_prn.0.50", false},
-		{"map", "map", "map", true},
-		{"P_10", "P_10", "P_10", true},
-		{"P.10", "P_10", "P_10", true},
-		{"P@10", "P_10", "P@10", true},
-		{"recip_rank", "recip_rank", "recip_rank", true},
-		{"RR", "recip_rank", "RR", true},
+		{"ircl_prn.0.50", `igP[0.50]\F(0.25)`, "ircl_prn.0.50", false},
+		{`ircl_prn.0.50\T2Ip(300)`, `igP[0.50]\T2Ip(300)`, `ircl_prn.0.50\T2Ip(300)`, false},
+		{"map", "AP", "map", true},
+		{"AP", "AP", "AP", true},
+		{"P_10", "P[10]", "P_10", true},
+		{"P.10", "P[10]", "P_10", true},
+		{"P@10", "P[10]", "P@10", true},
+		{"P[10]", "P[10]", "P[10]", true},
+		{"recip_rank", "RR", "recip_rank", true},
+		{"RR", "RR", "RR", true},
 		{"Rprec", "Rprec", "Rprec", true},
-		{"ndcg", "ndcg", "ndcg", true},
-		{"ndcg_cut_10", "ndcg_cut_10", "ndcg_cut_10", true},
-		{"nDCG@10", "ndcg_cut_10", "nDCG@10", true},
-		{"recall_100", "recall_100", "recall_100", true},
-		{"R@100", "recall_100", "R@100", true},
-		{"num_q", "num_q", "num_q", true},
+		{"ndcg", "nDCG", "ndcg", true},
+		{"nDCG", "nDCG", "nDCG", true},
+		{"ndcg_cut_10", "nDCG[10]", "ndcg_cut_10", true},
+		{"nDCG@10", "nDCG[10]", "nDCG@10", true},
+		{"recall_100", "R[100]", "recall_100", true},
+		{"R@100", "R[100]", "R@100", true},
+		{"R[100]", "R[100]", "R[100]", true},
+		{"gR[100]", "gR[100]", "gR[100]", false},
+		{"num_q", "num_q", "num_q", false},
 		{"NumRelRet", "num_rel_ret", "NumRelRet", false},
 		// case restored where one spelling folds to the text
 		{"magp", `AgP\F(0.25)`, "MAgP", false},
-		{"MAP", "map", "map", true},
-		{"p@10", "P_10", "P@10", true},
-		{"NDCG@10", "ndcg_cut_10", "nDCG@10", true},
+		{`magp\t2ip(300)`, `AgP\T2Ip(300)`, `MAgP\T2Ip(300)`, false},
+		{"MAP", "AP", "map", true},
+		{"p@10", "P[10]", "P@10", true},
+		{"NDCG@10", "nDCG[10]", "nDCG@10", true},
 		{`agp\t2ip(300)`, `AgP\T2Ip(300)`, `AgP\T2Ip(300)`, false},
 		{`ance[100]\le(2000,5)`, `ANCE[100]\LE(2000,5)`, `ANCE[100]\LE(2000,5)`, false},
-		{"ap", "AP", "AP", false},
+		{"ap", "AP", "AP", true},
+		// two spellings of one measure are not ambiguous
+		{"rr", "RR", "RR", true},
+		{"Rr", "RR", "RR", true},
+		{"rprec", "Rprec", "Rprec", true},
+		{"RPREC", "Rprec", "Rprec", true},
+		{"Num_Q", "num_q", "num_q", false},
+		{"r@100", "R[100]", "R@100", true},
 	} {
 		m, err := ParseMeasure(tc.in)
 		if err != nil {
 			t.Errorf("%s: %v", tc.in, err)
 			continue
 		}
-		if m.Canonical() != tc.canonical || m.String() != tc.printed || m.Trec != tc.trec {
-			t.Errorf("%s: canonical %s, printed %s, trec %v; want %s, %s, %v", tc.in, m.Canonical(), m.String(), m.Trec, tc.canonical, tc.printed, tc.trec)
+		if m.Canonical() != tc.canonical || m.String() != tc.printed || m.RanksByScore() != tc.byScore {
+			t.Errorf("%s: canonical %s, printed %s, by score %v; want %s, %s, %v", tc.in, m.Canonical(), m.String(), m.RanksByScore(), tc.canonical, tc.printed, tc.byScore)
 		}
 	}
 	for _, tc := range []struct{ in, suggestion string }{
 		{"mapps", `"map"`},
-		{`AgP\T2lp(300)`, `"AgP\\T2Ip(300)"`},
+		{`AgP\T2lp(300)`, `"AgP\T2Ip(300)"`},
 		{"recip_rnk", `"recip_rank"`},
 	} {
 		_, err := ParseMeasure(tc.in)
@@ -465,8 +481,14 @@ func TestParseMeasures(t *testing.T) {
 		{[]string{"map,P_10", "nDCG@10"}, "map P_10 nDCG@10"},
 		{[]string{"P.5,10,20"}, "P_5 P_10 P_20"},
 		{[]string{`AgP\T2If(2000,1),AP`}, `AgP\T2If(2000,1) AP`},
-		{[]string{"MAgP", `AgP\F(0.25)`, "AgP"}, "MAgP"}, // one measure, asked three ways
-		{[]string{"map", "AP"}, "map AP"},                // trec_eval's order and the line order: two measures
+		// one measure under two names: printed under each; AgP is AgP\F(0.25)
+		{[]string{"MAgP", `AgP\F(0.25)`, "AgP"}, `MAgP AgP\F(0.25)`},
+		{[]string{"map", "AP"}, "map AP"},
+		{[]string{"P@10,P_10"}, "P@10 P_10"},
+		// one name asked twice, or in two cases: once
+		{[]string{"map", "MAP", "map"}, "map"},
+		{[]string{"P_10", "p_10", "P.10"}, "P_10"},
+		{[]string{" , map,,"}, "map"},
 	} {
 		ms, err := ParseMeasures(tc.in)
 		if err != nil {
@@ -485,6 +507,25 @@ func TestParseMeasures(t *testing.T) {
 	if err != nil || len(all) != len(AllNames) {
 		t.Errorf("all: %d measures (%v), want %d", len(all), err, len(AllNames))
 	}
+	// all holds each measure once, even when named twice in the list
+	all, err = ParseMeasureList([]string{"all"}, []string{"AP", "map", "P_10", "P@10", "gR[10]"})
+	if got := fmt.Sprint(names(all)); err != nil || got != "[AP P_10 gR[10]]" {
+		t.Errorf("all of AP map P_10 P@10 gR[10]: %v (%v), want [AP P_10 gR[10]]", got, err)
+	}
+	// a list that names no measure is an error
+	for _, in := range [][]string{{""}, {","}, {" , ,"}, {}} {
+		if ms, err := ParseMeasures(in); err == nil {
+			t.Errorf("%q: %v, want an error", in, names(ms))
+		}
+	}
+}
+
+func names(ms []Measure) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.String())
+	}
+	return out
 }
 
 func TestEvaluatorDefaults(t *testing.T) {
@@ -605,24 +646,124 @@ func TestTrecMeasures(t *testing.T) {
 		t.Errorf("NDCG without relevant documents = %v, want 0", got)
 	}
 	// trec_eval's order: score descending, ties by id descending. Lines b
-	// (2, relevant), c (2), a (1): line order AP = 1; trec_eval ranks c, b,
-	// a (c > b), so map = 1/2 and recip_rank = 1/2.
+	// (2, relevant), c (2), a (1): trec_eval ranks c, b, a (c > b), so the
+	// measures that rank by score (AP, map, RR, P[1], P_1) see the relevant
+	// b at rank 2: AP = 1/2, RR = 1/2, P[1] = 0; gR[1], in line order, sees
+	// it at rank 1: 1/1. Without scores (Scored false: a reading, a
+	// simulated run) every measure ranks in line order: AP = RR = P[1] = 1.
 	var ms []Measure
-	for _, n := range []string{"AP", "map", "recip_rank", "P[1]", "P_1"} {
+	for _, n := range []string{"AP", "map", "recip_rank", "P[1]", "P_1", "gR[1]", "R[1]"} {
 		m, err := ParseMeasure(n)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ms = append(ms, m)
 	}
-	in := &TopicInput{Trel: 1, Ideal: []int{1}, Docs: []RankedDoc{
-		{ID: "b", Score: 2, Judged: true, Grade: 1, Entry: -1},
-		{ID: "c", Score: 2, Judged: true, Entry: -1},
-		{ID: "a", Score: 1, Entry: -1},
-	}}
-	var w Workspace
-	got := NewEvaluator(ms, Config{}).Topic(in, &w, nil)
-	if want := []float64{1, 0.5, 0.5, 1, 0}; !reflect.DeepEqual(got, want) {
-		t.Errorf("AP, map, recip_rank, P[1], P_1 = %v, want %v", got, want)
+	for _, scored := range []bool{true, false} {
+		in := &TopicInput{Trel: 1, Ideal: []int{1}, Scored: scored, Docs: []RankedDoc{
+			{ID: "b", Score: 2, Judged: true, Grade: 1, Entry: -1},
+			{ID: "c", Score: 2, Judged: true, Entry: -1},
+			{ID: "a", Score: 1, Entry: -1},
+		}}
+		var w Workspace
+		got := NewEvaluator(ms, Config{}).Topic(in, &w, nil)
+		want := []float64{0.5, 0.5, 0.5, 0, 0, 1, 0}
+		if !scored {
+			want = []float64{1, 1, 1, 1, 1, 1, 1}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("scored %v: AP, map, recip_rank, P[1], P_1, gR[1], R[1] = %v, want %v", scored, got, want)
+		}
+	}
+}
+
+// registeredNames are a concrete name of every list score, document score
+// and alias of the registry (ranks 10, recall level 0.50, default document
+// scores; an alias that takes a document score with and without one).
+func registeredNames() []string {
+	var out []string
+	for k := range listFamilies {
+		f := &listFamilies[k]
+		n := f.head
+		switch f.param {
+		case paramRank:
+			n += "[10]"
+		case paramLevel:
+			n += "[0.50]"
+		}
+		switch f.doc {
+		case docDefaultF:
+			n += `\F(0.25)`
+		case docEffort:
+			n += `\LE(300,5)`
+		}
+		out = append(out, n)
+		if f.rankOptional {
+			out = append(out, f.head)
+		}
+	}
+	for k := range docFam {
+		d := &docFam[k]
+		switch {
+		case d.name == nil:
+		case d.kind == DocLE:
+			out = append(out, `ANCE[10]\`+d.name(DocScore{S: 300, NR: 5}), `ANCE[10]\LE(300,5,300)`)
+		default:
+			out = append(out, `AgP\`+d.head)
+		}
+	}
+	for _, a := range aliases {
+		n, withDoc := strings.CutSuffix(a.form, `[\D]`)
+		switch {
+		case strings.HasSuffix(n, "_k") || strings.HasSuffix(n, "@k"):
+			n = n[:len(n)-1] + "10"
+		case strings.HasSuffix(n, ".x"):
+			n = n[:len(n)-1] + "0.50"
+		}
+		out = append(out, n)
+		if withDoc {
+			out = append(out, n+`\T2Ip(300)`)
+		}
+	}
+	return out
+}
+
+// Every registered name and alias reads in lower, upper and mixed case as
+// the measure it names: two spellings of one measure are not ambiguous.
+func TestEveryNameInAnyCase(t *testing.T) {
+	mixed := func(s string) string {
+		b := []byte(s)
+		up := true
+		for i, c := range b {
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				if up {
+					b[i] = strings.ToUpper(string(c))[0]
+				} else {
+					b[i] = strings.ToLower(string(c))[0]
+				}
+				up = !up
+			}
+		}
+		return string(b)
+	}
+	names := registeredNames()
+	if len(names) < len(listFamilies)+len(aliases) {
+		t.Fatalf("%d names", len(names))
+	}
+	for _, n := range names {
+		want, err := ParseMeasure(n)
+		if err != nil {
+			t.Errorf("%s: %v", n, err)
+			continue
+		}
+		for _, v := range []string{strings.ToLower(n), strings.ToUpper(n), mixed(n)} {
+			m, err := ParseMeasure(v)
+			switch {
+			case err != nil:
+				t.Errorf("%s (as %s): %v", v, n, err)
+			case m.Canonical() != want.Canonical():
+				t.Errorf("%s is %s, want %s (%s)", v, m.Canonical(), want.Canonical(), n)
+			}
+		}
 	}
 }

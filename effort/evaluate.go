@@ -26,7 +26,8 @@ type RankedDoc struct {
 	// Ret (the passages the system showed) still gives F and the counts.
 	Reading []Span
 	// ID, Score and Grade serve the measures that rank as trec_eval does
-	// (Measure.Trec): the document's id, its score (rsv) and its relevance
+	// (Measure.RanksByScore, when TopicInput.Scored): the document's id, its
+	// score (rsv; a FOL run's article: its first line's) and its relevance
 	// grade (a TREC qrels level; FOL judgments: 1 for a relevant document).
 	ID    string
 	Score float64
@@ -44,8 +45,14 @@ type TopicInput struct {
 	// Trel is the number of relevant documents of the topic and TrelChars its
 	// relevant characters (Σ NRC), both from the judgments.
 	Trel, TrelChars int
-	// Docs is the ranked list of documents (each article once).
+	// Docs is the ranked list of documents (each article once), in the
+	// run's line order.
 	Docs []RankedDoc
+	// Scored tells that Docs carry the run's scores (RankedDoc.Score): the
+	// measures that rank by score (Measure.RanksByScore) then rank them as
+	// trec_eval does. Without scores (a recorded reading, a simulated run)
+	// every measure ranks Docs in their order.
+	Scored bool
 	// Passages is the ranked list of passages for the focused measures, in
 	// the run's line order; it may be nil when no focused measure is asked.
 	Passages []FocusedPassage
@@ -82,7 +89,7 @@ type Evaluator struct {
 	cfg    Config
 	docs   []DocScore // distinct document scores
 	docIdx []int      // per measure: index in docs, or -1
-	trec   bool       // some measure ranks as trec_eval does
+	trec   bool       // some measure ranks by score, as trec_eval does
 }
 
 // NewEvaluator returns an evaluator of ms under cfg.
@@ -90,7 +97,7 @@ func NewEvaluator(ms []Measure, cfg Config) *Evaluator {
 	e := &Evaluator{ms: ms, cfg: cfg, docIdx: make([]int, len(ms))}
 	for i, m := range ms {
 		e.docIdx[i] = -1
-		e.trec = e.trec || m.Trec
+		e.trec = e.trec || m.RanksByScore()
 		if m.Doc.Kind == DocNone {
 			continue
 		}
@@ -138,7 +145,9 @@ type DocValues struct {
 	RSize []int
 	Grade []int
 	// TrecIsRel and TrecGrade are IsRel and Grade in trec_eval's order
-	// (score descending, then id descending), when a measure asks for it.
+	// (score descending, then id descending), when a measure ranks by score
+	// and the topic's documents have scores (TopicInput.Scored); nil
+	// otherwise.
 	TrecIsRel []bool
 	TrecGrade []int
 	// RetLen and RetRel are Σ|Ret(d)| and Σ|Ret(d)∩Rel(d)|; NumRelRet counts
@@ -207,7 +216,7 @@ func (e *Evaluator) Docs(t *TopicInput, w *Workspace) DocValues {
 		w.grades = append(w.grades, g)
 	}
 	v.Scores, v.IsRel, v.RSize, v.Grade = w.scores[:len(e.docs)], w.isrel, w.rsize, w.grades
-	if e.trec {
+	if e.trec && t.Scored {
 		v.TrecIsRel, v.TrecGrade = w.trecOrder(t.Docs)
 	}
 	return v
@@ -217,23 +226,42 @@ func (e *Evaluator) Docs(t *TopicInput, w *Workspace) DocValues {
 // them: by score, descending, ties broken by id, descending (its
 // comp_sim_docno), whatever the line order.
 func (w *Workspace) trecOrder(docs []RankedDoc) ([]bool, []int) {
+	if InScoreOrder(docs) {
+		return w.isrel, w.grades
+	}
 	w.order = w.order[:0]
 	for i := range docs {
 		w.order = append(w.order, i)
 	}
-	sort.SliceStable(w.order, func(a, b int) bool {
-		x, y := &docs[w.order[a]], &docs[w.order[b]]
-		if x.Score != y.Score {
-			return x.Score > y.Score
-		}
-		return x.ID > y.ID
-	})
+	sort.SliceStable(w.order, func(a, b int) bool { return scoreBefore(&docs[w.order[a]], &docs[w.order[b]]) })
 	w.tIsRel, w.tGrade = w.tIsRel[:0], w.tGrade[:0]
 	for _, i := range w.order {
 		w.tIsRel = append(w.tIsRel, w.isrel[i])
 		w.tGrade = append(w.tGrade, w.grades[i])
 	}
 	return w.tIsRel, w.tGrade
+}
+
+// scoreBefore tells whether trec_eval ranks x before y: a larger score, or
+// the same score and a larger id (strcmp).
+func scoreBefore(x, y *RankedDoc) bool {
+	if x.Score != y.Score {
+		return x.Score > y.Score
+	}
+	return x.ID > y.ID
+}
+
+// InScoreOrder tells whether docs, in their order, are ranked as trec_eval
+// ranks them (score descending, then id descending): then the measures
+// that rank by score and those that rank by line order see one ranking.
+// Tied scores keep it only when the ids fall too.
+func InScoreOrder(docs []RankedDoc) bool {
+	for i := 1; i < len(docs); i++ {
+		if !scoreBefore(&docs[i-1], &docs[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // Topic appends to out the value of every measure for topic t, in the order
@@ -257,7 +285,8 @@ func (e *Evaluator) Topic(t *TopicInput, w *Workspace, out []float64) []float64 
 }
 
 func (e *Evaluator) value(m Measure, t *TopicInput, v *DocValues, s []float64, w *Workspace) float64 {
-	return m.family().value(&valueArgs{m: m, t: t, v: v, s: s, w: w, compat: e.cfg.CompatINEX})
+	f := m.family()
+	return f.value(&valueArgs{m: m, t: t, v: v, s: s, w: w, compat: e.cfg.CompatINEX, byScore: f.byScore})
 }
 
 // Aggregate returns the `all` value of m over per-topic values: the sum for

@@ -170,29 +170,37 @@ func AP(isrel []bool, trel int) float64 {
 	return sum / float64(trel)
 }
 
-// InterpolatedGP returns the official INEX tool's ircl_prn points of a
-// relevant-in-context evaluation: for each recall level x = i/(points-1),
-// i = 0…points-1, the maximum gP[r] over the ranks r with gR[r] ≥ x, or 0.
-// The official -r and -i outputs use 11 points. points == 1 gives the single
-// level x = 0; points < 1 gives no point.
-func InterpolatedGP(scores []float64, isrel []bool, trel, points int) []float64 {
-	out := make([]float64, max(points, 0))
+// IGP returns the interpolated generalized precision at recall level x:
+// the largest gP[r] over the ranks r whose gR[r] ≥ x, or 0 when gR never
+// reaches x (and when trel is 0). Averaged over topics it is the official
+// INEX tool's ircl_prn.x of a relevant-in-context evaluation (-r with
+// F(0.25), -i with T2Ip(300)).
+func IGP(scores []float64, isrel []bool, trel int, x float64) float64 {
 	if trel <= 0 {
-		return out
+		return 0
 	}
-	den := float64(max(points-1, 1))
-	cum, nrel := 0.0, 0
+	cum, nrel, best := 0.0, 0, 0.0
 	for r, s := range scores {
 		cum += s
 		if isrel[r] {
 			nrel++
 		}
-		gp, gr := cum/float64(r+1), float64(nrel)/float64(trel)
-		for i := range out {
-			if gr >= float64(i)/den && gp > out[i] {
-				out[i] = gp
-			}
+		if gp := cum / float64(r+1); float64(nrel)/float64(trel) >= x && gp > best {
+			best = gp
 		}
+	}
+	return best
+}
+
+// InterpolatedGP returns IGP at the recall levels x = i/(points-1), i =
+// 0…points-1: the official INEX tool's ircl_prn points of a
+// relevant-in-context evaluation (its -r and -i outputs use 11 points).
+// points == 1 gives the single level x = 0; points < 1 gives no point.
+func InterpolatedGP(scores []float64, isrel []bool, trel, points int) []float64 {
+	out := make([]float64, max(points, 0))
+	den := float64(max(points-1, 1))
+	for i := range out {
+		out[i] = IGP(scores, isrel, trel, float64(i)/den)
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // DocKind is a document score of measures.md §4.
@@ -70,6 +72,7 @@ const (
 	ListAgP2                 // AgP''
 	ListGP                   // gP[k]
 	ListGR                   // gR[k]
+	ListIGP                  // igP[x]: the INEX tool's ircl_prn of -r and -i
 	ListCE                   // CE[k]
 	ListNCE                  // NCE[k]
 	ListANCE                 // ANCE[k]
@@ -91,11 +94,12 @@ const (
 	CountCharPrec
 	CountCharRec
 	CountCharF1
-	// Document measures as trec_eval computes them (they rank as trec_eval
-	// does: see Measure.Trec).
+	// Document measures as trec_eval computes them (like P and AP they rank
+	// as trec_eval does: see Measure.RanksByScore).
 	ListRR    // recip_rank
 	ListRprec // Rprec
 	ListNDCG  // ndcg_cut_k (K = 0: ndcg, no cutoff)
+	ListR     // recall_k (R@k)
 	CountNumQ // num_q: 1 per topic, summed
 	// The span measures (genomics.go): they read a topic's retrieved
 	// passages with their documents' judged passages.
@@ -117,15 +121,22 @@ type Measure struct {
 	// Doc is the document score (Kind DocNone for binary, focused and count
 	// measures).
 	Doc DocScore
-	// Trec ranks the documents as trec_eval does (by score, descending, ties
-	// by document id, descending) instead of in the run's line order: the
-	// measures named as trec_eval and ir_measures name them (map, P_10,
-	// P@10, ndcg_cut_10, nDCG@10, recip_rank, RR, Rprec, recall_100, R@100).
-	Trec bool
 	// Name, when not empty, is the name the measure was asked by (an alias
 	// such as MAgP or nDCG@10): reports print it.
 	Name string
 }
+
+// RanksByScore reports whether the measure ranks a topic's documents as
+// trec_eval does, by the run's score, descending, ties broken by document
+// id, descending (trec_eval's strcmp), whatever the run's line order: the
+// document measures P[k], AP, RR, Rprec, nDCG and R[k] (under every name:
+// map, P_10, P@10, recip_rank, ndcg_cut_10, recall_100, R@100…), so that
+// each equals trec_eval's. The INEX list scores (AgP, gP, gR, igP, CE,
+// NCE, ANCE…) and the focused and span measures rank by the run's line
+// order, as the official INEX tool does. A ranked list without scores (a
+// recorded reading, a simulated run: TopicInput.Scored false) is ranked in
+// its order by every measure.
+func (m Measure) RanksByScore() bool { return m.family().byScore }
 
 // IsSum reports whether the measure's `all` value is the sum over topics (the
 // official tool's counts) rather than the mean.
@@ -164,12 +175,12 @@ func (m Measure) String() string {
 // Canonical returns the measure's canonical name, whatever it was asked by.
 func (m Measure) Canonical() string {
 	f := m.family()
-	if m.Trec && f.trecName != nil {
-		return f.trecName(m)
-	}
 	l := f.head
 	switch f.param {
 	case paramRank:
+		if m.K == 0 && f.rankOptional {
+			break
+		}
 		l += "[" + strconv.Itoa(m.K) + "]"
 	case paramLevel:
 		l += "[" + fmtLevel(m.X) + "]"
@@ -181,44 +192,75 @@ func (m Measure) Canonical() string {
 }
 
 // KnownForms lists the measure names ParseMeasure accepts, for error messages.
-const KnownForms = `list scores with a document score: AgP\D, AgP'\D, AgP''\D, gP[k]\D, gR[k] (D optional);
+const KnownForms = `list scores with a document score: AgP\D, AgP'\D, AgP''\D, gP[k]\D, igP[x]\D, gR[k] (D optional);
 effort: CE[k]\LE(s,NR), NCE[k]\LE(s,NR), ANCE[k]\LE(s,NR);
-binary: P[k], AP; focused: iP[x] (0 ≤ x ≤ 1), AiP, charAP;
+document measures, ranked by score as trec_eval: P[k], AP, RR, Rprec, nDCG, nDCG[k], R[k]; focused: iP[x] (0 ≤ x ≤ 1), AiP, charAP;
 TREC Genomics 2007 (passages in rank order, "all" over every judged topic): DOCUMENT, PASSAGE, ASPECT, PASSAGE2;
 official counts: num_ret, num_rel, num_rel_ret, ret_size, rel_size, rel_ret_size, art_prec, art_rec, art_f1, char_prec, char_rec, char_f1;
 document scores D: F(β), T2Ip(x), T2Ir(x), T2If(x,β), ChP[n], aveChP (LE(s,NR) only with CE, NCE, ANCE);
 omitted parameters: F → F(0.25), T2Ip/T2Ir/T2If → x=300, T2If β=1, ChP → ChP[600], LE → LE(300,5), LE(s) → LE(s,5); LE(s,NR,x) stops at T2I(x);
-a list score without D: AgP, AgP', AgP'', gP[k] → \F(0.25); CE, NCE, ANCE → \LE(300,5)
-other tools' names: MAgP, MAiP, ircl_prn.0.50 (INEX); map, P_10, recip_rank, Rprec, ndcg, ndcg_cut_10, recall_100, num_q (trec_eval); P@10, RR, R@100, nDCG@10 (ir_measures);
+a list score without D: AgP, AgP', AgP'', gP[k], igP[x] → \F(0.25); CE, NCE, ANCE → \LE(300,5)
+other tools' names: MAgP, MAiP, ircl_prn.0.50 (INEX -r; ircl_prn.0.50\T2Ip(300): -i); map, P_10, recip_rank, Rprec, ndcg, ndcg_cut_10, recall_100, num_q (trec_eval); P@10, RR, R@100, nDCG@10 (ir_measures);
 lists: -m map,P_10,nDCG@10 or trec_eval's -m P.5,10,20; -m all; readsim measures lists every measure
 examples: AgP\F(0.25) gP[10]\F(0.25) AgP\T2Ip(300) AgP\T2If(2000,1) AgP\ChP[600] AgP\aveChP ANCE[100]\LE(300,5) P[10] AP iP[0.01] AiP`
 
-// parseCanonical parses a measure name as measures.md writes them. Omitted
-// parameters take their defaults (see KnownForms); String gives the full
-// canonical name back.
-func parseCanonical(name string) (Measure, error) {
-	bad := func(why string) (Measure, error) {
-		return Measure{}, fmt.Errorf("unknown measure %q: %s; known forms:\n%s", name, why, KnownForms)
+// nameError is why a name is not a measure: an unknown name (unknown) or
+// a known measure with a bad parameter. ParseMeasure words it with the name
+// as typed.
+type nameError struct {
+	unknown bool
+	why     string
+}
+
+func (e *nameError) Error() string { return e.why }
+
+// message words err (from parseCanonical, or any error) for the name as
+// typed: "unknown measure NAME: why; known forms: …" or "measure NAME: why".
+func message(name string, err error) error {
+	if ne, ok := err.(*nameError); ok && ne.unknown {
+		return fmt.Errorf("unknown measure %s: %s; known forms:\n%s", quoteName(name), ne.why, KnownForms)
 	}
+	return fmt.Errorf("measure %s: %v", quoteName(name), err)
+}
+
+// quoteName quotes a measure name for a message as it was typed: in double
+// quotes, with its backslashes single (AgP\T2Ip(NaN)); a name with a
+// control character, a quote or invalid UTF-8 is quoted as Go quotes it.
+func quoteName(s string) string {
+	if strings.ContainsRune(s, '"') || !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return `"` + s + `"`
+}
+
+// parseCanonical parses a measure name in readsim's own grammar. Omitted
+// parameters take their defaults (see KnownForms); String gives the full
+// canonical name back. Its errors are *nameError.
+func parseCanonical(name string) (Measure, error) {
+	unknown := func(why string) (Measure, error) { return Measure{}, &nameError{unknown: true, why: why} }
+	bad := func(why string) (Measure, error) { return Measure{}, &nameError{why: why} }
 	list, doc, hasDoc := strings.Cut(strings.TrimSpace(name), `\`)
 	var m Measure
 	head, arg, hasArg, ok := splitCall(list, '[', ']')
 	if !ok {
-		return bad("malformed brackets")
+		return unknown("malformed brackets")
 	}
 	f, ok := familyNamed(head)
 	if !ok {
-		return bad("unknown list score " + strconv.Quote(head))
+		return unknown("unknown list score " + quoteName(head))
 	}
 	m.List = f.list
 	switch f.param {
 	case paramRank:
+		if !hasArg && f.rankOptional {
+			break
+		}
 		if !hasArg {
 			return bad(head + " needs a rank, e.g. " + head + "[10]")
 		}
 		k, err := strconv.Atoi(arg)
 		if err != nil || k < 1 || k > MaxRank {
-			return bad(fmt.Sprintf("the rank of %s must be an integer from 1 to %d", head, MaxRank))
+			return bad(fmt.Sprintf("the rank of %s must be an integer from 1 to %d, not %s", head, MaxRank, quoteName(arg)))
 		}
 		m.K = k
 	case paramLevel:
@@ -227,7 +269,7 @@ func parseCanonical(name string) (Measure, error) {
 		}
 		x, err := strconv.ParseFloat(arg, 64)
 		if err != nil || !(x >= 0 && x <= 1) {
-			return bad("the recall level of " + head + " must be a number in [0,1]")
+			return bad("the recall level of " + head + " must be a number in [0,1], not " + quoteName(arg))
 		}
 		m.X = x
 	default:
@@ -238,7 +280,7 @@ func parseCanonical(name string) (Measure, error) {
 	if hasDoc {
 		d, err := parseDoc(doc)
 		if err != nil {
-			return bad(err.Error())
+			return Measure{}, err
 		}
 		m.Doc = d
 	}
@@ -273,18 +315,18 @@ func parseDoc(s string) (DocScore, error) {
 		}
 	}
 	if !ok {
-		return DocScore{}, fmt.Errorf("malformed document score %q", s)
+		return DocScore{}, &nameError{unknown: true, why: "malformed document score " + quoteName(s)}
 	}
 	f := docFamilyNamed(head)
 	if f == nil || (hasArg && f.bracket != (strings.HasSuffix(s, "]"))) {
-		return DocScore{}, fmt.Errorf("unknown document score %q", s)
+		return DocScore{}, &nameError{unknown: true, why: "unknown document score " + quoteName(s)}
 	}
 	var args []string
 	if hasArg {
 		args = strings.Split(arg, ",")
 	}
 	if len(args) > len(f.params) {
-		return DocScore{}, fmt.Errorf("%s takes at most %d parameters", head, len(f.params))
+		return DocScore{}, &nameError{why: fmt.Sprintf("%s takes at most %d parameters", head, len(f.params))}
 	}
 	d := DocScore{Kind: f.kind}
 	for i, p := range f.params {
@@ -294,13 +336,13 @@ func parseDoc(s string) (DocScore, error) {
 			if p.real {
 				x, err := strconv.ParseFloat(a, 64)
 				if err != nil || !(x > 0) || math.IsInf(x, 0) {
-					return d, fmt.Errorf("%s of %s must be a positive number", p.what, head)
+					return d, &nameError{why: fmt.Sprintf("%s of %s must be a positive finite number, not %s", p.what, head, quoteName(a))}
 				}
 				v = x
 			} else {
 				n, err := strconv.Atoi(a)
 				if err != nil || n < 1 || n > MaxParam {
-					return d, fmt.Errorf("%s of %s must be an integer from 1 to %d", p.what, head, MaxParam)
+					return d, &nameError{why: fmt.Sprintf("%s of %s must be an integer from 1 to %d, not %s", p.what, head, MaxParam, quoteName(a))}
 				}
 				v = float64(n)
 			}

@@ -1,30 +1,38 @@
 package effort
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// The names researchers know. Besides measures.md's names (AgP\F(0.25),
-// ANCE[100]\LE(300,5), …) readsim reads:
+// The names researchers know. Besides readsim's own names (AgP\F(0.25),
+// ANCE[100]\LE(300,5), P[10], AP, R[100]…: `readsim measures`) readsim
+// reads:
 //
-//   - the official INEX tool's: MAgP (AgP\F(0.25)), MAiP (AiP), gP[10]
-//     (gP[10]\F(0.25)), iP[0.00]…iP[1.00], ircl_prn.0.50 (iP[0.50]), the
-//     counts num_ret, num_rel, num_rel_ret, ret_size, rel_size,
+//   - the official INEX tool's: MAgP (AgP\F(0.25); MAgP\D is AgP\D), MAiP
+//     (AiP), gP[10] (gP[10]\F(0.25)), iP[0.00]…iP[1.00], ircl_prn.0.50
+//     (igP[0.50]\F(0.25), the ircl_prn of its -r output; ircl_prn.0.50\D is
+//     igP[0.50]\D: -i's is ircl_prn.0.50\T2Ip(300); -f's ircl_prn.x is
+//     iP[x]), the counts num_ret, num_rel, num_rel_ret, ret_size, rel_size,
 //     rel_ret_size, art_prec, art_rec, art_f1, char_prec, char_rec, char_f1;
-//   - trec_eval's: map, P_10 (and P.10), recip_rank, Rprec, ndcg,
-//     ndcg_cut_10, recall_100, num_q (and num_ret, num_rel, num_rel_ret);
-//   - ir_measures': P@10, RR, R@100, nDCG@10, nDCG, Rprec, NumQ, NumRet,
+//   - trec_eval's: map (AP), P_10 and P.10 (P[10]), recip_rank (RR), Rprec,
+//     ndcg (nDCG), ndcg_cut_10 (nDCG[10]), recall_100 (R[100]), num_q (and
+//     num_ret, num_rel, num_rel_ret);
+//   - ir_measures': AP, P@10, RR, R@100, nDCG@10, nDCG, Rprec, NumQ, NumRet,
 //     NumRel, NumRelRet.
 //
-// trec_eval's and ir_measures' document measures rank as trec_eval does
-// (Measure.Trec); readsim's own AP and P[k] rank by the run's line order as
-// formats.md says (the two agree whenever scores fall down a run's lines;
-// ir_measures' AP is trec_eval's map: ask for map). Names are read without
-// regard to case when that leaves one meaning (mAgP, MAP, p@10, NDCG@10).
+// Every document measure (P, AP, RR, Rprec, nDCG, R) ranks as trec_eval
+// does, under any of its names (Measure.RanksByScore), so AP is map and
+// P[10] is P_10 and P@10 for every run. R[k] (R@k, recall_k) is trec_eval's
+// recall, never the generalized recall gR[k], which counts in line order.
+// Names are read without regard to case when that leaves one measure
+// (mAgP, MAP, p@10, NDCG@10, rr, RPREC): two readings of a name that are
+// the same measure are not ambiguous.
 
 // alias is a name pattern and the measure it stands for.
 type alias struct {
@@ -53,15 +61,17 @@ func atoiRank(s string) (int, error) {
 	return k, nil
 }
 
-func trecRank(l ListKind, name string) func([]string) (Measure, error) {
+// ranked builds the measure l at the rank of the first submatch, named
+// name with its "k" replaced by the rank as written.
+func ranked(l ListKind, name string) func([]string) (Measure, error) {
 	return func(sub []string) (Measure, error) {
 		k, err := atoiRank(sub[1])
-		return Measure{List: l, K: k, Trec: true, Name: strings.ReplaceAll(name, "k", sub[1])}, err
+		return Measure{List: l, K: k, Name: strings.Replace(name, "k", sub[1], 1)}, err
 	}
 }
 
-func trecFixed(l ListKind, name string) func([]string) (Measure, error) {
-	return func([]string) (Measure, error) { return Measure{List: l, Trec: true, Name: name}, nil }
+func fixedName(l ListKind, name string) func([]string) (Measure, error) {
+	return func([]string) (Measure, error) { return Measure{List: l, Name: name}, nil }
 }
 
 func named(canonical, name string) func([]string) (Measure, error) {
@@ -72,46 +82,64 @@ func named(canonical, name string) func([]string) (Measure, error) {
 	}
 }
 
+// withDoc builds the measure canonical+D from the INEX tool's name name
+// followed by an optional document score \D (MAgP\T2Ip(300),
+// ircl_prn.0.50\T2Ip(300)): sub[1] replaces "%s" in both names, the last
+// submatch is \D (read without regard to case when it must). The measure
+// is named name, followed by D's canonical name when one was given.
+func withDoc(name, canonical string) func([]string) (Measure, error) {
+	return func(sub []string) (Measure, error) {
+		n, c := name, canonical
+		if strings.Contains(c, "%s") {
+			n, c = fmt.Sprintf(n, sub[1]), fmt.Sprintf(c, sub[1])
+		}
+		doc := sub[len(sub)-1]
+		m, err := parseCanonical(c + doc)
+		if err != nil && doc != "" {
+			if fixed, ok := refold(doc); ok {
+				m, err = parseCanonical(c + fixed)
+			}
+		}
+		m.Name = n
+		if doc != "" {
+			m.Name += `\` + m.Doc.String()
+		}
+		return m, err
+	}
+}
+
 var aliases = []alias{
 	// the official INEX tool
-	{re: regexp.MustCompile(`^MAgP$`), build: named(`AgP\F(0.25)`, "MAgP"), form: "MAgP", fam: ListAgP},
+	{re: regexp.MustCompile(`^MAgP(\\.+)?$`), build: withDoc("MAgP", "AgP"), form: "MAgP[\\D]", fam: ListAgP},
 	{re: regexp.MustCompile(`^MAiP$`), build: named("AiP", "MAiP"), form: "MAiP", fam: ListAiP},
-	{re: regexp.MustCompile(`^ircl_prn\.([01]\.[0-9]+)$`), build: func(sub []string) (Measure, error) {
-		m, err := parseCanonical("iP[" + sub[1] + "]")
-		m.Name = "ircl_prn." + sub[1]
-		return m, err
-	}, form: "ircl_prn.x", fam: ListIP},
+	{re: regexp.MustCompile(`^ircl_prn\.([01]\.[0-9]+)(\\.+)?$`), build: withDoc("ircl_prn.%s", "igP[%s]"), form: "ircl_prn.x[\\D]", fam: ListIGP},
 	// trec_eval
-	{re: regexp.MustCompile(`^map$`), build: trecFixed(ListAP, "map"), form: "map", fam: ListAP},
-	{re: regexp.MustCompile(`^P[_.]([0-9]+)$`), build: trecRank(ListP, "P_k"), form: "P_k", fam: ListP},
-	{re: regexp.MustCompile(`^recall[_.]([0-9]+)$`), build: trecRank(ListGR, "recall_k"), form: "recall_k", fam: ListGR},
-	{re: regexp.MustCompile(`^recip_rank$`), build: trecFixed(ListRR, "recip_rank"), form: "recip_rank", fam: ListRR},
-	{re: regexp.MustCompile(`^Rprec$`), build: trecFixed(ListRprec, "Rprec"), form: "Rprec", fam: ListRprec},
-	{re: regexp.MustCompile(`^ndcg$`), build: trecFixed(ListNDCG, "ndcg"), form: "ndcg", fam: ListNDCG},
-	{re: regexp.MustCompile(`^ndcg_cut[_.]([0-9]+)$`), build: trecRank(ListNDCG, "ndcg_cut_k"), form: "ndcg_cut_k", fam: ListNDCG},
-	{re: regexp.MustCompile(`^num_q$`), build: trecFixed(CountNumQ, "num_q"), form: "num_q", fam: CountNumQ},
+	{re: regexp.MustCompile(`^map$`), build: fixedName(ListAP, "map"), form: "map", fam: ListAP},
+	{re: regexp.MustCompile(`^P[_.]([0-9]+)$`), build: ranked(ListP, "P_k"), form: "P_k", fam: ListP},
+	{re: regexp.MustCompile(`^recall[_.]([0-9]+)$`), build: ranked(ListR, "recall_k"), form: "recall_k", fam: ListR},
+	{re: regexp.MustCompile(`^recip_rank$`), build: fixedName(ListRR, "recip_rank"), form: "recip_rank", fam: ListRR},
+	{re: regexp.MustCompile(`^ndcg$`), build: fixedName(ListNDCG, "ndcg"), form: "ndcg", fam: ListNDCG},
+	{re: regexp.MustCompile(`^ndcg_cut[_.]([0-9]+)$`), build: ranked(ListNDCG, "ndcg_cut_k"), form: "ndcg_cut_k", fam: ListNDCG},
+	{re: regexp.MustCompile(`^num_q$`), build: fixedName(CountNumQ, "num_q"), form: "num_q", fam: CountNumQ},
 	// ir_measures
-	{re: regexp.MustCompile(`^P@([0-9]+)$`), build: trecRank(ListP, "P@k"), form: "P@k", fam: ListP},
-	{re: regexp.MustCompile(`^R@([0-9]+)$`), build: trecRank(ListGR, "R@k"), form: "R@k", fam: ListGR},
-	{re: regexp.MustCompile(`^RR$`), build: trecFixed(ListRR, "RR"), form: "RR", fam: ListRR},
-	{re: regexp.MustCompile(`^nDCG$`), build: trecFixed(ListNDCG, "nDCG"), form: "nDCG", fam: ListNDCG},
-	{re: regexp.MustCompile(`^nDCG@([0-9]+)$`), build: trecRank(ListNDCG, "nDCG@k"), form: "nDCG@k", fam: ListNDCG},
-	{re: regexp.MustCompile(`^NumQ$`), build: trecFixed(CountNumQ, "NumQ"), form: "NumQ", fam: CountNumQ},
+	{re: regexp.MustCompile(`^P@([0-9]+)$`), build: ranked(ListP, "P@k"), form: "P@k", fam: ListP},
+	{re: regexp.MustCompile(`^R@([0-9]+)$`), build: ranked(ListR, "R@k"), form: "R@k", fam: ListR},
+	{re: regexp.MustCompile(`^nDCG@([0-9]+)$`), build: ranked(ListNDCG, "nDCG@k"), form: "nDCG@k", fam: ListNDCG},
+	{re: regexp.MustCompile(`^NumQ$`), build: fixedName(CountNumQ, "NumQ"), form: "NumQ", fam: CountNumQ},
 	{re: regexp.MustCompile(`^NumRet$`), build: named("num_ret", "NumRet"), form: "NumRet", fam: CountNumRet},
 	{re: regexp.MustCompile(`^NumRel$`), build: named("num_rel", "NumRel"), form: "NumRel", fam: CountNumRel},
 	{re: regexp.MustCompile(`^NumRelRet$`), build: named("num_rel_ret", "NumRelRet"), form: "NumRelRet", fam: CountNumRelRet},
 }
 
-// perTopicNames are the names the official INEX tool prints on per-topic
-// lines for its mean measures (MAgP in `all`, AgP per topic).
-var perTopicNames = map[string]string{"MAgP": "AgP", "MAiP": "AiP"}
-
 // TopicString returns the measure's name on a per-topic line: String, except
 // for the INEX tool's means, which it names per topic without the M (AgP,
-// AiP), as the tool does.
+// AiP, AgP\T2Ip(300)), as the tool does.
 func (m Measure) TopicString() string {
-	if n, ok := perTopicNames[m.Name]; ok {
-		return n
+	if rest, ok := strings.CutPrefix(m.Name, "MAgP"); ok {
+		return "AgP" + rest
+	}
+	if m.Name == "MAiP" {
+		return "AiP"
 	}
 	return m.String()
 }
@@ -123,75 +151,87 @@ func (m Measure) SummaryOnly() bool {
 	return m.List == CountNumQ || strings.HasPrefix(m.Name, "ircl_prn.")
 }
 
-// ParseMeasure reads one measure name: measures.md's names (omitted
+// ParseMeasure reads one measure name: readsim's own names (omitted
 // parameters take their defaults, see KnownForms), or the official INEX
 // tool's, trec_eval's and ir_measures' names; without regard to case when
-// that leaves one meaning. An unknown name is an error that suggests the
-// nearest known names and lists the known forms.
+// that leaves one measure. An unknown name is an error that suggests the
+// nearest known names and lists the known forms; a known measure with a bad
+// parameter is an error saying what is wrong with the parameter. Errors
+// quote the name as typed.
 func ParseMeasure(name string) (Measure, error) {
 	name = strings.TrimSpace(name)
+	if name == "" {
+		return Measure{}, errors.New("empty measure name (readsim measures lists them all)")
+	}
 	if m, ok, err := parseAlias(name); ok {
-		return m, err
+		if err != nil {
+			return Measure{}, message(name, err)
+		}
+		return m, nil
 	}
 	m, err := parseCanonical(name)
 	if err == nil {
 		return m, nil
 	}
 	// without regard to case, when every reading gives one measure
-	if m, ok := parseFolded(name); ok {
-		return m, nil
-	}
-	if knownHeads(name) {
-		return Measure{}, err // a known measure with a bad parameter: say which
+	fm, ok, ferr := parseFolded(name)
+	switch {
+	case ok:
+		return fm, nil
+	case !isUnknown(err):
+		return Measure{}, message(name, err) // a known measure with a bad parameter: say which
+	case ferr != nil && !isUnknown(ferr):
+		return Measure{}, message(name, ferr)
 	}
 	if s := suggest(name); s != "" {
-		return Measure{}, fmt.Errorf("unknown measure %q: did you mean %s? (readsim measures lists them all)", name, s)
+		return Measure{}, fmt.Errorf("unknown measure %s: did you mean %s? (readsim measures lists them all)", quoteName(name), s)
 	}
-	return Measure{}, err
+	return Measure{}, message(name, err)
+}
+
+// isUnknown tells whether err says that a name is not a measure (rather
+// than that a known measure's parameter is wrong).
+func isUnknown(err error) bool {
+	ne, ok := err.(*nameError)
+	return ok && ne.unknown
 }
 
 // parseFolded reads name without regard to case: the aliases that match it
-// so, and measures.md's grammar with every word in its known case. It
-// succeeds when all the readings are one measure.
-func parseFolded(name string) (Measure, bool) {
+// so, and readsim's grammar with every word in its known case. It succeeds
+// when all the readings are one measure (two spellings of one measure are
+// not ambiguous); otherwise err is the error of a reading that named a
+// known measure with a bad parameter, if any.
+func parseFolded(name string) (m Measure, ok bool, err error) {
 	var found []Measure
+	try := func(m Measure, e error) {
+		switch {
+		case e == nil:
+			found = append(found, m)
+		case err == nil || isUnknown(err):
+			err = e
+		}
+	}
 	for _, a := range aliases {
 		if sub := a.fold.FindStringSubmatch(name); sub != nil {
-			if m, err := a.build(sub); err == nil {
-				found = append(found, m)
+			m, e := a.build(sub)
+			if _, isName := e.(*nameError); e != nil && !isName {
+				e = &nameError{why: e.Error()}
 			}
+			try(m, e)
 		}
 	}
-	if fixed, ok := refold(name); ok {
-		if m, err := parseCanonical(fixed); err == nil {
-			found = append(found, m)
-		}
+	if fixed, changed := refold(name); changed {
+		try(parseCanonical(fixed))
 	}
 	if len(found) == 0 {
-		return Measure{}, false
+		return Measure{}, false, err
 	}
 	for _, m := range found[1:] {
-		if m.Canonical() != found[0].Canonical() || m.Trec != found[0].Trec {
-			return Measure{}, false
+		if m.Canonical() != found[0].Canonical() {
+			return Measure{}, false, nil
 		}
 	}
-	return found[0], true
-}
-
-// knownHeads tells whether the list score and document score a name starts
-// with are known ones (its parameters may still be wrong).
-func knownHeads(name string) bool {
-	list, doc, hasDoc := strings.Cut(name, `\`)
-	head := func(s string) string {
-		if i := strings.IndexAny(s, "[("); i >= 0 {
-			return s[:i]
-		}
-		return s
-	}
-	if _, ok := familyNamed(head(list)); !ok {
-		return false
-	}
-	return !hasDoc || docFamilyNamed(head(doc)) != nil
+	return found[0], true, nil
 }
 
 func parseAlias(name string) (Measure, bool, error) {
@@ -199,7 +239,7 @@ func parseAlias(name string) (Measure, bool, error) {
 		if sub := a.re.FindStringSubmatch(name); sub != nil {
 			m, err := a.build(sub)
 			if err != nil {
-				return Measure{}, true, fmt.Errorf("measure %q: %v", name, err)
+				return Measure{}, true, err
 			}
 			return m, true, nil
 		}
@@ -308,11 +348,13 @@ func suggest(name string) string {
 			out = append(out, c)
 		}
 	}
+	sort.Strings(out)
+	out = slices.Compact(out)
 	if len(out) > 4 {
 		out = out[:4]
 	}
 	for i := range out {
-		out[i] = strconv.Quote(out[i])
+		out[i] = quoteName(out[i])
 	}
 	return strings.Join(out, " or ")
 }
@@ -322,7 +364,7 @@ func exampleNames() []string {
 	out := append([]string(nil), DefaultNames...)
 	out = append(out, "MAgP", "MAiP", "AiP", "iP[0.01]", "gP[10]", "AgP", `AgP\aveChP`, `AgP\T2Ip(300)`, `AgP\T2Ir(300)`, `AgP\T2If(300,1)`, `AgP\ChP[600]`,
 		"CE[10]", "NCE[10]", "ANCE[100]", "P[10]", "gR[10]", "map", "P_10", "P@10", "recip_rank", "RR", "Rprec", "ndcg", "ndcg_cut_10", "nDCG@10",
-		"recall_100", "R@100", "num_q", "ircl_prn.0.50", "DOCUMENT", "PASSAGE", "ASPECT", "PASSAGE2", "charAP")
+		"recall_100", "R@100", "R[100]", "num_q", "ircl_prn.0.50", "igP[0.50]", "DOCUMENT", "PASSAGE", "ASPECT", "PASSAGE2", "charAP")
 	for k := range listFamilies {
 		if listFamilies[k].count {
 			out = append(out, listFamilies[k].head)
@@ -352,48 +394,76 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// AllNames is what -m all asks for: eval's defaults, the other reading
-// measures, the official INEX tool's focused measures and counts, and
-// trec_eval's common document measures.
+// AllNames is what -m all asks for on judgments of characters (INEX FOL,
+// span judgments): eval's defaults, the other reading measures, the
+// official INEX tool's focused measures and counts, and trec_eval's common
+// document measures (a measure named twice, such as AP and map, once: by
+// its first name here).
 var AllNames = append(append([]string(nil), DefaultNames...),
 	`AgP\T2Ir(300)`, `AgP\T2If(300,1)`, `AgP\ChP[600]`, `AgP'\F(0.25)`, `AgP''\F(0.25)`, `gR[25]`,
 	"iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "AiP", "charAP",
 	"num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size",
 	"art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1",
-	"map", "P_5", "P_10", "P_20", "recip_rank", "Rprec", "ndcg_cut_10", "ndcg", "recall_100",
+	"P_5", "P_10", "P_20", "recip_rank", "Rprec", "ndcg_cut_10", "ndcg", "recall_100",
 )
 
-// ParseMeasures reads a list of measure names: each of names may hold several
-// separated by commas (outside parentheses and brackets: T2If(2000,1) is one
-// name), trec_eval's "P.5,10,20" gives P_5, P_10 and P_20, and "all" stands
-// for AllNames. Repeats of one measure are dropped (the first name asked
-// for it is kept).
-func ParseMeasures(names []string) ([]Measure, error) {
+// DocumentNames are the measures of eval without -m on judgments of whole
+// documents (plain TREC qrels), where no measure of characters can be
+// computed: trec_eval's usual measures by its names (its default set but
+// gm_map, bpref and iprec_at_recall, which readsim does not compute, with
+// ndcg and ndcg_cut_10).
+var DocumentNames = []string{
+	"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank",
+	"P_5", "P_10", "P_15", "P_20", "P_30", "P_100", "P_200", "P_500", "P_1000",
+	"ndcg", "ndcg_cut_10",
+}
+
+// DocumentAllNames is what -m all asks for on judgments of whole documents:
+// DocumentNames and trec_eval's other cutoffs of recall and ndcg_cut.
+var DocumentAllNames = append(append([]string(nil), DocumentNames...),
+	"recall_5", "recall_10", "recall_15", "recall_20", "recall_30", "recall_100", "recall_200", "recall_500", "recall_1000",
+	"ndcg_cut_5", "ndcg_cut_15", "ndcg_cut_20", "ndcg_cut_30", "ndcg_cut_100", "ndcg_cut_200", "ndcg_cut_500", "ndcg_cut_1000",
+)
+
+// ParseMeasures reads a list of measure names with AllNames for "all"
+// (ParseMeasureList).
+func ParseMeasures(names []string) ([]Measure, error) { return ParseMeasureList(names, AllNames) }
+
+// ParseMeasureList reads a list of measure names: each of names may hold
+// several separated by commas (outside parentheses and brackets:
+// T2If(2000,1) is one name), trec_eval's "P.5,10,20" gives P_5, P_10 and
+// P_20, and "all" stands for all (each measure of it once). A name asked
+// twice is printed once; two names of one measure (P@10 and P_10, MAgP and
+// AgP\F(0.25)) are both printed, each under its name. A list that names no
+// measure ("", ",") is an error.
+func ParseMeasureList(names []string, all []string) ([]Measure, error) {
 	var out []Measure
 	seen := map[string]bool{}
-	add := func(m Measure) {
-		key := m.Canonical()
-		if m.Trec {
-			key = "trec:" + key
-		}
+	add := func(m Measure, key string) {
 		if !seen[key] {
 			seen[key] = true
 			out = append(out, m)
 		}
 	}
+	asked := false
 	for _, spec := range names {
 		var prevCut string // the base of the last "X.n" name, for "P.5,10"
 		for _, n := range splitList(spec) {
 			if n == "" {
 				continue
 			}
+			asked = true
 			if strings.EqualFold(n, "all") {
-				for _, a := range AllNames {
+				inAll := map[string]bool{}
+				for _, a := range all {
 					m, err := ParseMeasure(a)
 					if err != nil {
 						return nil, err
 					}
-					add(m)
+					if c := m.Canonical(); !inAll[c] {
+						inAll[c] = true
+						add(m, m.String())
+					}
 				}
 				continue
 			}
@@ -408,8 +478,11 @@ func ParseMeasures(names []string) ([]Measure, error) {
 			if err != nil {
 				return nil, err
 			}
-			add(m)
+			add(m, m.String())
 		}
+	}
+	if !asked {
+		return nil, fmt.Errorf("no measure named in %s (readsim measures lists them all)", quoteName(strings.Join(names, " ")))
 	}
 	return out, nil
 }
@@ -454,6 +527,20 @@ type Entry struct {
 	AllTopics bool
 }
 
+// CatalogueNotes are the notes under the catalogue (readsim measures): how
+// names combine, how the measures rank, what -m all asks for.
+func CatalogueNotes() []string {
+	return []string{
+		`A list score takes a document score D: AgP\T2Ip(300), gP[10]\F(0.25); D omitted is F(0.25) (LE(300,5) for CE, NCE, ANCE).`,
+		"Names are read without regard to case where that leaves one measure; several may be given in one -m, separated by commas; two names of one measure (P@10, P_10) are printed under each.",
+		"The document measures (AP, P[k], RR, Rprec, nDCG, R[k], under any of their names: map, P_10, P@10, recip_rank, ndcg_cut_10, nDCG@10, recall_100, R@100…) rank by score as trec_eval: by score, then document id, both descending (a FOL article: its first line's score), so that AP is map and P[10] is P_10 and P@10. The INEX list scores (AgP, gP, gR, igP, CE, NCE, ANCE…) and the focused measures rank by the run's line order, as the official INEX tool; readsim warns, naming the topics, where the two rankings differ.",
+		"R[k] (R@k, recall_k) is trec_eval's recall; gR[k] is the INEX tool's generalized recall, in line order.",
+		`ircl_prn.x is the official INEX tool's -r output (igP[x]\F(0.25)); ircl_prn.x\T2Ip(300) its -i output; its -f output's ircl_prn.x is iP[x].`,
+		"DOCUMENT, PASSAGE, ASPECT and PASSAGE2 are the TREC 2007 Genomics track's, as NIST's trecgen2007_score.py computes them: passages in the order (rank, document, offset, length), a topic missing from the run scoring 0 (eval --compat trecgen writes NIST's output); charAP is PASSAGE2 in the run's line order.",
+		"-m all asks for, on INEX judgments: " + strings.Join(AllNames, " ") + "; on TREC qrels (whole documents): " + strings.Join(DocumentAllNames, " ") + "; on span judgments: the TREC Genomics measures and those of the INEX list the judgments can give.",
+	}
+}
+
 // Catalogue lists every measure family and document score of the registry
 // with its aliases, meaning, direction and source.
 func Catalogue() []Entry {
@@ -494,6 +581,9 @@ func Catalogue() []Entry {
 		}
 		if f.list == ListGP {
 			e.Aliases = append(e.Aliases, "gP[k] (= gP[k]\\F(0.25))")
+		}
+		if f.rankOptional {
+			e.Aliases = append(e.Aliases, f.head+" (no cutoff)")
 		}
 		sort.Strings(e.Aliases)
 		out = append(out, e)

@@ -90,29 +90,26 @@ type valueArgs struct {
 	s      []float64 // the document scores at each rank (nil without one)
 	w      *Workspace
 	compat bool
+	// byScore: the measure ranks by score (listFamily.byScore)
+	byScore bool
 }
 
 // isrel and grades are the relevance of the ranked documents in the order
-// the measure ranks them (line order, or trec_eval's).
+// the measure ranks them: trec_eval's for the measures that rank by score
+// (when the documents have scores), the list order otherwise.
 func (a *valueArgs) isrel() []bool {
-	if a.m.Trec {
+	if a.byScore && a.v.TrecIsRel != nil {
 		return a.v.TrecIsRel
 	}
 	return a.v.IsRel
 }
 
 func (a *valueArgs) grades() []int {
-	if a.m.Trec {
+	if a.byScore && a.v.TrecGrade != nil {
 		return a.v.TrecGrade
 	}
 	return a.v.Grade
 }
-
-func cut(prefix string) func(Measure) string {
-	return func(m Measure) string { return prefix + strconv.Itoa(m.K) }
-}
-
-func fixed(name string) func(Measure) string { return func(Measure) string { return name } }
 
 // listFamily is one row of the list-score table.
 type listFamily struct {
@@ -127,8 +124,10 @@ type listFamily struct {
 	meaning string
 	source  string
 	value   func(a *valueArgs) float64
-	// trecName, when set, is the family's name in trec_eval (with Trec).
-	trecName func(m Measure) string
+	// byScore: the measure ranks by score as trec_eval does
+	// (Measure.RanksByScore); rankOptional: its rank may be omitted (nDCG:
+	// no cutoff).
+	byScore, rankOptional bool
 	// chars: the measure needs the judgments' relevant passages (not
 	// necessarily the documents' lengths).
 	chars bool
@@ -168,9 +167,11 @@ var listFamilies = [...]listFamily{
 		meaning: "generalized precision at rank k: the mean document score of the first k articles",
 		value:   func(a *valueArgs) float64 { return GP(a.s, a.m.K, a.compat) }},
 	ListGR: {head: "gR", param: paramRank, doc: docOptional, better: Higher, source: srcINEX,
-		meaning:  "generalized recall at rank k: relevant articles in the first k, divided by Trel",
-		value:    func(a *valueArgs) float64 { return GR(a.isrel(), a.t.Trel, a.m.K) },
-		trecName: cut("recall_")},
+		meaning: "generalized recall at rank k: relevant articles in the first k, divided by Trel",
+		value:   func(a *valueArgs) float64 { return GR(a.v.IsRel, a.t.Trel, a.m.K) }},
+	ListIGP: {head: "igP", param: paramLevel, doc: docDefaultF, better: Higher, source: srcINEX,
+		meaning: "interpolated generalized precision at recall level x: the largest gP[r] over the ranks r where gR[r] ≥ x (the official tool's ircl_prn.x of -r and -i)",
+		value:   func(a *valueArgs) float64 { return IGP(a.s, a.v.IsRel, a.t.Trel, a.m.X) }},
 	ListCE: {head: "CE", param: paramRank, doc: docEffort, better: Lower, source: srcArvola,
 		meaning: "cumulated effort at rank k: Σ (ES(d) − 1) over the first k articles",
 		value:   func(a *valueArgs) float64 { return CE(a.s, a.m.K, a.m.Doc.NR) }},
@@ -180,37 +181,30 @@ var listFamilies = [...]listFamily{
 	ListANCE: {head: "ANCE", param: paramRank, doc: docEffort, better: Lower, source: srcArvola,
 		meaning: "average NCE over ranks 1…k (ranks past the run's end cost NR)",
 		value:   func(a *valueArgs) float64 { return ANCE(a.s, a.t.Trel, a.m.K, a.m.Doc.NR) }},
-	ListP: {head: "P", param: paramRank, better: Higher, source: srcTREC,
-		meaning:  "precision at rank k: relevant articles in the first k, divided by k",
-		value:    func(a *valueArgs) float64 { return P(a.isrel(), a.m.K) },
-		trecName: cut("P_")},
-	ListAP: {head: "AP", better: Higher, source: srcTREC,
-		meaning:  "average precision of the ranked articles (relevant = holds relevant text)",
-		value:    func(a *valueArgs) float64 { return AP(a.isrel(), a.t.Trel) },
-		trecName: fixed("map")},
+	ListP: {head: "P", param: paramRank, byScore: true, better: Higher, source: srcTREC,
+		meaning: "precision at rank k: relevant articles in the first k, divided by k (ranked by score as trec_eval)",
+		value:   func(a *valueArgs) float64 { return P(a.isrel(), a.m.K) }},
+	ListAP: {head: "AP", byScore: true, better: Higher, source: srcTREC,
+		meaning: "average precision of the articles ranked by score as trec_eval (relevant = holds relevant text)",
+		value:   func(a *valueArgs) float64 { return AP(a.isrel(), a.t.Trel) }},
 	ListIP: {head: "iP", param: paramLevel, focused: true, better: Higher, source: srcINEX,
 		meaning: "interpolated character precision at recall level x of the ranked passages (focused task)",
 		value:   func(a *valueArgs) float64 { return a.w.curve.IP(a.m.X) }},
 	ListAiP: {head: "AiP", focused: true, better: Higher, source: srcINEX,
 		meaning: "mean of iP over the 101 recall levels 0.00…1.00 (its mean over topics is MAiP)",
 		value:   func(a *valueArgs) float64 { return a.w.curve.AiP() }},
-	ListRR: {head: "RR", better: Higher, source: srcTREC,
-		meaning:  "reciprocal rank of the first relevant article",
-		value:    func(a *valueArgs) float64 { return RR(a.isrel()) },
-		trecName: fixed("recip_rank")},
-	ListRprec: {head: "Rprec", better: Higher, source: srcTREC,
-		meaning:  "precision after R articles, R the topic's relevant articles",
-		value:    func(a *valueArgs) float64 { return Rprec(a.isrel(), a.t.Trel) },
-		trecName: fixed("Rprec")},
-	ListNDCG: {head: "nDCG", param: paramRank, better: Higher, source: srcTREC + " (Järvelin & Kekäläinen 2002)",
-		meaning: "normalized discounted cumulative gain of the first k articles (gain: the relevance grade)",
-		value:   func(a *valueArgs) float64 { return NDCG(a.grades(), a.t.Ideal, a.m.K) },
-		trecName: func(m Measure) string {
-			if m.K == 0 {
-				return "ndcg"
-			}
-			return "ndcg_cut_" + strconv.Itoa(m.K)
-		}},
+	ListRR: {head: "RR", byScore: true, better: Higher, source: srcTREC,
+		meaning: "reciprocal rank of the first relevant article (ranked by score as trec_eval)",
+		value:   func(a *valueArgs) float64 { return RR(a.isrel()) }},
+	ListRprec: {head: "Rprec", byScore: true, better: Higher, source: srcTREC,
+		meaning: "precision after R articles, R the topic's relevant articles (ranked by score as trec_eval)",
+		value:   func(a *valueArgs) float64 { return Rprec(a.isrel(), a.t.Trel) }},
+	ListNDCG: {head: "nDCG", param: paramRank, rankOptional: true, byScore: true, better: Higher, source: srcTREC + " (Järvelin & Kekäläinen 2002)",
+		meaning: "normalized discounted cumulative gain of the first k articles ranked by score as trec_eval (gain: the relevance grade; nDCG without k: every article)",
+		value:   func(a *valueArgs) float64 { return NDCG(a.grades(), a.t.Ideal, a.m.K) }},
+	ListR: {head: "R", param: paramRank, byScore: true, better: Higher, source: srcTREC,
+		meaning: "recall at rank k: relevant articles in the first k ranked by score as trec_eval, divided by the topic's relevant articles (gR[k] counts them in line order)",
+		value:   func(a *valueArgs) float64 { return GR(a.isrel(), a.t.Trel, a.m.K) }},
 	CountNumQ: {head: "num_q", sum: true, count: true, source: srcTREC,
 		meaning: "topics evaluated",
 		value:   func(*valueArgs) float64 { return 1 }},

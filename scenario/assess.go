@@ -4,36 +4,12 @@
 // in the article, or that is in it more than once, is an error naming the
 // highlights file and line.
 //
-// # The highlights format
-//
-//	# a comment
-//	topic 2026001
-//	article 1001
-//	> an exact quote of relevant text
-//	> the opening words of a long stretch ... its closing words
-//	article 1004
-//
-// A quote is matched against the article's text content (tags removed,
-// references resolved), so it may cross inline markup. "A ... B" (space, three
-// dots, space) highlights from the start of A to the end of the first B after
-// A. An article listed with no quote is judged non-relevant. Each topic and
-// each article within a topic may be listed once; highlighted passages of one
-// article must not overlap.
-//
-// # The judgments written
-//
-// One FOL line per listed article, in the order of the highlights file:
-//
-//	topic Q0 article rsize length bep offset:length…
-//
-// The best entry point (bep), which the highlights do not give, is the start of
-// the first highlighted passage; a non-relevant article has rsize 0, bep 0 and
-// no passages.
+// The highlights format and the judgments written are described in
+// HighlightsFormat (readsim assess -h shows it).
 
 package scenario
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"sort"
@@ -44,6 +20,27 @@ import (
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/scenario/inex"
 )
+
+// HighlightsFormat describes the highlights file for `readsim assess -h`.
+const HighlightsFormat = `The highlights file (UTF-8 text, one item per line):
+
+  # a comment
+  topic 2026001
+  article 1001
+  > an exact quote of relevant text
+  > the opening words of a long stretch ... its closing words
+  article 1004
+
+A quote is matched against the article's text (tags removed, references
+resolved), so it may cross inline markup; it must occur in the article
+exactly once. "A ... B" (space, three dots, space) highlights from the start
+of A to the end of the first B after A. An article listed with no quote is
+judged non-relevant. Each topic, and each article within a topic, is listed
+once; the highlighted passages of an article must not overlap.
+
+The judgments are INEX FOL lines, one per listed article in the file's order:
+"topic Q0 article rsize length bep offset:length…", the best entry point
+(bep) being the start of the first passage (0 for a non-relevant article).`
 
 // ArticleFunc gives the parsed article for an id.
 type ArticleFunc func(id string) (*article.Article, error)
@@ -106,54 +103,53 @@ func parse(r io.Reader, name string) ([]entry, error) {
 	topic := ""
 	seenTopic := map[string]int{}
 	seenArticle := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	line := 0
-	for sc.Scan() {
-		line++
-		if !utf8.Valid(sc.Bytes()) {
-			return nil, inexErrorf(name, line, "not UTF-8 text (the highlights file must be UTF-8)")
+	err := inex.TextLines(name, r, func(ln int, b []byte) error {
+		line = ln
+		if !utf8.Valid(b) {
+			return inexErrorf(name, line, "not UTF-8 text (the highlights file must be UTF-8)")
 		}
-		s := strings.TrimRight(sc.Text(), " \t\r")
+		s := strings.TrimRight(string(b), " \t\r")
 		trimmed := strings.TrimSpace(s)
 		switch {
 		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
 		case strings.HasPrefix(s, ">"):
 			if len(entries) == 0 || entries[len(entries)-1].topic != topic {
-				return nil, inexErrorf(name, line, "a quote before any 'article' line")
+				return inexErrorf(name, line, "a quote before any 'article' line")
 			}
 			q := strings.TrimSpace(s[1:])
 			if q == "" {
-				return nil, inexErrorf(name, line, "an empty quote")
+				return inexErrorf(name, line, "an empty quote")
 			}
 			e := &entries[len(entries)-1]
 			e.quotes = append(e.quotes, quote{line, q})
 		default:
 			f := strings.Fields(trimmed)
 			if len(f) != 2 || (f[0] != "topic" && f[0] != "article") {
-				return nil, inexErrorf(name, line, "want 'topic ID', 'article ID', '> quote' or '# comment', got %q", trimmed)
+				return inexErrorf(name, line, "want 'topic ID', 'article ID', '> quote' or '# comment', got %q", trimmed)
 			}
 			if f[0] == "topic" {
 				if prev, dup := seenTopic[f[1]]; dup {
-					return nil, inexErrorf(name, line, "topic %s listed again (first on line %d)", f[1], prev)
+					return inexErrorf(name, line, "topic %s listed again (first on line %d)", f[1], prev)
 				}
 				seenTopic[f[1]] = line
 				topic = f[1]
-				continue
+				return nil
 			}
 			if topic == "" {
-				return nil, inexErrorf(name, line, "an 'article' line before any 'topic' line")
+				return inexErrorf(name, line, "an 'article' line before any 'topic' line")
 			}
 			key := topic + " " + f[1]
 			if prev, dup := seenArticle[key]; dup {
-				return nil, inexErrorf(name, line, "article %s listed again for topic %s (first on line %d)", f[1], topic, prev)
+				return inexErrorf(name, line, "article %s listed again for topic %s (first on line %d)", f[1], topic, prev)
 			}
 			seenArticle[key] = line
 			entries = append(entries, entry{topic: topic, article: f[1], line: line})
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &inex.Error{File: name, Line: line + 1, Err: err}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(entries) == 0 {
 		return nil, inexErrorf(name, line, "no judgments in the file")

@@ -110,6 +110,7 @@ func Compare(q *inex.Qrels, runs []*inex.Run, opt CompareOptions) (*Comparison, 
 	}
 	ev := opt.Eval
 	ev.Config.DocBaseline = false
+	ev.comparing = true
 	var evs []*Evaluation
 	var names, files []string
 	for _, r := range runs {
@@ -164,7 +165,7 @@ func CompareEvaluations(evs []*Evaluation, names, files []string, opt CompareOpt
 	if c.Permutations == 0 {
 		c.Permutations = DefaultPermutations
 	}
-	uniqueNames(c.Names, c.Files)
+	apart(c.Names, c.Files)
 	c.Topics, c.Dropped = commonTopics(c.Runs)
 	if len(c.Dropped) > 0 {
 		for i, r := range c.Runs {
@@ -227,19 +228,6 @@ func runName(r *inex.Run) string {
 		return r.ID
 	}
 	return filepath.Base(r.File)
-}
-
-// uniqueNames makes repeated names unique by adding their file's name.
-func uniqueNames(names, files []string) {
-	seen := map[string]int{}
-	for _, n := range names {
-		seen[n]++
-	}
-	for i, n := range names {
-		if seen[n] > 1 && files[i] != "" {
-			names[i] = n + " (" + files[i] + ")"
-		}
-	}
 }
 
 // commonTopics returns the topics every result evaluates (in the first

@@ -30,11 +30,17 @@ type EvalOptions struct {
 	Workers int
 	// Run options for reading run files (resolver of XML paths).
 	Read inex.RunOptions
+	// comparing: Compare names the topics it leaves out itself; the judged
+	// topics a run misses are not named per run (unless they score 0).
+	comparing bool
 }
 
 // Evaluation is the evaluation of one run.
 type Evaluation struct {
 	File, RunID string
+	// Label, when not empty, names the run in reports instead of its run id
+	// (NameApart: two runs with one run id).
+	Label string
 	// Topics are the evaluated topics, sorted (inex.SortTopics).
 	Topics []string
 	// Values[m][t] is measure m for Topics[t]; All[m] its `all` value.
@@ -58,6 +64,9 @@ func EvaluateFiles(q *inex.Qrels, paths []string, opt EvalOptions) ([]*Evaluatio
 		results[0], errs[0] = evaluateFile(q, paths[0], opt, workers)
 		return results, errs[0]
 	}
+	if err := CheckInputs(paths); err != nil {
+		return nil, err
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers && w < len(paths); w++ {
@@ -79,6 +88,7 @@ func EvaluateFiles(q *inex.Qrels, paths []string, opt EvalOptions) ([]*Evaluatio
 			return nil, err
 		}
 	}
+	NameApart(results, opt.Warn)
 	return results, nil
 }
 
@@ -131,7 +141,7 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 	}
 	flat, err := scoreTopics(q, run.File, byID, res.Topics, n, opt, workers)
 	if err != nil {
-		return nil, err
+		return nil, focusedHint(err, opt.Measures)
 	}
 	nm := len(opt.Measures)
 	res.Values = make([][]float64, nm)
@@ -156,10 +166,23 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 	return res, nil
 }
 
+// focusedHint adds to an error of a run's ranked articles (an interleaved
+// or overlapping focused run) asked for ircl_prn.x that the focused task's
+// ircl_prn.x is iP[x]: readsim's is the interpolated gP of -r and -i.
+func focusedHint(err error, ms []effort.Measure) error {
+	for _, m := range ms {
+		if m.List == effort.ListIGP && strings.HasPrefix(m.Name, "ircl_prn.") {
+			return fmt.Errorf("%w (%s is the official tool's relevant-in-context ircl_prn, over ranked articles; for a focused run, its -f ircl_prn.x is iP[x])", err, m)
+		}
+	}
+	return err
+}
+
 // evalTopics returns the run's topics that q judges, by id, warning about
-// the others and, when allTopics comes from the measures asked (not from
-// opt.AllTopics), about the judged topics the run misses. A run that
-// shares no topic with q is an error unless allTopics.
+// the others and naming the judged topics the run misses: left out of
+// `all`, or scoring 0 in it with -c (opt.AllTopics) or a measure that
+// averages over every judged topic. A run that shares no topic with q is an
+// error unless allTopics.
 func evalTopics(q *inex.Qrels, run *inex.Run, opt EvalOptions, allTopics bool) (map[string]*inex.RunTopic, error) {
 	byID := make(map[string]*inex.RunTopic, len(run.Topics))
 	var missing []string
@@ -181,9 +204,6 @@ func evalTopics(q *inex.Qrels, run *inex.Run, opt EvalOptions, allTopics bool) (
 		inex.SortTopics(missing)
 		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) of the run are not in the judgments %s and are not evaluated: %s", run.File, len(missing), q.File, listTopics(missing, 20)))
 	}
-	if !allTopics || opt.AllTopics {
-		return byID, nil
-	}
 	var official []string
 	others := false
 	for _, m := range opt.Measures {
@@ -200,10 +220,19 @@ func evalTopics(q *inex.Qrels, run *inex.Run, opt EvalOptions, allTopics bool) (
 		}
 	}
 	switch {
+	case len(absent) == 0:
 	case len(byID) == 0:
 		opt.Warn(fmt.Sprintf("%s: warning: the run shares no topic with the judgments %s: every topic scores 0", run.File, q.File))
-	case len(absent) > 0 && others:
+	case !allTopics:
+		if !opt.comparing {
+			opt.Warn(fmt.Sprintf("%s: warning: %d judged topic(s) are not in the run and are left out of `all` (with -c they score 0): %s", run.File, len(absent), listTopics(absent, 20)))
+		}
+	case opt.AllTopics:
+		opt.Warn(fmt.Sprintf("%s: warning: %d judged topic(s) are not in the run and score 0 in `all` (-c): %s", run.File, len(absent), listTopics(absent, 20)))
+	case others:
 		opt.Warn(fmt.Sprintf("%s: warning: %s average over every judged topic (NIST's MAP): the %d judged topic(s) missing from the run score 0 for every measure asked, as with -c: %s", run.File, strings.Join(official, ", "), len(absent), listTopics(absent, 20)))
+	default:
+		opt.Warn(fmt.Sprintf("%s: warning: %d judged topic(s) are not in the run and score 0 in `all` (NIST's MAP): %s", run.File, len(absent), listTopics(absent, 20)))
 	}
 	return byID, nil
 }
@@ -218,6 +247,11 @@ func scoreTopics(q *inex.Qrels, file string, byID map[string]*inex.RunTopic, top
 	flat := make([]float64, nm*len(topics))
 	errs := make([]error, len(topics))
 	clipped := make([]clipCount, len(topics))
+	reordered := make([]bool, len(topics)) // trec_eval ranks the topic's articles otherwise
+	byScore := false
+	for _, m := range opt.Measures {
+		byScore = byScore || m.RanksByScore()
+	}
 	if workers < 1 {
 		workers = 1
 	}
@@ -240,6 +274,7 @@ func scoreTopics(q *inex.Qrels, file string, byID map[string]*inex.RunTopic, top
 				if errs[i] != nil {
 					continue
 				}
+				reordered[i] = byScore && !effort.InScoreOrder(in.Docs)
 				out = ev.Topic(&in, &ws, out[:0])
 				for m, v := range out {
 					flat[m*len(topics)+i] = v
@@ -257,6 +292,18 @@ func scoreTopics(q *inex.Qrels, file string, byID map[string]*inex.RunTopic, top
 	}
 	if cl.n > 0 && opt.Warn != nil {
 		opt.Warn(cl.warning(file))
+	}
+	if opt.Warn != nil {
+		var ts []string
+		for i, r := range reordered {
+			if r {
+				ts = append(ts, topics[i])
+			}
+		}
+		if len(ts) > 0 {
+			opt.Warn(fmt.Sprintf("%s: warning: in %d topic(s) the articles' scores do not fall strictly down the run's lines (tied or rising scores): the document measures (AP, P[k], RR, Rprec, nDCG, R[k] under any name: map, P_10…) rank them by score, then article id, as trec_eval; AgP, gP, gR and the other INEX measures in line order, as the official INEX tool; the two rankings differ there: %s",
+				file, len(ts), listTopics(ts, 10)))
+		}
 	}
 	return flat, nil
 }
@@ -333,6 +380,7 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 	in.Trel, in.TrelChars, in.Ideal = j.Trel, j.RelChars, j.Ideal
 	in.GoldPassages, in.Aspects = j.GoldPassages, j.Aspects
 	in.Docs, in.Passages, in.Ranked, in.RunDocs = in.Docs[:0], in.Passages[:0], in.Ranked[:0], 0
+	in.Scored = true // a run's articles have its scores (a FOL article: its first line's)
 	if t == nil {
 		return nil, nil
 	}

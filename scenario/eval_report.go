@@ -87,8 +87,12 @@ func WriteEval(w io.Writer, results []*Evaluation, ms []effort.Measure, opt Eval
 	return bw.Flush()
 }
 
-// Name is the run's name in reports: its run id, or its file's name.
+// Name is the run's name in reports: its Label when set (NameApart), its
+// run id, or its file's name.
 func (r *Evaluation) Name() string {
+	if r.Label != "" {
+		return r.Label
+	}
 	if r.RunID != "" {
 		return r.RunID
 	}

@@ -107,45 +107,6 @@ func (e *evaluator) value(m effort.Measure, topic string) (float64, bool) {
 	return 0, false
 }
 
-// ircl returns the official ircl_prn points: the mean over the evaluated
-// topics of the interpolated gP (points 11) or iP (points 101).
-func (e *evaluator) ircl(doc effort.DocScore, points int) []float64 {
-	m := effort.Measure{List: effort.ListAgP, Doc: doc}
-	if points == 101 {
-		m = effort.Measure{List: effort.ListAiP}
-	}
-	ev := effort.NewEvaluator([]effort.Measure{m}, e.opt.Config)
-	var ws effort.Workspace
-	var in effort.TopicInput
-	sum := make([]float64, points)
-	n := 0
-	for _, rt := range e.run.Topics {
-		j := e.q.Topics[rt.ID]
-		if j == nil {
-			continue
-		}
-		var cl clipCount
-		if _, err := buildInput(&in, j, rt, e.run.File, inputNeeds{group: true, docs: true, focused: points == 101, lengths: true}, &cl); err != nil {
-			e.t.Fatal(err)
-		}
-		var pts []float64
-		if points == 101 {
-			pts = effort.NewFocusedCurve(in.Passages, in.TrelChars).Interpolated(points)
-		} else {
-			v := ev.Docs(&in, &ws)
-			pts = effort.InterpolatedGP(v.Scores[0], v.IsRel, in.Trel, points)
-		}
-		for i, p := range pts {
-			sum[i] += p
-		}
-		n++
-	}
-	for i := range sum {
-		sum[i] /= float64(n)
-	}
-	return sum
-}
-
 func openRun(t testing.TB, path string) *inex.Run {
 	r, err := inex.OpenRun(path, inex.RunOptions{})
 	if err != nil {
@@ -154,62 +115,46 @@ func openRun(t testing.TB, path string) *inex.Run {
 	return r
 }
 
-// TestOfficialINEX reproduces every value of the official inex_eval outputs.
+// TestOfficialINEX reproduces every value of the official inex_eval
+// outputs, each asked by the name the tool prints: the -r output's as
+// printed (MAgP, gP[k], ircl_prn.x are AgP, gP[k] and igP[x] with
+// F(0.25)), the -i output's with \T2Ip(300) after the names that take a
+// document score (MAgP\T2Ip(300), gP[10]\T2Ip(300),
+// ircl_prn.0.50\T2Ip(300)), the -f output's as printed but ircl_prn.x, which
+// is iP[x] there (readsim's ircl_prn.x is -r's). -r and -i are reproduced
+// with --compat inex (gP[k] for k > n repeats gP[n]; num_rel and rel_size
+// sum over every judged topic), -f without.
 func TestOfficialINEX(t *testing.T) {
 	dir := shareddata.INEX(t)
 	q := loadQrels(t, dir)
 	for _, tc := range []struct {
 		file, run string
-		doc       string // document score of the gP/AgP lines; "" for focused
+		doc       string // document score appended to the names of -i's output
+		focused   bool
 	}{
-		{"passage-run.ric.RiC-F0.25.txt", "passage-run.ric.fol", `F(0.25)`},
-		{"passage-run.ric.T2I-300.txt", "passage-run.ric.fol", `T2Ip(300)`},
-		{"passage-run.focused.Focused.txt", "passage-run.focused.fol", ""},
+		{"passage-run.ric.RiC-F0.25.txt", "passage-run.ric.fol", "", false},
+		{"passage-run.ric.T2I-300.txt", "passage-run.ric.fol", `T2Ip(300)`, false},
+		{"passage-run.focused.Focused.txt", "passage-run.focused.fol", "", true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			run := openRun(t, filepath.Join(dir, tc.run))
-			opt := EvalOptions{Config: effort.Config{CompatINEX: tc.doc != ""}}
+			opt := EvalOptions{Config: effort.Config{CompatINEX: !tc.focused}}
 			e := &evaluator{t: t, q: q, run: run, opt: opt, cache: map[string]*Evaluation{}}
-			var irclPts []float64
 			checked := 0
 			for _, ref := range readRef(t, filepath.Join(dir, "expected", tc.file)) {
 				name := ref.name
-				var got float64
 				switch {
-				case name == "num_q":
-					e.value(mustMeasure(t, "num_ret"), "all")
-					got = float64(len(e.cache["num_ret"].Topics))
-				case strings.HasPrefix(name, "ircl_prn."):
-					x, err := strconv.ParseFloat(strings.TrimPrefix(name, "ircl_prn."), 64)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if irclPts == nil {
-						if tc.doc == "" {
-							irclPts = e.ircl(effort.DocScore{}, 101)
-						} else {
-							irclPts = e.ircl(mustMeasure(t, `AgP\`+tc.doc).Doc, 11)
-						}
-					}
-					got = irclPts[int(math.Round(x*float64(len(irclPts)-1)))]
-				default:
-					switch {
-					case name == "MAgP":
-						name = "AgP"
-					case name == "MAiP":
-						name = "AiP"
-					}
-					if tc.doc != "" && (strings.HasPrefix(name, "gP[") || name == "AgP") {
-						name += `\` + tc.doc
-					}
-					var ok bool
-					got, ok = e.value(mustMeasure(t, name), ref.topic)
-					if !ok {
-						t.Fatalf("line %d: topic %s not evaluated", ref.line, ref.topic)
-					}
+				case tc.focused && strings.HasPrefix(name, "ircl_prn."):
+					name = "iP[" + strings.TrimPrefix(name, "ircl_prn.") + "]"
+				case tc.doc != "" && (strings.HasPrefix(name, "gP[") || strings.HasPrefix(name, "ircl_prn.") || name == "AgP" || name == "MAgP"):
+					name += `\` + tc.doc
+				}
+				got, ok := e.value(mustMeasure(t, name), ref.topic)
+				if !ok {
+					t.Fatalf("line %d: topic %s not evaluated", ref.line, ref.topic)
 				}
 				if math.Abs(got-ref.value) > 1e-9 {
-					t.Errorf("line %d: %s %s = %.17g, official %.17g", ref.line, ref.name, ref.topic, got, ref.value)
+					t.Errorf("line %d: %s %s = %.17g, official %.17g", ref.line, name, ref.topic, got, ref.value)
 				}
 				checked++
 			}

@@ -38,6 +38,20 @@ func ParseFormat(s string, allowed ...Format) (Format, error) {
 // JSON show full precision).
 const DefaultDigits = 4
 
+// MaxDigits is the most decimals a table shows: 17 significant digits tell
+// any two float64 apart, so more would print noise.
+const MaxDigits = 17
+
+// ParseDigits reads a number of decimals for tables (--digits): an integer
+// from 0 to MaxDigits.
+func ParseDigits(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 || n > MaxDigits {
+		return 0, fmt.Errorf("%q: want an integer from 0 to %d", s, MaxDigits)
+	}
+	return n, nil
+}
+
 // Column is a column of a Table.
 type Column struct {
 	Name string

@@ -96,24 +96,56 @@ func (r trecEvalRef) topics() []string {
 	return out
 }
 
+// otherNames are the names readsim and ir_measures give trec_eval's
+// measure name: each must give trec_eval's values too (AP is map, P[10]
+// and P@10 are P_10, whatever the run's line order).
+func otherNames(name string) []string {
+	if k, ok := strings.CutPrefix(name, "P_"); ok {
+		return []string{"P[" + k + "]", "P@" + k}
+	}
+	if k, ok := strings.CutPrefix(name, "recall_"); ok {
+		return []string{"R[" + k + "]", "R@" + k}
+	}
+	if k, ok := strings.CutPrefix(name, "ndcg_cut_"); ok {
+		return []string{"nDCG[" + k + "]", "nDCG@" + k}
+	}
+	return map[string][]string{
+		"map": {"AP", "MAP"}, "recip_rank": {"RR", "rr"}, "Rprec": {"RPREC"}, "ndcg": {"nDCG"},
+		"num_q": {"NumQ"}, "num_ret": {"NumRet"}, "num_rel": {"NumRel"}, "num_rel_ret": {"NumRelRet"},
+	}[name]
+}
+
 // checkTrecEval evaluates run against q with readsim (every measure of ref,
-// by the name trec_eval prints) and reports every value that differs from
-// ref. It returns the number of values compared.
+// by the name trec_eval prints and by readsim's and ir_measures' names for
+// it: otherNames) and reports every value that differs from ref. It returns
+// the number of values compared.
 func checkTrecEval(t *testing.T, q *inex.Qrels, run *inex.Run, allTopics bool, ref trecEvalRef) int {
 	t.Helper()
-	ms := make([]effort.Measure, len(ref.measures))
-	for i, name := range ref.measures {
-		m, err := effort.ParseMeasure(name)
-		if err != nil {
-			t.Fatalf("%s: trec_eval's %s: %v", ref.file, name, err)
+	var ms []effort.Measure
+	var refName []string // per measure: trec_eval's name for it
+	for _, name := range ref.measures {
+		for _, n := range append([]string{name}, otherNames(name)...) {
+			m, err := effort.ParseMeasure(n)
+			if err != nil {
+				t.Fatalf("%s: %s (trec_eval's %s): %v", ref.file, n, name, err)
+			}
+			counts := m.List == effort.CountNumQ || m.List == effort.CountNumRet || m.List == effort.CountNumRel || m.List == effort.CountNumRelRet
+			if !m.RanksByScore() && !counts {
+				t.Errorf("%s: %s (trec_eval's %s) does not rank as trec_eval does", ref.file, n, name)
+			}
+			ms, refName = append(ms, m), append(refName, name)
 		}
-		if !m.Trec && m.List != effort.CountNumRet && m.List != effort.CountNumRel && m.List != effort.CountNumRelRet {
-			t.Errorf("%s: %s does not rank as trec_eval does", ref.file, name)
+		if len(otherNames(name)) == 0 {
+			t.Errorf("%s: no other name for trec_eval's %s", ref.file, name)
 		}
-		if m.String() != name {
-			t.Errorf("%s: readsim names trec_eval's %s %q", ref.file, name, m.String())
+	}
+	for i, m := range ms {
+		if i > 0 && refName[i-1] == refName[i] {
+			continue
 		}
-		ms[i] = m
+		if m.String() != refName[i] {
+			t.Errorf("%s: readsim names trec_eval's %s %q", ref.file, refName[i], m.String())
+		}
 	}
 	res, err := Evaluate(q, run, EvalOptions{Measures: ms, AllTopics: allTopics}, 1)
 	if err != nil {
@@ -128,23 +160,24 @@ func checkTrecEval(t *testing.T, q *inex.Qrels, run *inex.Run, allTopics bool, r
 		t.Errorf("topics evaluated: %v, trec_eval %v", got, want)
 	}
 	n := 0
-	for i, name := range ref.measures {
+	for i, m := range ms {
+		name, as := refName[i], m.String()
 		for j, topic := range res.Topics {
 			want, ok := ref.values[name][topic]
 			if !ok {
 				if name == "num_q" && res.Values[i][j] == 1 {
 					continue // trec_eval prints num_q for all only
 				}
-				t.Errorf("%s %s = %.17g, trec_eval prints no value", name, topic, res.Values[i][j])
+				t.Errorf("%s %s = %.17g, trec_eval prints no value", as, topic, res.Values[i][j])
 				continue
 			}
 			if got := res.Values[i][j]; math.Abs(got-want) > trecEvalTol {
-				t.Errorf("%s %s = %.17g, trec_eval %.17g", name, topic, got, want)
+				t.Errorf("%s %s = %.17g, trec_eval's %s %.17g", as, topic, got, name, want)
 			}
 			n++
 		}
 		if got, want := res.All[i], ref.values[name]["all"]; math.Abs(got-want) > trecEvalTol {
-			t.Errorf("%s all = %.17g, trec_eval %.17g", name, got, want)
+			t.Errorf("%s all = %.17g, trec_eval's %s %.17g", as, got, name, want)
 		}
 		n++
 	}

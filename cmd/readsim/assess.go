@@ -13,6 +13,7 @@ func init() {
 		name:    "assess",
 		args:    "--articles DIR [--out QRELS] HIGHLIGHTS",
 		summary: "turn a highlights file (quotes of relevant text) into INEX FOL judgments",
+		details: scenario.HighlightsFormat,
 		run:     runAssess,
 	})
 }
@@ -27,6 +28,9 @@ func runAssess(e *env, args []string) error {
 	}
 	if len(pos) != 1 || *dir == "" {
 		return usageError{"want --articles DIR and one highlights file"}
+	}
+	if err := scenario.CheckOutput(*out, pos[0]); err != nil {
+		return usageError{err.Error()}
 	}
 	d, err := article.OpenDir(*dir)
 	if err != nil {

@@ -39,7 +39,13 @@ func TestBadInputCatalogue(t *testing.T) {
 		"spaced.xml":   []byte(`<inex-submission run-id="x"><topic topic-id=" 1 "><result><file>a</file></result></topic></inex-submission>`),
 		"trec.qrels":   []byte("1 0 a 1\n1 0 b 0\n"),
 		"bigrank.run":  []byte("1 Q0 a 99999999999999999999 1.0 r 0 10\n"),
+		"rank2^40.run": []byte("1 Q0 a 1099511627777 1.0 r 0 10\n"),
+		"under.run":    []byte("1 Q0 a 1 1_000 r 0 10\n"),
+		"under.trec":   []byte("1 Q0 a 1 1e1_0 r\n"),
 		"swapped.qrel": []byte(run),
+		"long.hl":      append(append([]byte("topic 2026001\narticle 1001\n> "), bytes.Repeat([]byte("x"), 17<<20)...), '\n'),
+		"utf16.hl":     append([]byte{0xFF, 0xFE}, []byte("t\x00o\x00p\x00i\x00c\x00 \x001\x00\n\x00")...),
+		"hl":           []byte("topic 2026001\narticle 1001\n"),
 	}
 	for n, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
@@ -49,34 +55,55 @@ func TestBadInputCatalogue(t *testing.T) {
 	p := func(n string) string { return filepath.Join(dir, n) }
 	fifo := p("fifo")
 	haveFIFO := syscall.Mkfifo(fifo, 0o644) == nil
+	articles := "../../corpus-sample/articles"
 	tests := []struct {
 		name string
 		args []string
 		want []string // in the message
+		not  []string // not in it
 	}{
-		{"qrels length 10^18", []string{"replay", "--qrels", p("huge.qrels"), "--run", p("run")}, []string{p("huge.qrels") + ":1:", "larger than 1073741824"}},
-		{"ANCE[1e11]", []string{"eval", "--qrels", p("q"), "-m", "ANCE[1e11]", p("run")}, []string{"ANCE[1e11]", "integer from 1 to 1000000"}},
-		{"ANCE[10^11]", []string{"eval", "--qrels", p("q"), "-m", "ANCE[100000000000]", p("run")}, []string{"integer from 1 to 1000000"}},
-		{"permutations 1e12", []string{"compare", "--qrels", p("q"), "--permutations", "1000000000000", p("run"), p("run")}, []string{"--permutations must be from 1 to 10000000"}},
-		{"a 17 MiB line", []string{"eval", "--qrels", p("q"), p("long.run")}, []string{p("long.run") + ":1:", "longer than 16 MiB"}},
-		{"corrupt gzip", []string{"eval", "--qrels", p("q"), p("corrupt.gz")}, []string{p("corrupt.gz"), "corrupt gzip"}},
-		{"a folder", []string{"eval", "--qrels", dir, p("run")}, []string{dir + ": a folder"}},
-		{"UTF-16", []string{"eval", "--qrels", p("q"), p("utf16.run")}, []string{p("utf16.run"), "UTF-16"}},
-		{"NaN score", []string{"eval", "--qrels", p("q"), p("nan.run")}, []string{p("nan.run") + ":1:", "not a finite number"}},
-		{"Inf score", []string{"eval", "--qrels", p("q"), p("inf.run")}, []string{p("inf.run") + ":1:", "not a finite number"}},
-		{"no shared topic", []string{"eval", "--qrels", p("other.qrels"), p("run")}, []string{p("run"), "shares no topic with the judgments"}},
-		{"topic id with white space", []string{"eval", "--qrels", p("q"), p("spaced.xml")}, []string{p("spaced.xml") + ":1:", "white space"}},
-		{"character measure on TREC qrels", []string{"eval", "--qrels", p("trec.qrels"), "-m", `AgP\T2Ip(300)`, p("run")}, []string{`AgP\T2Ip(300)`, "judges whole documents"}},
-		{"a rank past the limit", []string{"eval", "--qrels", p("q"), p("bigrank.run")}, []string{p("bigrank.run") + ":1:", "rank"}},
-		{"swapped arguments", []string{"eval", "--qrels", p("swapped.qrel"), p("q")}, []string{p("swapped.qrel") + ":1: this looks like a run, not judgments"}},
-		{"alpha NaN", []string{"compare", "--qrels", p("q"), "--alpha", "NaN", p("run"), p("run")}, []string{"--alpha"}},
+		{"qrels length 10^18", []string{"replay", "--qrels", p("huge.qrels"), "--run", p("run")}, []string{p("huge.qrels") + ":1:", "larger than 1073741824"}, nil},
+		{"ANCE[1e11]", []string{"eval", "--qrels", p("q"), "-m", "ANCE[1e11]", p("run")}, []string{"ANCE[1e11]", "integer from 1 to 1000000"}, nil},
+		{"ANCE[10^11]", []string{"eval", "--qrels", p("q"), "-m", "ANCE[100000000000]", p("run")}, []string{"integer from 1 to 1000000"}, nil},
+		{"permutations 1e12", []string{"compare", "--qrels", p("q"), "--permutations", "1000000000000", p("run"), p("run")}, []string{"--permutations must be from 1 to 10000000"}, nil},
+		{"a 17 MiB line", []string{"eval", "--qrels", p("q"), p("long.run")}, []string{p("long.run") + ":1:", "longer than 16 MiB"}, nil},
+		{"corrupt gzip", []string{"eval", "--qrels", p("q"), p("corrupt.gz")}, []string{p("corrupt.gz"), "corrupt gzip"}, nil},
+		{"a folder", []string{"eval", "--qrels", dir, p("run")}, []string{dir + ": a folder"}, nil},
+		{"UTF-16", []string{"eval", "--qrels", p("q"), p("utf16.run")}, []string{p("utf16.run"), "UTF-16"}, nil},
+		{"NaN score", []string{"eval", "--qrels", p("q"), p("nan.run")}, []string{p("nan.run") + ":1:", "not a finite number"}, nil},
+		{"Inf score", []string{"eval", "--qrels", p("q"), p("inf.run")}, []string{p("inf.run") + ":1:", "not a finite number"}, nil},
+		{"no shared topic", []string{"eval", "--qrels", p("other.qrels"), p("run")}, []string{p("run"), "shares no topic with the judgments"}, nil},
+		{"topic id with white space", []string{"eval", "--qrels", p("q"), p("spaced.xml")}, []string{p("spaced.xml") + ":1:", "white space"}, nil},
+		{"character measure on TREC qrels", []string{"eval", "--qrels", p("trec.qrels"), "-m", `AgP\T2Ip(300)`, p("run")}, []string{`AgP\T2Ip(300)`, "judges whole documents"}, nil},
+		{"a rank past the limit", []string{"eval", "--qrels", p("q"), p("bigrank.run")}, []string{p("bigrank.run") + ":1:", "rank", "the largest rank"}, nil},
+		{"a rank of 2^40+1", []string{"eval", "--qrels", p("q"), p("rank2^40.run")}, []string{p("rank2^40.run") + ":1:", "rank 1099511627777 is larger than 1099511627776, the largest rank readsim reads"}, []string{"article"}},
+		{"a score with an underscore", []string{"eval", "--qrels", p("q"), p("under.run")}, []string{p("under.run") + ":1:", `rsv "1_000" has an underscore`}, nil},
+		{"an exponent with an underscore", []string{"eval", "--qrels", p("q"), p("under.trec")}, []string{p("under.trec") + ":1:", `rsv "1e1_0" has an underscore`}, nil},
+		{"an empty measure list", []string{"eval", "--qrels", p("q"), "-m", "", p("run")}, []string{"no measure named"}, nil},
+		{"a measure list of commas", []string{"eval", "--qrels", p("q"), "-m", ",", p("run")}, []string{"no measure named"}, nil},
+		{"standard input twice", []string{"eval", "--qrels", p("q"), "-", "-"}, []string{"standard input (-) given twice"}, nil},
+		{"standard input for judgments and run", []string{"compare", "--qrels", "-", "-", p("run")}, []string{"standard input (-) given twice"}, nil},
+		{"standard input for replay's judgments and run", []string{"replay", "--qrels", "-", "--run", "-"}, []string{"standard input (-) given twice"}, nil},
+		{"--digits -1", []string{"eval", "--qrels", p("q"), "--digits", "-1", p("run")}, []string{"-digits", "from 0 to 17"}, nil},
+		{"--digits 100", []string{"compare", "--qrels", p("q"), "--digits", "100", p("run"), p("run")}, []string{"-digits", "from 0 to 17"}, nil},
+		{"a bad parameter", []string{"eval", "--qrels", p("q"), "-m", `AgP\T2Ip(NaN)`, p("run")}, []string{`measure "AgP\T2Ip(NaN)": the tolerance x of T2Ip must be an integer`, `not "NaN"`}, []string{"unknown measure", `\\`}},
+		{"a bad rank", []string{"eval", "--qrels", p("q"), "-m", "P@0", p("run")}, []string{`measure "P@0"`, "from 1 to"}, []string{"unknown measure"}},
+		{"a bad recall level", []string{"eval", "--qrels", p("q"), "-m", `ircl_prn.1.50\T2Ip(300)`, p("run")}, []string{`measure "ircl_prn.1.50\T2Ip(300)"`, "recall level", "[0,1]"}, []string{"unknown measure"}},
+		{"a typo", []string{"eval", "--qrels", p("q"), "-m", "Num_Qq", p("run")}, []string{`did you mean "num_q"`}, []string{`"num_q" or "num_q"`}},
+		{"a 17 MiB highlights line", []string{"assess", "--articles", articles, p("long.hl")}, []string{p("long.hl") + ":3:", "longer than 16 MiB"}, []string{"token too long"}},
+		{"UTF-16 highlights", []string{"assess", "--articles", articles, p("utf16.hl")}, []string{p("utf16.hl"), "UTF-16"}, nil},
+		{"--out is the highlights", []string{"assess", "--articles", articles, "--out", p("hl"), p("hl")}, []string{p("hl"), "the output is the input"}, nil},
+		{"--out is the run", []string{"replay", "--qrels", p("q"), "--run", p("run"), "--out", p("run")}, []string{"the output is the input " + p("run")}, nil},
+		{"--out is the judgments, written otherwise", []string{"replay", "--qrels", p("q"), "--run", p("run"), "--out", dir + "/./q"}, []string{"the output is the input"}, nil},
+		{"swapped arguments", []string{"eval", "--qrels", p("swapped.qrel"), p("q")}, []string{p("swapped.qrel") + ":1: this looks like a run, not judgments"}, nil},
+		{"alpha NaN", []string{"compare", "--qrels", p("q"), "--alpha", "NaN", p("run"), p("run")}, []string{"--alpha"}, nil},
 	}
 	if haveFIFO {
 		tests = append(tests, struct {
-			name string
-			args []string
-			want []string
-		}{"a FIFO", []string{"eval", "--qrels", fifo, p("run")}, []string{fifo, "not a regular file"}})
+			name      string
+			args      []string
+			want, not []string
+		}{"a FIFO", []string{"eval", "--qrels", fifo, p("run")}, []string{fifo, "not a regular file"}, nil})
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,11 +112,7 @@ func TestBadInputCatalogue(t *testing.T) {
 			if status != 2 {
 				t.Errorf("exit %d, want 2; stderr %q", status, stderr)
 			}
-			for _, w := range tc.want {
-				if !strings.Contains(stderr, w) {
-					t.Errorf("stderr %q lacks %q", stderr, w)
-				}
-			}
+			checkText(t, "stderr", stderr, tc.want, tc.not)
 			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("took %v: refused too slowly", d) // a hang guard, not a speed target
 			}
@@ -142,5 +165,21 @@ func TestOutKeepsModeAndLeavesLinkTargets(t *testing.T) {
 	}
 	if st, _ := os.Lstat(link); st.Mode()&os.ModeSymlink != 0 {
 		t.Errorf("--out left the link in place instead of the file")
+	}
+}
+
+// checkText reports each of want that text (named what) lacks and each of
+// not that it holds.
+func checkText(t *testing.T, what, text string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s %q lacks %q", what, text, w)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(text, w) {
+			t.Errorf("%s %q holds %q", what, text, w)
+		}
 	}
 }

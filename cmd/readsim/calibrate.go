@@ -23,7 +23,7 @@ func runCalibrate(e *env, args []string) error {
 	qrels := fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
 	fs.Bool("readings", true, "the files are recorded readings (the only kind calibrate reads; accepted for symmetry with eval)")
 	format := fs.String("format", "table", "output: table, tsv, markdown or json")
-	digits := fs.Int("digits", scenario.DefaultDigits, "decimals in tables")
+	digits := addDigits(fs, "decimals in tables")
 	boot := fs.Int("bootstrap", 1000, "resamples of the tolerance's interval (1 to 100000)")
 	seed := fs.Uint64("seed", 1, "seed of the resamples")
 	pos, err := parseFlags(fs, args)

@@ -29,13 +29,13 @@ func init() {
 func runCompare(e *env, args []string) error {
 	c := commands["compare"]
 	fs := newFlags(e, c)
-	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval; on span judgments DOCUMENT, PASSAGE, ASPECT, PASSAGE2)", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
+	sf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+defaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
 	baseline := fs.String("baseline", "", "the baseline: a run id, a run file or a position from 1 (default: the last run)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of runs instead of each run with the baseline")
 	allTopics := fs.Bool("c", false, "compare over every judged topic; a topic missing from a run scores 0")
 	format := fs.String("format", "table", "output: table (readable), tsv, markdown, latex or json")
-	digits := fs.Int("digits", scenario.DefaultDigits, "decimals in tables, Markdown and LaTeX (tsv and json: full precision)")
+	digits := addDigits(fs, "decimals in tables, Markdown and LaTeX (tsv and json: full precision)")
 	perms := fs.Int("permutations", scenario.DefaultPermutations, fmt.Sprintf("random sign assignments of the randomization test (1 to %d)", maxPermutations))
 	seed := fs.Uint64("seed", scenario.DefaultSeed, "seed of the randomization test")
 	test := fs.String("test", scenario.TestRand, "the test corrected for multiple comparisons and marked: rand (randomization) or t")
@@ -53,6 +53,9 @@ func runCompare(e *env, args []string) error {
 		return usageError{"give two runs or more, or one run and --doc-baseline"}
 	case *readings && (*docBaseline || *plotDir != ""):
 		return usageError{"--readings compares readings: no --doc-baseline or --plot"}
+	}
+	if err := scenario.CheckInputs(append([]string{*sf.qrels}, pos...)); err != nil {
+		return usageError{err.Error()}
 	}
 	f, err := scenario.ParseFormat(*format, scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatLaTeX, scenario.FormatJSON)
 	if err != nil {
@@ -82,14 +85,12 @@ func runCompare(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if ms == nil {
-		defaults := scenario.DefaultMeasureNames(q)
-		if *readings {
-			defaults = scenario.ReadingListMeasures
-		}
-		if ms, err = sf.measures(defaults); err != nil {
-			return err
-		}
+	defaults := scenario.DefaultMeasureNames(q, use)
+	if *readings {
+		defaults = scenario.ReadingListMeasures
+	}
+	if ms, err = sf.measuresOn(q, use, defaults); err != nil {
+		return err
 	}
 	if err := scenario.CheckMeasures(ms, use, q); err != nil {
 		return usageError{err.Error()}

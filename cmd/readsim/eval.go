@@ -32,7 +32,10 @@ func init() {
 // ratios, and with --compat inex num_rel and rel_size sum over every judged
 // topic as inex_eval -r/-i do.
 //
-// On span judgments (TREC Genomics, or any collection judged by passages)
+// On judgments of whole documents (plain TREC qrels) the default measures
+// and `all` are trec_eval's document measures (scenario.DefaultMeasureNames,
+// scenario.AllMeasureNames). On span judgments (TREC Genomics, or any
+// collection judged by passages)
 // the default measures are DOCUMENT, PASSAGE, ASPECT and PASSAGE2, whose
 // `all` is the mean over every judged topic; --compat trecgen writes them
 // as NIST's trecgen2007_score.py does (RUN MEASURE TOPIC SCORE, 8
@@ -42,14 +45,14 @@ func runEval(e *env, args []string) error {
 	defer softMemoryLimit()()
 	c := commands["eval"]
 	fs := newFlags(e, c)
-	mf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of readsim help eval; on span judgments DOCUMENT, PASSAGE, ASPECT, PASSAGE2)",
+	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+defaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
 	mf.compats = []string{"inex", "trecgen"}
-	perTopic := fs.Bool("q", false, "print per-topic values as well as `all`")
+	perTopic := fs.Bool("q", false, "print every topic's value, in topic order, before the all line")
 	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
 	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")
 	format := fs.String("format", "tsv", "output: tsv (trec_eval's layout), json (one object per line), or a table of runs × measures: table, markdown or latex")
-	digits := fs.Int("digits", scenario.DefaultDigits, "decimals in tables (tsv and json: full precision)")
+	digits := addDigits(fs, "decimals in tables (tsv and json: full precision)")
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
 	readings := fs.Bool("readings", false, "the files are recorded readings (JSON Lines traces of the study mode, or of readsim replay), not runs")
 	figures := fs.Bool("figures", false, "with --readings: also print each article's and topic's reading figures (characters read, Read, effort, times)")
@@ -62,6 +65,9 @@ func runEval(e *env, args []string) error {
 	}
 	if len(runs) == 0 {
 		return usageError{"no run given"}
+	}
+	if err := scenario.CheckInputs(append([]string{*mf.qrels}, runs...)); err != nil {
+		return usageError{err.Error()}
 	}
 	o, err := mf.readingOrder()
 	if err != nil {
@@ -94,12 +100,12 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if measures == nil {
-		defaults := scenario.DefaultMeasureNames(q)
+	if measures == nil || !trecgen {
+		use, defaults := scenario.UseEval, scenario.DefaultMeasureNames(q, scenario.UseEval)
 		if *readings {
-			defaults = scenario.ReadingMeasures
+			use, defaults = scenario.UseReadings, scenario.ReadingMeasures
 		}
-		if measures, err = mf.measures(defaults); err != nil {
+		if measures, err = mf.measuresOn(q, use, defaults); err != nil {
 			return err
 		}
 	}
@@ -146,6 +152,7 @@ func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOption
 			return err
 		}
 	}
+	scenario.NameApart(results, opt.Warn)
 	if err := scenario.WriteEval(e.stdout, results, opt.Measures, scenario.EvalReport{Format: f, PerTopic: perTopic, Digits: digits}); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article/shareddata"
 )
 
@@ -88,9 +89,21 @@ func TestEvalReference(t *testing.T) {
 				s = strings.Replace(s, `\F(0.25)|`, "|", 1)
 				return strings.Replace(s, "AgP|all", "MAgP|all", 1)
 			}, 6 * 119},
-		// the official tool's own names print as it prints them
-		{"official names", []string{"--qrels", qrels, "-q", "-m", "MAiP,iP[0.00],num_q", "-m", "ircl_prn.0.50", "-m", "ircl_prn.1.00", filepath.Join(d, "passage-run.focused.fol")},
-			values(t, readFile(t, filepath.Join(d, "expected", "passage-run.focused.Focused.txt"))), func(s string) string { return s }, 119 + 119 + 1 + 1 + 1}, // MAiP and iP[0.00]: 118 topics and all; num_q and the two ircl_prn: all only
+		// the official tool's own names print as it prints them; -f's
+		// ircl_prn.x is iP[x]
+		{"official names", []string{"--qrels", qrels, "-q", "-m", "MAiP,iP[0.00],num_q", filepath.Join(d, "passage-run.focused.fol")},
+			values(t, readFile(t, filepath.Join(d, "expected", "passage-run.focused.Focused.txt"))), func(s string) string { return s }, 119 + 119 + 1}, // MAiP and iP[0.00]: 118 topics and all; num_q: all only
+		{"official ircl_prn -f", []string{"--qrels", qrels, "-m", "iP[0.50],iP[1.00]", filepath.Join(d, "passage-run.focused.fol")},
+			values(t, readFile(t, filepath.Join(d, "expected", "passage-run.focused.Focused.txt"))), func(s string) string {
+				return "ircl_prn." + strings.TrimPrefix(strings.Replace(s, "]|", "|", 1), "iP[")
+			}, 2},
+		// readsim's ircl_prn.x is -r's (ircl_prn.x\T2Ip(300) -i's), printed in all only
+		{"official ircl_prn -r", []string{"--qrels", qrels, "--compat", "inex", "-q", "-m", "MAgP,ircl_prn.0.00,ircl_prn.0.50", "-m", "ircl_prn.1.00", ric},
+			official, func(s string) string { return s }, 119 + 3},
+		{"official ircl_prn -i", []string{"--qrels", qrels, "--compat", "inex", "-q", "-m", `MAgP\T2Ip(300),ircl_prn.0.30\T2Ip(300)`, "-m", `ircl_prn.1.00\T2Ip(300)`, ric},
+			values(t, readFile(t, filepath.Join(d, "expected", "passage-run.ric.T2I-300.txt"))), func(s string) string {
+				return strings.Replace(s, `\T2Ip(300)|`, "|", 1)
+			}, 119 + 2},
 		{"official focused", []string{"--qrels", qrels, "-q", "-m", "iP[0.01]", "-m", "AiP", "-m", "char_f1", "-m", "art_rec", filepath.Join(d, "passage-run.focused.fol")},
 			values(t, readFile(t, filepath.Join(d, "expected", "passage-run.focused.Focused.txt"))), func(s string) string {
 				return strings.Replace(s, "AiP|all", "MAiP|all", 1)
@@ -295,5 +308,89 @@ func TestEvalRunValidation(t *testing.T) {
 				t.Errorf("stdout %q, want num_ret 2", out)
 			}
 		})
+	}
+}
+
+// On judgments of whole documents (plain TREC qrels) eval without -m and
+// with -m all gives trec_eval's document measures (effort.DocumentNames,
+// effort.DocumentAllNames), each equal to the real trec_eval's output kept
+// in scenario/testdata/trec_eval (where it printed the measure); a measure
+// of characters asked by name is still refused.
+func TestEvalDocumentJudgments(t *testing.T) {
+	dir := "../../scenario/testdata/trec_eval"
+	qrels, run := filepath.Join(dir, "graded.qrels"), filepath.Join(dir, "graded.run")
+	ref := values(t, readFile(t, filepath.Join(dir, "graded.trec_eval.txt")))
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		names []string
+	}{
+		{"defaults", nil, effort.DocumentNames},
+		{"all", []string{"-m", "all"}, effort.DocumentAllNames},
+		{"ALL and map again", []string{"-m", "ALL,map"}, effort.DocumentAllNames},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := runEvalCmd(t, append(append([]string{"--qrels", qrels}, tc.args...), run)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if strings.Contains(stderr, "judgments of characters") {
+				t.Errorf("stderr speaks of character measures nobody asked for: %s", stderr)
+			}
+			var names []string
+			compared := 0
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+				f := strings.Split(line, "\t")
+				names = append(names, f[0])
+				want, ok := ref[f[0]+"|all"]
+				if !ok {
+					continue // trec_eval was not asked for it
+				}
+				if got, _ := strconv.ParseFloat(f[2], 64); math.Abs(got-want) > 1e-12 {
+					t.Errorf("%s = %v, trec_eval %v", f[0], got, want)
+				}
+				compared++
+			}
+			if strings.Join(names, " ") != strings.Join(tc.names, " ") {
+				t.Errorf("measures %v, want %v", names, tc.names)
+			}
+			if compared < 10 {
+				t.Errorf("%d values compared with trec_eval's", compared)
+			}
+		})
+	}
+	code, _, stderr := runEvalCmd(t, "--qrels", qrels, "-m", "map,AgP", run)
+	if code != 2 || !strings.Contains(stderr, "needs judgments of characters") {
+		t.Errorf("-m map,AgP on TREC qrels: exit %d, %s; want 2 and a message", code, stderr)
+	}
+}
+
+// Two runs with one run id are told apart in the table and the JSON by
+// their file's name, with a warning.
+func TestEvalSameRunID(t *testing.T) {
+	dir := "../../scenario/testdata/trec_eval"
+	qrels := filepath.Join(dir, "graded.qrels")
+	b := readFile(t, filepath.Join(dir, "graded.run"))
+	tmp := t.TempDir()
+	int1, float1 := filepath.Join(tmp, "int.trec"), filepath.Join(tmp, "float.trec")
+	mustWriteFile(t, int1, b)
+	mustWriteFile(t, float1, b)
+	code, out, stderr := runEvalCmd(t, "--qrels", qrels, "-m", "map", "--format", "json", int1, float1)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var runs []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var v struct{ Run string }
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, v.Run)
+	}
+	if strings.Join(runs, "|") != "synth (int.trec)|synth (float.trec)" {
+		t.Errorf("runs named %q", runs)
+	}
+	if !strings.Contains(stderr, `warning: 2 runs are named "synth" (their run id): they are told apart as "synth (int.trec)", "synth (float.trec)"`) {
+		t.Errorf("stderr: %s", stderr)
 	}
 }

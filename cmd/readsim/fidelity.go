@@ -33,7 +33,7 @@ func runFidelity(e *env, args []string) error {
 	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
 	format := fs.String("format", "table", "output: table (readable), tsv, markdown, latex or json")
-	digits := fs.Int("digits", scenario.DefaultDigits, "decimals in tables, Markdown and LaTeX (tsv and json: full precision)")
+	digits := addDigits(fs, "decimals in tables, Markdown and LaTeX (tsv and json: full precision)")
 	plotDir := fs.String("plot", "", "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted")
 	pos, err := parseFlags(fs, args)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -35,6 +36,9 @@ type command struct {
 	name    string // as typed on the command line
 	args    string // synopsis of the arguments, for usage lines
 	summary string // one line for the command list
+	// details, when set, follow the summary in the command's help (-h,
+	// readsim help CMD): what a user needs beyond the flags.
+	details string
 	// run executes the command. It returns a usageError or an inputError for
 	// exit status 2, any other error for exit status 1.
 	run func(env *env, args []string) error
@@ -100,18 +104,23 @@ func main() {
 // servers are the commands that handle signals themselves (graceful shutdown).
 var servers = map[string]bool{"serve": true, "demo": true}
 
+// stopSignals are the signals that stop readsim after it removes the
+// temporary files being written, with the exit status 128 + the signal's
+// number, as a shell reports a process the signal killed.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 // removeTempsOnSignal removes the temporary files being written and exits
-// when an interrupt or a termination arrives.
+// when an interrupt, a termination or a hang-up arrives.
 func removeTempsOnSignal() {
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sig, stopSignals...)
 	go func() {
 		s := <-sig
 		scenario.RemoveTempFiles()
 		fmt.Fprintf(os.Stderr, "readsim: %v: stopped\n", s)
-		code := 130 // 128 + SIGINT
-		if s == syscall.SIGTERM {
-			code = 143
+		code := 128 + 2 // SIGINT
+		if n, ok := s.(syscall.Signal); ok {
+			code = 128 + int(n)
 		}
 		os.Exit(code)
 	}()
@@ -222,6 +231,9 @@ func newFlags(e *env, c *command) *flag.FlagSet {
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: readsim %s %s\n\n%s\n", c.name, c.args, c.summary)
+		if c.details != "" {
+			fmt.Fprintf(e.stderr, "\n%s\n", c.details)
+		}
 		var b strings.Builder
 		fs.SetOutput(&b)
 		fs.PrintDefaults()
@@ -262,6 +274,31 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// digitsFlag is --digits: decimals in tables, 0 to scenario.MaxDigits.
+type digitsFlag struct{ n *int }
+
+func (d digitsFlag) String() string {
+	if d.n == nil {
+		return ""
+	}
+	return strconv.Itoa(*d.n)
+}
+
+func (d digitsFlag) Set(s string) error {
+	n, err := scenario.ParseDigits(s)
+	if err == nil {
+		*d.n = n
+	}
+	return err
+}
+
+// addDigits defines --digits (scenario.DefaultDigits) on fs.
+func addDigits(fs *flag.FlagSet, usage string) *int {
+	n := scenario.DefaultDigits
+	fs.Var(digitsFlag{&n}, "digits", fmt.Sprintf("%s; `N` from 0 to %d", usage, scenario.MaxDigits))
+	return &n
 }
 
 // multiFlag is a repeatable string flag.

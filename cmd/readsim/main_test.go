@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/effort"
 )
 
 // runCLI runs a readsim command line in-process and returns its exit status and
@@ -39,6 +41,35 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 	}
 	if len(commands) != len(cliCommands) {
 		t.Errorf("%d commands registered, want the %d of cli.md, assess, measures and calibrate", len(commands), len(cliCommands))
+	}
+}
+
+// A command's help says what a user needs and names no document outside
+// the repository (the specification's files are not in it).
+func TestHelpContents(t *testing.T) {
+	for _, tc := range []struct {
+		cmd       string
+		want, not []string
+	}{
+		// eval's defaults are listed, from the registry
+		{"eval", append(append(append([]string{"-q\tprint every topic's value", "-digits N", "N from 0 to 17"}, effort.DefaultNames...), effort.DocumentNames...), effort.GenomicsNames...),
+			[]string{"-q all", "the eleven"}},
+		{"compare", append([]string{"-digits N"}, effort.DefaultNames...), []string{"the eleven", "num_rel_ret"}},
+		// assess describes the highlights format
+		{"assess", []string{"topic 2026001", "article 1001", "> an exact quote", `"A ... B"`, "judged non-relevant", "offset:length"}, nil},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			_, _, stderr := runCLI("help", tc.cmd)
+			checkText(t, "help "+tc.cmd, stderr, tc.want, tc.not)
+		})
+	}
+	for _, name := range cliCommands {
+		_, _, stderr := runCLI("help", name)
+		for _, doc := range []string{"cli.md", "measures.md", "formats.md", "scenario.md"} {
+			if strings.Contains(stderr, doc) {
+				t.Errorf("help %s refers to %s, which is not in the repository", name, doc)
+			}
+		}
 	}
 }
 
@@ -79,8 +110,9 @@ func TestMeasuresCommand(t *testing.T) {
 	if status != 0 {
 		t.Fatal(stderr)
 	}
-	for _, want := range []string{"AgP\\D\tMAgP\tlist score\thigher\tmean", "ANCE[k]\\LE(s,NR[,x])\t\tlist score\tlower", "AP\tmap\tdocument\thigher",
-		"nDCG[k]\tnDCG, nDCG@k, ndcg, ndcg_cut_k\tdocument\thigher", "num_q\tNumQ\tcount\tneutral\tsum", "T2Ip(x)\t\tdocument score\thigher"} {
+	for _, want := range []string{"AgP\\D\tMAgP[\\D]\tlist score\thigher\tmean", "ANCE[k]\\LE(s,NR[,x])\t\tlist score\tlower", "AP\tmap\tdocument\thigher",
+		"nDCG[k]\tnDCG (no cutoff), nDCG@k, ndcg, ndcg_cut_k\tdocument\thigher", "num_q\tNumQ\tcount\tneutral\tsum", "T2Ip(x)\t\tdocument score\thigher",
+		"P[k]\tP@k, P_k\tdocument\thigher", "R[k]\tR@k, recall_k\tdocument\thigher", "gR[k][\\D]\t\tlist score", "igP[x]\\D\tircl_prn.x[\\D]\tlist score\thigher"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("measures lacks %q:\n%s", want, stdout)
 		}

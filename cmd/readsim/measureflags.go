@@ -6,12 +6,30 @@ import (
 	"strings"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// defaultMeasures are the measures of eval without -m (cli.md); compare and
-// fidelity use them too.
+// defaultMeasures are the measures of eval without -m on INEX judgments;
+// compare and fidelity use them too.
 var defaultMeasures = effort.DefaultNames
+
+// defaultsUsage says what -m defaults to, from the registry's lists (with
+// counts: whether trec_eval's counts are among the defaults).
+func defaultsUsage(counts bool) string {
+	doc := effort.DocumentNames
+	if !counts {
+		doc = nil
+		for _, n := range effort.DocumentNames {
+			if m, err := effort.ParseMeasure(n); err == nil && !m.IsCount() {
+				doc = append(doc, n)
+			}
+		}
+	}
+	return "default: " + strings.Join(effort.DefaultNames, " ") +
+		"; on TREC qrels (whole documents) " + strings.Join(doc, " ") +
+		"; on span judgments " + strings.Join(effort.GenomicsNames, " ")
+}
 
 // compatUsage is the usage of --compat of compare, fidelity and replay (eval
 // words it its own way).
@@ -144,11 +162,29 @@ func (f *measureFlags) checkCompat() error {
 // compatINEX tells whether --compat inex was given.
 func (f *measureFlags) compatINEX() bool { return *f.compat == "inex" }
 
-// measures parses the -m names (defaults without -m): comma lists, "all",
-// aliases (effort.ParseMeasures); an unknown name is a usage error.
+// measuresOn parses the -m names for the judgments q and use: "all" is
+// what q can give to use (scenario.AllMeasureNames); without -m, defaults.
+func (f *measureFlags) measuresOn(q *inex.Qrels, use scenario.Use, defaults []string) ([]effort.Measure, error) {
+	names := []string(f.ms)
+	if len(names) == 0 {
+		names = defaults
+	}
+	ms, err := effort.ParseMeasureList(names, scenario.AllMeasureNames(q, use))
+	if err != nil {
+		return nil, usageError{err.Error()}
+	}
+	return ms, nil
+}
+
+// measures parses the -m names (defaults without -m; nil when defaults is
+// nil too): comma lists, "all", aliases (effort.ParseMeasures); an unknown
+// name or a list that names no measure is a usage error.
 func (f *measureFlags) measures(defaults []string) ([]effort.Measure, error) {
 	names := []string(f.ms)
 	if len(names) == 0 {
+		if defaults == nil {
+			return nil, nil
+		}
 		names = defaults
 	}
 	ms, err := effort.ParseMeasures(names)

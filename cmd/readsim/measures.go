@@ -62,13 +62,7 @@ func runMeasures(e *env, args []string) error {
 		t.Rows = append(t.Rows, []scenario.Cell{scenario.Text(c.Form), scenario.Text(strings.Join(c.Aliases, ", ")), scenario.Text(c.Kind),
 			scenario.Text(c.Better.String()), scenario.Text(allOf(c)), scenario.Text(c.Meaning), scenario.Text(c.Source)})
 	}
-	t.Notes = []string{
-		`A list score takes a document score D: AgP\T2Ip(300), gP[10]\F(0.25); D omitted is F(0.25) (LE(300,5) for CE, NCE, ANCE).`,
-		"Names are read without regard to case where that leaves one meaning; several may be given in one -m, separated by commas.",
-		"trec_eval's and ir_measures' names (map, P_10, P@10, recip_rank, RR, Rprec, ndcg_cut_10, nDCG@10, recall_100, R@100) rank as trec_eval does: by score, then document id, both descending; readsim's own names (AP, P[k], gR[k]…) rank by the run's line order, as the INEX tool does.",
-		"DOCUMENT, PASSAGE, ASPECT and PASSAGE2 are the TREC 2007 Genomics track's, as NIST's trecgen2007_score.py computes them: passages in the order (rank, document, offset, length), a topic missing from the run scoring 0 (eval --compat trecgen writes NIST's output); charAP is PASSAGE2 in the run's line order.",
-		"-m all asks for: " + strings.Join(effort.AllNames, " "),
-	}
+	t.Notes = effort.CatalogueNotes()
 	if err := t.Write(w, f, -1); err != nil {
 		return err
 	}

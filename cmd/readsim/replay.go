@@ -62,6 +62,12 @@ func runReplay(e *env, args []string) error {
 	if *run == "" {
 		return usageError{"--run is required"}
 	}
+	if err := scenario.CheckInputs([]string{*sf.qrels, *run}); err != nil {
+		return usageError{err.Error()}
+	}
+	if err := scenario.CheckOutput(*out, *sf.qrels, *run); err != nil {
+		return usageError{err.Error()}
+	}
 	if *t2i < 0 || *screen < 1 || *nr < 1 || *depth < 0 {
 		return usageError{"--t2i and --depth must be >= 0, --screen and --nr >= 1"}
 	}

@@ -41,6 +41,9 @@ func runRun(e *env, args []string) error {
 	if *topicsFile == "" {
 		return usageError{"--topics is required"}
 	}
+	if err := scenario.CheckOutput(*out, *topicsFile); err != nil {
+		return usageError{err.Error()}
+	}
 	if !slices.Contains(scenario.Tasks, *task) {
 		return usageError{fmt.Sprintf("unknown task %q: want one of %s", *task, strings.Join(scenario.Tasks, ", "))}
 	}

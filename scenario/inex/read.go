@@ -203,6 +203,36 @@ func (l *lineReader) next() ([]byte, error) {
 	return b, nil
 }
 
+// TextLines reads the text file name from r as readsim reads its other
+// text files and calls f with each line (without its line end, valid until
+// f returns) and its number: gzip data is decompressed, a UTF-8 byte order
+// mark dropped, UTF-16 and UTF-32 text refused naming the encoding, and a
+// line longer than MaxLineBytes refused naming the file and line. Every
+// error it makes is an *Error; f's are returned as they are.
+func TextLines(name string, r io.Reader, f func(line int, b []byte) error) error {
+	r, err := maybeGunzip(name, r)
+	if err != nil {
+		return err
+	}
+	br := r.(*bufio.Reader)
+	if b, _ := br.Peek(3); len(b) == 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		br.Discard(3)
+	}
+	l := newLineReader(name, br)
+	for {
+		b, err := l.next()
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return err
+		}
+		if err := f(l.line, b); err != nil {
+			return err
+		}
+	}
+}
+
 // nonBlank yields the lines that are not blank (each valid until the next);
 // l.line is the number of the line yielded. It stops at the end of the file
 // or at an error, kept in l.err for the caller to check after the loop.
@@ -262,14 +292,24 @@ func atoi(b []byte) (int, bool) {
 // intField parses a field that must be a non-negative integer of at most
 // MaxLength.
 func intField(file string, line int, what string, b []byte) (int, error) {
-	if n, ok := atoi(b); ok {
-		if n > MaxLength {
-			return 0, errorf(file, line, "%s %s is larger than %d: not an article readsim reads", what, b, MaxLength)
-		}
+	return boundedInt(file, line, what, b, MaxLength, "not an article readsim reads")
+}
+
+// rankField parses a run's rank column: a non-negative integer of at most
+// MaxRank.
+func rankField(file string, line int, b []byte) (int, error) {
+	return boundedInt(file, line, "rank", b, MaxRank, "the largest rank readsim reads")
+}
+
+// boundedInt parses a field that must be a non-negative integer of at most
+// limit; a larger one is refused as "larger than limit, why".
+func boundedInt(file string, line int, what string, b []byte, limit int, why string) (int, error) {
+	n, ok := atoi(b)
+	if ok && n <= limit {
 		return n, nil
 	}
-	if len(b) > 18 && bytes.Trim(b, "0123456789") == nil {
-		return 0, errorf(file, line, "%s %s is larger than %d: not an article readsim reads", what, b, MaxLength)
+	if ok || len(b) > 18 && bytes.Trim(b, "0123456789") == nil {
+		return 0, errorf(file, line, "%s %s is larger than %d, %s", what, b, limit, why)
 	}
 	if len(b) > 0 && b[0] == '-' {
 		if _, ok := atoi(b[1:]); ok {
@@ -291,13 +331,25 @@ func (in interner) get(b []byte) string {
 	return s
 }
 
+// scoreError is the error of line's score field b (what: "rsv", "score")
+// that parseFloat refuses.
+func scoreError(file string, line int, what string, b []byte) error {
+	if bytes.IndexByte(b, '_') >= 0 {
+		return errorf(file, line, "%s %q has an underscore, where C's atof (trec_eval's reader) stops, reading %q: readsim refuses it; write the number without underscores", what, b, b[:bytes.IndexByte(b, '_')])
+	}
+	return errorf(file, line, "%s %q is not a finite number", what, b)
+}
+
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
 
 // parseFloat parses a finite number (NaN and infinities are refused). It
 // reads b in place (strconv.ParseFloat keeps no reference to its argument),
-// so that a million-line run does not allocate a string per score.
+// so that a million-line run does not allocate a string per score. A number
+// with an underscore (1_000, 1e1_0), which Go's syntax accepts and C's atof
+// (trec_eval's, the INEX tool's) reads only up to the underscore, is
+// refused (scoreError says why).
 func parseFloat(b []byte) (float64, bool) {
-	if len(b) == 0 {
+	if len(b) == 0 || bytes.IndexByte(b, '_') >= 0 {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), 64)

@@ -202,14 +202,12 @@ func (t *textReader) line(ln int, b []byte) error {
 	}
 	rank, ok := atoi(fs[c.rank])
 	if !ok || rank > MaxRank {
-		if _, err := intField(t.name, ln, "rank", fs[c.rank]); err != nil {
-			return err
-		}
-		return errorf(t.name, ln, "rank %s is larger than %d", fs[c.rank], MaxRank)
+		_, err := rankField(t.name, ln, fs[c.rank])
+		return err
 	}
 	rsv, ok := parseFloat(fs[c.rsv])
 	if !ok {
-		return errorf(t.name, ln, "rsv %q is not a finite number", fs[c.rsv])
+		return scoreError(t.name, ln, "rsv", fs[c.rsv])
 	}
 	run := t.run
 	if run.ID == "" {
@@ -318,7 +316,7 @@ func (t *textReader) add(topic string, p Result) {
 	case t.formats == sawGenomics && p.Rank < t.lastRank:
 		t.w.add("rank disagrees with the line order (DOCUMENT, PASSAGE, ASPECT and PASSAGE2 order passages by rank, as NIST's scorer; the other measures by line)", ln)
 	case t.formats != sawGenomics && (p.Rank < t.lastRank || p.Score > t.lastRSV):
-		t.w.add("rank or rsv disagrees with the line order (the line order is the rank)", ln)
+		t.w.add("rank or rsv disagrees with the line order (the INEX measures rank by line order; AP, P[k], map, P_10… by score, as trec_eval)", ln)
 	}
 	t.lastRank, t.lastRSV = p.Rank, p.Score
 	cur.Results = append(cur.Results, p)

@@ -149,7 +149,7 @@ func (x *xmlReader) end(t xml.EndElement) error {
 	case "rsv":
 		f, ok := parseFloat([]byte(v))
 		if !ok {
-			return errorf(name, x.line(), "rsv %q is not a finite number", v)
+			return scoreError(name, x.line(), "rsv", []byte(v))
 		}
 		res.score = f
 	case "path":
