@@ -76,7 +76,7 @@ func (fakeSearcher) Search(ctx context.Context, q string, k int) ([]Hit, error) 
 		a := fakeArticles[id]
 		if strings.Contains(strings.ToLower(a.text+" "+a.title), w) {
 			ps, _ := fakeSearcher{}.Passages(ctx, q, id)
-			hits = append(hits, Hit{Rank: len(hits) + 1, ID: id, Title: a.title, Snippet: "…" + a.text[:20] + "…", Passages: ps})
+			hits = append(hits, Hit{Rank: len(hits) + 1, ID: id, Title: a.title, Lang: a.lang, Snippet: "…" + a.text[:20] + "…", Passages: ps})
 		}
 	}
 	if len(hits) > k {

@@ -181,7 +181,8 @@ func TestTextsWithoutIndex(t *testing.T) {
 }
 
 // TestResultsCountAndAnchors: the result list says how many articles it
-// shows, and each entry has the id an article's ← comes back to.
+// shows, and each entry has the id an article's ← comes back to and the
+// language of its article (phones pick Han glyphs by it).
 func TestResultsCountAndAnchors(t *testing.T) {
 	s, pages, _ := newTestServer(t, nil)
 	doc, err := goquery.NewDocumentFromReader(get(t, s, "/search?q=lens+light").Body)
@@ -193,6 +194,14 @@ func TestResultsCountAndAnchors(t *testing.T) {
 	}
 	if n := doc.Find("li#r-101, li#r-102").Length(); n != 2 {
 		t.Errorf("%d entries with ids r-101 and r-102", n)
+	}
+	// each entry's title and snippet are in its article's language, when
+	// known (101 is English; 102's language is not known)
+	if n := doc.Find(`li#r-101 .title[lang="en"], li#r-101 .snippet[lang="en"]`).Length(); n != 2 {
+		t.Errorf("101: %d of its title and snippet with lang=en", n)
+	}
+	if n := doc.Find("li#r-102 [lang]").Length(); n != 0 {
+		t.Errorf("102: %d elements with a lang, want none", n)
 	}
 	get(t, s, "/article/102?q=lens+light")
 	if got := pages.last.opt.ResultsURL; got != "/search?q=lens+light#r-102" {
