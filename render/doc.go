@@ -158,4 +158,7 @@
 // Options.StylesheetURL is empty (standalone pages), else referenced by a
 // <link>, which suits a Content-Security-Policy without 'unsafe-inline'
 // (CSSHash gives the hash to allow the embedded form instead).
+//
+// It imports effort (the character span) and index/article (the article
+// model) of readsim; web/backend and cmd/readsim import it.
 package render

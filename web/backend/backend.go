@@ -1,7 +1,3 @@
-// Package backend wires readsim's real packages to the web server's
-// interfaces: the Bleve index (index) as web.Searcher, the renderer (render)
-// over the indexed articles as web.Pages, and the simulated reader (scenario)
-// over judgments and runs as web.Replayer.
 package backend
 
 import (
