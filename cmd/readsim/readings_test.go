@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,3 +60,48 @@ func TestReadingsCommands(t *testing.T) {
 		t.Errorf("AgP\\Read of a run: exit %d, %s", status, stderr)
 	}
 }
+
+// Bad readings are refused by every command that reads them, with exit
+// status 2, the file, the line and the problem, and nothing on standard
+// output.
+func TestBadReadings(t *testing.T) {
+	dir := t.TempDir()
+	qrels := filepath.Join(dir, "q")
+	good := `{"ev":"topic","topic":"1","seq":1,"t":0}` + "\n" + `{"ev":"open","topic":"1","doc":"a","seq":2,"len":100,"t":10}` + "\n"
+	files := map[string]string{
+		"q":          "1 Q0 a 10 100 0 0:10\n",
+		"good.jsonl": good + `{"ev":"read","topic":"1","doc":"a","seq":3,"from":0,"to":60,"t":20}` + "\n",
+		"past.jsonl": good + `{"ev":"read","topic":"1","doc":"a","seq":3,"from":5000,"to":99999999,"t":20}` + "\n",
+		"jump.jsonl": good + `{"ev":"jump","topic":"1","doc":"a","seq":3,"to":101,"t":20}` + "\n",
+		"dup.jsonl":  good + `{"ev":"read","topic":"1","doc":"a","seq":2,"from":0,"to":60,"t":20}` + "\n",
+		"back.jsonl": good + `{"ev":"read","topic":"1","doc":"a","seq":3,"from":0,"to":60,"t":5}` + "\n",
+		"nolen.jsonl": `{"ev":"topic","topic":"1","seq":1}` + "\n" + `{"ev":"open","topic":"1","doc":"a","seq":2}` + "\n" +
+			`{"ev":"read","topic":"1","doc":"a","seq":3,"from":0,"to":60}` + "\n" + `{"ev":"read","topic":"1","doc":"a","seq":4,"from":60,"to":120}` + "\n",
+	}
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ file, want string }{
+		{"past.jsonl", ":3: read [5000,99999999) of article a goes past its end: the open (line 2) gives len 100"},
+		{"jump.jsonl", ":3: a jump to 101 of article a goes past its end"},
+		{"dup.jsonl", ":3: seq 2 does not follow seq 2"},
+		{"back.jsonl", ":3: time t 5 goes back (the previous event's is 10)"},
+		{"nolen.jsonl", ":4: offset 120 is past the end of article a: 100 characters in the judgments " + qrels},
+	} {
+		bad := filepath.Join(dir, tc.file)
+		for _, args := range [][]string{
+			{"eval", "--qrels", qrels, "--readings", bad},
+			{"eval", "--qrels", qrels, "--readings", "--figures", "--format", "json", bad},
+			{"calibrate", "--qrels", qrels, bad},
+			{"compare", "--qrels", qrels, "--readings", filepath.Join(dir, "good.jsonl"), bad},
+		} {
+			status, stdout, stderr := runCLI(args...)
+			if status != 2 || stdout != "" || !strings.Contains(stderr, bad+tc.want) {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", args[:len(args)-1], status, stdout, stderr, bad+tc.want)
+			}
+		}
+	}
+}
+
