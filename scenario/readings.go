@@ -590,8 +590,12 @@ func Figures(q *inex.Qrels, rd *Reading, s, nr int) ([]ArticleFigures, []TopicFi
 }
 
 // WriteFigures writes the per-article and per-topic figures of readings (in
-// the order given) as two tables in format f.
+// the order given) as two tables in format f; FormatJSON writes JSON Lines
+// instead, one object per article then per topic (writeFiguresJSON).
 func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f Format, digits int) error {
+	if f == FormatJSON {
+		return writeFiguresJSON(w, q, readings, s, nr)
+	}
 	arts := &Table{Title: fmt.Sprintf("Articles read (LE with a %d-character screen, NR %d)", s, nr), Columns: []Column{
 		{Name: "reading"}, {Name: "topic"}, {Name: "rank", Num: true}, {Name: "doc"}, {Name: "read", Num: true}, {Name: "relevant read", Num: true},
 		{Name: "Read", Num: true}, {Name: "before relevant", Num: true}, {Name: "LE", Num: true}, {Name: "ms to relevant", Num: true}}}
@@ -631,3 +635,72 @@ func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f 
 	return tops.Write(w, f, digits)
 }
 
+// writeFiguresJSON writes the figures of WriteFigures as JSON Lines, so
+// that they follow eval's own JSON lines on one output: per article
+// {"figures":"article","reading","topic","rank","doc","read",
+// "relevant_read","read_precision","before_relevant","LE","screen","nr",
+// "ms_to_relevant"}, per topic {"figures":"topic","reading","topic","read",
+// "relevant_read","ms","ms_to_relevant","relevant_per_minute","outcome"};
+// a figure that is unknown (no relevant character read, no times) is null.
+func writeFiguresJSON(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int) error {
+	type article struct {
+		Figures        string  `json:"figures"`
+		Reading        string  `json:"reading"`
+		Topic          string  `json:"topic"`
+		Rank           int     `json:"rank"`
+		Doc            string  `json:"doc"`
+		Read           int     `json:"read"`
+		RelevantRead   int     `json:"relevant_read"`
+		Precision      float64 `json:"read_precision"`
+		BeforeRelevant *int    `json:"before_relevant"`
+		LE             int     `json:"LE"`
+		Screen         int     `json:"screen"`
+		NR             int     `json:"nr"`
+		MsToRelevant   *int64  `json:"ms_to_relevant"`
+	}
+	type topic struct {
+		Figures      string   `json:"figures"`
+		Reading      string   `json:"reading"`
+		Topic        string   `json:"topic"`
+		Read         int      `json:"read"`
+		RelevantRead int      `json:"relevant_read"`
+		Ms           *int64   `json:"ms"`
+		MsToRelevant *int64   `json:"ms_to_relevant"`
+		RelPerMin    *float64 `json:"relevant_per_minute"`
+		Outcome      string   `json:"outcome"`
+	}
+	known := func(v int64) *int64 {
+		if v < 0 {
+			return nil
+		}
+		return &v
+	}
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	var tops []topic
+	for _, rd := range readings {
+		as, ts := Figures(q, rd, s, nr)
+		for _, a := range as {
+			o := article{"article", rd.ID, a.Topic, a.Rank, a.Doc, a.Read, a.RelRead, a.Precision, nil, a.Effort, s, nr, known(a.MsToRel)}
+			if a.BeforeRel >= 0 {
+				o.BeforeRelevant = &a.BeforeRel
+			}
+			if err := enc.Encode(o); err != nil {
+				return err
+			}
+		}
+		for _, t := range ts {
+			o := topic{"topic", rd.ID, t.Topic, t.Read, t.RelRead, known(t.Ms), known(t.MsToRel), nil, t.Outcome}
+			if t.RelPerMin >= 0 {
+				o.RelPerMin = &t.RelPerMin
+			}
+			tops = append(tops, o)
+		}
+	}
+	for _, o := range tops {
+		if err := enc.Encode(o); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
