@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -623,5 +624,99 @@ func TestStudyNoInlineCode(t *testing.T) {
 		if m := bad.FindString(body); m != "" {
 			t.Errorf("%s: %q", name, m)
 		}
+	}
+}
+
+// TestStudyDurableBatch: a failure before the batch is on disk (the write
+// or its fsync) answers 500, cuts the file back and leaves the state, so
+// the page's resend is written once; a failure after it (closing the
+// file, the folder's fsync) is logged only: the batch is recorded and
+// the state moves on, so the next batch follows it, and a restarted
+// server reads the file back (no seq written twice). The folder's fsync
+// that failed is tried again with the next batch.
+func TestStudyDurableBatch(t *testing.T) {
+	injected := errors.New("injected failure")
+	next := `{"events":[{"ev":"topic","topic":"T2","seq":10,"t":5000}]}`
+	for _, tc := range []struct {
+		name     string
+		fail     func(*fileOps)
+		recorded bool
+		log      string
+	}{
+		{"write fails", func(o *fileOps) { o.write = func(*os.File, []byte) (int, error) { return 0, injected } }, false, ""},
+		{"short write", func(o *fileOps) {
+			o.write = func(f *os.File, b []byte) (int, error) { return f.Write(b[:len(b)/2]) }
+		}, false, ""},
+		{"fsync fails", func(o *fileOps) { o.sync = func(*os.File) error { return injected } }, false, ""},
+		{"close fails", func(o *fileOps) { o.close = func(f *os.File) error { f.Close(); return injected } }, true, "closing after the batch was written and synced: injected failure"},
+		{"folder fsync fails", func(o *fileOps) { o.syncDir = func(string) error { return injected } }, true, "the folder's fsync after creating the recording: injected failure"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var logMu sync.Mutex
+			var logs []string
+			st := &StudyOptions{Dir: dir, Topics: studyTopics, PerParticipant: 2}
+			s, _, _ := newTestServer(t, func(o *Options) {
+				o.Study = st
+				o.Logf = func(format string, args ...any) {
+					logMu.Lock()
+					logs = append(logs, fmt.Sprintf(format, args...))
+					logMu.Unlock()
+				}
+			})
+			dirSyncs := 0
+			counted := func(o fileOps) fileOps {
+				inner := o.syncDir
+				o.syncDir = func(d string) error { dirSyncs++; return inner(d) }
+				return o
+			}
+			failing := osFileOps
+			tc.fail(&failing)
+			s.study.fs = counted(failing)
+			c := consent(t, s)
+			p := participantID(c)
+			file := filepath.Join(dir, p+".jsonl")
+			w := post(s, c, goodBatch)
+			s.study.fs = counted(osFileOps)
+			if !tc.recorded {
+				if w.Code != 500 || readFile(t, file) != "" {
+					t.Fatalf("%d %s; the file holds %q, want 500 and nothing", w.Code, w.Body, readFile(t, file))
+				}
+				// the page sends the batch again: written once
+				if w := post(s, c, goodBatch); w.Code != 200 || readFile(t, file) != goodLines(p) {
+					t.Fatalf("the resend: %d %s\n%s", w.Code, w.Body, readFile(t, file))
+				}
+			} else {
+				if w.Code != 200 || readFile(t, file) != goodLines(p) {
+					t.Fatalf("%d %s\n%s", w.Code, w.Body, readFile(t, file))
+				}
+				logMu.Lock()
+				if !strings.Contains(strings.Join(logs, "\n"), tc.log) {
+					t.Errorf("logs %q lack %q", logs, tc.log)
+				}
+				logMu.Unlock()
+				// the page drops what the server has: a resend is a replay
+				if w := post(s, c, goodBatch); w.Code != 409 {
+					t.Errorf("the same batch again: %d %s", w.Code, w.Body)
+				}
+			}
+			if w := post(s, c, next); w.Code != 200 {
+				t.Fatalf("the next batch: %d %s", w.Code, w.Body)
+			}
+			// the folder synced once when the file was new, again on the
+			// next batch if that failed
+			if want := map[bool]int{true: 2, false: 1}[tc.name == "folder fsync fails"]; dirSyncs != want {
+				t.Errorf("%d folder fsyncs counted, want %d", dirSyncs, want)
+			}
+			want := goodLines(p) + `{"ev":"topic","topic":"T2","rank":0,"doc":"","seq":10,"run":"` + p + `","t":5000,"source":"recorded"}` + "\n"
+			if got := readFile(t, file); got != want {
+				t.Errorf("recording:\n%s\nwant:\n%s", got, want)
+			}
+			// a restarted server reads it back and takes the next seq
+			s2 := newStudyServer(t, dir, nil)
+			if w := post(s2, c, `{"events":[{"ev":"done","topic":"T2","seq":11,"t":6000,"outcome":"found"}]}`); w.Code != 200 {
+				t.Errorf("after a restart: %d %s", w.Code, w.Body)
+			}
+		})
 	}
 }

@@ -31,12 +31,16 @@ import (
 //     participant. Never the token itself, no name, address or browser.
 //
 // Durability: a batch is appended with one write(2) on a file opened with
-// O_APPEND, then fsync; a write that fails or comes short is cut off again
-// (truncated to the size before it), so a refused or failed batch leaves
-// nothing. A crash can at worst leave the batch in flight cut short: when a
-// participant's file is first read after a start, a last line without its
-// newline is cut off (and logged), so no torn line survives. New files are
-// made durable by an fsync of the folder.
+// O_APPEND, then fsync; a write or fsync that fails or comes short is cut
+// off again (truncated to the size before it), so a refused or failed
+// batch leaves nothing. Once the fsync has succeeded the batch is recorded:
+// the participant's state moves on even if closing the file or the
+// folder's fsync then fails (logged, and the folder's fsync is tried again
+// with the next batch), so that the page, told the batch is written, never
+// sends the same seqs twice. A crash can at worst leave the batch in flight
+// cut short: when a participant's file is first read after a start, a last
+// line without its newline is cut off (and logged), so no torn line
+// survives. New files are made durable by an fsync of the folder.
 
 // participantPattern is a participant id.
 var participantPattern = regexp.MustCompile(`^P-[0-9a-f]{16}$`)
@@ -52,7 +56,10 @@ type participant struct {
 	loaded   bool  // st holds the file's state
 	broken   error // the file cannot be read back: refuse events
 	gone     bool  // withdrawn
-	st       recState
+	// dirPending: the folder's fsync after the recording was created
+	// failed; the next batch tries it again.
+	dirPending bool
+	st         recState
 }
 
 // participantKey is the JSON of a participant's key file.
@@ -71,6 +78,26 @@ type studyStore struct {
 	parts map[string]*participant
 	// next is the round-robin position of the next participant's topics.
 	next int
+
+	// fs are the file operations of appendBatch (tests make them fail).
+	fs fileOps
+}
+
+// fileOps are the file system calls appendBatch makes after opening the
+// recording.
+type fileOps struct {
+	write   func(f *os.File, b []byte) (int, error)
+	sync    func(f *os.File) error
+	close   func(f *os.File) error
+	syncDir func(dir string) error
+}
+
+// osFileOps are the real calls.
+var osFileOps = fileOps{
+	write:   (*os.File).Write,
+	sync:    (*os.File).Sync,
+	close:   (*os.File).Close,
+	syncDir: syncDir,
 }
 
 // openStudy opens (creating it if needed) the study's folder and reads the
@@ -79,7 +106,7 @@ func openStudy(opt StudyOptions, logf func(string, ...any)) (*studyStore, error)
 	if err := os.MkdirAll(opt.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("study folder: %w", err)
 	}
-	s := &studyStore{opt: opt, logf: logf, parts: map[string]*participant{}}
+	s := &studyStore{opt: opt, logf: logf, parts: map[string]*participant{}, fs: osFileOps}
 	ents, err := os.ReadDir(opt.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("study folder: %w", err)
@@ -280,21 +307,26 @@ func (s *studyStore) load(p *participant) error {
 }
 
 // appendBatch writes lines to the participant's recording (p.mu held): one
-// write, then fsync; on any failure the file is cut back to its size
-// before (p.st.size). The caller updates the size.
+// write, then fsync. It returns an error only when the batch is not
+// recorded, the file then cut back to its size before (p.st.size); once
+// the fsync succeeded, a failure to close the file or to fsync the folder
+// is logged, not returned (the batch is on disk: the caller moves the
+// participant's state on). The caller updates the size.
 func (s *studyStore) appendBatch(p *participant, lines []byte) error {
 	path := s.recording(p.id)
-	created := p.st.size == 0 && !exists(path)
+	if p.st.size == 0 && !exists(path) {
+		p.dirPending = true // a new file: its name needs the folder's fsync
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
-	n, err := f.Write(lines)
+	n, err := s.fs.write(f, lines)
 	if err == nil && n < len(lines) {
 		err = io.ErrShortWrite
 	}
 	if err == nil {
-		err = f.Sync()
+		err = s.fs.sync(f)
 	}
 	if err != nil {
 		f.Truncate(p.st.size)
@@ -302,11 +334,16 @@ func (s *studyStore) appendBatch(p *participant, lines []byte) error {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
+	// recorded
+	if err := s.fs.close(f); err != nil {
+		s.logf("web: study: %s: closing after the batch was written and synced: %v", path, err)
 	}
-	if created {
-		return syncDir(s.opt.Dir)
+	if p.dirPending {
+		if err := s.fs.syncDir(s.opt.Dir); err != nil {
+			s.logf("web: study: %s: the folder's fsync after creating the recording: %v (tried again with the next batch)", s.opt.Dir, err)
+		} else {
+			p.dirPending = false
+		}
 	}
 	return nil
 }
