@@ -52,9 +52,11 @@ import (
 //   - Refusals: no cookie 401; a cookie of no participant (or withdrawn)
 //     or a foreign Origin 403; not JSON 415; a batch over
 //     MaxStudyBatchBytes or MaxStudyBatchEvents, or a recording that would
-//     pass MaxRecordingBytes, 413; a seq that replays or goes back 409
-//     (with the last seq written, so that the page drops what is already
-//     recorded); any other invalid event 400 (with its index). A refused
+//     pass MaxRecordingBytes, 413; a seq already recorded 409 (with the
+//     last seq written, so that the page drops what is already recorded);
+//     any other invalid event 400 (with its index), a seq going back
+//     within the batch too: the page drops a batch refused with 400 (it
+//     cannot succeed again) and keeps the rest of its queue. A refused
 //     batch writes nothing.
 
 // StudyTopic is a topic of the study as participants see it.

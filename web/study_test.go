@@ -322,8 +322,11 @@ func TestStudyRefused(t *testing.T) {
 		{"time going back", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":9,"from":0,"to":5}`), nil, 400, "goes back"},
 		{"time past 30 days", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":2592000001,"from":0,"to":5}`), nil, 400, "time t"},
 		{"seq 0", c, ev(read(0, "0", "5")), nil, 400, "seq 0"},
-		{"replayed seq", c, ev(read(2, "0", "5")), nil, 409, "seq 2 replays"},
-		{"seq going back in the batch", c, ev(read(5, "0", "5") + "," + read(4, "0", "5")), nil, 409, "event 2: seq 4 replays or goes back"},
+		{"replayed seq", c, ev(read(2, "0", "5")), nil, 409, "event 1: seq 2 is already recorded: the last seq recorded is 2"},
+		{"a replayed seq after a new one", c, ev(read(3, "0", "5") + "," + read(2, "0", "5")), nil, 409, "event 2: seq 2 is already recorded: the last seq recorded is 2"},
+		{"seq going back in the batch", c, ev(read(5, "0", "5") + "," + read(4, "0", "5")), nil, 400, "event 2: seq 4 does not follow seq 5"},
+		{"a read's seq below its open's", c, ev(`{"ev":"stop","topic":"T1","doc":"101","seq":3,"t":20},{"ev":"open","topic":"T1","doc":"101","seq":5,"t":20},` + read(4, "0", "5")), nil, 400, "event 3: seq 4 does not follow seq 5"},
+		{"a seq repeated in the batch", c, ev(read(3, "0", "5") + "," + read(3, "5", "9")), nil, 400, "event 2: seq 3 does not follow seq 3"},
 		{"done then a bad event", c, ev(`{"ev":"done","topic":"T1","seq":3,"t":20,"outcome":"found"},` + read(4, "0", "5")), nil, 400, "event 2: a read event of topic T1 before its topic event"},
 		{"good events then a bad one", c, ev(read(3, "0", "5") + "," + read(4, "0", "5") + "," + read(5, "0", "500")), nil, 400, "event 3"},
 	} {
@@ -340,11 +343,17 @@ func TestStudyRefused(t *testing.T) {
 		if w.Code != tc.status || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: %d %s, want %d %q", tc.name, w.Code, strings.TrimSpace(msg), tc.status, tc.want)
 		}
-		if tc.status == 409 {
-			var j struct{ Seq int }
-			if json.Unmarshal(w.Body.Bytes(), &j); j.Seq != 2 {
-				t.Errorf("%s: the answer gives seq %d, want 2 (the last written)", tc.name, j.Seq)
-			}
+		var j2 struct {
+			Seq   *int
+			Event *int
+		}
+		json.Unmarshal(w.Body.Bytes(), &j2)
+		if tc.status == 409 && (j2.Seq == nil || *j2.Seq != 2 || !strings.Contains(msg, fmt.Sprintf("the last seq recorded is %d", *j2.Seq))) {
+			t.Errorf("%s: the answer gives seq %v, want 2 (the last written, as its message says)", tc.name, j2.Seq)
+		}
+		// an event at fault is named by its index, in the body as in the message
+		if m := regexp.MustCompile(`^event (\d+):`).FindStringSubmatch(msg); m != nil && (j2.Event == nil || fmt.Sprint(*j2.Event+1) != m[1]) {
+			t.Errorf("%s: event %v in the body, the message says %s", tc.name, j2.Event, m[1])
 		}
 		if got := readFile(t, file); got != before {
 			t.Fatalf("%s: the recording changed:\n%s", tc.name, got)
