@@ -34,10 +34,12 @@
   function clock() { return Math.round(Date.now() - st.t0); }
 
   // emit queues an event with the next seq and the time since the session
-  // started (never going back). A topic's event is queued with the
-  // topic's first action, at the time the topic was shown: a topic shown
-  // and left untouched is not in the recording (it would score 0).
-  function emit(ev) {
+  // started (never going back), or the time at (the runs of one screen
+  // share theirs: calibration counts them as one screen). A topic's event
+  // is queued with the topic's first action, at the time the topic was
+  // shown: a topic shown and left untouched is not in the recording (it
+  // would score 0).
+  function emit(ev, at) {
     st = load() || st;
     if (!st) return;
     if (!ev.topic) ev.topic = st.topic;
@@ -46,7 +48,7 @@
       st.started = ev.topic;
       push({ev: 'topic', topic: ev.topic}, st.shownAt);
     }
-    push(ev, clock());
+    push(ev, at === undefined ? clock() : at);
     save();
     later();
   }
@@ -389,7 +391,8 @@
       const key = JSON.stringify(runs);
       if (key === last) return;
       last = key;
-      for (const [a, z] of runs) if (z > a) emit({ev: 'read', doc: doc, from: a, to: z});
+      const now = clock();
+      for (const [a, z] of runs) if (z > a) emit({ev: 'read', doc: doc, from: a, to: z}, now);
     }
     function moved() {
       if (!open) return;
