@@ -4,11 +4,13 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"regexp"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -112,7 +114,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
 	if s.limiter != nil && !s.limiter.allow(clientIP(r)) {
 		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusTooManyRequests, "too many requests")
+		refuse(w, r, http.StatusTooManyRequests, "too many requests")
 		return
 	}
 	limit := int64(maxBody)
@@ -120,15 +122,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		limit = MaxStudyBatchBytes
 	}
 	if r.ContentLength > limit {
-		httpError(w, http.StatusRequestEntityTooLarge, "request body too large")
+		refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large (at most %d bytes)", limit))
 		return
 	}
 	if len(r.URL.RawQuery) > maxQuery {
-		httpError(w, http.StatusRequestURITooLong, "query string too long")
+		refuse(w, r, http.StatusRequestURITooLong, "query string too long")
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	s.mux.ServeHTTP(w, r)
+}
+
+// refuse answers a request refused before routing: {"error": msg} for the
+// JSON API and the study's events (as their handlers answer), plain text
+// for the pages.
+func refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/study/events" {
+		jsonError(w, status, msg)
+		return
+	}
+	httpError(w, status, msg)
 }
 
 // csp allows only same-origin scripts, styles, images, frames and

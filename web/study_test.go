@@ -287,7 +287,8 @@ func TestStudyRefused(t *testing.T) {
 		{"junk cookie", &junk, ev(read(3, "0", "5")), nil, 403, "not a participant"},
 		{"foreign origin", c, ev(read(3, "0", "5")), func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, 403, "own pages"},
 		{"not JSON", c, ev(read(3, "0", "5")), func(r *http.Request) { r.Header.Set("Content-Type", "text/plain") }, 415, "application/json"},
-		{"too large", c, ev(read(3, "0", "5")) + strings.Repeat(" ", MaxStudyBatchBytes), nil, 413, ""},
+		{"too large", c, ev(read(3, "0", "5")) + strings.Repeat(" ", MaxStudyBatchBytes), nil, 413, "request body too large (at most 65536 bytes)"},
+		{"too large, sent without a length", c, ev(read(3, "0", "5")) + strings.Repeat(" ", MaxStudyBatchBytes), func(r *http.Request) { r.ContentLength = -1 }, 413, "a batch is at most 65536 bytes"},
 		{"too many events", c, ev(strings.Join(many, ",")), nil, 413, "at most 256"},
 		{"malformed", c, `{"events":[{"ev":"read",`, nil, 400, "not a batch"},
 		{"trailing data", c, ev(read(3, "0", "5")) + "{}", nil, 400, "data after"},
@@ -335,11 +336,12 @@ func TestStudyRefused(t *testing.T) {
 				tc.mod(r)
 			}
 		})
-		msg := w.Body.String()
+		// every answer is {"error": …} JSON (web/README: the API's errors)
 		var j struct{ Error string }
-		if json.Unmarshal(w.Body.Bytes(), &j) == nil {
-			msg = j.Error
+		if err := json.Unmarshal(w.Body.Bytes(), &j); err != nil || j.Error == "" || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+			t.Errorf("%s: %q (%s) is not a JSON error: %v", tc.name, w.Body, w.Header().Get("Content-Type"), err)
 		}
+		msg := j.Error
 		if w.Code != tc.status || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: %d %s, want %d %q", tc.name, w.Code, strings.TrimSpace(msg), tc.status, tc.want)
 		}
