@@ -5,6 +5,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -177,6 +178,7 @@ func Serve(ctx context.Context, ln net.Listener, s *Server, ready func(net.Addr)
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          log.New(serverLog{s.opt.Logf}, "", 0),
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -201,4 +203,26 @@ func Serve(ctx context.Context, ln net.Listener, s *Server, ready func(net.Addr)
 		err = e
 	}
 	return err
+}
+
+// serverLog is the http.Server's error log: its lines go to Options.Logf
+// with every network address taken out. net/http names the client in some
+// ("http: panic serving 192.0.2.7:51234: …", "http: TLS handshake error
+// from [2001:db8::1]:443: …"): the server logs no client address.
+type serverLog struct{ logf func(string, ...any) }
+
+// Write logs one line of net/http's log.
+func (l serverLog) Write(b []byte) (int, error) {
+	l.logf("%s", withoutAddresses(strings.TrimRight(string(b), "\n")))
+	return len(b), nil
+}
+
+// addressPattern matches an IPv4 address or a bracketed IPv6 address
+// (how net/http writes a remote address), with its port.
+var addressPattern = regexp.MustCompile(`\[[0-9A-Fa-f:.]*(%[^\]]*)?\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b`)
+
+// withoutAddresses replaces the network addresses in a log line with
+// "[address]".
+func withoutAddresses(line string) string {
+	return addressPattern.ReplaceAllString(line, "[address]")
 }
