@@ -731,3 +731,62 @@ func TestStudyDurableBatch(t *testing.T) {
 		})
 	}
 }
+
+// TestStudyOrigin: the study's POSTs take an Origin of the server's own
+// scheme and host only; the scheme is the request's (https over TLS), or
+// the first X-Forwarded-Proto of a TLS-terminating proxy. The cookie is
+// Secure under the same rule.
+func TestStudyOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		name, target, origin, proto string
+		foreign                     bool
+	}{
+		{"no Origin", "http://example.com/study/events", "", "", false},
+		{"null", "http://example.com/study/events", "null", "", false},
+		{"same", "http://example.com/study/events", "http://example.com", "", false},
+		{"same, in capitals", "http://example.com/study/events", "HTTP://EXAMPLE.COM", "", false},
+		{"https page, http server", "http://example.com/study/events", "https://example.com", "", true},
+		{"another port", "http://example.com/study/events", "http://example.com:8080", "", true},
+		{"another host", "http://example.com/study/events", "http://evil.example", "", true},
+		{"TLS", "https://example.com/study/events", "https://example.com", "", false},
+		{"http page, TLS server", "https://example.com/study/events", "http://example.com", "", true},
+		{"behind a TLS proxy", "http://example.com/study/events", "https://example.com", "https", false},
+		{"http page behind a TLS proxy", "http://example.com/study/events", "http://example.com", "https", true},
+		{"proxies in a chain: the first", "http://example.com/study/events", "https://example.com", "HTTPS, http", false},
+		{"a proto that is no scheme", "http://example.com/study/events", "http://example.com", "gopher", false},
+		{"not a URL", "http://example.com/study/events", "http://%zz", "", true},
+	} {
+		r := httptest.NewRequest("POST", tc.target, nil)
+		if tc.origin != "" {
+			r.Header.Set("Origin", tc.origin)
+		}
+		if tc.proto != "" {
+			r.Header.Set("X-Forwarded-Proto", tc.proto)
+		}
+		if got := foreignOrigin(r); got != tc.foreign {
+			t.Errorf("%s: foreign %v, want %v", tc.name, got, tc.foreign)
+		}
+	}
+	// through the handlers: an https page's batch to a plain server is
+	// refused and writes nothing; behind a TLS proxy it is taken, and the
+	// cookie of a consent there is Secure
+	dir := t.TempDir()
+	s := newStudyServer(t, dir, nil)
+	c := consent(t, s)
+	batch := `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0}]}`
+	if w := post(s, c, batch, func(r *http.Request) { r.Header.Set("Origin", "https://example.com") }); w.Code != 403 || exists(filepath.Join(dir, participantID(c)+".jsonl")) {
+		t.Errorf("an https page's batch to an http server: %d %s", w.Code, w.Body)
+	}
+	proxied := func(r *http.Request) { r.Header.Set("Origin", "https://example.com"); r.Header.Set("X-Forwarded-Proto", "https") }
+	if w := post(s, c, batch, proxied); w.Code != 200 {
+		t.Errorf("behind a TLS proxy: %d %s", w.Code, w.Body)
+	}
+	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	proxied(r)
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if cs := w.Result().Cookies(); w.Code != http.StatusSeeOther || len(cs) != 1 || !cs[0].Secure {
+		t.Errorf("a consent behind a TLS proxy: %d, cookies %v, want one Secure", w.Code, cs)
+	}
+}
