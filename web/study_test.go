@@ -777,7 +777,10 @@ func TestStudyOrigin(t *testing.T) {
 	if w := post(s, c, batch, func(r *http.Request) { r.Header.Set("Origin", "https://example.com") }); w.Code != 403 || exists(filepath.Join(dir, participantID(c)+".jsonl")) {
 		t.Errorf("an https page's batch to an http server: %d %s", w.Code, w.Body)
 	}
-	proxied := func(r *http.Request) { r.Header.Set("Origin", "https://example.com"); r.Header.Set("X-Forwarded-Proto", "https") }
+	proxied := func(r *http.Request) {
+		r.Header.Set("Origin", "https://example.com")
+		r.Header.Set("X-Forwarded-Proto", "https")
+	}
 	if w := post(s, c, batch, proxied); w.Code != 200 {
 		t.Errorf("behind a TLS proxy: %d %s", w.Code, w.Body)
 	}
