@@ -210,8 +210,11 @@ func TestStudyConsent(t *testing.T) {
 	if w.Code != http.StatusSeeOther || len(w.Result().Cookies()) != 0 {
 		t.Errorf("second consent: %d %v", w.Code, w.Result().Cookies())
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-		t.Errorf("second consent: %d files", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("second consent: %d files, want the key and rotation.json", len(ents))
+	}
+	if b := readFile(t, filepath.Join(dir, "rotation.json")); b != "{\"next\":1}\n" {
+		t.Errorf("rotation.json %q, want the next position 1", b)
 	}
 }
 
@@ -384,8 +387,8 @@ func TestStudyLimits(t *testing.T) {
 	if w.Code != 503 || len(w.Result().Cookies()) != 0 {
 		t.Errorf("a third participant: %d", w.Code)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
-		t.Errorf("%d files, want the 2 keys", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("%d files, want the 2 keys and rotation.json", len(ents))
 	}
 	// the topic line is 100 bytes or so: three fit, a fourth does not
 	file := filepath.Join(dir, participantID(c)+".jsonl")
@@ -437,8 +440,8 @@ func TestStudyWithdraw(t *testing.T) {
 			t.Errorf("%s is still there", f)
 		}
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
-		t.Errorf("the other participant's files: %d, want 2", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("the other participant's files and rotation.json: %d, want 3", len(ents))
 	}
 	if w := post(s, c, `{"events":[{"ev":"query","topic":"T1","seq":2,"t":0,"q":"x"}]}`); w.Code != 403 {
 		t.Errorf("events after withdrawal: %d", w.Code)
@@ -791,5 +794,67 @@ func TestStudyOrigin(t *testing.T) {
 	s.ServeHTTP(w, r)
 	if cs := w.Result().Cookies(); w.Code != http.StatusSeeOther || len(cs) != 1 || !cs[0].Secure {
 		t.Errorf("a consent behind a TLS proxy: %d, cookies %v, want one Secure", w.Code, cs)
+	}
+}
+
+// TestStudyRotation: topics go round robin (three topics, two each:
+// participant k gets topics k and k+1, mod 3) across restarts and
+// withdrawals: the next participant's position is kept in rotation.json,
+// not taken from the participants left. Without rotation.json the keys'
+// positions say where to go on; keys of neither (a folder of an older
+// server) count themselves.
+func TestStudyRotation(t *testing.T) {
+	dir := t.TempDir()
+	topicsOf := func(s *Server, c *http.Cookie) string {
+		id := participantID(c)
+		s.study.mu.Lock()
+		defer s.study.mu.Unlock()
+		return strings.Join(s.study.parts[id].topics, " ")
+	}
+	withdraw := func(s *Server, c *http.Cookie) {
+		r := httptest.NewRequest("POST", "/study/withdraw", nil)
+		r.AddCookie(c)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != 200 {
+			t.Fatalf("withdraw: %d", w.Code)
+		}
+	}
+	s := newStudyServer(t, dir, nil)
+	a, b, c := consent(t, s), consent(t, s), consent(t, s)
+	for i, want := range []string{"T1 T2", "T2 T3", "T3 T1"} {
+		if got := topicsOf(s, []*http.Cookie{a, b, c}[i]); got != want {
+			t.Errorf("participant %d: %s, want %s", i, got, want)
+		}
+	}
+	withdraw(s, a)
+	withdraw(s, b)
+	// restarted with one participant left: the fourth (position 3) gets T1 T2
+	s = newStudyServer(t, dir, nil)
+	d := consent(t, s)
+	if got := topicsOf(s, d); got != "T1 T2" {
+		t.Errorf("after withdrawals and a restart: %s, want T1 T2 (position 3)", got)
+	}
+	// rotation.json lost (a crash before it was first written): the keys'
+	// largest position (3) + 1
+	os.Remove(filepath.Join(dir, "rotation.json"))
+	s = newStudyServer(t, dir, nil)
+	if got := topicsOf(s, consent(t, s)); got != "T2 T3" {
+		t.Errorf("from the keys' positions: %s, want T2 T3 (position 4)", got)
+	}
+	// keys without positions and no rotation.json: their number
+	old := t.TempDir()
+	for i, id := range []string{"P-0000000000000001", "P-0000000000000002"} {
+		key := fmt.Sprintf(`{"participant":%q,"token_sha256":"%064d","topics":["T%d"]}`, id, 0, i+1)
+		os.WriteFile(filepath.Join(old, id+".json"), []byte(key), 0o600)
+	}
+	s = newStudyServer(t, old, nil)
+	if got := topicsOf(s, consent(t, s)); got != "T3 T1" {
+		t.Errorf("an older folder of two keys: %s, want T3 T1 (position 2)", got)
+	}
+	// a counter that is not one: the server does not start
+	os.WriteFile(filepath.Join(old, "rotation.json"), []byte("[]"), 0o600)
+	if _, err := New(Options{Pages: &fakePages{}, Study: &StudyOptions{Dir: old, Topics: studyTopics}}); err == nil || !strings.Contains(err.Error(), "rotation.json: not the study's round-robin counter") {
+		t.Errorf("a broken rotation.json: %v", err)
 	}
 }

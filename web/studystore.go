@@ -26,9 +26,16 @@ import (
 //     the first batch accepted. These files are the readings: readsim eval
 //     --readings DIR/*.jsonl, readsim calibrate DIR/*.jsonl.
 //   - P-….json: the participant's key: {"participant", "token_sha256" (the
-//     SHA-256 of the token, hex), "topics" (assigned, in order)}. Written
+//     SHA-256 of the token, hex), "topics" (assigned, in order),
+//     "position" (the participant's place in the round robin)}. Written
 //     atomically at consent; what lets a restarted server accept the
 //     participant. Never the token itself, no name, address or browser.
+//
+// and rotation.json, {"next": N}: the round-robin position of the next
+// participant, written (atomically) before each new participant's key, so
+// that a restarted server goes on where it stopped, withdrawals or not. A
+// server starts at the largest of N, the keys' positions + 1, and the
+// number of keys (a folder of keys written before rotation.json existed).
 //
 // Durability: a batch is appended with one write(2) on a file opened with
 // O_APPEND, then fsync; a write or fsync that fails or comes short is cut
@@ -67,6 +74,15 @@ type participantKey struct {
 	Participant string   `json:"participant"`
 	TokenSHA256 string   `json:"token_sha256"`
 	Topics      []string `json:"topics"`
+	Position    *int     `json:"position,omitempty"`
+}
+
+// rotationFile is the study's round-robin counter, in the folder.
+const rotationFile = "rotation.json"
+
+// rotation is the JSON of rotationFile.
+type rotation struct {
+	Next int `json:"next"`
 }
 
 // studyStore is the study's folder and its participants.
@@ -113,9 +129,9 @@ func openStudy(opt StudyOptions, logf func(string, ...any)) (*studyStore, error)
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if strings.HasPrefix(name, ".P-") && strings.Contains(name, ".tmp") {
-			// a key file whose writing was interrupted: never renamed,
-			// never given to anyone
+		if (strings.HasPrefix(name, ".P-") || strings.HasPrefix(name, "."+rotationFile)) && strings.Contains(name, ".tmp") {
+			// a key or counter file whose writing was interrupted: never
+			// renamed, never given to anyone
 			os.Remove(filepath.Join(opt.Dir, name))
 			continue
 		}
@@ -123,41 +139,58 @@ func openStudy(opt StudyOptions, logf func(string, ...any)) (*studyStore, error)
 		if !ok || !participantPattern.MatchString(id) || !e.Type().IsRegular() {
 			continue
 		}
-		p, err := readKey(filepath.Join(opt.Dir, name), id)
+		p, pos, err := readKey(filepath.Join(opt.Dir, name), id)
 		if err != nil {
 			return nil, err
 		}
 		s.parts[id] = p
+		s.next = max(s.next, pos+1)
 	}
-	s.next = len(s.parts)
+	s.next = max(s.next, len(s.parts))
+	b, err := os.ReadFile(filepath.Join(opt.Dir, rotationFile))
+	switch {
+	case err == nil:
+		var r rotation
+		if err := json.Unmarshal(b, &r); err != nil || r.Next < 0 {
+			return nil, fmt.Errorf("%s: not the study's round-robin counter {\"next\": N}", filepath.Join(opt.Dir, rotationFile))
+		}
+		s.next = max(s.next, r.Next)
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("study folder: %w", err)
+	}
 	return s, nil
 }
 
-// readKey reads a participant's key file.
-func readKey(path, id string) (*participant, error) {
+// readKey reads a participant's key file, and its round-robin position
+// (-1 when the key has none).
+func readKey(path, id string) (*participant, int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var k participantKey
-	if err := json.Unmarshal(b, &k); err != nil || k.Participant != id || len(k.Topics) == 0 {
-		return nil, fmt.Errorf("%s: not a participant's key", path)
+	if err := json.Unmarshal(b, &k); err != nil || k.Participant != id || len(k.Topics) == 0 || k.Position != nil && *k.Position < 0 {
+		return nil, 0, fmt.Errorf("%s: not a participant's key", path)
 	}
 	h, err := hex.DecodeString(k.TokenSHA256)
 	if err != nil || len(h) != sha256.Size {
-		return nil, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
+		return nil, 0, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
 	}
 	p := &participant{id: id, topics: k.Topics, assigned: map[string]bool{}}
 	copy(p.hash[:], h)
 	for _, t := range k.Topics {
 		p.assigned[t] = true
 	}
-	return p, nil
+	pos := -1
+	if k.Position != nil {
+		pos = *k.Position
+	}
+	return p, pos, nil
 }
 
 func (s *studyStore) recording(id string) string { return filepath.Join(s.opt.Dir, id+".jsonl") }
@@ -194,11 +227,18 @@ func (s *studyStore) newParticipant() (*participant, string, error) {
 		p.topics = append(p.topics, t)
 		p.assigned[t] = true
 	}
-	key, _ := json.Marshal(participantKey{Participant: id, TokenSHA256: hex.EncodeToString(p.hash[:]), Topics: p.topics})
-	if err := writeFileSync(s.opt.Dir, id+".json", append(key, '\n')); err != nil {
+	// the counter first: a crash before the key skips a position, never
+	// gives one twice
+	pos := s.next
+	next, _ := json.Marshal(rotation{Next: pos + 1})
+	if err := writeFileSync(s.opt.Dir, rotationFile, append(next, '\n')); err != nil {
 		return nil, "", err
 	}
 	s.next++
+	key, _ := json.Marshal(participantKey{Participant: id, TokenSHA256: hex.EncodeToString(p.hash[:]), Topics: p.topics, Position: &pos})
+	if err := writeFileSync(s.opt.Dir, id+".json", append(key, '\n')); err != nil {
+		return nil, "", err
+	}
 	s.parts[id] = p
 	return p, token, nil
 }

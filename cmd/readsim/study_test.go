@@ -125,9 +125,9 @@ func TestStudyFolderIsReadings(t *testing.T) {
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	keys, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	if len(files) != 2 || len(keys) != 2 {
-		t.Fatalf("recordings %v, keys %v", files, keys)
+	keys, _ := filepath.Glob(filepath.Join(dir, "P-*.json"))
+	if len(files) != 2 || len(keys) != 2 || !fileExists(filepath.Join(dir, "rotation.json")) {
+		t.Fatalf("recordings %v, keys %v (and rotation.json)", files, keys)
 	}
 	for _, f := range append(files, dir) {
 		if st, _ := os.Stat(f); st.Mode().Perm()&0o077 != 0 {
@@ -142,4 +142,9 @@ func TestStudyFolderIsReadings(t *testing.T) {
 	if status != 0 || !strings.Contains(out, "{") {
 		t.Errorf("calibrate: %d\n%s\n%s", status, out, errs)
 	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
