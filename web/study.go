@@ -56,10 +56,11 @@ import (
 //     (one key file each) until MaxParticipants, after which consent is
 //     answered 503. A participant without a recording holds no data; the
 //     people running the study can delete such keys.
-//   - Topics are assigned round robin: participant k (in order of consent,
-//     counted from the participants present at start) gets topics k, k+1,
-//     … (mod the topics), PerParticipant of them, in that order; a topic
-//     is current until its done event.
+//   - Topics are assigned round robin: participant k (in order of
+//     consent, counted over the study's life: rotation.json keeps the
+//     count across restarts and withdrawals) gets topics k, k+1, … (mod
+//     the topics), PerParticipant of them, in that order; a topic is
+//     current until its done event.
 //   - Refusals: no cookie 401; a cookie of no participant (or withdrawn)
 //     or a foreign Origin 403; not JSON 415; a batch over
 //     MaxStudyBatchBytes or MaxStudyBatchEvents, or a recording that would
