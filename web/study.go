@@ -35,9 +35,9 @@ import (
 // Decisions where the issue is silent:
 //   - Authentication: the token (32 random bytes, base64url) lives in a
 //     cookie "readsim_study" = "ID.TOKEN", HttpOnly, SameSite=Strict, 7
-//     days (Secure over https, requestScheme); the server keeps only its SHA-256, in the
-//     participant's key file, so a restarted server still accepts the
-//     participant. No name, IP address or user agent is stored or logged
+//     days (Secure over https, see requestScheme); the server keeps only
+//     its SHA-256, in the participant's key file, so a restarted server
+//     still accepts the participant. No name, IP address or user agent is stored or logged
 //     (the rate limiter's per-address buckets live in memory for seconds).
 //   - POSTs with an Origin header naming another origin (scheme or host)
 //     are refused (403). The server's scheme is https over TLS, http
