@@ -40,18 +40,7 @@ func TestCalibrateRecoversSimulatedReaders(t *testing.T) {
 	} {
 		name := fmt.Sprintf("%s/x=%d/s=%d/%s", tc.run.File, tc.cfg.T2I, tc.cfg.Screen, tc.cfg.Order)
 		t.Run(name, func(t *testing.T) {
-			p, err := NewReplayer(q, tc.run, tc.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			if err := p.Replay(nil, func(e *Event) error { b.Write(e.AppendJSON(nil)); b.WriteByte('\n'); return nil }); err != nil {
-				t.Fatal(err)
-			}
-			rd, err := ReadReading("sim.jsonl", &b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rd := replayReading(t, q, tc.run, tc.cfg, "sim.jsonl")
 			c, err := Calibrate(q, []*Reading{rd}, CalibrateOptions{Bootstrap: 200, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -89,7 +78,7 @@ func TestCalibrateReplayScreens(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, s := range []int{600, 1000, 2000} {
-			rd := replayReading(t, q, run, Reader{T2I: 500, Screen: s})
+			rd := replayReading(t, q, run, Reader{T2I: 500, Screen: s}, "sim.jsonl")
 			c, err := Calibrate(q, []*Reading{rd}, CalibrateOptions{Bootstrap: 50, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -101,8 +90,9 @@ func TestCalibrateReplayScreens(t *testing.T) {
 	}
 }
 
-// replayReading is readsim replay's trace of run read back as a reading.
-func replayReading(t *testing.T, q *inex.Qrels, run *inex.Run, cfg Reader) *Reading {
+// replayReading is readsim replay's trace of run read back as the reading
+// name.
+func replayReading(t *testing.T, q *inex.Qrels, run *inex.Run, cfg Reader, name string) *Reading {
 	t.Helper()
 	p, err := NewReplayer(q, run, cfg)
 	if err != nil {
@@ -112,7 +102,7 @@ func replayReading(t *testing.T, q *inex.Qrels, run *inex.Run, cfg Reader) *Read
 	if err := p.Replay(nil, func(e *Event) error { b.Write(e.AppendJSON(nil)); b.WriteByte('\n'); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	rd, err := ReadReading("sim.jsonl", &b)
+	rd, err := ReadReading(name, &b)
 	if err != nil {
 		t.Fatal(err)
 	}

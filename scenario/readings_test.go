@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -92,19 +91,7 @@ func TestReplayAsReading(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, x := range []int{300, 2000} {
-			cfg := Reader{T2I: x}
-			p, err := NewReplayer(q, run, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			if err := p.Replay(nil, func(e *Event) error { b.Write(e.AppendJSON(nil)); b.WriteByte('\n'); return nil }); err != nil {
-				t.Fatal(err)
-			}
-			rd, err := ReadReading(file+".jsonl", &b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rd := replayReading(t, q, run, Reader{T2I: x}, file+".jsonl")
 			sim := mustMeasures(t, fmt.Sprintf(`AgP\T2Ip(%d)`, x), fmt.Sprintf(`ANCE[100]\LE(300,5,%d)`, x), "AP")
 			want, err := Evaluate(q, run, EvalOptions{Measures: sim}, 2)
 			if err != nil {
