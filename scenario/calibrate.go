@@ -296,9 +296,9 @@ func turnbullMedian(obs []interval, w []float64) (int, interval, bool) {
 
 // turnbull returns the innermost intervals of obs (w: their weights, nil
 // for 1 each; an interval of weight 0 is left out) in increasing order and
-// the mass the NPMLE gives each, by the self-consistency algorithm: every
-// interval's weight is shared among the innermost intervals it holds in
-// proportion to their mass, until the masses move by less than 1e-10.
+// the mass the NPMLE gives each, by the self-consistency algorithm (EM):
+// every interval's weight is shared among the innermost intervals it holds
+// in proportion to their mass.
 func turnbull(obs []interval, w []float64) ([]interval, []float64) {
 	type end struct {
 		at    int
@@ -360,31 +360,135 @@ func turnbull(obs []interval, w []float64) ([]interval, []float64) {
 	}
 	prefix := make([]float64, m+1)
 	diff := make([]float64, m+1)
-	for iter := 0; iter < 100000; iter++ {
-		for j, p := range mass {
-			prefix[j+1] = prefix[j] + p
+	// em writes into dst the self-consistency step from p.
+	em := func(dst, p []float64) {
+		for j, v := range p {
+			prefix[j+1] = prefix[j] + v
 		}
 		clear(diff)
 		for _, s := range spans {
-			den := prefix[s.last+1] - prefix[s.first]
-			if den <= 0 {
-				continue
+			if den := prefix[s.last+1] - prefix[s.first]; den > 0 {
+				diff[s.first] += s.w / den
+				diff[s.last+1] -= s.w / den
 			}
-			diff[s.first] += s.w / den
-			diff[s.last+1] -= s.w / den
 		}
-		moved, run := 0.0, 0.0
-		for j := range mass {
+		run := 0.0
+		for j, v := range p {
 			run += diff[j]
-			p := mass[j] * run / total
-			moved = max(moved, math.Abs(p-mass[j]))
-			mass[j] = p
+			dst[j] = v * run / total
+		}
+	}
+	// The hybrid of Wellner and Zhan (1997): each round an EM step, then
+	// an iterative convex minorant step (Groeneboom and Wellner 1992;
+	// Jongbloed 1998) on the distribution function F at the cells' right
+	// ends (F[0] = 0, F[m] = 1): a Newton step with the Hessian's diagonal,
+	// projected on the nondecreasing functions by weighted isotonic
+	// regression, halved until the likelihood grows enough. Until F moves
+	// by less than 1e-10 (EM alone can take thousands of rounds).
+	F := make([]float64, m+1)
+	next := make([]float64, m+1)
+	prob := make([]float64, len(spans))
+	grad := make([]float64, m+1)
+	hess := make([]float64, m+1)
+	y := make([]float64, m+1)
+	loglik := func(F []float64) float64 {
+		ll := 0.0
+		for i, s := range spans {
+			p := F[s.last+1] - F[s.first]
+			if p <= 0 {
+				return math.Inf(-1)
+			}
+			prob[i] = p
+			ll += s.w * math.Log(p)
+		}
+		return ll
+	}
+	cumulate := func() {
+		for j, v := range mass {
+			F[j+1] = F[j] + v
+		}
+		F[m] = 1
+	}
+	var pava isotonic
+	for iter := 0; iter < 1000; iter++ {
+		em(mass, mass)
+		cumulate()
+		ll := loglik(F)
+		clear(grad)
+		clear(hess)
+		for i, s := range spans {
+			d, h := s.w/prob[i], s.w/(prob[i]*prob[i])
+			grad[s.last+1] += d
+			hess[s.last+1] += h
+			grad[s.first] -= d
+			hess[s.first] += h
+		}
+		for k := 1; k < m; k++ {
+			y[k] = F[k]
+			if hess[k] > 0 {
+				y[k] += grad[k] / hess[k]
+			}
+		}
+		z := pava.fit(y[1:m], hess[1:m])
+		slope := 0.0
+		for k := 1; k < m; k++ {
+			z[k-1] = min(max(z[k-1], 0), 1)
+			slope += grad[k] * (z[k-1] - F[k])
+		}
+		moved := 0.0
+		for lambda := 1.0; lambda > 1e-9; lambda /= 2 {
+			next[0], next[m] = 0, 1
+			moved = 0
+			for k := 1; k < m; k++ {
+				next[k] = F[k] + lambda*(z[k-1]-F[k])
+				moved = max(moved, math.Abs(next[k]-F[k]))
+			}
+			if loglik(next) >= ll+1e-4*lambda*slope {
+				break
+			}
+			moved = 0
+			copy(next, F)
+		}
+		for j := range mass {
+			mass[j] = max(next[j+1]-next[j], 0)
 		}
 		if moved < 1e-10 {
 			break
 		}
 	}
 	return cells, mass
+}
+
+// isotonic is weighted isotonic regression by pool-adjacent-violators,
+// with its buffers.
+type isotonic struct {
+	val, wt []float64
+	size    []int
+	out     []float64
+}
+
+// fit returns the nondecreasing sequence closest to y in the squares
+// weighted by w (a weight of 0 counts as a tiny one).
+func (r *isotonic) fit(y, w []float64) []float64 {
+	r.val, r.wt, r.size = r.val[:0], r.wt[:0], r.size[:0]
+	for i, v := range y {
+		wi := max(w[i], 1e-300)
+		r.val, r.wt, r.size = append(r.val, v), append(r.wt, wi), append(r.size, 1)
+		for n := len(r.val); n > 1 && r.val[n-2] > r.val[n-1]; n = len(r.val) {
+			tw := r.wt[n-2] + r.wt[n-1]
+			r.val[n-2] = (r.val[n-2]*r.wt[n-2] + r.val[n-1]*r.wt[n-1]) / tw
+			r.wt[n-2] = tw
+			r.size[n-2] += r.size[n-1]
+			r.val, r.wt, r.size = r.val[:n-1], r.wt[:n-1], r.size[:n-1]
+		}
+	}
+	r.out = r.out[:0]
+	for b, v := range r.val {
+		for range r.size[b] {
+			r.out = append(r.out, v)
+		}
+	}
+	return r.out
 }
 
 // bootstrapMedian returns the 95% bootstrap interval of the median over b

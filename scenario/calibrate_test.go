@@ -213,6 +213,40 @@ func TestCalibrateScrollReaders(t *testing.T) {
 	}
 }
 
+// Four participants of differing tolerances, 300, 500, 500 and 900, read
+// the same articles of the INEX article run: the tolerance's distribution
+// over visits has F(300) = 1/4 and F(500) = 3/4, so its median is 500,
+// which calibration recovers within 10% with either screen.
+func TestCalibrateMixedReaders(t *testing.T) {
+	dir := shareddata.INEX(t)
+	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := inex.OpenRun(filepath.Join(dir, "article-run.trec"), inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []int{650, 2000} {
+		var rds []*Reading
+		for i, x := range []int{300, 500, 500, 900} {
+			pid := fmt.Sprintf("P-%d", i)
+			rd, err := ReadReading(pid, strings.NewReader(scrollReading(q, run, pid, x, s, s)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rds = append(rds, rd)
+		}
+		c, err := Calibrate(q, rds, CalibrateOptions{Bootstrap: 100, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(c.T2I-500) > 50 || !c.T2IBounded || c.T2ILow > 500 || c.T2IHigh < 500 || c.Screen != s {
+			t.Errorf("s=%d: T2I %v [%v, %v] (observed %v), screen %d; want 500 and %d", s, c.T2I, c.T2ILow, c.T2IHigh, c.T2IBounded, c.Screen, s)
+		}
+	}
+}
+
 // The NPMLE's median by hand. Exact and right-censored visits are
 // Kaplan–Meier's: stops at 100, 200, 400 and one censored at 150 (x >
 // 150): survival 3/4 after 100, 3/4·1/2 = 3/8 after 200: the median is
@@ -328,6 +362,36 @@ func TestVisitTolerance(t *testing.T) {
 		got, _, _ := tolerance(a, screensOf(a, jd.Rel), jd.Length, jd.Rel)
 		if got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkCalibrateMixed: calibrate (1,000 bootstrap resamples) on the
+// four participants of TestCalibrateMixedReaders with 650-character
+// screens: 13,192 visits, some 600 innermost intervals.
+func BenchmarkCalibrateMixed(b *testing.B) {
+	dir := shareddata.INEX(b)
+	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run, err := inex.OpenRun(filepath.Join(dir, "article-run.trec"), inex.RunOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rds []*Reading
+	for i, x := range []int{300, 500, 500, 900} {
+		pid := fmt.Sprintf("P-%d", i)
+		rd, err := ReadReading(pid, strings.NewReader(scrollReading(q, run, pid, x, 650, 650)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		rds = append(rds, rd)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Calibrate(q, rds, CalibrateOptions{Seed: 1}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
