@@ -44,9 +44,9 @@ type CalibrateOptions struct {
 // "t2i" gives x = U exactly and "end" x ≥ U.
 //
 // The tolerance's distribution is the nonparametric maximum-likelihood
-// estimate over these intervals (Turnbull 1976, by the self-consistency
-// (EM) algorithm on the innermost intervals); with exact and right-censored
-// visits only, it is the Kaplan–Meier estimate. T2I is its median, the mass
+// estimate over these intervals (Turnbull 1976: masses on the innermost
+// intervals, computed by the EM-ICM hybrid of Wellner and Zhan 1997); with
+// exact and right-censored visits only, it is the Kaplan–Meier estimate. T2I is its median, the mass
 // of an innermost interval spread evenly over its characters.
 type Calibration struct {
 	// T2I is the tolerance to irrelevance: the median of the estimated
@@ -296,9 +296,10 @@ func turnbullMedian(obs []interval, w []float64) (int, interval, bool) {
 
 // turnbull returns the innermost intervals of obs (w: their weights, nil
 // for 1 each; an interval of weight 0 is left out) in increasing order and
-// the mass the NPMLE gives each, by the self-consistency algorithm (EM):
-// every interval's weight is shared among the innermost intervals it holds
-// in proportion to their mass.
+// the mass the NPMLE gives each: rounds of a self-consistency (EM) step,
+// in which every interval's weight is shared among the innermost intervals
+// it holds in proportion to their mass, and an iterative convex minorant
+// step.
 func turnbull(obs []interval, w []float64) ([]interval, []float64) {
 	type end struct {
 		at    int
