@@ -17,16 +17,8 @@ import (
 // tolerance within 10%, the screen size, the reading order; and the fitted
 // reader predicts the readings' AgP\Read exactly (they are its own).
 func TestCalibrateRecoversSimulatedReaders(t *testing.T) {
-	dir := shareddata.INEX(t)
-	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := inex.OpenRun(filepath.Join(dir, "article-run.trec"), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	focused, err := inex.OpenRun(filepath.Join(dir, "passage-run.focused.fol"), inex.RunOptions{})
+	q, run := inexArticleRun(t)
+	focused, err := inex.OpenRun(filepath.Join(shareddata.INEX(t), "passage-run.focused.fol"), inex.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,15 +157,7 @@ func scrollReading(q *inex.Qrels, run *inex.Run, pid string, x, s, step int) str
 // stops on its first screen, so the recordings of 300 and of 500 are the
 // same, and the estimate says so with an interval that holds both.
 func TestCalibrateScrollReaders(t *testing.T) {
-	dir := shareddata.INEX(t)
-	iq, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	irun, err := inex.OpenRun(filepath.Join(dir, "article-run.trec"), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	iq, irun := inexArticleRun(t)
 	sq, err := inex.OpenQrels("../corpus-sample/judgments.qrels", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -218,26 +202,9 @@ func TestCalibrateScrollReaders(t *testing.T) {
 // over visits has F(300) = 1/4 and F(500) = 3/4, so its median is 500,
 // which calibration recovers within 10% with either screen.
 func TestCalibrateMixedReaders(t *testing.T) {
-	dir := shareddata.INEX(t)
-	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := inex.OpenRun(filepath.Join(dir, "article-run.trec"), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, run := inexArticleRun(t)
 	for _, s := range []int{650, 2000} {
-		var rds []*Reading
-		for i, x := range []int{300, 500, 500, 900} {
-			pid := fmt.Sprintf("P-%d", i)
-			rd, err := ReadReading(pid, strings.NewReader(scrollReading(q, run, pid, x, s, s)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rds = append(rds, rd)
-		}
-		c, err := Calibrate(q, rds, CalibrateOptions{Bootstrap: 100, Seed: 1})
+		c, err := Calibrate(q, mixedReadings(t, q, run, s), CalibrateOptions{Bootstrap: 100, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,28 +337,43 @@ func TestVisitTolerance(t *testing.T) {
 // four participants of TestCalibrateMixedReaders with 650-character
 // screens: 13,192 visits, some 600 innermost intervals.
 func BenchmarkCalibrateMixed(b *testing.B) {
-	dir := shareddata.INEX(b)
-	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	run, err := inex.OpenRun(filepath.Join(dir, "article-run.trec"), inex.RunOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var rds []*Reading
-	for i, x := range []int{300, 500, 500, 900} {
-		pid := fmt.Sprintf("P-%d", i)
-		rd, err := ReadReading(pid, strings.NewReader(scrollReading(q, run, pid, x, 650, 650)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		rds = append(rds, rd)
-	}
+	q, run := inexArticleRun(b)
+	rds := mixedReadings(b, q, run, 650)
 	b.ResetTimer()
 	for range b.N {
 		if _, err := Calibrate(q, rds, CalibrateOptions{Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// inexArticleRun reads the INEX 2009–2010 judgments and article run.
+func inexArticleRun(tb testing.TB) (*inex.Qrels, *inex.Run) {
+	tb.Helper()
+	dir := shareddata.INEX(tb)
+	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	run, err := inex.OpenRun(filepath.Join(dir, "article-run.trec"), inex.RunOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return q, run
+}
+
+// mixedReadings are the recordings of four scrollReading participants of
+// tolerances 300, 500, 500 and 900 with screens of s characters.
+func mixedReadings(tb testing.TB, q *inex.Qrels, run *inex.Run, s int) []*Reading {
+	tb.Helper()
+	var rds []*Reading
+	for i, x := range []int{300, 500, 500, 900} {
+		pid := fmt.Sprintf("P-%d", i)
+		rd, err := ReadReading(pid, strings.NewReader(scrollReading(q, run, pid, x, s, s)))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rds = append(rds, rd)
+	}
+	return rds
 }
