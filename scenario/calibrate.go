@@ -25,27 +25,55 @@ type CalibrateOptions struct {
 }
 
 // Calibration is the simulated reader that best explains recorded readings.
+//
+// The model of a visit (an article opened in a topic): the reader reads
+// the screens one after the other, counting the non-relevant characters
+// new to them, and leaves when the count reaches their tolerance x (T2I,
+// measures.md §3), at the end of the article, or when they have found what
+// they wanted. A recording holds every screen shown, not how far down the
+// last one the reader got, so a visit does not give x but an interval:
+// with L the non-relevant characters of the screens before the last one
+// that showed new text, and U those including it, x lies in (L, U]. A
+// visit that may have ended for another reason only says x > L
+// (right-censored): the article's last visit in a topic whose `done` says
+// "found"; a last screen that showed no new non-relevant text (the reader
+// moved on after reading relevant text: no tolerance was reached there);
+// a last screen that reached the article's end or left no non-relevant
+// character unread. A trace of readsim replay says where its reader
+// stopped and why: its last read ends at the stop, so a stop with reason
+// "t2i" gives x = U exactly and "end" x ≥ U.
+//
+// The tolerance's distribution is the nonparametric maximum-likelihood
+// estimate over these intervals (Turnbull 1976: masses on the innermost
+// intervals, computed by the EM-ICM hybrid of Wellner and Zhan 1997); with
+// exact and right-censored visits only, it is the Kaplan–Meier estimate. T2I is its median, the mass
+// of an innermost interval spread evenly over its characters.
 type Calibration struct {
-	// T2I is the tolerance to irrelevance: the median of the non-relevant
-	// characters read in an article before leaving it, estimated with
-	// Kaplan–Meier over the article visits (a visit that read the whole
-	// article is censored: the reader's tolerance was not reached).
-	// T2ILow and T2IHigh are its 95% bootstrap interval (resampling visits).
+	// T2I is the tolerance to irrelevance: the median of the estimated
+	// distribution. T2ILow and T2IHigh are its 95% bootstrap interval
+	// (resampling visits).
 	T2I, T2ILow, T2IHigh float64
-	// T2IBounded is false when fewer than half the visits stopped early: the
-	// tolerance is then at least T2I (no median is observed).
+	// T2IBounded is false when the median lies past every visit that
+	// stopped (most visits were right-censored): the tolerance is then
+	// more than T2I.
 	T2IBounded bool
 	// Screen is the characters on screen at once: the median size of the
-	// read events at least half as large as the largest.
-	Screen int
+	// full screens (the read events at one time; without times, each read
+	// event) at least half as large as the largest. A visit's last screen
+	// (cut by the stop) and screens reaching the article's end are not
+	// full. ScreenBounded is false when no full screen was seen: the
+	// screen is then at least Screen, the largest seen.
+	Screen        int
+	ScreenBounded bool
 	// Order is the reading order that best predicts what was read after the
 	// system's passages, by the mean Jaccard agreement of the characters
 	// read and simulated (Agreement, per order).
 	Order     effort.Order
 	Agreement map[string]float64
 	// Visits counts the article visits used (judged articles with text
-	// read); Censored those that read the whole article.
-	Visits, Censored int
+	// read); Censored those right-censored (x > L: found, read to the end,
+	// or left after relevant text); Exact those of a replay's t2i stop.
+	Visits, Censored, Exact int
 	// Topics compares, per reading and topic, the recorded AgP\Read with the
 	// fitted reader's AgP\T2Ip(T2I) over the same articles in the same order;
 	// RMSE and Correlation (Pearson) summarise them.
@@ -62,13 +90,89 @@ type TopicFit struct {
 
 // visit is one article visit of a reading, against its judgments.
 type visit struct {
-	order    []effort.Span // the characters in the order read
-	read     effort.Spans
-	shown    effort.Spans
-	rel      effort.Spans
-	length   int
-	nonrel   int  // non-relevant characters read
-	censored bool // the whole article was read
+	order  []effort.Span // the characters in the order read
+	read   effort.Spans
+	shown  effort.Spans
+	rel    effort.Spans
+	length int
+	// the tolerance lies in tol: (Lo, Hi], Hi = unbounded when censored
+	tol interval
+}
+
+// interval is a tolerance interval (Lo, Hi] in characters; Hi = unbounded
+// is (Lo, ∞).
+type interval struct{ Lo, Hi int }
+
+// unbounded is the upper end of a right-censored interval.
+const unbounded = math.MaxInt
+
+// screen is one screen of a visit: the read events at one time.
+type screen struct {
+	size   int // characters on screen
+	added  int // characters new to the reader
+	nonrel int // non-relevant characters among them
+	end    int // the furthest offset on screen
+}
+
+// screensOf groups an article's read events into screens: consecutive read
+// events at the same time t are one screen (the recorder writes a screen
+// cut by a folded block as several events), and so are those of a replay
+// with the same screen number (a replay's screen is cut by its jumps);
+// otherwise each event is a screen. rel counts the non-relevant characters
+// new on each.
+func screensOf(a *ReadArticle, rel effort.Spans) []screen {
+	var out []screen
+	for i, v := range a.Views {
+		if i == 0 || !sameScreen(a.Views[i-1], v) {
+			out = append(out, screen{})
+		}
+		sc := &out[len(out)-1]
+		sc.size += v.To - v.From
+		sc.end = max(sc.end, v.To)
+		for _, sp := range a.Order[v.First : v.First+v.Added] {
+			n := sp.End - sp.Start
+			sc.added += n
+			sc.nonrel += n - effort.SpanIntersectLen(sp, rel)
+		}
+	}
+	return out
+}
+
+// sameScreen reports whether consecutive read events v and w were on
+// screen together.
+func sameScreen(v, w View) bool {
+	return v.T >= 0 && v.T == w.T || v.Screen > 0 && v.Screen == w.Screen
+}
+
+// tolerance returns the interval a visit gives of the reader's tolerance
+// (see Calibration), from its screens, the article's length and relevant
+// text, and whether the interval is exact, right-censored or neither.
+func tolerance(a *ReadArticle, scs []screen, length int, rel effort.Spans) (iv interval, exact, censored bool) {
+	last := -1
+	total := 0
+	for i, sc := range scs {
+		if sc.added > 0 {
+			last = i
+		}
+		total += sc.nonrel
+	}
+	before := total
+	if last >= 0 {
+		before -= scs[last].nonrel
+	}
+	switch a.Stop {
+	case "t2i":
+		if total > 0 {
+			return interval{total - 1, total}, true, false
+		}
+	case "end":
+		return interval{max(total-1, 0), unbounded}, false, true
+	}
+	unreadNonrel := length - rel.Clip(0, length).Len() - total
+	if last < 0 || a.Found || scs[last].nonrel == 0 || scs[last].end >= length || unreadNonrel <= 0 {
+		return interval{before, unbounded}, false, true
+	}
+	return interval{before, total}, false, false
 }
 
 // Calibrate fits the simulated reader to readings scored against q: the
@@ -82,9 +186,14 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 	if opt.NR <= 0 {
 		opt.NR = effort.DefaultNR
 	}
+	for _, rd := range readings {
+		if err := checkLengths(q, rd); err != nil {
+			return nil, err
+		}
+	}
+	c := &Calibration{Agreement: map[string]float64{}}
 	var visits []visit
-	var views []int
-	var o effort.Orderer
+	var full, all []int
 	for _, rd := range readings {
 		for _, t := range rd.Topics {
 			j := q.Topics[t.ID]
@@ -92,15 +201,33 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 				continue
 			}
 			for _, a := range t.Articles {
-				views = append(views, a.Views...)
 				jd := j.Docs[a.Doc]
+				var rel effort.Spans
+				length := a.Length
+				if jd != nil {
+					rel, length = jd.Rel, jd.Length
+				}
+				scs := screensOf(a, rel)
+				if length > 0 {
+					for i, sc := range scs {
+						all = append(all, sc.size)
+						if i < len(scs)-1 && sc.end < length {
+							full = append(full, sc.size)
+						}
+					}
+				}
 				if jd == nil || jd.Length == 0 || len(a.Order) == 0 {
 					continue
 				}
 				v := visit{order: a.Order, read: a.Read().Clip(0, jd.Length), shown: a.Shown.Clip(0, jd.Length), rel: jd.Rel, length: jd.Length}
-				tally := effort.T2I(o.Recorded(a.Order, jd.Rel), 0)
-				v.nonrel = tally.Read - tally.RelRead
-				v.censored = v.read.Len() >= jd.Length
+				var exact, censored bool
+				v.tol, exact, censored = tolerance(a, scs, jd.Length, jd.Rel)
+				if exact {
+					c.Exact++
+				}
+				if censored {
+					c.Censored++
+				}
 				visits = append(visits, v)
 			}
 		}
@@ -108,15 +235,23 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 	if len(visits) == 0 {
 		return nil, errors.New("no judged article was read: nothing to calibrate against (are these readings of the judged topics?)")
 	}
-	c := &Calibration{Visits: len(visits), Agreement: map[string]float64{}}
-	for _, v := range visits {
-		if v.censored {
-			c.Censored++
+	c.Visits = len(visits)
+	tols := make([]interval, len(visits))
+	for i, v := range visits {
+		tols[i] = v.tol
+	}
+	med, _, bounded := turnbullMedian(tols, nil)
+	c.T2I, c.T2IBounded = float64(med), bounded
+	c.T2ILow, c.T2IHigh = bootstrapMedian(tols, opt.Bootstrap, opt.Seed)
+	c.Screen, c.ScreenBounded = screenSize(full)
+	if !c.ScreenBounded {
+		for _, s := range all {
+			c.Screen = max(c.Screen, s)
+		}
+		if c.Screen == 0 {
+			c.Screen = effort.DefaultScreen
 		}
 	}
-	c.T2I, c.T2IBounded = kmMedian(visits)
-	c.T2ILow, c.T2IHigh = bootstrapMedian(visits, opt.Bootstrap, opt.Seed)
-	c.Screen = screenSize(views)
 	x := max(int(math.Round(c.T2I)), 1)
 	best := -1.0
 	for _, ord := range []effort.Order{effort.Natural, effort.Best, effort.Worst} {
@@ -130,80 +265,291 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 	return c, nil
 }
 
-// kmMedian returns the Kaplan–Meier median of the visits' non-relevant
-// characters read (a censored visit's tolerance is at least its count), and
-// whether a median is observed (the survival falls to ½).
-func kmMedian(vs []visit) (float64, bool) {
-	type obs struct {
-		n        int
-		censored bool
-	}
-	os := make([]obs, len(vs))
-	for i, v := range vs {
-		os[i] = obs{v.nonrel, v.censored}
-	}
-	sort.Slice(os, func(i, j int) bool {
-		if os[i].n != os[j].n {
-			return os[i].n < os[j].n
+// turnbullMedian returns the median of the nonparametric maximum-likelihood
+// estimate of the distribution of a tolerance observed in the intervals
+// obs (weighted by w; nil: 1 each), the innermost interval it lies in (the
+// recordings cannot place it more precisely), and whether it is bounded:
+// when the median falls in an innermost interval (l, ∞) it returns l and
+// false.
+func turnbullMedian(obs []interval, w []float64) (int, interval, bool) {
+	cells, mass := turnbull(obs, w)
+	prev := 0.0
+	for j, c := range cells {
+		cum := prev + mass[j]
+		if cum < 0.5-1e-9 && j < len(cells)-1 {
+			prev = cum
+			continue
 		}
-		return !os[i].censored && os[j].censored // events before censorings at a tie
+		if c.Hi == unbounded {
+			return c.Lo, c, false
+		}
+		// the cell's mass spread evenly over its characters Lo+1 … Hi
+		width := c.Hi - c.Lo
+		k := width
+		if mass[j] > 0 {
+			k = int(math.Ceil((0.5-prev)/mass[j]*float64(width) - 1e-9))
+		}
+		return c.Lo + min(max(k, 1), width), c, true
+	}
+	return 0, interval{}, false // no observation
+}
+
+// turnbull returns the innermost intervals of obs (w: their weights, nil
+// for 1 each; an interval of weight 0 is left out) in increasing order and
+// the mass the NPMLE gives each: rounds of a self-consistency (EM) step,
+// in which every interval's weight is shared among the innermost intervals
+// it holds in proportion to their mass, and an iterative convex minorant
+// step.
+func turnbull(obs []interval, w []float64) ([]interval, []float64) {
+	type end struct {
+		at    int
+		right bool
+	}
+	ends := make([]end, 0, 2*len(obs))
+	total := 0.0
+	for i, o := range obs {
+		if w != nil && w[i] == 0 {
+			continue
+		}
+		ends = append(ends, end{o.Lo, false}, end{o.Hi, true})
+		if w == nil {
+			total++
+		} else {
+			total += w[i]
+		}
+	}
+	// (l, r] and (r, …] do not meet: at a tie a right end comes first
+	sort.Slice(ends, func(i, j int) bool {
+		if ends[i].at != ends[j].at {
+			return ends[i].at < ends[j].at
+		}
+		return ends[i].right && !ends[j].right
 	})
-	surv, atRisk := 1.0, len(os)
-	for i := 0; i < len(os); {
-		k, d := i, 0
-		for k < len(os) && os[k].n == os[i].n {
-			if !os[k].censored {
-				d++
-			}
-			k++
+	var cells []interval
+	for i := 1; i < len(ends); i++ {
+		if !ends[i-1].right && ends[i].right {
+			cells = append(cells, interval{ends[i-1].at, ends[i].at})
 		}
-		if d > 0 {
-			surv *= 1 - float64(d)/float64(atRisk)
-			if surv <= 0.5 {
-				return float64(os[i].n), true
-			}
-		}
-		atRisk -= k - i
-		i = k
 	}
-	return float64(os[len(os)-1].n), false
+	if len(cells) == 0 {
+		return nil, nil
+	}
+	// each interval holds a run of cells [first, last]
+	type span struct {
+		first, last int
+		w           float64
+	}
+	spans := make([]span, 0, len(obs))
+	for i, o := range obs {
+		wi := 1.0
+		if w != nil {
+			if wi = w[i]; wi == 0 {
+				continue
+			}
+		}
+		first := sort.Search(len(cells), func(k int) bool { return cells[k].Lo >= o.Lo })
+		last := sort.Search(len(cells), func(k int) bool { return cells[k].Hi > o.Hi }) - 1
+		spans = append(spans, span{first, last, wi})
+	}
+	m := len(cells)
+	mass := make([]float64, m)
+	for j := range mass {
+		mass[j] = 1 / float64(m)
+	}
+	if m == 1 {
+		return cells, mass
+	}
+	prefix := make([]float64, m+1)
+	diff := make([]float64, m+1)
+	// em writes into dst the self-consistency step from p.
+	em := func(dst, p []float64) {
+		for j, v := range p {
+			prefix[j+1] = prefix[j] + v
+		}
+		clear(diff)
+		for _, s := range spans {
+			if den := prefix[s.last+1] - prefix[s.first]; den > 0 {
+				diff[s.first] += s.w / den
+				diff[s.last+1] -= s.w / den
+			}
+		}
+		run := 0.0
+		for j, v := range p {
+			run += diff[j]
+			dst[j] = v * run / total
+		}
+	}
+	// The hybrid of Wellner and Zhan (1997): each round an EM step, then
+	// an iterative convex minorant step (Groeneboom and Wellner 1992;
+	// Jongbloed 1998) on the distribution function F at the cells' right
+	// ends (F[0] = 0, F[m] = 1): a Newton step with the Hessian's diagonal,
+	// projected on the nondecreasing functions by weighted isotonic
+	// regression, halved until the likelihood grows enough. Until F moves
+	// by less than 1e-10 (EM alone can take thousands of rounds).
+	F := make([]float64, m+1)
+	next := make([]float64, m+1)
+	prob := make([]float64, len(spans))
+	grad := make([]float64, m+1)
+	hess := make([]float64, m+1)
+	y := make([]float64, m+1)
+	loglik := func(F []float64) float64 {
+		ll := 0.0
+		for i, s := range spans {
+			p := F[s.last+1] - F[s.first]
+			if p <= 0 {
+				return math.Inf(-1)
+			}
+			prob[i] = p
+			ll += s.w * math.Log(p)
+		}
+		return ll
+	}
+	cumulate := func() {
+		for j, v := range mass {
+			F[j+1] = F[j] + v
+		}
+		F[m] = 1
+	}
+	var pava isotonic
+	for iter := 0; iter < 1000; iter++ {
+		em(mass, mass)
+		cumulate()
+		ll := loglik(F)
+		clear(grad)
+		clear(hess)
+		for i, s := range spans {
+			d, h := s.w/prob[i], s.w/(prob[i]*prob[i])
+			grad[s.last+1] += d
+			hess[s.last+1] += h
+			grad[s.first] -= d
+			hess[s.first] += h
+		}
+		for k := 1; k < m; k++ {
+			y[k] = F[k]
+			if hess[k] > 0 {
+				y[k] += grad[k] / hess[k]
+			}
+		}
+		z := pava.fit(y[1:m], hess[1:m])
+		slope := 0.0
+		for k := 1; k < m; k++ {
+			z[k-1] = min(max(z[k-1], 0), 1)
+			slope += grad[k] * (z[k-1] - F[k])
+		}
+		moved := 0.0
+		for lambda := 1.0; lambda > 1e-9; lambda /= 2 {
+			next[0], next[m] = 0, 1
+			moved = 0
+			for k := 1; k < m; k++ {
+				next[k] = F[k] + lambda*(z[k-1]-F[k])
+				moved = max(moved, math.Abs(next[k]-F[k]))
+			}
+			if loglik(next) >= ll+1e-4*lambda*slope {
+				break
+			}
+			moved = 0
+			copy(next, F)
+		}
+		for j := range mass {
+			mass[j] = max(next[j+1]-next[j], 0)
+		}
+		if moved < 1e-10 {
+			break
+		}
+	}
+	return cells, mass
 }
 
-// bootstrapMedian returns the 2.5th and 97.5th percentiles of the
-// Kaplan–Meier median over b resamples of the visits.
-func bootstrapMedian(vs []visit, b int, seed uint64) (float64, float64) {
+// isotonic is weighted isotonic regression by pool-adjacent-violators,
+// with its buffers.
+type isotonic struct {
+	val, wt []float64
+	size    []int
+	out     []float64
+}
+
+// fit returns the nondecreasing sequence closest to y in the squares
+// weighted by w (a weight of 0 counts as a tiny one).
+func (r *isotonic) fit(y, w []float64) []float64 {
+	r.val, r.wt, r.size = r.val[:0], r.wt[:0], r.size[:0]
+	for i, v := range y {
+		wi := max(w[i], 1e-300)
+		r.val, r.wt, r.size = append(r.val, v), append(r.wt, wi), append(r.size, 1)
+		for n := len(r.val); n > 1 && r.val[n-2] > r.val[n-1]; n = len(r.val) {
+			tw := r.wt[n-2] + r.wt[n-1]
+			r.val[n-2] = (r.val[n-2]*r.wt[n-2] + r.val[n-1]*r.wt[n-1]) / tw
+			r.wt[n-2] = tw
+			r.size[n-2] += r.size[n-1]
+			r.val, r.wt, r.size = r.val[:n-1], r.wt[:n-1], r.size[:n-1]
+		}
+	}
+	r.out = r.out[:0]
+	for b, v := range r.val {
+		for range r.size[b] {
+			r.out = append(r.out, v)
+		}
+	}
+	return r.out
+}
+
+// bootstrapMedian returns the 95% bootstrap interval of the median over b
+// resamples of the visits: the 2.5th percentile of the first character of
+// the innermost interval holding each resample's median, and the 97.5th
+// of its last (+Inf when unbounded): the interval covers both the sampling
+// variation and what the screens leave unresolved.
+func bootstrapMedian(obs []interval, b int, seed uint64) (float64, float64) {
+	// resample the distinct intervals' counts
+	index := map[interval]int{}
+	var uniq []interval
+	of := make([]int, len(obs))
+	for i, o := range obs {
+		k, ok := index[o]
+		if !ok {
+			k = len(uniq)
+			index[o] = k
+			uniq = append(uniq, o)
+		}
+		of[i] = k
+	}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	meds := make([]float64, b)
-	sample := make([]visit, len(vs))
-	for i := range meds {
-		for k := range sample {
-			sample[k] = vs[rng.IntN(len(vs))]
+	lows, highs := make([]float64, b), make([]float64, b)
+	w := make([]float64, len(uniq))
+	for i := range lows {
+		clear(w)
+		for range obs {
+			w[of[rng.IntN(len(obs))]]++
 		}
-		meds[i], _ = kmMedian(sample)
+		_, cell, _ := turnbullMedian(uniq, w)
+		lows[i], highs[i] = float64(cell.Lo+1), math.Inf(1)
+		if cell.Hi != unbounded {
+			highs[i] = float64(cell.Hi)
+		}
 	}
-	sort.Float64s(meds)
-	return meds[int(0.025*float64(b-1))], meds[int(math.Ceil(0.975*float64(b-1)))]
+	sort.Float64s(lows)
+	sort.Float64s(highs)
+	return lows[int(0.025*float64(b-1))], highs[int(math.Ceil(0.975*float64(b-1)))]
 }
 
-// screenSize estimates the characters on screen at once from the read
-// events' sizes: the median of those at least half the largest (smaller
-// ones are the ends of passages and of articles).
-func screenSize(views []int) int {
+// screenSize estimates the characters on screen at once from the sizes of
+// full screens: the median of those at least half the largest (smaller
+// ones are screens cut by a jump or a folded block). With no full screen it
+// returns 0, false.
+func screenSize(full []int) (int, bool) {
 	big := 0
-	for _, v := range views {
+	for _, v := range full {
 		big = max(big, v)
 	}
 	var keep []int
-	for _, v := range views {
+	for _, v := range full {
 		if 2*v >= big && v > 0 {
 			keep = append(keep, v)
 		}
 	}
 	if len(keep) == 0 {
-		return effort.DefaultScreen
+		return 0, false
 	}
 	sort.Ints(keep)
-	return keep[len(keep)/2]
+	return keep[len(keep)/2], true
 }
 
 // agreement is the mean Jaccard similarity of each visit's characters read
@@ -301,19 +647,22 @@ func (c *Calibration) Write(w io.Writer, f Format, digits int) error {
 			Simulated jsonFloat `json:"simulated_AgP_T2Ip"`
 		}
 		out := struct {
-			T2I        float64            `json:"t2i"`
-			T2ILow     float64            `json:"t2i_low"`
-			T2IHigh    float64            `json:"t2i_high"`
-			T2IBounded bool               `json:"t2i_observed"`
-			Screen     int                `json:"screen"`
-			Order      string             `json:"order"`
-			Agreement  map[string]float64 `json:"order_agreement"`
-			Visits     int                `json:"visits"`
-			Censored   int                `json:"censored"`
-			RMSE       jsonFloat          `json:"rmse"`
-			Corr       jsonFloat          `json:"correlation"`
-			Topics     []topic            `json:"topics"`
-		}{c.T2I, c.T2ILow, c.T2IHigh, c.T2IBounded, c.Screen, c.Order.String(), c.Agreement, c.Visits, c.Censored, jsonFloat(c.RMSE), jsonFloat(c.Correlation), []topic{}}
+			T2I           float64            `json:"t2i"`
+			T2ILow        float64            `json:"t2i_low"`
+			T2IHigh       jsonFloat          `json:"t2i_high"`
+			T2IBounded    bool               `json:"t2i_observed"`
+			Screen        int                `json:"screen"`
+			ScreenBounded bool               `json:"screen_observed"`
+			Order         string             `json:"order"`
+			Agreement     map[string]float64 `json:"order_agreement"`
+			Visits        int                `json:"visits"`
+			Censored      int                `json:"censored"`
+			Exact         int                `json:"exact"`
+			RMSE          jsonFloat          `json:"rmse"`
+			Corr          jsonFloat          `json:"correlation"`
+			Topics        []topic            `json:"topics"`
+		}{c.T2I, c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact,
+			jsonFloat(c.RMSE), jsonFloat(c.Correlation), []topic{}}
 		for _, t := range c.Topics {
 			out.Topics = append(out.Topics, topic{t.Reading, t.Topic, jsonFloat(t.Recorded), jsonFloat(t.Simulated)})
 		}
@@ -324,17 +673,26 @@ func (c *Calibration) Write(w io.Writer, f Format, digits int) error {
 	var b strings.Builder
 	t2i := fmt.Sprintf("%.0f characters (95%% interval %.0f–%.0f)", c.T2I, c.T2ILow, c.T2IHigh)
 	if !c.T2IBounded {
-		t2i = fmt.Sprintf("at least %.0f characters (fewer than half the visits stopped early)", c.T2I)
+		t2i = fmt.Sprintf("more than %.0f characters (most visits ended before the tolerance: found, read to the end, or left after relevant text)", c.T2I)
 	}
+	scr := fmt.Sprintf("%d characters", c.Screen)
+	if !c.ScreenBounded {
+		scr = fmt.Sprintf("at least %d characters (no full screen: every screen was a visit's last or reached an article's end)", c.Screen)
+	}
+	visits := fmt.Sprintf("%d (%d right-censored", c.Visits, c.Censored)
+	if c.Exact > 0 {
+		visits += fmt.Sprintf(", %d exact", c.Exact)
+	}
+	visits += ")"
 	var orders []string
 	for _, o := range []string{"natural", "best", "worst"} {
 		orders = append(orders, fmt.Sprintf("%s %.3f", o, c.Agreement[o]))
 	}
 	params := &Table{Title: "The simulated reader that best explains the readings", Columns: []Column{{Name: "parameter"}, {Name: "estimate"}}, Rows: [][]Cell{
 		{Text("tolerance to irrelevance (T2I)"), Text(t2i)},
-		{Text("screen size"), Text(fmt.Sprintf("%d characters", c.Screen))},
+		{Text("screen size"), Text(scr)},
 		{Text("reading order"), Text(fmt.Sprintf("%s (agreement: %s)", c.Order, strings.Join(orders, ", ")))},
-		{Text("article visits"), Text(fmt.Sprintf("%d (%d read whole)", c.Visits, c.Censored))},
+		{Text("article visits"), Text(visits)},
 	}}
 	if err := params.Write(&b, f, digits); err != nil {
 		return err

@@ -30,6 +30,16 @@ import (
 // (rank: its position in the result list), `jump` and `read` events and a
 // `stop`, and a `done` whose optional `outcome` says "found" or "gave up".
 // Other kinds (`query`, `score`) are allowed and ignored by scoring.
+//
+// What ReadReading checks, naming the line of any problem: every event has
+// a topic and a seq; seq increases strictly from one event to the next
+// (a topic event may start again from 1: readsim replay numbers each
+// topic's events from 1); t, where given, never goes back; events of a
+// topic follow its topic event; read, jump and stop follow an open of the
+// same article; a read [from,to) has 0 ≤ from ≤ to and a jump 0 ≤ to, both
+// within the open's `len` when it is given (an article opened again keeps
+// its length). Where `len` is absent (or 0, replay's unjudged article),
+// the judged length bounds them: EvaluateReading and Calibrate check that.
 
 // Limits on recorded readings.
 const (
@@ -78,10 +88,35 @@ type ReadArticle struct {
 	// OpenT is when the article was first opened (ms; -1 without times).
 	OpenT int64
 	Line  int // the first open event's line
-	// Views are the sizes of the read events (the characters on screen at
-	// once): what calibration estimates the screen size from.
-	Views []int
-	seen  effort.Spans
+	// Length is the open event's `len` (0: not given); reads and jumps lie
+	// within it.
+	Length int
+	// Views are the read events in order: what calibration estimates the
+	// screen size and the tolerance from.
+	Views []View
+	// Stop is the reason of the article's last stop event: readsim
+	// replay's "t2i" (the reader stopped right after the last character
+	// read) or "end"; "" in a recording.
+	Stop string
+	// Found tells that the topic's `done` said "found" while this was the
+	// article last opened: the reader left it satisfied, not weary.
+	Found bool
+	// far is the furthest offset a read or jump reached, farLine its line:
+	// checked against the judged length when the open gives none.
+	far, farLine int
+	seen         effort.Spans
+}
+
+// View is one read event of an article: the characters [From,To) on
+// screen at time T (-1 without times); Screen is a replay's screen number
+// (0 in a recording). Order[First:First+Added] are the spans it added to
+// the reading order (the characters not read before).
+type View struct {
+	From, To     int
+	T            int64
+	Screen       int
+	First, Added int
+	Line         int
 }
 
 // traceLine is the JSON of one event as the reader accepts it.
@@ -90,13 +125,16 @@ type traceLine struct {
 	Topic    *string  `json:"topic"`
 	Rank     int      `json:"rank"`
 	Doc      string   `json:"doc"`
-	Seq      int      `json:"seq"`
+	Seq      *int     `json:"seq"`
 	Run      string   `json:"run"`
 	From     *int     `json:"from"`
 	To       *int     `json:"to"`
 	Passages [][2]int `json:"passages"`
 	T        *int64   `json:"t"`
 	Outcome  string   `json:"outcome"`
+	Len      *int     `json:"len"`
+	Reason   string   `json:"reason"`
+	Screen   int      `json:"screen"`
 }
 
 // OpenReading reads a reading file ("-": standard input).
@@ -137,7 +175,7 @@ func OpenReadings(paths []string) ([]*Reading, error) {
 // ReadReading reads a reading (JSON Lines) from r; name names it in errors.
 // Every problem is an *inex.Error naming the line.
 func ReadReading(name string, r io.Reader) (*Reading, error) {
-	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}}
+	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}, t: -1}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxReadingLine)
 	events := 0
@@ -176,7 +214,10 @@ type readingParser struct {
 	byID map[string]*ReadTopic
 	cur  *ReadTopic   // the topic of the last event
 	art  *ReadArticle // the article last opened in cur, if any
+	last *ReadArticle // the article last opened in cur, still after its stop
 	line int
+	seq  int   // the last seq (0: none yet)
+	t    int64 // the last time t (-1: none yet)
 }
 
 // bad returns the error of the line being read.
@@ -194,18 +235,31 @@ func (p *readingParser) event(b []byte) error {
 	if e.Topic == nil {
 		return p.bad("an event without a topic")
 	}
+	switch {
+	case e.Seq == nil:
+		return p.bad("an event without seq")
+	case *e.Seq < 1:
+		return p.bad("seq %d is not a step counter (1, 2, …)", *e.Seq)
+	case *e.Seq <= p.seq && (e.Ev != "topic" || *e.Seq != 1):
+		return p.bad("seq %d does not follow seq %d: seq must increase strictly (a topic event may start again from 1)", *e.Seq, p.seq)
+	}
+	p.seq = *e.Seq
 	t := int64(-1)
 	if e.T != nil {
 		if *e.T < 0 {
 			return p.bad("negative time t %d", *e.T)
 		}
+		if *e.T < p.t {
+			return p.bad("time t %d goes back (the previous event's is %d)", *e.T, p.t)
+		}
 		t = *e.T
+		p.t = t
 	}
 	if e.Ev != "topic" && (p.cur == nil || p.cur.ID != *e.Topic) {
 		if p.cur = p.byID[*e.Topic]; p.cur == nil {
 			return p.bad("a %q event of topic %s before its topic event", e.Ev, *e.Topic)
 		}
-		p.art = nil
+		p.art, p.last = nil, nil
 	}
 	// a topic event ends nothing: the topic it opens takes its time
 	if e.Ev != "topic" && p.cur != nil && t >= 0 {
@@ -224,13 +278,44 @@ func (p *readingParser) event(b []byte) error {
 		if e.From == nil || e.To == nil || *e.From < 0 || *e.To < *e.From || *e.To > inex.MaxLength {
 			return p.bad("a read event needs 0 ≤ from ≤ to ≤ %d", inex.MaxLength)
 		}
-		art.add(effort.Span{Start: *e.From, End: *e.To}, t)
-		art.Views = append(art.Views, *e.To-*e.From)
+		if err := p.within(art, fmt.Sprintf("read [%d,%d)", *e.From, *e.To), *e.To); err != nil {
+			return err
+		}
+		art.add(effort.Span{Start: *e.From, End: *e.To}, t, e.Screen, p.line)
+	case "jump":
+		art := p.art
+		if art == nil || art.Doc != e.Doc {
+			return p.bad("a jump event outside an opened article")
+		}
+		if e.To == nil || *e.To < 0 || *e.To > inex.MaxLength {
+			return p.bad("a jump event needs 0 ≤ to ≤ %d", inex.MaxLength)
+		}
+		return p.within(art, fmt.Sprintf("a jump to %d", *e.To), *e.To)
+	case "stop":
+		if p.art != nil && p.art.Doc == e.Doc {
+			p.art.Stop = e.Reason
+		}
 	case "done":
 		p.cur.Outcome = e.Outcome
-	case "jump", "stop", "score", "query", "found", "gave-up":
+		if e.Outcome == "found" && p.last != nil {
+			p.last.Found = true
+		}
+	case "score", "query", "found", "gave-up":
 	default:
 		return p.bad("unknown event %q", e.Ev)
+	}
+	return nil
+}
+
+// within checks that what (a read or a jump) reaching offset end stays in
+// the article's length, when its open gave one, and otherwise notes the
+// furthest offset reached for checkLengths.
+func (p *readingParser) within(art *ReadArticle, what string, end int) error {
+	if art.Length > 0 && end > art.Length {
+		return p.bad("%s of article %s goes past its end: the open (line %d) gives len %d", what, art.Doc, art.Line, art.Length)
+	}
+	if end > art.far {
+		art.far, art.farLine = end, p.line
 	}
 	return nil
 }
@@ -253,7 +338,7 @@ func (p *readingParser) topic(e *traceLine, t int64) error {
 	if p.rd.ID == "" && e.Run != "" {
 		p.rd.ID = e.Run
 	}
-	p.art = nil
+	p.art, p.last = nil, nil
 	return nil
 }
 
@@ -263,6 +348,13 @@ func (p *readingParser) open(e *traceLine, t int64) error {
 	if e.Doc == "" || strings.ContainsFunc(e.Doc, isSpace) {
 		return p.bad("an open event without an article id (doc)")
 	}
+	n := 0
+	if e.Len != nil {
+		if *e.Len < 0 || *e.Len > inex.MaxLength {
+			return p.bad("len %d is not the length of an article (0 to %d)", *e.Len, inex.MaxLength)
+		}
+		n = *e.Len
+	}
 	p.art = nil
 	for _, a := range p.cur.Articles {
 		if a.Doc == e.Doc {
@@ -270,28 +362,51 @@ func (p *readingParser) open(e *traceLine, t int64) error {
 		}
 	}
 	if p.art != nil {
+		p.last = p.art
+		if n > 0 && p.art.Length > 0 && n != p.art.Length {
+			return p.bad("article %s opened again with len %d; its open at line %d gives %d", e.Doc, n, p.art.Line, p.art.Length)
+		}
 		return nil
 	}
-	art := &ReadArticle{Doc: e.Doc, Rank: e.Rank, OpenT: t, Line: p.line}
+	art := &ReadArticle{Doc: e.Doc, Rank: e.Rank, OpenT: t, Line: p.line, Length: n}
 	for _, s := range e.Passages {
-		if s[0] < 0 || s[1] < s[0] || s[1] > inex.MaxLength {
-			return p.bad("passage [%d,%d) is not a span of an article", s[0], s[1])
+		if s[0] < 0 || s[1] < s[0] || s[1] > inex.MaxLength || n > 0 && s[1] > n {
+			return p.bad("passage [%d,%d) is not a span of the article", s[0], s[1])
 		}
 		art.Shown = append(art.Shown, effort.Span{Start: s[0], End: s[1]})
 	}
 	art.Shown = effort.Normalize(art.Shown)
 	p.cur.Articles = append(p.cur.Articles, art)
-	p.art = art
+	p.art, p.last = art, art
+	return nil
+}
+
+// checkLengths checks the reads and jumps of articles opened without a
+// length against their judged length in q.
+func checkLengths(q *inex.Qrels, rd *Reading) error {
+	for _, t := range rd.Topics {
+		j := q.Topics[t.ID]
+		if j == nil {
+			continue
+		}
+		for _, a := range t.Articles {
+			if jd := j.Docs[a.Doc]; jd != nil && a.Length == 0 && a.far > jd.Length {
+				return &inex.Error{File: rd.File, Line: a.farLine, Err: fmt.Errorf("offset %d is past the end of article %s: %d characters in the judgments %s (the open gives no len)", a.far, a.Doc, jd.Length, q.File)}
+			}
+		}
+	}
 	return nil
 }
 
 func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
 
-// add records that span s was on screen at time t: its characters not read
-// before join the reading order, in document order.
-func (a *ReadArticle) add(s effort.Span, t int64) {
+// add records that span s was on screen at time t (a read event of
+// screen number scr at line line): its characters not read before join the
+// reading order, in document order.
+func (a *ReadArticle) add(s effort.Span, t int64, scr, line int) {
 	var fresh effort.Spans
 	fresh = effort.AppendDifference(fresh, effort.Spans{s}, a.seen)
+	a.Views = append(a.Views, View{From: s.Start, To: s.End, T: t, Screen: scr, First: len(a.Order), Added: len(fresh), Line: line})
 	for _, f := range fresh {
 		a.Order = append(a.Order, f)
 		a.Times = append(a.Times, t)
@@ -322,6 +437,9 @@ var ReadingListMeasures = []string{`AgP\Read`, `gP[5]\Read`, `ANCE[10]\LE(300,5)
 // opt.AllTopics, judged topics not read score 0.
 func EvaluateReading(q *inex.Qrels, rd *Reading, opt EvalOptions) (*Evaluation, error) {
 	if err := CheckMeasures(opt.Measures, UseReadings, q); err != nil {
+		return nil, err
+	}
+	if err := checkLengths(q, rd); err != nil {
 		return nil, err
 	}
 	byID := map[string]*ReadTopic{}
@@ -472,8 +590,12 @@ func Figures(q *inex.Qrels, rd *Reading, s, nr int) ([]ArticleFigures, []TopicFi
 }
 
 // WriteFigures writes the per-article and per-topic figures of readings (in
-// the order given) as two tables in format f.
+// the order given) as two tables in format f; FormatJSON writes JSON Lines
+// instead, one object per article then per topic (writeFiguresJSON).
 func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f Format, digits int) error {
+	if f == FormatJSON {
+		return writeFiguresJSON(w, q, readings, s, nr)
+	}
 	arts := &Table{Title: fmt.Sprintf("Articles read (LE with a %d-character screen, NR %d)", s, nr), Columns: []Column{
 		{Name: "reading"}, {Name: "topic"}, {Name: "rank", Num: true}, {Name: "doc"}, {Name: "read", Num: true}, {Name: "relevant read", Num: true},
 		{Name: "Read", Num: true}, {Name: "before relevant", Num: true}, {Name: "LE", Num: true}, {Name: "ms to relevant", Num: true}}}
@@ -511,4 +633,74 @@ func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f 
 		return err
 	}
 	return tops.Write(w, f, digits)
+}
+
+// writeFiguresJSON writes the figures of WriteFigures as JSON Lines, so
+// that they follow eval's own JSON lines on one output: per article
+// {"figures":"article","reading","topic","rank","doc","read",
+// "relevant_read","read_precision","before_relevant","LE","screen","nr",
+// "ms_to_relevant"}, per topic {"figures":"topic","reading","topic","read",
+// "relevant_read","ms","ms_to_relevant","relevant_per_minute","outcome"};
+// a figure that is unknown (no relevant character read, no times) is null.
+func writeFiguresJSON(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int) error {
+	type article struct {
+		Figures        string  `json:"figures"`
+		Reading        string  `json:"reading"`
+		Topic          string  `json:"topic"`
+		Rank           int     `json:"rank"`
+		Doc            string  `json:"doc"`
+		Read           int     `json:"read"`
+		RelevantRead   int     `json:"relevant_read"`
+		Precision      float64 `json:"read_precision"`
+		BeforeRelevant *int    `json:"before_relevant"`
+		LE             int     `json:"LE"`
+		Screen         int     `json:"screen"`
+		NR             int     `json:"nr"`
+		MsToRelevant   *int64  `json:"ms_to_relevant"`
+	}
+	type topic struct {
+		Figures      string   `json:"figures"`
+		Reading      string   `json:"reading"`
+		Topic        string   `json:"topic"`
+		Read         int      `json:"read"`
+		RelevantRead int      `json:"relevant_read"`
+		Ms           *int64   `json:"ms"`
+		MsToRelevant *int64   `json:"ms_to_relevant"`
+		RelPerMin    *float64 `json:"relevant_per_minute"`
+		Outcome      string   `json:"outcome"`
+	}
+	known := func(v int64) *int64 {
+		if v < 0 {
+			return nil
+		}
+		return &v
+	}
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	var tops []topic
+	for _, rd := range readings {
+		as, ts := Figures(q, rd, s, nr)
+		for _, a := range as {
+			o := article{"article", rd.ID, a.Topic, a.Rank, a.Doc, a.Read, a.RelRead, a.Precision, nil, a.Effort, s, nr, known(a.MsToRel)}
+			if a.BeforeRel >= 0 {
+				o.BeforeRelevant = &a.BeforeRel
+			}
+			if err := enc.Encode(o); err != nil {
+				return err
+			}
+		}
+		for _, t := range ts {
+			o := topic{"topic", rd.ID, t.Topic, t.Read, t.RelRead, known(t.Ms), known(t.MsToRel), nil, t.Outcome}
+			if t.RelPerMin >= 0 {
+				o.RelPerMin = &t.RelPerMin
+			}
+			tops = append(tops, o)
+		}
+	}
+	for _, o := range tops {
+		if err := enc.Encode(o); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }

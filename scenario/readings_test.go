@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -95,19 +94,7 @@ func TestReplayAsReading(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, x := range []int{300, 2000} {
-			cfg := Reader{T2I: x}
-			p, err := NewReplayer(q, run, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			if err := p.Replay(nil, func(e *Event) error { b.Write(e.AppendJSON(nil)); b.WriteByte('\n'); return nil }); err != nil {
-				t.Fatal(err)
-			}
-			rd, err := ReadReading(file+".jsonl", &b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rd := replayReading(t, q, run, Reader{T2I: x}, file+".jsonl")
 			sim := mustMeasures(t, fmt.Sprintf(`AgP\T2Ip(%d)`, x), fmt.Sprintf(`ANCE[100]\LE(300,5,%d)`, x), "AP")
 			want, err := Evaluate(q, run, EvalOptions{Measures: sim}, 2)
 			if err != nil {
@@ -134,7 +121,6 @@ func TestReplayAsReading(t *testing.T) {
 	}
 }
 
-// Bad readings are refused with the line.
 // TestReadingTopicTimes: a topic's time runs from its topic event to its
 // last event; the next topic's event (at 20 s here) is not the previous
 // topic's end, and a topic resumed later extends its own end.
@@ -158,19 +144,89 @@ func TestReadingTopicTimes(t *testing.T) {
 	}
 }
 
+// Bad readings are refused with the file, the line and the problem: each
+// case is a good reading (a topic, an open of a 100-character article,
+// a read) with one line changed or added.
 func TestReadingErrors(t *testing.T) {
+	const (
+		topic = `{"ev":"topic","topic":"1","seq":1,"t":0}`
+		open  = `{"ev":"open","topic":"1","doc":"a","seq":2,"len":100,"t":10}`
+		read  = `{"ev":"read","topic":"1","doc":"a","seq":3,"from":0,"to":60,"t":20}`
+	)
+	lines := func(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 	for _, tc := range []struct{ name, in, want string }{
 		{"not JSON", "{nope\n", "r:1: not a trace event"},
-		{"read before open", `{"ev":"topic","topic":"1"}` + "\n" + `{"ev":"read","topic":"1","doc":"a","from":0,"to":5}` + "\n", "r:2: a read event outside an opened article"},
-		{"event before its topic", `{"ev":"open","topic":"1","doc":"a"}` + "\n", "r:1: a \"open\" event of topic 1 before its topic event"},
-		{"reversed range", `{"ev":"topic","topic":"1"}` + "\n" + `{"ev":"open","topic":"1","doc":"a"}` + "\n" + `{"ev":"read","topic":"1","doc":"a","from":9,"to":5}` + "\n", "r:3: a read event needs"},
-		{"unknown event", `{"ev":"topic","topic":"1"}` + "\n" + `{"ev":"dance","topic":"1"}` + "\n", `r:2: unknown event "dance"`},
+		{"read before open", lines(topic, `{"ev":"read","topic":"1","doc":"a","seq":2,"from":0,"to":5}`), "r:2: a read event outside an opened article"},
+		{"jump before open", lines(topic, `{"ev":"jump","topic":"1","doc":"a","seq":2,"to":5}`), "r:2: a jump event outside an opened article"},
+		{"event before its topic", `{"ev":"open","topic":"1","doc":"a","seq":1}` + "\n", "r:1: a \"open\" event of topic 1 before its topic event"},
+		{"reversed range", lines(topic, open, `{"ev":"read","topic":"1","doc":"a","seq":3,"from":9,"to":5}`), "r:3: a read event needs"},
+		{"unknown event", lines(topic, `{"ev":"dance","topic":"1","seq":2}`), `r:2: unknown event "dance"`},
 		{"empty", "\n", "r: no topic event"},
-		{"negative time", `{"ev":"topic","topic":"1","t":-5}` + "\n", "r:1: negative time"},
+		{"negative time", `{"ev":"topic","topic":"1","seq":1,"t":-5}` + "\n", "r:1: negative time"},
+		// past the open's len (100)
+		{"read past len", lines(topic, open, `{"ev":"read","topic":"1","doc":"a","seq":3,"from":50,"to":101}`), "r:3: read [50,101) of article a goes past its end: the open (line 2) gives len 100"},
+		{"read far past len", lines(topic, open, `{"ev":"read","topic":"1","doc":"a","seq":3,"from":5000,"to":99999999}`), "r:3: read [5000,99999999) of article a goes past its end"},
+		{"jump past len", lines(topic, open, read, `{"ev":"jump","topic":"1","doc":"a","seq":4,"to":101}`), "r:4: a jump to 101 of article a goes past its end"},
+		{"jump without to", lines(topic, open, `{"ev":"jump","topic":"1","doc":"a","seq":3}`), "r:3: a jump event needs 0 ≤ to"},
+		{"passage past len", lines(topic, `{"ev":"open","topic":"1","doc":"a","seq":2,"len":100,"passages":[[90,110]]}`), "r:2: passage [90,110) is not a span of the article"},
+		{"negative len", lines(topic, `{"ev":"open","topic":"1","doc":"a","seq":2,"len":-1}`), "r:2: len -1 is not the length of an article"},
+		{"reopened with another len", lines(topic, open, read, `{"ev":"open","topic":"1","doc":"a","seq":4,"len":200}`), "r:4: article a opened again with len 200; its open at line 2 gives 100"},
+		// seq
+		{"no seq", lines(topic, `{"ev":"open","topic":"1","doc":"a","len":100}`), "r:2: an event without seq"},
+		{"seq 0", `{"ev":"topic","topic":"1","seq":0}` + "\n", "r:1: seq 0 is not a step counter"},
+		{"duplicate seq", lines(topic, open, read, `{"ev":"read","topic":"1","doc":"a","seq":3,"from":60,"to":90,"t":30}`), "r:4: seq 3 does not follow seq 3"},
+		{"seq going back", lines(topic, open, read, `{"ev":"stop","topic":"1","doc":"a","seq":2,"t":30}`), "r:4: seq 2 does not follow seq 3"},
+		{"an open restarting at 1", lines(topic, open, read, `{"ev":"open","topic":"1","doc":"b","seq":1,"t":30}`), "r:4: seq 1 does not follow seq 3"},
+		{"a topic restarting at 2", lines(topic, open, read, `{"ev":"topic","topic":"2","seq":2,"t":30}`), "r:4: seq 2 does not follow seq 3"},
+		// t
+		{"t going back", lines(topic, open, `{"ev":"read","topic":"1","doc":"a","seq":3,"from":0,"to":60,"t":9}`), "r:3: time t 9 goes back (the previous event's is 10)"},
+		{"t going back across topics", lines(topic, open, read, `{"ev":"topic","topic":"2","seq":4,"t":19}`), "r:4: time t 19 goes back"},
 	} {
 		_, err := ReadReading("r", strings.NewReader(tc.in))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// what is accepted: readsim replay's numbering (each topic from 1),
+	// events without t among timed ones, an article opened again with its
+	// length or none, a read up to len
+	ok := lines(topic, open, `{"ev":"read","topic":"1","doc":"a","seq":3,"from":40,"to":100}`,
+		`{"ev":"jump","topic":"1","doc":"a","seq":4,"to":100}`, `{"ev":"stop","topic":"1","doc":"a","seq":5}`,
+		`{"ev":"open","topic":"1","doc":"a","seq":6}`, `{"ev":"open","topic":"1","doc":"a","seq":7,"len":100,"t":10}`,
+		`{"ev":"topic","topic":"2","seq":1,"t":10}`, `{"ev":"open","topic":"2","doc":"a","seq":2,"len":0}`)
+	if _, err := ReadReading("r", strings.NewReader(ok)); err != nil {
+		t.Errorf("a good reading: %v", err)
+	}
+}
+
+// Without len in the open (or with replay's 0 for an unjudged article),
+// the judged length bounds the reads and jumps: eval and calibrate refuse
+// one past it, naming the reading's line; one within it, or of an article
+// not judged, is scored.
+func TestReadingJudgedLength(t *testing.T) {
+	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 20 100 20 20:20\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := mustMeasures(t, `AgP\Read`)
+	for _, tc := range []struct{ name, last, want string }{
+		{"read past the judged length", `{"ev":"read","topic":"1","doc":"a","seq":4,"from":50,"to":101}`, "r:4: offset 101 is past the end of article a: 100 characters in the judgments q"},
+		{"jump past the judged length", `{"ev":"jump","topic":"1","doc":"a","seq":4,"to":150}`, "r:4: offset 150 is past the end of article a"},
+		{"read to the judged length", `{"ev":"read","topic":"1","doc":"a","seq":4,"from":50,"to":100}`, ""},
+		{"an unjudged article", `{"ev":"open","topic":"1","doc":"b","seq":4}` + "\n" + `{"ev":"read","topic":"1","doc":"b","seq":5,"from":0,"to":5000}`, ""},
+	} {
+		in := `{"ev":"topic","topic":"1","seq":1}` + "\n" + `{"ev":"open","topic":"1","doc":"a","seq":2,"len":0}` + "\n" +
+			`{"ev":"read","topic":"1","doc":"a","seq":3,"from":0,"to":30}` + "\n" + tc.last + "\n"
+		rd, err := ReadReading("r", strings.NewReader(in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		_, eerr := EvaluateReading(q, rd, EvalOptions{Measures: ms})
+		_, cerr := Calibrate(q, []*Reading{rd}, CalibrateOptions{Bootstrap: 10})
+		for _, err := range []error{eerr, cerr} {
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+			}
 		}
 	}
 }

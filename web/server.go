@@ -4,6 +4,8 @@ import (
 	"context"
 	"embed"
 	"errors"
+	"fmt"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -116,7 +118,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
 	if s.limiter != nil && !s.limiter.allow(clientIP(r)) {
 		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusTooManyRequests, "too many requests")
+		refuse(w, r, http.StatusTooManyRequests, "too many requests")
 		return
 	}
 	limit := int64(maxBody)
@@ -124,15 +126,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		limit = MaxStudyBatchBytes
 	}
 	if r.ContentLength > limit {
-		httpError(w, http.StatusRequestEntityTooLarge, "request body too large")
+		refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large (at most %d bytes)", limit))
 		return
 	}
 	if len(r.URL.RawQuery) > maxQuery {
-		httpError(w, http.StatusRequestURITooLong, "query string too long")
+		refuse(w, r, http.StatusRequestURITooLong, "query string too long")
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	s.mux.ServeHTTP(w, r)
+}
+
+// refuse answers a request refused before routing: {"error": msg} for the
+// JSON API and the study's events (as their handlers answer), plain text
+// for the pages.
+func refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/study/events" {
+		jsonError(w, status, msg)
+		return
+	}
+	httpError(w, status, msg)
 }
 
 // csp allows only same-origin scripts, styles, images, frames and
@@ -187,6 +200,7 @@ func Serve(ctx context.Context, ln net.Listener, s *Server, ready func(net.Addr)
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          log.New(serverLog{s.opt.Logf}, "", 0),
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -211,4 +225,26 @@ func Serve(ctx context.Context, ln net.Listener, s *Server, ready func(net.Addr)
 		err = e
 	}
 	return err
+}
+
+// serverLog is the http.Server's error log: its lines go to Options.Logf
+// with every network address taken out. net/http names the client in some
+// ("http: panic serving 192.0.2.7:51234: …", "http: TLS handshake error
+// from [2001:db8::1]:443: …"): the server logs no client address.
+type serverLog struct{ logf func(string, ...any) }
+
+// Write logs one line of net/http's log.
+func (l serverLog) Write(b []byte) (int, error) {
+	l.logf("%s", withoutAddresses(strings.TrimRight(string(b), "\n")))
+	return len(b), nil
+}
+
+// addressPattern matches an IPv4 address or a bracketed IPv6 address
+// (how net/http writes a remote address), with its port.
+var addressPattern = regexp.MustCompile(`\[[0-9A-Fa-f:.]*(%[^\]]*)?\](:\d+)?|\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b`)
+
+// withoutAddresses replaces the network addresses in a log line with
+// "[address]".
+func withoutAddresses(line string) string {
+	return addressPattern.ReplaceAllString(line, "[address]")
 }

@@ -35,26 +35,40 @@ import (
 // Decisions where the issue is silent:
 //   - Authentication: the token (32 random bytes, base64url) lives in a
 //     cookie "readsim_study" = "ID.TOKEN", HttpOnly, SameSite=Strict, 7
-//     days (Secure over TLS); the server keeps only its SHA-256, in the
-//     participant's key file, so a restarted server still accepts the
-//     participant. No name, IP address or user agent is stored or logged
+//     days (Secure over https, see requestScheme); the server keeps only
+//     its SHA-256, in the participant's key file, so a restarted server
+//     still accepts the participant. No name, IP address or user agent is stored or logged
 //     (the rate limiter's per-address buckets live in memory for seconds).
-//   - POSTs with an Origin header naming another site are refused (403).
-//     A form POST under Referrer-Policy: no-referrer carries "Origin:
-//     null", which is accepted: the SameSite=Strict cookie is what keeps
-//     other sites out. Events must be sent as application/json, which a
-//     page of another site cannot do without a CORS preflight the server
-//     never grants.
-//   - Topics are assigned round robin: participant k (in order of consent,
-//     counted from the participants present at start) gets topics k, k+1,
-//     … (mod the topics), PerParticipant of them, in that order; a topic
-//     is current until its done event.
+//   - POSTs with an Origin header naming another origin (scheme or host)
+//     are refused (403). The server's scheme is https over TLS, http
+//     otherwise, or what X-Forwarded-Proto says (the first value, http or
+//     https) when a reverse proxy that terminates TLS sets it: behind such
+//     a proxy the server sees plain HTTP while the pages are https. A page
+//     cannot add that header to a cross-site request without a CORS
+//     preflight, which the server never grants. The cookie is Secure under
+//     the same rule. A form POST under Referrer-Policy: no-referrer
+//     carries "Origin: null", which is accepted: the SameSite=Strict
+//     cookie is what keeps other sites out. Events must be sent as
+//     application/json, which a page of another site cannot do without a
+//     CORS preflight either.
+//   - Consents are not rate-limited beyond the server's per-address limit
+//     (50 requests a second): a flood of consents can create participants
+//     (one key file each) until MaxParticipants, after which consent is
+//     answered 503. A participant without a recording holds no data; the
+//     people running the study can delete such keys.
+//   - Topics are assigned round robin: participant k (in order of
+//     consent, counted over the study's life: rotation.json keeps the
+//     count across restarts and withdrawals) gets topics k, k+1, … (mod
+//     the topics), PerParticipant of them, in that order; a topic is
+//     current until its done event.
 //   - Refusals: no cookie 401; a cookie of no participant (or withdrawn)
 //     or a foreign Origin 403; not JSON 415; a batch over
 //     MaxStudyBatchBytes or MaxStudyBatchEvents, or a recording that would
-//     pass MaxRecordingBytes, 413; a seq that replays or goes back 409
-//     (with the last seq written, so that the page drops what is already
-//     recorded); any other invalid event 400 (with its index). A refused
+//     pass MaxRecordingBytes, 413; a seq already recorded 409 (with the
+//     last seq written, so that the page drops what is already recorded);
+//     any other invalid event 400 (with its index), a seq going back
+//     within the batch too: the page drops a batch refused with 400 (it
+//     cannot succeed again) and keeps the rest of its queue. A refused
 //     batch writes nothing.
 
 // StudyTopic is a topic of the study as participants see it.
@@ -132,7 +146,7 @@ func (s *Server) participantOf(r *http.Request) *participant {
 func (s *Server) inStudy(r *http.Request) bool { return s.participantOf(r) != nil }
 
 func setStudyCookie(w http.ResponseWriter, r *http.Request, value string, age time.Duration) {
-	c := &http.Cookie{Name: studyCookie, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil}
+	c := &http.Cookie{Name: studyCookie, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: requestScheme(r) == "https"}
 	if age > 0 {
 		c.MaxAge = int(age / time.Second)
 	} else {
@@ -141,14 +155,31 @@ func setStudyCookie(w http.ResponseWriter, r *http.Request, value string, age ti
 	http.SetCookie(w, c)
 }
 
-// foreignOrigin reports whether the request's Origin names another site.
+// requestScheme is the scheme the client used: X-Forwarded-Proto's first
+// value (http or https) when a proxy set it, else https over TLS, else
+// http.
+func requestScheme(r *http.Request) string {
+	if p := r.Header.Get("X-Forwarded-Proto"); p != "" {
+		first, _, _ := strings.Cut(p, ",")
+		if first = strings.ToLower(strings.TrimSpace(first)); first == "http" || first == "https" {
+			return first
+		}
+	}
+	if r.TLS != nil {
+		return "https"
+	}
+	return "http"
+}
+
+// foreignOrigin reports whether the request's Origin names another origin:
+// another host, or another scheme than the request's (requestScheme).
 func foreignOrigin(r *http.Request) bool {
 	o := r.Header.Get("Origin")
 	if o == "" || o == "null" {
 		return false
 	}
 	u, err := url.Parse(o)
-	return err != nil || !strings.EqualFold(u.Host, r.Host)
+	return err != nil || !strings.EqualFold(u.Host, r.Host) || !strings.EqualFold(u.Scheme, requestScheme(r))
 }
 
 // studyTopic returns the server's description of topic id.

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -209,8 +210,11 @@ func TestStudyConsent(t *testing.T) {
 	if w.Code != http.StatusSeeOther || len(w.Result().Cookies()) != 0 {
 		t.Errorf("second consent: %d %v", w.Code, w.Result().Cookies())
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-		t.Errorf("second consent: %d files", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("second consent: %d files, want the key and rotation.json", len(ents))
+	}
+	if b := readFile(t, filepath.Join(dir, "rotation.json")); b != "{\"next\":1}\n" {
+		t.Errorf("rotation.json %q, want the next position 1", b)
 	}
 }
 
@@ -286,7 +290,8 @@ func TestStudyRefused(t *testing.T) {
 		{"junk cookie", &junk, ev(read(3, "0", "5")), nil, 403, "not a participant"},
 		{"foreign origin", c, ev(read(3, "0", "5")), func(r *http.Request) { r.Header.Set("Origin", "https://evil.example") }, 403, "own pages"},
 		{"not JSON", c, ev(read(3, "0", "5")), func(r *http.Request) { r.Header.Set("Content-Type", "text/plain") }, 415, "application/json"},
-		{"too large", c, ev(read(3, "0", "5")) + strings.Repeat(" ", MaxStudyBatchBytes), nil, 413, ""},
+		{"too large", c, ev(read(3, "0", "5")) + strings.Repeat(" ", MaxStudyBatchBytes), nil, 413, "request body too large (at most 65536 bytes)"},
+		{"too large, sent without a length", c, ev(read(3, "0", "5")) + strings.Repeat(" ", MaxStudyBatchBytes), func(r *http.Request) { r.ContentLength = -1 }, 413, "a batch is at most 65536 bytes"},
 		{"too many events", c, ev(strings.Join(many, ",")), nil, 413, "at most 256"},
 		{"malformed", c, `{"events":[{"ev":"read",`, nil, 400, "not a batch"},
 		{"trailing data", c, ev(read(3, "0", "5")) + "{}", nil, 400, "data after"},
@@ -321,8 +326,11 @@ func TestStudyRefused(t *testing.T) {
 		{"time going back", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":9,"from":0,"to":5}`), nil, 400, "goes back"},
 		{"time past 30 days", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":2592000001,"from":0,"to":5}`), nil, 400, "time t"},
 		{"seq 0", c, ev(read(0, "0", "5")), nil, 400, "seq 0"},
-		{"replayed seq", c, ev(read(2, "0", "5")), nil, 409, "seq 2 replays"},
-		{"seq going back in the batch", c, ev(read(5, "0", "5") + "," + read(4, "0", "5")), nil, 409, "event 2: seq 4 replays or goes back"},
+		{"replayed seq", c, ev(read(2, "0", "5")), nil, 409, "event 1: seq 2 is already recorded: the last seq recorded is 2"},
+		{"a replayed seq after a new one", c, ev(read(3, "0", "5") + "," + read(2, "0", "5")), nil, 409, "event 2: seq 2 is already recorded: the last seq recorded is 2"},
+		{"seq going back in the batch", c, ev(read(5, "0", "5") + "," + read(4, "0", "5")), nil, 400, "event 2: seq 4 does not follow seq 5"},
+		{"a read's seq below its open's", c, ev(`{"ev":"stop","topic":"T1","doc":"101","seq":3,"t":20},{"ev":"open","topic":"T1","doc":"101","seq":5,"t":20},` + read(4, "0", "5")), nil, 400, "event 3: seq 4 does not follow seq 5"},
+		{"a seq repeated in the batch", c, ev(read(3, "0", "5") + "," + read(3, "5", "9")), nil, 400, "event 2: seq 3 does not follow seq 3"},
 		{"done then a bad event", c, ev(`{"ev":"done","topic":"T1","seq":3,"t":20,"outcome":"found"},` + read(4, "0", "5")), nil, 400, "event 2: a read event of topic T1 before its topic event"},
 		{"good events then a bad one", c, ev(read(3, "0", "5") + "," + read(4, "0", "5") + "," + read(5, "0", "500")), nil, 400, "event 3"},
 	} {
@@ -331,19 +339,26 @@ func TestStudyRefused(t *testing.T) {
 				tc.mod(r)
 			}
 		})
-		msg := w.Body.String()
+		// every answer is {"error": …} JSON (web/README: the API's errors)
 		var j struct{ Error string }
-		if json.Unmarshal(w.Body.Bytes(), &j) == nil {
-			msg = j.Error
+		if err := json.Unmarshal(w.Body.Bytes(), &j); err != nil || j.Error == "" || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+			t.Errorf("%s: %q (%s) is not a JSON error: %v", tc.name, w.Body, w.Header().Get("Content-Type"), err)
 		}
+		msg := j.Error
 		if w.Code != tc.status || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: %d %s, want %d %q", tc.name, w.Code, strings.TrimSpace(msg), tc.status, tc.want)
 		}
-		if tc.status == 409 {
-			var j struct{ Seq int }
-			if json.Unmarshal(w.Body.Bytes(), &j); j.Seq != 2 {
-				t.Errorf("%s: the answer gives seq %d, want 2 (the last written)", tc.name, j.Seq)
-			}
+		var j2 struct {
+			Seq   *int
+			Event *int
+		}
+		json.Unmarshal(w.Body.Bytes(), &j2)
+		if tc.status == 409 && (j2.Seq == nil || *j2.Seq != 2 || !strings.Contains(msg, fmt.Sprintf("the last seq recorded is %d", *j2.Seq))) {
+			t.Errorf("%s: the answer gives seq %v, want 2 (the last written, as its message says)", tc.name, j2.Seq)
+		}
+		// an event at fault is named by its index, in the body as in the message
+		if m := regexp.MustCompile(`^event (\d+):`).FindStringSubmatch(msg); m != nil && (j2.Event == nil || fmt.Sprint(*j2.Event+1) != m[1]) {
+			t.Errorf("%s: event %v in the body, the message says %s", tc.name, j2.Event, m[1])
 		}
 		if got := readFile(t, file); got != before {
 			t.Fatalf("%s: the recording changed:\n%s", tc.name, got)
@@ -372,8 +387,8 @@ func TestStudyLimits(t *testing.T) {
 	if w.Code != 503 || len(w.Result().Cookies()) != 0 {
 		t.Errorf("a third participant: %d", w.Code)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
-		t.Errorf("%d files, want the 2 keys", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("%d files, want the 2 keys and rotation.json", len(ents))
 	}
 	// the topic line is 100 bytes or so: three fit, a fourth does not
 	file := filepath.Join(dir, participantID(c)+".jsonl")
@@ -425,8 +440,8 @@ func TestStudyWithdraw(t *testing.T) {
 			t.Errorf("%s is still there", f)
 		}
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
-		t.Errorf("the other participant's files: %d, want 2", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("the other participant's files and rotation.json: %d, want 3", len(ents))
 	}
 	if w := post(s, c, `{"events":[{"ev":"query","topic":"T1","seq":2,"t":0,"q":"x"}]}`); w.Code != 403 {
 		t.Errorf("events after withdrawal: %d", w.Code)
@@ -623,5 +638,223 @@ func TestStudyNoInlineCode(t *testing.T) {
 		if m := bad.FindString(body); m != "" {
 			t.Errorf("%s: %q", name, m)
 		}
+	}
+}
+
+// TestStudyDurableBatch: a failure before the batch is on disk (the write
+// or its fsync) answers 500, cuts the file back and leaves the state, so
+// the page's resend is written once; a failure after it (closing the
+// file, the folder's fsync) is logged only: the batch is recorded and
+// the state moves on, so the next batch follows it, and a restarted
+// server reads the file back (no seq written twice). The folder's fsync
+// that failed is tried again with the next batch.
+func TestStudyDurableBatch(t *testing.T) {
+	injected := errors.New("injected failure")
+	next := `{"events":[{"ev":"topic","topic":"T2","seq":10,"t":5000}]}`
+	for _, tc := range []struct {
+		name     string
+		fail     func(*fileOps)
+		recorded bool
+		log      string
+	}{
+		{"write fails", func(o *fileOps) { o.write = func(*os.File, []byte) (int, error) { return 0, injected } }, false, ""},
+		{"short write", func(o *fileOps) {
+			o.write = func(f *os.File, b []byte) (int, error) { return f.Write(b[:len(b)/2]) }
+		}, false, ""},
+		{"fsync fails", func(o *fileOps) { o.sync = func(*os.File) error { return injected } }, false, ""},
+		{"close fails", func(o *fileOps) { o.close = func(f *os.File) error { f.Close(); return injected } }, true, "closing after the batch was written and synced: injected failure"},
+		{"folder fsync fails", func(o *fileOps) { o.syncDir = func(string) error { return injected } }, true, "the folder's fsync after creating the recording: injected failure"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var logMu sync.Mutex
+			var logs []string
+			st := &StudyOptions{Dir: dir, Topics: studyTopics, PerParticipant: 2}
+			s, _, _ := newTestServer(t, func(o *Options) {
+				o.Study = st
+				o.Logf = func(format string, args ...any) {
+					logMu.Lock()
+					logs = append(logs, fmt.Sprintf(format, args...))
+					logMu.Unlock()
+				}
+			})
+			dirSyncs := 0
+			counted := func(o fileOps) fileOps {
+				inner := o.syncDir
+				o.syncDir = func(d string) error { dirSyncs++; return inner(d) }
+				return o
+			}
+			failing := osFileOps
+			tc.fail(&failing)
+			s.study.fs = counted(failing)
+			c := consent(t, s)
+			p := participantID(c)
+			file := filepath.Join(dir, p+".jsonl")
+			w := post(s, c, goodBatch)
+			s.study.fs = counted(osFileOps)
+			if !tc.recorded {
+				if w.Code != 500 || readFile(t, file) != "" {
+					t.Fatalf("%d %s; the file holds %q, want 500 and nothing", w.Code, w.Body, readFile(t, file))
+				}
+				// the page sends the batch again: written once
+				if w := post(s, c, goodBatch); w.Code != 200 || readFile(t, file) != goodLines(p) {
+					t.Fatalf("the resend: %d %s\n%s", w.Code, w.Body, readFile(t, file))
+				}
+			} else {
+				if w.Code != 200 || readFile(t, file) != goodLines(p) {
+					t.Fatalf("%d %s\n%s", w.Code, w.Body, readFile(t, file))
+				}
+				logMu.Lock()
+				if !strings.Contains(strings.Join(logs, "\n"), tc.log) {
+					t.Errorf("logs %q lack %q", logs, tc.log)
+				}
+				logMu.Unlock()
+				// the page drops what the server has: a resend is a replay
+				if w := post(s, c, goodBatch); w.Code != 409 {
+					t.Errorf("the same batch again: %d %s", w.Code, w.Body)
+				}
+			}
+			if w := post(s, c, next); w.Code != 200 {
+				t.Fatalf("the next batch: %d %s", w.Code, w.Body)
+			}
+			// the folder synced once when the file was new, again on the
+			// next batch if that failed
+			if want := map[bool]int{true: 2, false: 1}[tc.name == "folder fsync fails"]; dirSyncs != want {
+				t.Errorf("%d folder fsyncs counted, want %d", dirSyncs, want)
+			}
+			want := goodLines(p) + `{"ev":"topic","topic":"T2","rank":0,"doc":"","seq":10,"run":"` + p + `","t":5000,"source":"recorded"}` + "\n"
+			if got := readFile(t, file); got != want {
+				t.Errorf("recording:\n%s\nwant:\n%s", got, want)
+			}
+			// a restarted server reads it back and takes the next seq
+			s2 := newStudyServer(t, dir, nil)
+			if w := post(s2, c, `{"events":[{"ev":"done","topic":"T2","seq":11,"t":6000,"outcome":"found"}]}`); w.Code != 200 {
+				t.Errorf("after a restart: %d %s", w.Code, w.Body)
+			}
+		})
+	}
+}
+
+// TestStudyOrigin: the study's POSTs take an Origin of the server's own
+// scheme and host only; the scheme is the request's (https over TLS), or
+// the first X-Forwarded-Proto of a TLS-terminating proxy. The cookie is
+// Secure under the same rule.
+func TestStudyOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		name, target, origin, proto string
+		foreign                     bool
+	}{
+		{"no Origin", "http://example.com/study/events", "", "", false},
+		{"null", "http://example.com/study/events", "null", "", false},
+		{"same", "http://example.com/study/events", "http://example.com", "", false},
+		{"same, in capitals", "http://example.com/study/events", "HTTP://EXAMPLE.COM", "", false},
+		{"https page, http server", "http://example.com/study/events", "https://example.com", "", true},
+		{"another port", "http://example.com/study/events", "http://example.com:8080", "", true},
+		{"another host", "http://example.com/study/events", "http://evil.example", "", true},
+		{"TLS", "https://example.com/study/events", "https://example.com", "", false},
+		{"http page, TLS server", "https://example.com/study/events", "http://example.com", "", true},
+		{"behind a TLS proxy", "http://example.com/study/events", "https://example.com", "https", false},
+		{"http page behind a TLS proxy", "http://example.com/study/events", "http://example.com", "https", true},
+		{"proxies in a chain: the first", "http://example.com/study/events", "https://example.com", "HTTPS, http", false},
+		{"a proto that is no scheme", "http://example.com/study/events", "http://example.com", "gopher", false},
+		{"not a URL", "http://example.com/study/events", "http://%zz", "", true},
+	} {
+		r := httptest.NewRequest("POST", tc.target, nil)
+		if tc.origin != "" {
+			r.Header.Set("Origin", tc.origin)
+		}
+		if tc.proto != "" {
+			r.Header.Set("X-Forwarded-Proto", tc.proto)
+		}
+		if got := foreignOrigin(r); got != tc.foreign {
+			t.Errorf("%s: foreign %v, want %v", tc.name, got, tc.foreign)
+		}
+	}
+	// through the handlers: an https page's batch to a plain server is
+	// refused and writes nothing; behind a TLS proxy it is taken, and the
+	// cookie of a consent there is Secure
+	dir := t.TempDir()
+	s := newStudyServer(t, dir, nil)
+	c := consent(t, s)
+	batch := `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0}]}`
+	if w := post(s, c, batch, func(r *http.Request) { r.Header.Set("Origin", "https://example.com") }); w.Code != 403 || exists(filepath.Join(dir, participantID(c)+".jsonl")) {
+		t.Errorf("an https page's batch to an http server: %d %s", w.Code, w.Body)
+	}
+	proxied := func(r *http.Request) {
+		r.Header.Set("Origin", "https://example.com")
+		r.Header.Set("X-Forwarded-Proto", "https")
+	}
+	if w := post(s, c, batch, proxied); w.Code != 200 {
+		t.Errorf("behind a TLS proxy: %d %s", w.Code, w.Body)
+	}
+	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	proxied(r)
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if cs := w.Result().Cookies(); w.Code != http.StatusSeeOther || len(cs) != 1 || !cs[0].Secure {
+		t.Errorf("a consent behind a TLS proxy: %d, cookies %v, want one Secure", w.Code, cs)
+	}
+}
+
+// TestStudyRotation: topics go round robin (three topics, two each:
+// participant k gets topics k and k+1, mod 3) across restarts and
+// withdrawals: the next participant's position is kept in rotation.json,
+// not taken from the participants left. Without rotation.json the keys'
+// positions say where to go on; keys of neither (a folder of an older
+// server) count themselves.
+func TestStudyRotation(t *testing.T) {
+	dir := t.TempDir()
+	topicsOf := func(s *Server, c *http.Cookie) string {
+		id := participantID(c)
+		s.study.mu.Lock()
+		defer s.study.mu.Unlock()
+		return strings.Join(s.study.parts[id].topics, " ")
+	}
+	withdraw := func(s *Server, c *http.Cookie) {
+		r := httptest.NewRequest("POST", "/study/withdraw", nil)
+		r.AddCookie(c)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != 200 {
+			t.Fatalf("withdraw: %d", w.Code)
+		}
+	}
+	s := newStudyServer(t, dir, nil)
+	a, b, c := consent(t, s), consent(t, s), consent(t, s)
+	for i, want := range []string{"T1 T2", "T2 T3", "T3 T1"} {
+		if got := topicsOf(s, []*http.Cookie{a, b, c}[i]); got != want {
+			t.Errorf("participant %d: %s, want %s", i, got, want)
+		}
+	}
+	withdraw(s, a)
+	withdraw(s, b)
+	// restarted with one participant left: the fourth (position 3) gets T1 T2
+	s = newStudyServer(t, dir, nil)
+	d := consent(t, s)
+	if got := topicsOf(s, d); got != "T1 T2" {
+		t.Errorf("after withdrawals and a restart: %s, want T1 T2 (position 3)", got)
+	}
+	// rotation.json lost (a crash before it was first written): the keys'
+	// largest position (3) + 1
+	os.Remove(filepath.Join(dir, "rotation.json"))
+	s = newStudyServer(t, dir, nil)
+	if got := topicsOf(s, consent(t, s)); got != "T2 T3" {
+		t.Errorf("from the keys' positions: %s, want T2 T3 (position 4)", got)
+	}
+	// keys without positions and no rotation.json: their number
+	old := t.TempDir()
+	for i, id := range []string{"P-0000000000000001", "P-0000000000000002"} {
+		key := fmt.Sprintf(`{"participant":%q,"token_sha256":"%064d","topics":["T%d"]}`, id, 0, i+1)
+		os.WriteFile(filepath.Join(old, id+".json"), []byte(key), 0o600)
+	}
+	s = newStudyServer(t, old, nil)
+	if got := topicsOf(s, consent(t, s)); got != "T3 T1" {
+		t.Errorf("an older folder of two keys: %s, want T3 T1 (position 2)", got)
+	}
+	// a counter that is not one: the server does not start
+	os.WriteFile(filepath.Join(old, "rotation.json"), []byte("[]"), 0o600)
+	if _, err := New(Options{Pages: &fakePages{}, Study: &StudyOptions{Dir: old, Topics: studyTopics}}); err == nil || !strings.Contains(err.Error(), "rotation.json: not the study's round-robin counter") {
+		t.Errorf("a broken rotation.json: %v", err)
 	}
 }

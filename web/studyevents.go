@@ -24,7 +24,9 @@ import (
 //
 //	ev       topic, query, open, read, jump, stop or done (required)
 //	topic    a topic assigned to the participant (required)
-//	seq      1 … 2^40, increasing through the participant's file (required)
+//	seq      1 … 2^40, increasing through the participant's file (required):
+//	         a seq already recorded is a replay (409), one not above the
+//	         event before it in the batch an error of the batch (400)
 //	t        milliseconds since the session started, 0 … MaxStudyMillis,
 //	         never less than the previous event's (required)
 //	rank     open: the article's position in the result list seen (0: not
@@ -175,7 +177,11 @@ func jsonKind(k string) string {
 
 // recState is what the checks need of a participant's recording so far.
 type recState struct {
-	seq     int64 // the last seq written (0: none)
+	seq int64 // the last seq written (0: none)
+	// base is the last seq on disk when a batch's check began (clone): a
+	// seq at or below it replays what is recorded (409); one above it but
+	// not above seq goes back within the batch (400).
+	base    int64
 	t       int64 // the last time written
 	size    int64 // the file's size in bytes
 	topic   string
@@ -188,6 +194,7 @@ type recState struct {
 
 func (s *recState) clone() recState {
 	c := *s
+	c.base = s.seq
 	c.started = make(map[string]bool, len(s.started)+1)
 	for k, v := range s.started {
 		c.started[k] = v
@@ -238,8 +245,10 @@ func (s *recState) checkHead(c *clientEvent, assigned map[string]bool) (int, str
 		return 400, "ev, topic, seq and t are required"
 	case *c.Seq < 1 || *c.Seq > maxStudySeq:
 		return 400, fmt.Sprintf("seq %d is not from 1 to 2^40", *c.Seq)
+	case *c.Seq <= s.base:
+		return 409, fmt.Sprintf("seq %d is already recorded: the last seq recorded is %d", *c.Seq, s.base)
 	case *c.Seq <= s.seq:
-		return 409, fmt.Sprintf("seq %d replays or goes back: the last seq recorded is %d", *c.Seq, s.seq)
+		return 400, fmt.Sprintf("seq %d does not follow seq %d of the event before it: seqs increase through a batch", *c.Seq, s.seq)
 	case *c.T < 0 || *c.T > MaxStudyMillis:
 		return 400, fmt.Sprintf("time t %d is not from 0 to %d ms", *c.T, MaxStudyMillis)
 	case *c.T < s.t:

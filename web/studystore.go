@@ -26,17 +26,28 @@ import (
 //     the first batch accepted. These files are the readings: readsim eval
 //     --readings DIR/*.jsonl, readsim calibrate DIR/*.jsonl.
 //   - P-….json: the participant's key: {"participant", "token_sha256" (the
-//     SHA-256 of the token, hex), "topics" (assigned, in order)}. Written
+//     SHA-256 of the token, hex), "topics" (assigned, in order),
+//     "position" (the participant's place in the round robin)}. Written
 //     atomically at consent; what lets a restarted server accept the
 //     participant. Never the token itself, no name, address or browser.
 //
+// and rotation.json, {"next": N}: the round-robin position of the next
+// participant, written (atomically) before each new participant's key, so
+// that a restarted server goes on where it stopped, withdrawals or not. A
+// server starts at the largest of N, the keys' positions + 1, and the
+// number of keys (a folder of keys written before rotation.json existed).
+//
 // Durability: a batch is appended with one write(2) on a file opened with
-// O_APPEND, then fsync; a write that fails or comes short is cut off again
-// (truncated to the size before it), so a refused or failed batch leaves
-// nothing. A crash can at worst leave the batch in flight cut short: when a
-// participant's file is first read after a start, a last line without its
-// newline is cut off (and logged), so no torn line survives. New files are
-// made durable by an fsync of the folder.
+// O_APPEND, then fsync; a write or fsync that fails or comes short is cut
+// off again (truncated to the size before it), so a refused or failed
+// batch leaves nothing. Once the fsync has succeeded the batch is recorded:
+// the participant's state moves on even if closing the file or the
+// folder's fsync then fails (logged, and the folder's fsync is tried again
+// with the next batch), so that the page, told the batch is written, never
+// sends the same seqs twice. A crash can at worst leave the batch in flight
+// cut short: when a participant's file is first read after a start, a last
+// line without its newline is cut off (and logged), so no torn line
+// survives. New files are made durable by an fsync of the folder.
 
 // participantPattern is a participant id.
 var participantPattern = regexp.MustCompile(`^P-[0-9a-f]{16}$`)
@@ -52,7 +63,10 @@ type participant struct {
 	loaded   bool  // st holds the file's state
 	broken   error // the file cannot be read back: refuse events
 	gone     bool  // withdrawn
-	st       recState
+	// dirPending: the folder's fsync after the recording was created
+	// failed; the next batch tries it again.
+	dirPending bool
+	st         recState
 }
 
 // participantKey is the JSON of a participant's key file.
@@ -60,6 +74,15 @@ type participantKey struct {
 	Participant string   `json:"participant"`
 	TokenSHA256 string   `json:"token_sha256"`
 	Topics      []string `json:"topics"`
+	Position    *int     `json:"position,omitempty"`
+}
+
+// rotationFile is the study's round-robin counter, in the folder.
+const rotationFile = "rotation.json"
+
+// rotation is the JSON of rotationFile.
+type rotation struct {
+	Next int `json:"next"`
 }
 
 // studyStore is the study's folder and its participants.
@@ -71,6 +94,26 @@ type studyStore struct {
 	parts map[string]*participant
 	// next is the round-robin position of the next participant's topics.
 	next int
+
+	// fs are the file operations of appendBatch (tests make them fail).
+	fs fileOps
+}
+
+// fileOps are the file system calls appendBatch makes after opening the
+// recording.
+type fileOps struct {
+	write   func(f *os.File, b []byte) (int, error)
+	sync    func(f *os.File) error
+	close   func(f *os.File) error
+	syncDir func(dir string) error
+}
+
+// osFileOps are the real calls.
+var osFileOps = fileOps{
+	write:   (*os.File).Write,
+	sync:    (*os.File).Sync,
+	close:   (*os.File).Close,
+	syncDir: syncDir,
 }
 
 // openStudy opens (creating it if needed) the study's folder and reads the
@@ -79,16 +122,16 @@ func openStudy(opt StudyOptions, logf func(string, ...any)) (*studyStore, error)
 	if err := os.MkdirAll(opt.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("study folder: %w", err)
 	}
-	s := &studyStore{opt: opt, logf: logf, parts: map[string]*participant{}}
+	s := &studyStore{opt: opt, logf: logf, parts: map[string]*participant{}, fs: osFileOps}
 	ents, err := os.ReadDir(opt.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("study folder: %w", err)
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if strings.HasPrefix(name, ".P-") && strings.Contains(name, ".tmp") {
-			// a key file whose writing was interrupted: never renamed,
-			// never given to anyone
+		if (strings.HasPrefix(name, ".P-") || strings.HasPrefix(name, "."+rotationFile)) && strings.Contains(name, ".tmp") {
+			// a key or counter file whose writing was interrupted: never
+			// renamed, never given to anyone
 			os.Remove(filepath.Join(opt.Dir, name))
 			continue
 		}
@@ -96,41 +139,58 @@ func openStudy(opt StudyOptions, logf func(string, ...any)) (*studyStore, error)
 		if !ok || !participantPattern.MatchString(id) || !e.Type().IsRegular() {
 			continue
 		}
-		p, err := readKey(filepath.Join(opt.Dir, name), id)
+		p, pos, err := readKey(filepath.Join(opt.Dir, name), id)
 		if err != nil {
 			return nil, err
 		}
 		s.parts[id] = p
+		s.next = max(s.next, pos+1)
 	}
-	s.next = len(s.parts)
+	s.next = max(s.next, len(s.parts))
+	b, err := os.ReadFile(filepath.Join(opt.Dir, rotationFile))
+	switch {
+	case err == nil:
+		var r rotation
+		if err := json.Unmarshal(b, &r); err != nil || r.Next < 0 {
+			return nil, fmt.Errorf("%s: not the study's round-robin counter {\"next\": N}", filepath.Join(opt.Dir, rotationFile))
+		}
+		s.next = max(s.next, r.Next)
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("study folder: %w", err)
+	}
 	return s, nil
 }
 
-// readKey reads a participant's key file.
-func readKey(path, id string) (*participant, error) {
+// readKey reads a participant's key file, and its round-robin position
+// (-1 when the key has none).
+func readKey(path, id string) (*participant, int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var k participantKey
-	if err := json.Unmarshal(b, &k); err != nil || k.Participant != id || len(k.Topics) == 0 {
-		return nil, fmt.Errorf("%s: not a participant's key", path)
+	if err := json.Unmarshal(b, &k); err != nil || k.Participant != id || len(k.Topics) == 0 || k.Position != nil && *k.Position < 0 {
+		return nil, 0, fmt.Errorf("%s: not a participant's key", path)
 	}
 	h, err := hex.DecodeString(k.TokenSHA256)
 	if err != nil || len(h) != sha256.Size {
-		return nil, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
+		return nil, 0, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
 	}
 	p := &participant{id: id, topics: k.Topics, assigned: map[string]bool{}}
 	copy(p.hash[:], h)
 	for _, t := range k.Topics {
 		p.assigned[t] = true
 	}
-	return p, nil
+	pos := -1
+	if k.Position != nil {
+		pos = *k.Position
+	}
+	return p, pos, nil
 }
 
 func (s *studyStore) recording(id string) string { return filepath.Join(s.opt.Dir, id+".jsonl") }
@@ -167,11 +227,18 @@ func (s *studyStore) newParticipant() (*participant, string, error) {
 		p.topics = append(p.topics, t)
 		p.assigned[t] = true
 	}
-	key, _ := json.Marshal(participantKey{Participant: id, TokenSHA256: hex.EncodeToString(p.hash[:]), Topics: p.topics})
-	if err := writeFileSync(s.opt.Dir, id+".json", append(key, '\n')); err != nil {
+	// the counter first: a crash before the key skips a position, never
+	// gives one twice
+	pos := s.next
+	next, _ := json.Marshal(rotation{Next: pos + 1})
+	if err := writeFileSync(s.opt.Dir, rotationFile, append(next, '\n')); err != nil {
 		return nil, "", err
 	}
 	s.next++
+	key, _ := json.Marshal(participantKey{Participant: id, TokenSHA256: hex.EncodeToString(p.hash[:]), Topics: p.topics, Position: &pos})
+	if err := writeFileSync(s.opt.Dir, id+".json", append(key, '\n')); err != nil {
+		return nil, "", err
+	}
 	s.parts[id] = p
 	return p, token, nil
 }
@@ -280,21 +347,26 @@ func (s *studyStore) load(p *participant) error {
 }
 
 // appendBatch writes lines to the participant's recording (p.mu held): one
-// write, then fsync; on any failure the file is cut back to its size
-// before (p.st.size). The caller updates the size.
+// write, then fsync. It returns an error only when the batch is not
+// recorded, the file then cut back to its size before (p.st.size); once
+// the fsync succeeded, a failure to close the file or to fsync the folder
+// is logged, not returned (the batch is on disk: the caller moves the
+// participant's state on). The caller updates the size.
 func (s *studyStore) appendBatch(p *participant, lines []byte) error {
 	path := s.recording(p.id)
-	created := p.st.size == 0 && !exists(path)
+	if p.st.size == 0 && !exists(path) {
+		p.dirPending = true // a new file: its name needs the folder's fsync
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
-	n, err := f.Write(lines)
+	n, err := s.fs.write(f, lines)
 	if err == nil && n < len(lines) {
 		err = io.ErrShortWrite
 	}
 	if err == nil {
-		err = f.Sync()
+		err = s.fs.sync(f)
 	}
 	if err != nil {
 		f.Truncate(p.st.size)
@@ -302,11 +374,16 @@ func (s *studyStore) appendBatch(p *participant, lines []byte) error {
 		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
+	// recorded
+	if err := s.fs.close(f); err != nil {
+		s.logf("web: study: %s: closing after the batch was written and synced: %v", path, err)
 	}
-	if created {
-		return syncDir(s.opt.Dir)
+	if p.dirPending {
+		if err := s.fs.syncDir(s.opt.Dir); err != nil {
+			s.logf("web: study: %s: the folder's fsync after creating the recording: %v (tried again with the next batch)", s.opt.Dir, err)
+		} else {
+			p.dirPending = false
+		}
 	}
 	return nil
 }

@@ -159,10 +159,9 @@ func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOption
 	if !figures {
 		return nil
 	}
-	if f == scenario.FormatJSON {
-		f = scenario.FormatTSV
+	if f != scenario.FormatJSON {
+		fmt.Fprintln(e.stdout) // JSON Lines: no blank line between
 	}
-	fmt.Fprintln(e.stdout)
 	return scenario.WriteFigures(e.stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, f, digits)
 }
 

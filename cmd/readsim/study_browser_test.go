@@ -330,6 +330,11 @@ func TestBrowserStudy(t *testing.T) {
 	if len(groups[0]) > 0 && groups[0][0].From != h1 {
 		t.Errorf("the first read starts at %d, want %d (the title's data-o)", groups[0][0].From, h1)
 	}
+	// the first screen (the title, the folded header, the first
+	// paragraph) is two runs with one time: calibration counts one screen
+	if len(groups[0]) != 2 || *groups[0][0].T != *groups[0][1].T {
+		t.Errorf("the first screen: %+v, want two reads at one t", groups[0])
+	}
 	if len(groups[1]) > 0 {
 		if f := groups[1][0].From; f > p1 || f < p1Block || f < p1-60 {
 			t.Errorf("after ↓ the reading starts at %d, want the line of passage 1 (%d, in the block from %d)", f, p1, p1Block)
@@ -387,6 +392,18 @@ func TestBrowserStudy(t *testing.T) {
 	t.Logf("AgP\\Read = %v", got)
 	if got < 0 || got > 1 || math.Abs(got-agp) > 1e-12 {
 		t.Errorf("AgP\\Read = %v, want %v", got, agp)
+	}
+	// calibrated: the first article was left after a screen of relevant
+	// text only (the judged passages around p1) and the second when the
+	// participant said "found": neither reached the tolerance, which is
+	// then more than the largest count before a last screen
+	c, err := scenario.Calibrate(q, []*scenario.Reading{rd}, scenario.CalibrateOptions{Bootstrap: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("calibrated: T2I %v (observed %v), %d visits, %d censored", c.T2I, c.T2IBounded, c.Visits, c.Censored)
+	if c.T2IBounded || c.Visits != 2 || c.Censored != 2 {
+		t.Errorf("calibrated: T2I %v (observed %v), %d visits, %d right-censored; want no observed tolerance, 2 visits both censored", c.T2I, c.T2IBounded, c.Visits, c.Censored)
 	}
 }
 

@@ -34,10 +34,12 @@
   function clock() { return Math.round(Date.now() - st.t0); }
 
   // emit queues an event with the next seq and the time since the session
-  // started (never going back). A topic's event is queued with the
-  // topic's first action, at the time the topic was shown: a topic shown
-  // and left untouched is not in the recording (it would score 0).
-  function emit(ev) {
+  // started (never going back), or the time at (the runs of one screen
+  // share theirs: calibration counts them as one screen). A topic's event
+  // is queued with the topic's first action, at the time the topic was
+  // shown: a topic shown and left untouched is not in the recording (it
+  // would score 0).
+  function emit(ev, at) {
     st = load() || st;
     if (!st) return;
     if (!ev.topic) ev.topic = st.topic;
@@ -46,7 +48,7 @@
       st.started = ev.topic;
       push({ev: 'topic', topic: ev.topic}, st.shownAt);
     }
-    push(ev, clock());
+    push(ev, at === undefined ? clock() : at);
     save();
     later();
   }
@@ -91,7 +93,7 @@
     try {
       while (st.queue.length) {
         const [n, body] = batch();
-        const last = st.queue[n - 1].seq;
+        const sent = new Set(st.queue.slice(0, n).map(function (e) { return e.seq; }));
         let res, j = {};
         try {
           res = await fetch('/study/events', {method: 'POST', headers: {'Content-Type': 'application/json'},
@@ -102,19 +104,17 @@
         }
         backoff = 1000;
         st = load() || st;
-        if (res.ok || res.status === 409) {
+        if ((res.ok || res.status === 409) && typeof j.seq === 'number') {
           // recorded (or recorded before): drop what the server has
-          const have = typeof j.seq === 'number' ? j.seq : last;
+          const have = j.seq;
           st.queue = st.queue.filter(function (e) { return e.seq > have; });
           st.seq = Math.max(st.seq, have);
-        } else if (res.status === 400 && typeof j.event === 'number') {
-          // an event the server will never take: drop it, keep the rest
-          const bad = st.queue[j.event];
-          if (window.console) console.warn('readsim study: event refused:', j.error, bad);
-          st.queue.splice(j.event, 1);
         } else if (res.status === 400 || res.status === 413) {
+          // a batch the server will never take (an invalid event, seqs out
+          // of order, too large): sending it again cannot help; drop it,
+          // keep the rest of the queue
           if (window.console) console.warn('readsim study: batch refused:', j.error);
-          st.queue = st.queue.filter(function (e) { return e.seq > last; });
+          st.queue = st.queue.filter(function (e) { return !sent.has(e.seq); });
         } else if (res.status === 401 || res.status === 403) {
           st.queue = []; // no longer a participant
         } else {
@@ -391,7 +391,8 @@
       const key = JSON.stringify(runs);
       if (key === last) return;
       last = key;
-      for (const [a, z] of runs) if (z > a) emit({ev: 'read', doc: doc, from: a, to: z});
+      const now = clock();
+      for (const [a, z] of runs) if (z > a) emit({ev: 'read', doc: doc, from: a, to: z}, now);
     }
     function moved() {
       if (!open) return;
