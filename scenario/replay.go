@@ -48,7 +48,7 @@ type Reader struct {
 	Group, MergeOverlaps bool
 	// Measures are the list scores of the `done` event; their distinct
 	// document scores are those of the `score` events. Nil means
-	// DefaultMeasures.
+	// effort.ReplayDefaults of the reader's T2I, Screen and NR.
 	Measures []effort.Measure
 }
 
@@ -64,32 +64,6 @@ func (r Reader) nr() int {
 		return effort.DefaultNR
 	}
 	return r.NR
-}
-
-// DefaultMeasures returns the list scores of the configured reader:
-// AgP\F(0.25), gP[5]\F(0.25), gP[10]\F(0.25), AgP\aveChP,
-// ANCE[100]\LE(s,NR), AP, and with a tolerance x also AgP\T2Ip(x),
-// AgP\T2Ir(x) and AgP\T2If(x,1), and the effort becomes ANCE[100]\LE(s,NR,x).
-func DefaultMeasures(r Reader) []effort.Measure {
-	f := effort.DocScore{Kind: effort.DocF, Beta: effort.DefaultBeta}
-	le := effort.DocScore{Kind: effort.DocLE, S: r.screen(), NR: r.nr(), X: r.T2I}
-	ms := []effort.Measure{
-		{List: effort.ListAgP, Doc: f},
-		{List: effort.ListGP, K: 5, Doc: f},
-		{List: effort.ListGP, K: 10, Doc: f},
-	}
-	if r.T2I > 0 {
-		ms = append(ms,
-			effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocT2Ip, X: r.T2I}},
-			effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocT2Ir, X: r.T2I}},
-			effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocT2If, X: r.T2I, Beta: effort.DefaultT2IBeta}},
-		)
-	}
-	return append(ms,
-		effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocAveChP}},
-		effort.Measure{List: effort.ListANCE, K: 100, Doc: le},
-		effort.Measure{List: effort.ListAP},
-	)
 }
 
 // Replayer replays the topics of one run against judgments. It is built once
@@ -127,7 +101,7 @@ type work struct {
 func NewReplayer(q *inex.Qrels, run *inex.Run, cfg Reader) (*Replayer, error) {
 	ms := cfg.Measures
 	if ms == nil {
-		ms = DefaultMeasures(cfg)
+		ms = effort.ReplayDefaults(cfg.T2I, cfg.screen(), cfg.nr())
 	}
 	if q.Passages() && !q.Lengths() {
 		return nil, CheckMeasures(nil, UseReplay, q)

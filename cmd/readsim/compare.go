@@ -29,7 +29,7 @@ func init() {
 func runCompare(e *env, args []string) error {
 	c := commands["compare"]
 	fs := newFlags(e, c)
-	sf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+defaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
+	sf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
 	baseline := fs.String("baseline", "", "the baseline: a run id, a run file or a position from 1 (default: the last run)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of runs instead of each run with the baseline")
@@ -87,7 +87,7 @@ func runCompare(e *env, args []string) error {
 	}
 	defaults := scenario.DefaultMeasureNames(q, use)
 	if *readings {
-		defaults = scenario.ReadingListMeasures
+		defaults = effort.ReadingListNames
 	}
 	if ms, err = sf.measuresOn(q, use, defaults); err != nil {
 		return err

@@ -45,7 +45,7 @@ func runEval(e *env, args []string) error {
 	defer softMemoryLimit()()
 	c := commands["eval"]
 	fs := newFlags(e, c)
-	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+defaultsUsage(true)+")",
+	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
 	mf.compats = []string{"inex", "trecgen"}
 	perTopic := fs.Bool("q", false, "print every topic's value, in topic order, before the all line")
@@ -103,7 +103,7 @@ func runEval(e *env, args []string) error {
 	if measures == nil || !trecgen {
 		use, defaults := scenario.UseEval, scenario.DefaultMeasureNames(q, scenario.UseEval)
 		if *readings {
-			use, defaults = scenario.UseReadings, scenario.ReadingMeasures
+			use, defaults = scenario.UseReadings, effort.ReadingNames
 		}
 		if measures, err = mf.measuresOn(q, use, defaults); err != nil {
 			return err

@@ -46,7 +46,7 @@ func runFidelity(e *env, args []string) error {
 	if err != nil {
 		return usageError{"--format: " + err.Error()}
 	}
-	o, ms, err := sf.check(defaultMeasures)
+	o, ms, err := sf.check(effort.DefaultNames)
 	if err != nil {
 		return err
 	}

@@ -10,27 +10,6 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// defaultMeasures are the measures of eval without -m on INEX judgments;
-// compare and fidelity use them too.
-var defaultMeasures = effort.DefaultNames
-
-// defaultsUsage says what -m defaults to, from the registry's lists (with
-// counts: whether trec_eval's counts are among the defaults).
-func defaultsUsage(counts bool) string {
-	doc := effort.DocumentNames
-	if !counts {
-		doc = nil
-		for _, n := range effort.DocumentNames {
-			if m, err := effort.ParseMeasure(n); err == nil && !m.IsCount() {
-				doc = append(doc, n)
-			}
-		}
-	}
-	return "default: " + strings.Join(effort.DefaultNames, " ") +
-		"; on TREC qrels (whole documents) " + strings.Join(doc, " ") +
-		"; on span judgments " + strings.Join(effort.GenomicsNames, " ")
-}
-
 // compatUsage is the usage of --compat of compare, fidelity and replay (eval
 // words it its own way).
 const compatUsage = "inex: gP[k] for k > n repeats gP[n], as the official INEX tool"

@@ -36,13 +36,13 @@ func lockedWarn(w io.Writer) func(string) {
 
 // runReplay implements `readsim replay`: the trace of scenario.md as JSON
 // Lines, one event per line, topics in the judgments' order (or the order
-// of --topic). Without -m the `done` scores are scenario.DefaultMeasures of
+// of --topic). Without -m the `done` scores are effort.ReplayDefaults of
 // the configured reader (with --t2i X they include AgP\T2Ip(X)); the
 // `score` events hold the distinct document scores of those measures.
 func runReplay(e *env, args []string) error {
 	c := commands["replay"]
 	fs := newFlags(e, c)
-	sf := addMeasureFlags(fs, "a list score of the done events, repeatable (default: AgP\\F(0.25), gP[5], gP[10], AgP\\aveChP, ANCE[100]\\LE(s,NR), AP, and with --t2i X AgP\\T2Ip(X), AgP\\T2Ir(X), AgP\\T2If(X,1))", compatUsage).addOverlapFlags(fs)
+	sf := addMeasureFlags(fs, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", compatUsage).addOverlapFlags(fs)
 	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML)")
 	var topics multiFlag
 	fs.Var(&topics, "topic", "replay only this topic, repeatable (default: every topic of the run in the judgments)")
