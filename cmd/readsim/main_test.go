@@ -104,21 +104,6 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// Every measure family of the registry is listed, with its direction.
-func TestMeasuresCommand(t *testing.T) {
-	status, stdout, stderr := runCLI("measures", "--format", "tsv")
-	if status != 0 {
-		t.Fatal(stderr)
-	}
-	for _, want := range []string{"AgP\\D\tMAgP[\\D]\tlist score\thigher\tmean", "ANCE[k]\\LE(s,NR[,x])\t\tlist score\tlower", "AP\tmap\tdocument\thigher",
-		"nDCG[k]\tnDCG (no cutoff), nDCG@k, ndcg, ndcg_cut_k\tdocument\thigher", "num_q\tNumQ\tcount\tneutral\tsum", "T2Ip(x)\t\tdocument score\thigher",
-		"P[k]\tP@k, P_k\tdocument\thigher", "R[k]\tR@k, recall_k\tdocument\thigher", "gR[k][\\D]\t\tlist score", "igP[x]\\D\tircl_prn.x[\\D]\tlist score\thigher"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("measures lacks %q:\n%s", want, stdout)
-		}
-	}
-}
-
 func TestInspect(t *testing.T) {
 	// "Fresnel" 0-7 in title; p: "A " 7-9, b "lens" 9-13, "." 13-14
 	dir := t.TempDir()
