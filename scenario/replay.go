@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"iter"
 	"sync"
 
@@ -251,6 +253,43 @@ func (p *Replayer) Replay(topics []string, emit func(*Event) error) error {
 		}
 	}
 	return nil
+}
+
+// SelectTopics returns the topics to replay: ids, each of which must be
+// one of Topics, or every topic of Topics when ids is empty. The error
+// names the first topic that is not in both the run and the judgments.
+func (p *Replayer) SelectTopics(ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return p.topics, nil
+	}
+	for _, id := range ids {
+		if p.byID[id] == nil {
+			return nil, fmt.Errorf("topic %s is not in both the run %s and the judgments %s", id, p.run.File, p.q.File)
+		}
+	}
+	return ids, nil
+}
+
+// WriteTrace writes the trace of the topics ids (Replay) to w as JSON
+// Lines, one event a line (Event.AppendJSON); done, when not nil, is called
+// after each topic (a progress bar).
+func (p *Replayer) WriteTrace(w io.Writer, ids []string, done func()) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	var line []byte
+	for _, id := range ids {
+		err := p.ReplayTopic(id, func(ev *Event) error {
+			line = append(ev.AppendJSON(line[:0]), '\n')
+			_, err := bw.Write(line)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if done != nil {
+			done()
+		}
+	}
+	return bw.Flush()
 }
 
 // Events returns the events of topic id as an iterator; the error, if any,

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"sync"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
@@ -94,19 +90,11 @@ func runReplay(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ids := p.Topics()
-	if len(topics) > 0 {
-		ok := map[string]bool{}
-		for _, id := range ids {
-			ok[id] = true
-		}
-		for _, id := range topics {
-			if !ok[id] {
-				return usageError{fmt.Sprintf("topic %s is not in both the run %s and the judgments %s", id, *run, *sf.qrels)}
-			}
-		}
-		ids = topics
-	} else if len(ids) == 0 {
+	ids, err := p.SelectTopics(topics)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(ids) == 0 {
 		warn(fmt.Sprintf("%s: warning: no topic of the run is in the judgments %s", *run, *sf.qrels))
 	}
 	if msg, err := p.ClipWarning(ids); err != nil {
@@ -114,42 +102,11 @@ func runReplay(e *env, args []string) error {
 	} else if msg != "" {
 		warn(msg)
 	}
-	write := func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 256<<10)
-		var bar *progressbar.ProgressBar
-		if e.stderrIsTerminal {
-			bar = progressbar.NewOptions(len(ids),
-				progressbar.OptionSetWriter(e.stderr),
-				progressbar.OptionSetDescription("replaying topics"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetWidth(30),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
-		}
-		var line []byte
-		for _, id := range ids {
-			err := p.ReplayTopic(id, func(ev *scenario.Event) error {
-				line = append(ev.AppendJSON(line[:0]), '\n')
-				_, err := bw.Write(line)
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			if bar != nil {
-				bar.Add(1)
-			}
-		}
-		if bar != nil {
-			bar.Finish()
-		}
-		return bw.Flush()
-	}
+	bar := newBar(e, int64(len(ids)), "replaying topics", false)
+	defer bar.Finish()
+	write := func(w io.Writer) error { return p.WriteTrace(w, ids, func() { bar.Add(1) }) }
 	if *out == "" {
 		return write(e.stdout)
 	}
-	return writeFileAtomic(*out, func(f *os.File) error {
-		return write(f)
-	})
+	return writeFileAtomic(*out, func(f *os.File) error { return write(f) })
 }
