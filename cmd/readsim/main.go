@@ -11,6 +11,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -124,6 +125,12 @@ func removeTempsOnSignal() {
 		}
 		os.Exit(code)
 	}()
+}
+
+// commandContext is the context of a command's searches: cancelled by an
+// interrupt or a termination (stopSignals), so that Ctrl-C stops them.
+func commandContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), stopSignals...)
 }
 
 // runMain runs the command line args and returns the exit status.

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"github.com/readsim/readsim/scenario/inex"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
 func init() {
@@ -50,14 +50,9 @@ func runRun(e *env, args []string) error {
 	if strings.ContainsAny(*runID, " \t\n") {
 		return usageError{"--run-id must not contain white space"}
 	}
-	var fieldNames []string
-	for _, f := range strings.Split(*fields, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			if _, err := (&inex.Topic{}).Field(f); err != nil {
-				return usageError{err.Error()}
-			}
-			fieldNames = append(fieldNames, f)
-		}
+	fieldNames, err := scenario.TopicFields(*fields)
+	if err != nil {
+		return usageError{err.Error()}
 	}
 	if len(fieldNames) == 0 {
 		return usageError{"--fields names no field"}
@@ -66,23 +61,14 @@ func runRun(e *env, args []string) error {
 	if err != nil {
 		return inputError{err}
 	}
-	qs := make([]scenario.TopicQuery, len(ts))
-	for i := range ts {
-		var parts []string
-		for _, f := range fieldNames {
-			v, _ := ts[i].Field(f)
-			if v != "" {
-				parts = append(parts, v)
-			}
-		}
-		qs[i] = scenario.TopicQuery{ID: ts[i].ID, Text: strings.Join(parts, " ")}
-	}
-	x, err := openIndex(*rf.idx)
+	x, err := index.Open(*rf.idx)
 	if err != nil {
 		return err
 	}
 	defer x.Close()
-	run, err := scenario.MakeRun(context.Background(), x, qs, scenario.RunOptions{Task: *task, K: *rf.k, RunID: *runID, Search: rf.options(),
+	ctx, stop := commandContext()
+	defer stop()
+	run, err := scenario.MakeRun(ctx, x, scenario.TopicQueries(ts, fieldNames), scenario.RunOptions{Task: *task, K: *rf.k, RunID: *runID, Search: rf.options(),
 		Warn: func(s string) { fmt.Fprintf(e.stderr, "readsim run: %s\n", s) }})
 	if err != nil {
 		return err
