@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 
 	"github.com/readsim/readsim/index/article"
@@ -45,8 +46,5 @@ func runAssess(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *out == "" {
-		return inex.WriteJudgments(e.stdout, js)
-	}
-	return writeFileAtomic(*out, func(w *os.File) error { return inex.WriteJudgments(w, js) })
+	return writeOutput(e, *out, func(w io.Writer) error { return inex.WriteJudgments(w, js) })
 }

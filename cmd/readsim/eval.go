@@ -43,16 +43,15 @@ func init() {
 // (the reading measures need them) and --offsets says what offsets count.
 func runEval(e *env, args []string) error {
 	defer softMemoryLimit()()
-	c := commands["eval"]
-	fs := newFlags(e, c)
+	fs := newFlags(e, commands["eval"])
 	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
 	mf.compats = []string{"inex", "trecgen"}
 	perTopic := fs.Bool("q", false, "print every topic's value, in topic order, before the all line")
 	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
 	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")
-	format := fs.String("format", "tsv", "output: tsv (trec_eval's layout), json (one object per line), or a table of runs × measures: table, markdown or latex")
-	digits := addDigits(fs, "decimals in tables (tsv and json: full precision)")
+	rf := addReportFlags(fs, "output: tsv (trec_eval's layout), json (one object per line), or a table of runs × measures: table, markdown or latex",
+		"decimals in tables (tsv and json: full precision)", "", scenario.FormatTSV, scenario.FormatJSON, scenario.FormatTable, scenario.FormatMarkdown, scenario.FormatLaTeX)
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
 	readings := fs.Bool("readings", false, "the files are recorded readings (JSON Lines traces of the study mode, or of readsim replay), not runs")
 	figures := fs.Bool("figures", false, "with --readings: also print each article's and topic's reading figures (characters read, Read, effort, times)")
@@ -73,53 +72,16 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := scenario.ParseFormat(*format, scenario.FormatTSV, scenario.FormatJSON, scenario.FormatTable, scenario.FormatMarkdown, scenario.FormatLaTeX)
-	if err != nil {
-		return usageError{"--format: " + err.Error()}
-	}
-	if err := mf.checkCompat(); err != nil {
-		return err
-	}
-	trecgen := *mf.compat == "trecgen"
-	if trecgen && f != scenario.FormatTSV {
-		return usageError{"--compat trecgen writes NIST's format: drop --format"}
-	}
-	var measures []effort.Measure
-	if len(mf.ms) > 0 {
-		if measures, err = mf.measures(nil); err != nil {
-			return err
-		}
-	}
-	if trecgen {
-		if measures, err = scenario.TrecGenMeasures(measures); err != nil {
-			return usageError{err.Error()}
-		}
-	}
-	warn := lockedWarn(e.stderr)
-	q, err := mf.openQrels(warn)
+	f, err := rf.parse()
 	if err != nil {
 		return err
 	}
-	if measures == nil || !trecgen {
-		use, defaults := scenario.UseEval, scenario.DefaultMeasureNames(q, scenario.UseEval)
-		if *readings {
-			use, defaults = scenario.UseReadings, effort.ReadingNames
-		}
-		if measures, err = mf.measuresOn(q, use, defaults); err != nil {
-			return err
-		}
+	q, opt, err := evalMeasures(e, mf, f, *readings)
+	if err != nil {
+		return err
 	}
-	if note := scenario.UnitNote(q, measures); note != "" {
-		warn(note)
-	}
-	opt := scenario.EvalOptions{
-		Measures:      measures,
-		Config:        effort.Config{Order: o, DocBaseline: *baseline, CompatINEX: mf.compatINEX()},
-		Group:         *mf.group,
-		MergeOverlaps: *mf.merge,
-		AllTopics:     *allTopics,
-		Warn:          warn,
-	}
+	opt.Config = effort.Config{Order: o, DocBaseline: *baseline, CompatINEX: mf.compatINEX()}
+	opt.Group, opt.MergeOverlaps, opt.AllTopics = *mf.group, *mf.merge, *allTopics
 	if *articles != "" {
 		d, err := article.OpenDir(*articles)
 		if err != nil {
@@ -127,43 +89,84 @@ func runEval(e *env, args []string) error {
 		}
 		opt.Read.Resolver = d.Spans()
 	}
+	report := scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *rf.digits}
 	if *readings {
-		return evalReadings(e, q, runs, opt, f, *perTopic, *digits, *figures)
+		return evalReadings(e, q, runs, opt, report, *figures)
 	}
 	results, err := scenario.EvaluateFiles(q, runs, opt)
 	if err != nil {
 		return err
 	}
-	if trecgen {
-		return scenario.WriteTrecGen(e.stdout, results, measures)
+	if *mf.compat == "trecgen" {
+		return scenario.WriteTrecGen(e.stdout, results, opt.Measures)
 	}
-	return scenario.WriteEval(e.stdout, results, measures, scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *digits})
+	return scenario.WriteEval(e.stdout, results, opt.Measures, report)
 }
 
-// evalReadings scores recorded readings (eval --readings).
-func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOptions, f scenario.Format, perTopic bool, digits int, figures bool) error {
+// evalMeasures checks --compat and -m against the format f, reads the
+// judgments and returns them with the evaluation options' measures (the
+// names asked, --compat trecgen's, or the defaults for the judgments or
+// for readings) and warning printer.
+func evalMeasures(e *env, mf *measureFlags, f scenario.Format, readings bool) (*inex.Qrels, scenario.EvalOptions, error) {
+	var opt scenario.EvalOptions
+	if err := mf.checkCompat(); err != nil {
+		return nil, opt, err
+	}
+	trecgen := *mf.compat == "trecgen"
+	if trecgen && f != scenario.FormatTSV {
+		return nil, opt, usageError{"--compat trecgen writes NIST's format: drop --format"}
+	}
+	var err error
+	if len(mf.ms) > 0 {
+		if opt.Measures, err = mf.measures(nil); err != nil {
+			return nil, opt, err
+		}
+	}
+	if trecgen {
+		if opt.Measures, err = scenario.TrecGenMeasures(opt.Measures); err != nil {
+			return nil, opt, usageError{err.Error()}
+		}
+	}
+	opt.Warn = lockedWarn(e.stderr)
+	q, err := mf.openQrels(opt.Warn)
+	if err != nil {
+		return nil, opt, err
+	}
+	if opt.Measures == nil || !trecgen {
+		use, defaults := scenario.UseEval, scenario.DefaultMeasureNames(q, scenario.UseEval)
+		if readings {
+			use, defaults = scenario.UseReadings, effort.ReadingNames
+		}
+		if opt.Measures, err = mf.measuresOn(q, use, defaults); err != nil {
+			return nil, opt, err
+		}
+	}
+	if note := scenario.UnitNote(q, opt.Measures); note != "" {
+		opt.Warn(note)
+	}
+	return q, opt, nil
+}
+
+// evalReadings scores recorded readings (eval --readings) and, with
+// figures, prints their reading figures after the measures.
+func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOptions, report scenario.EvalReport, figures bool) error {
 	rds, err := scenario.OpenReadings(files)
 	if err != nil {
 		return err
 	}
-	results := make([]*scenario.Evaluation, len(rds))
-	for i, rd := range rds {
-		if results[i], err = scenario.EvaluateReading(q, rd, opt); err != nil {
-			return err
-		}
-	}
-	scenario.NameApart(results, opt.Warn)
-	if err := scenario.WriteEval(e.stdout, results, opt.Measures, scenario.EvalReport{Format: f, PerTopic: perTopic, Digits: digits}); err != nil {
+	results, err := scenario.EvaluateReadings(q, rds, opt)
+	if err != nil {
 		return err
 	}
-	if !figures {
-		return nil
+	if err := scenario.WriteEval(e.stdout, results, opt.Measures, report); err != nil || !figures {
+		return err
 	}
+	f := report.Format
 	if f == scenario.FormatJSON {
 		f = scenario.FormatTSV
 	}
 	fmt.Fprintln(e.stdout)
-	return scenario.WriteFigures(e.stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, f, digits)
+	return scenario.WriteFigures(e.stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, f, report.Digits)
 }
 
 // evalMemoryLimit is the soft memory limit of eval (unless GOMEMLIMIT says

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 
 	"github.com/readsim/readsim/effort"
@@ -28,13 +27,10 @@ func init() {
 // the expectation. --format tsv prints `run<TAB>measure<TAB>mean` rows, a
 // blank line, then the expectation table with a header line.
 func runFidelity(e *env, args []string) error {
-	c := commands["fidelity"]
-	fs := newFlags(e, c)
+	fs := newFlags(e, commands["fidelity"])
 	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
-	format := fs.String("format", "table", "output: table (readable), tsv, markdown, latex or json")
-	digits := addDigits(fs, "decimals in tables, Markdown and LaTeX (tsv and json: full precision)")
-	plotDir := fs.String("plot", "", "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted")
+	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", tableFormats...)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -42,9 +38,9 @@ func runFidelity(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
-	f, err := scenario.ParseFormat(*format, scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatLaTeX, scenario.FormatJSON)
+	f, err := rf.parse()
 	if err != nil {
-		return usageError{"--format: " + err.Error()}
+		return err
 	}
 	o, ms, err := sf.check(effort.DefaultNames)
 	if err != nil {
@@ -70,15 +66,8 @@ func runFidelity(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
-	if err := fid.Write(w, f, *digits); err != nil {
+	if err := rf.write(e, fid, f); err != nil || *rf.plot == "" {
 		return err
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if *plotDir == "" {
-		return nil
-	}
-	return writeCharts(e, *plotDir, scenario.FidelityCharts(fid, opt.Config.CompatINEX))
+	return writeCharts(e, *rf.plot, scenario.FidelityCharts(fid, opt.Config.CompatINEX))
 }

@@ -21,7 +21,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -283,29 +282,13 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// digitsFlag is --digits: decimals in tables, 0 to scenario.MaxDigits.
-type digitsFlag struct{ n *int }
-
-func (d digitsFlag) String() string {
-	if d.n == nil {
-		return ""
+// writeOutput writes with write to standard output, or to the file out
+// when one is given (scenario.WriteFileAtomic: beside it, then renamed).
+func writeOutput(e *env, out string, write func(io.Writer) error) error {
+	if out == "" {
+		return write(e.stdout)
 	}
-	return strconv.Itoa(*d.n)
-}
-
-func (d digitsFlag) Set(s string) error {
-	n, err := scenario.ParseDigits(s)
-	if err == nil {
-		*d.n = n
-	}
-	return err
-}
-
-// addDigits defines --digits (scenario.DefaultDigits) on fs.
-func addDigits(fs *flag.FlagSet, usage string) *int {
-	n := scenario.DefaultDigits
-	fs.Var(digitsFlag{&n}, "digits", fmt.Sprintf("%s; `N` from 0 to %d", usage, scenario.MaxDigits))
-	return &n
+	return scenario.WriteFileAtomic(out, func(f *os.File) error { return write(f) })
 }
 
 // multiFlag is a repeatable string flag.

@@ -18,7 +18,7 @@ func init() {
 // runMeasures prints the catalogue of measures (scenario.WriteCatalogue).
 func runMeasures(e *env, args []string) error {
 	fs := newFlags(e, commands["measures"])
-	format := fs.String("format", "table", "output: table, tsv, markdown or json")
+	rf := addReportFlags(fs, plainUsage, "", "", plainFormats...)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -26,9 +26,9 @@ func runMeasures(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usageError{"measures takes no argument"}
 	}
-	f, err := scenario.ParseFormat(*format, scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatJSON)
+	f, err := rf.parse()
 	if err != nil {
-		return usageError{"--format: " + err.Error()}
+		return err
 	}
 	w := bufio.NewWriter(e.stdout)
 	if err := scenario.WriteCatalogue(w, f); err != nil {

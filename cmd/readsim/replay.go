@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 
 	"github.com/readsim/readsim/effort"
@@ -104,9 +103,5 @@ func runReplay(e *env, args []string) error {
 	}
 	bar := newBar(e, int64(len(ids)), "replaying topics", false)
 	defer bar.Finish()
-	write := func(w io.Writer) error { return p.WriteTrace(w, ids, func() { bar.Add(1) }) }
-	if *out == "" {
-		return write(e.stdout)
-	}
-	return writeFileAtomic(*out, func(f *os.File) error { return write(f) })
+	return writeOutput(e, *out, func(w io.Writer) error { return p.WriteTrace(w, ids, func() { bar.Add(1) }) })
 }

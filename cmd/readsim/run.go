@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"slices"
 	"strings"
 
@@ -73,8 +73,5 @@ func runRun(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *out == "" {
-		return inex.WriteRun(e.stdout, run)
-	}
-	return writeFileAtomic(*out, func(f *os.File) error { return inex.WriteRun(f, run) })
+	return writeOutput(e, *out, func(w io.Writer) error { return inex.WriteRun(w, run) })
 }
