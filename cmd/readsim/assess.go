@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"io"
 	"os"
 
@@ -9,18 +10,7 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-func init() {
-	register(&command{
-		name:    "assess",
-		args:    "--articles DIR [--out QRELS] HIGHLIGHTS",
-		summary: "turn a highlights file (quotes of relevant text) into INEX FOL judgments",
-		details: scenario.HighlightsFormat,
-		run:     runAssess,
-	})
-}
-
-func runAssess(e *env, args []string) error {
-	fs := newFlags(e, commands["assess"])
+func runAssess(e *env, fs *flag.FlagSet, args []string) error {
 	dir := fs.String("articles", "", "folder of the articles the quotes are from (required)")
 	out := fs.String("out", "", "write the judgments to this file (atomically) instead of standard output")
 	pos, err := parseFlags(fs, args)

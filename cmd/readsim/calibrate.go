@@ -1,23 +1,14 @@
 package main
 
 import (
+	"flag"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-func init() {
-	register(&command{
-		name:    "calibrate",
-		args:    "--qrels Q [--format table|tsv|markdown|json] READING...",
-		summary: "fit the simulated reader (tolerance, screen, order) to recorded readings",
-		run:     runCalibrate,
-	})
-}
-
 // runCalibrate implements `readsim calibrate`: scenario.Calibrate over the
 // readings (files of the study mode, or any trace in the reader's schema).
-func runCalibrate(e *env, args []string) error {
-	fs := newFlags(e, commands["calibrate"])
+func runCalibrate(e *env, fs *flag.FlagSet, args []string) error {
 	qrels := fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
 	fs.Bool("readings", true, "the files are recorded readings (the only kind calibrate reads; accepted for symmetry with eval)")
 	rf := addReportFlags(fs, plainUsage, "decimals in tables", "", plainFormats...)

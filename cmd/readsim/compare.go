@@ -1,21 +1,13 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
-
-func init() {
-	register(&command{
-		name:    "compare",
-		args:    "--qrels Q [-m MEASURE]... [--lengths FILE] [--offsets chars|bytes] [--format table|tsv|markdown|latex|json] [--plot DIR] RUN... [--doc-baseline]",
-		summary: "paired comparison of runs: means, significance against a baseline (or all pairs), effect sizes",
-		run:     runCompare,
-	})
-}
 
 // maxPermutations bounds --permutations: 10⁷ random sign assignments of
 // 120 topics take seconds per measure; more would look like a hang.
@@ -28,8 +20,7 @@ const maxPermutations = 10_000_000
 // --all-pairs, every pair: paired t-test and randomization test, Holm–
 // Bonferroni over each measure's comparisons, effect size and 95% confidence
 // interval of the mean difference. The report is scenario.Comparison's.
-func runCompare(e *env, args []string) error {
-	fs := newFlags(e, commands["compare"])
+func runCompare(e *env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
 	baseline := fs.String("baseline", "", "the baseline: a run id, a run file or a position from 1 (default: the last run)")

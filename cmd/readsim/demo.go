@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -12,15 +13,6 @@ import (
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/web/backend"
 )
-
-func init() {
-	register(&command{
-		name:    "demo",
-		args:    "[--addr :8080] [--sample DIR] [--allow-origin O]... [--study DIR]",
-		summary: "index the bundled sample and serve the phone prototype and the simulation view",
-		run:     runDemo,
-	})
-}
 
 // runDemo implements `readsim demo`: it indexes corpus-sample/ into the user
 // cache folder (an unchanged sample is not read again; a changed one is
@@ -39,8 +31,7 @@ func init() {
 // reading study at /study on the sample's topics (servestudy.go), recording
 // into demo-study beside the index ($XDG_CACHE_HOME/readsim/demo-study)
 // unless --study says otherwise (--study "" turns it off).
-func runDemo(e *env, args []string) error {
-	fs := newFlags(e, commands["demo"])
+func runDemo(e *env, fs *flag.FlagSet, args []string) error {
 	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")
 	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
 	var allow multiFlag

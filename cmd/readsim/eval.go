@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -11,15 +12,6 @@ import (
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
-
-func init() {
-	register(&command{
-		name:    "eval",
-		args:    "--qrels Q [-m MEASURE]... [-q] [-c] [--order natural|best|worst] [--doc-baseline] [--group] [--merge-overlaps] [--lengths FILE] [--offsets chars|bytes] [--compat inex|trecgen] [--format tsv|json|table|markdown|latex] [--digits N] [--articles DIR] RUN...",
-		summary: "every measure of a run against the judgments",
-		run:     runEval,
-	})
-}
 
 // runEval implements `readsim eval` (cli.md, formats.md). Output: for each
 // run, for each measure in the order asked, the per-topic lines (with -q,
@@ -41,9 +33,8 @@ func init() {
 // as NIST's trecgen2007_score.py does (RUN MEASURE TOPIC SCORE, 8
 // decimals, MAP). --lengths gives span judgments their documents' lengths
 // (the reading measures need them) and --offsets says what offsets count.
-func runEval(e *env, args []string) error {
+func runEval(e *env, fs *flag.FlagSet, args []string) error {
 	defer softMemoryLimit()()
-	fs := newFlags(e, commands["eval"])
 	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
 	mf.compats = []string{"inex", "trecgen"}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 
 	"github.com/readsim/readsim/effort"
@@ -8,15 +9,6 @@ import (
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
-
-func init() {
-	register(&command{
-		name:    "fidelity",
-		args:    "--qrels Q [--articles DIR] [-m MEASURE]... [--order O] [--format table|tsv|markdown|latex|json] [--digits N] [--plot DIR]",
-		summary: "the fidelity suite of simulated runs",
-		run:     runFidelity,
-	})
-}
 
 // runFidelity implements `readsim fidelity` (scenario.md, "Fidelity suite"):
 // every measure for every simulated run (answer set × ranking, named as in
@@ -26,8 +18,7 @@ func init() {
 // two-sided paired t-test p-value; "FAIL" marks a measure whose means break
 // the expectation. --format tsv prints `run<TAB>measure<TAB>mean` rows, a
 // blank line, then the expectation table with a header line.
-func runFidelity(e *env, args []string) error {
-	fs := newFlags(e, commands["fidelity"])
+func runFidelity(e *env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
 	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", tableFormats...)

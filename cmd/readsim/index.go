@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -11,17 +12,7 @@ import (
 	"github.com/readsim/readsim/index"
 )
 
-func init() {
-	register(&command{
-		name:    "index",
-		args:    "--articles DIR --index IDX [--dtd FILE] [--lang L] [--elements sec,p,...] [--shards N] [--rebuild]",
-		summary: "build a persistent Bleve index of the articles and their elements",
-		run:     runIndex,
-	})
-}
-
-func runIndex(e *env, args []string) error {
-	fs := newFlags(e, commands["index"])
+func runIndex(e *env, fs *flag.FlagSet, args []string) error {
 	articles := fs.String("articles", "", "the folder of articles (`DIR`, searched recursively)")
 	idx := fs.String("index", "", "the index folder to build or update (`IDX`)")
 	elements := fs.String("elements", strings.Join(index.DefaultElements, ","), "candidate element names for browse, comma-separated")

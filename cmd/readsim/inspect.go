@@ -2,21 +2,12 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"strconv"
 )
 
-func init() {
-	register(&command{
-		name:    "inspect",
-		args:    "[--dtd FILE] ARTICLE.xml",
-		summary: "the article's text length, then one line per element: xpath<TAB>start<TAB>end",
-		run:     runInspect,
-	})
-}
-
-func runInspect(e *env, args []string) error {
-	fs := newFlags(e, commands["inspect"])
+func runInspect(e *env, fs *flag.FlagSet, args []string) error {
 	af := addArticleFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {

@@ -12,6 +12,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -39,9 +40,10 @@ type command struct {
 	// details, when set, follow the summary in the command's help (-h,
 	// readsim help CMD): what a user needs beyond the flags.
 	details string
-	// run executes the command. It returns a usageError or an inputError for
-	// exit status 2, any other error for exit status 1.
-	run func(env *env, args []string) error
+	// run executes the command with its flag set (newFlags). It returns a
+	// usageError or an inputError for exit status 2, any other error for
+	// exit status 1.
+	run func(e *env, fs *flag.FlagSet, args []string) error
 }
 
 // env is what a command may touch of the outside world, so that tests can run
@@ -53,13 +55,43 @@ type env struct {
 	stderrIsTerminal bool
 }
 
-var commands = map[string]*command{}
+// commands are readsim's subcommands by name; their synopses and
+// summaries are in commands.txt.
+var commands = map[string]*command{
+	"assess":    {run: runAssess, details: scenario.HighlightsFormat},
+	"calibrate": {run: runCalibrate},
+	"compare":   {run: runCompare},
+	"demo":      {run: runDemo},
+	"eval":      {run: runEval},
+	"fidelity":  {run: runFidelity},
+	"index":     {run: runIndex},
+	"inspect":   {run: runInspect},
+	"measures":  {run: runMeasures},
+	"render":    {run: runRender},
+	"replay":    {run: runReplay},
+	"run":       {run: runRun},
+	"search":    {run: runSearch},
+	"serve":     {run: runServe},
+}
 
-func register(c *command) {
-	if _, dup := commands[c.name]; dup {
-		panic("readsim: command registered twice: " + c.name)
+//go:embed commands.txt
+var commandsText string
+
+// init reads each command's synopsis and summary from commandsText.
+func init() {
+	var c *command
+	for _, line := range strings.Split(commandsText, "\n") {
+		switch {
+		case strings.HasPrefix(line, "\t"):
+			c.summary = line[1:]
+		case line != "" && line[0] != '#':
+			name, args, _ := strings.Cut(line, " ")
+			if c = commands[name]; c == nil {
+				panic("readsim: commands.txt names no command " + name)
+			}
+			c.name, c.args = name, args
+		}
 	}
-	commands[c.name] = c
 }
 
 // usageError is bad usage (unknown flag, missing argument): exit status 2.
@@ -155,7 +187,7 @@ func runMain(e *env, args []string) int {
 		printCommands(e.stderr)
 		return 2
 	}
-	err := c.run(e, args[1:])
+	err := c.run(e, newFlags(e, c), args[1:])
 	return exitStatus(e, c, err)
 }
 

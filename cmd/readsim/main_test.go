@@ -44,6 +44,15 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 	}
 }
 
+// commands.txt gives every command its synopsis and summary.
+func TestCommandsText(t *testing.T) {
+	for name, c := range commands {
+		if c.name != name || c.args == "" || c.summary == "" || c.run == nil {
+			t.Errorf("command %s: name %q, synopsis %q, summary %q", name, c.name, c.args, c.summary)
+		}
+	}
+}
+
 // A command's help says what a user needs and names no document outside
 // the repository (the specification's files are not in it).
 func TestHelpContents(t *testing.T) {

@@ -2,22 +2,13 @@ package main
 
 import (
 	"bufio"
+	"flag"
 
 	"github.com/readsim/readsim/scenario"
 )
 
-func init() {
-	register(&command{
-		name:    "measures",
-		args:    "[--format table|tsv|markdown|json]",
-		summary: "every measure readsim computes: its names, meaning, direction and source",
-		run:     runMeasures,
-	})
-}
-
 // runMeasures prints the catalogue of measures (scenario.WriteCatalogue).
-func runMeasures(e *env, args []string) error {
-	fs := newFlags(e, commands["measures"])
+func runMeasures(e *env, fs *flag.FlagSet, args []string) error {
 	rf := addReportFlags(fs, plainUsage, "", "", plainFormats...)
 	pos, err := parseFlags(fs, args)
 	if err != nil {

@@ -2,21 +2,13 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/render"
 )
-
-func init() {
-	register(&command{
-		name:    "render",
-		args:    "--articles DIR ARTICLE_ID [--passage OFFSET:LENGTH]... [--dtd FILE] [--lang LANG]",
-		summary: "the anchored single-column XHTML page of an article",
-		run:     runRender,
-	})
-}
 
 // runRender prints the page of one article, found by id anywhere under DIR
 // (article.Dir: a file name several files have is no id; the articles are
@@ -29,8 +21,7 @@ func init() {
 // articles of DIR point to their ID.xhtml relative to it (render.PageLink), links
 // to articles not in DIR are plain text. --dtd and --lang are the shared
 // article flags (articleflags.go); the page's lang is the article's.
-func runRender(e *env, args []string) error {
-	fs := newFlags(e, commands["render"])
+func runRender(e *env, fs *flag.FlagSet, args []string) error {
 	dir := fs.String("articles", "", "the folder of the articles (searched recursively)")
 	var passages multiFlag
 	fs.Var(&passages, "passage", "a passage to anchor and highlight, `OFFSET:LENGTH` in characters (repeatable)")

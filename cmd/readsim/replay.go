@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"sync"
@@ -9,15 +10,6 @@ import (
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
-
-func init() {
-	register(&command{
-		name:    "replay",
-		args:    "--qrels Q --run R [--topic T]... [--order O] [--doc-baseline] [--t2i X] [--screen S] [--nr N] [--depth D] [-m MEASURE]... [--out FILE]",
-		summary: "the simulated reader's trace as JSON Lines",
-		run:     runReplay,
-	})
-}
 
 // lockedWarn returns a warning printer safe for concurrent use.
 func lockedWarn(w io.Writer) func(string) {
@@ -34,9 +26,7 @@ func lockedWarn(w io.Writer) func(string) {
 // of --topic). Without -m the `done` scores are effort.ReplayDefaults of
 // the configured reader (with --t2i X they include AgP\T2Ip(X)); the
 // `score` events hold the distinct document scores of those measures.
-func runReplay(e *env, args []string) error {
-	c := commands["replay"]
-	fs := newFlags(e, c)
+func runReplay(e *env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", compatUsage).addOverlapFlags(fs)
 	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML)")
 	var topics multiFlag

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -11,17 +12,7 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-func init() {
-	register(&command{
-		name:    "run",
-		args:    "--index IDX --topics FILE [--task ric|focused|bic|doc] [--k N] [--run-id ID] [--fields title,description] [--out FILE]",
-		summary: "one run for every topic, as FOL text or a TREC document run",
-		run:     runRun,
-	})
-}
-
-func runRun(e *env, args []string) error {
-	fs := newFlags(e, commands["run"])
+func runRun(e *env, fs *flag.FlagSet, args []string) error {
 	rf := addRetrievalFlags(fs, 100)
 	topicsFile := fs.String("topics", "", "the topic `FILE` (INEX 2009 or 2006 XML, or plain text \"id title…\" lines)")
 	task := fs.String("task", "ric", "ric, focused, bic (FOL text) or doc (TREC document run)")

@@ -10,15 +10,6 @@ import (
 	"github.com/readsim/readsim/index"
 )
 
-func init() {
-	register(&command{
-		name:    "search",
-		args:    "--index IDX [--k N] QUERY...",
-		summary: "fetch and browse: ranked articles, each with its best passages",
-		run:     runSearch,
-	})
-}
-
 // retrievalFlags are the flags search and run share.
 type retrievalFlags struct {
 	idx        *string
@@ -66,8 +57,7 @@ func (r retrievalFlags) options() index.Options {
 	return o
 }
 
-func runSearch(e *env, args []string) error {
-	fs := newFlags(e, commands["search"])
+func runSearch(e *env, fs *flag.FlagSet, args []string) error {
 	rf := addRetrievalFlags(fs, 10)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
