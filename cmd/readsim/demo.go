@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"net"
-	"os"
-	"path/filepath"
 
 	"github.com/mdp/qrterminal/v3"
 
@@ -36,7 +33,7 @@ func runDemo(e *env, fs *flag.FlagSet, args []string) error {
 	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
 	var allow multiFlag
 	fs.Var(&allow, "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
-	study := fs.String("study", demoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
+	study := fs.String("study", backend.DemoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -76,16 +73,8 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 	if err != nil {
 		return serveConfig{}, err
 	}
-	idx, err := demoIndexPath()
-	if err != nil {
-		return serveConfig{}, err
-	}
-	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
-		return serveConfig{}, err
-	}
-	opt := index.BuildOptions{Articles: sample.Articles, Index: idx}
-	started := false
-	opt.Progress = func(p index.Progress) {
+	idx, started := backend.DemoIndexPath(), false
+	res, err := backend.IndexSample(sample, idx, func(p index.Progress) {
 		switch {
 		case e.stderrIsTerminal:
 			fmt.Fprintf(e.stderr, "\rreadsim demo: indexing the sample: %d/%d articles", p.Done, p.Total)
@@ -93,11 +82,9 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 			fmt.Fprintf(e.stderr, "readsim demo: indexing the sample (%d articles)", p.Total)
 		}
 		started = true
-	}
-	res, err := index.Build(opt)
-	var ie *index.InputError
-	if err != nil && !errors.As(err, &ie) {
-		return serveConfig{}, fmt.Errorf("indexing the sample into %s: %w", idx, err)
+	})
+	if err != nil && !isBadInput(err) {
+		err = fmt.Errorf("indexing the sample into %s: %w", idx, err)
 	}
 	if err != nil {
 		return serveConfig{}, err
@@ -112,29 +99,6 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 	}
 	sample.Index = idx
 	return serveConfig{Config: sample}, nil
-}
-
-// demoStudyPath is where the demo keeps its study's recordings: beside the
-// demo's index (the user cache folder, or $READSIM_DEMO_INDEX's folder in
-// tests).
-func demoStudyPath() string {
-	idx, err := demoIndexPath()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(idx), "demo-study")
-}
-
-// demoIndexPath is where the demo keeps the sample's index.
-func demoIndexPath() (string, error) {
-	if p := os.Getenv("READSIM_DEMO_INDEX"); p != "" {
-		return p, nil
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	return filepath.Join(cache, "readsim", "demo-index"), nil
 }
 
 // printQR draws the QR code of u on standard output.
