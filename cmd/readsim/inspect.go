@@ -1,12 +1,8 @@
 package main
 
-import (
-	"bufio"
-	"flag"
-	"fmt"
-	"strconv"
-)
+import "flag"
 
+// runInspect prints an article's length and elements (Article.WriteElements).
 func runInspect(e *env, fs *flag.FlagSet, args []string) error {
 	af := addArticleFlags(fs)
 	pos, err := parseFlags(fs, args)
@@ -24,16 +20,5 @@ func runInspect(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(e.stdout, 64<<10)
-	fmt.Fprintln(w, a.Len)
-	var line []byte
-	a.EachXPath(func(i int, xpath []byte) {
-		el := &a.Elements[i]
-		line = append(append(line[:0], xpath...), '\t')
-		line = strconv.AppendInt(line, int64(el.Start), 10)
-		line = append(line, '\t')
-		line = strconv.AppendInt(line, int64(el.End), 10)
-		w.Write(append(line, '\n'))
-	})
-	return w.Flush()
+	return a.WriteElements(e.stdout)
 }
