@@ -11,23 +11,17 @@ import (
 	"github.com/readsim/readsim/web/backend"
 )
 
-// runDemo implements `readsim demo`: it indexes corpus-sample/ into the user
-// cache folder (an unchanged sample is not read again; a changed one is
-// updated), then serves it with the sample's topics, judgments and runs, the
-// live system's own run included.
+// runDemo implements `readsim demo`: it indexes corpus-sample/
+// (backend.FindSample, or --sample) into backend.DemoIndexPath (an
+// unchanged sample is not read again; a changed one is updated), then
+// serves it with the sample's topics, judgments and runs
+// (backend.SampleConfig), the live system's own run included, and a
+// reading study at /study recording into backend.DemoStudyPath (--study
+// "" turns it off).
 //
-// Decisions where cli.md is silent: the demo listens and prints its URLs
+// Decision where cli.md is silent: the demo listens and prints its URLs
 // (with the QR code) first, then indexes, so that its first line is the
-// address to open; the sample is looked up as
-// corpus-sample/ in the working folder and its parents (so `go run
-// ./cmd/readsim demo` works from anywhere in the repository), then beside the
-// executable; --sample names it explicitly. The index lives in
-// $XDG_CACHE_HOME/readsim/demo-index (os.UserCacheDir), or in the temporary
-// folder when there is no cache folder. The sample's runs are every file of
-// corpus-sample/runs/ except *.md, passage runs first. The demo runs a
-// reading study at /study on the sample's topics (servestudy.go), recording
-// into demo-study beside the index ($XDG_CACHE_HOME/readsim/demo-study)
-// unless --study says otherwise (--study "" turns it off).
+// address to open.
 func runDemo(e *env, fs *flag.FlagSet, args []string) error {
 	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")
 	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")

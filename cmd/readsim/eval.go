@@ -6,33 +6,20 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/readsim/readsim/index/article"
-
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// runEval implements `readsim eval` (cli.md, formats.md). Output: for each
-// run, for each measure in the order asked, the per-topic lines (with -q,
-// topics sorted numerically) and then the `all` line. With several runs each
-// block starts with a `run<TAB>all<TAB>FILE` line (like trec_eval's runid
-// line); --format json gives one object per value with a "run" field (the
-// run file as given). The official counts (num_ret, num_rel, num_rel_ret,
-// ret_size, rel_size, rel_ret_size, art_prec … char_f1) are printed only when
-// asked with -m; their `all` is a sum for the counts and a mean for the
-// ratios, and with --compat inex num_rel and rel_size sum over every judged
-// topic as inex_eval -r/-i do.
-//
-// On judgments of whole documents (plain TREC qrels) the default measures
-// and `all` are trec_eval's document measures (scenario.DefaultMeasureNames,
-// scenario.AllMeasureNames). On span judgments (TREC Genomics, or any
-// collection judged by passages)
-// the default measures are DOCUMENT, PASSAGE, ASPECT and PASSAGE2, whose
-// `all` is the mean over every judged topic; --compat trecgen writes them
-// as NIST's trecgen2007_score.py does (RUN MEASURE TOPIC SCORE, 8
-// decimals, MAP). --lengths gives span judgments their documents' lengths
-// (the reading measures need them) and --offsets says what offsets count.
+// runEval implements `readsim eval` (cli.md, formats.md): every measure
+// asked with -m ("all": scenario.AllMeasureNames; none: the judgments'
+// defaults, scenario.DefaultMeasureNames) of each run, or of each recorded
+// reading with --readings, written by scenario.WriteEval in trec_eval's
+// layout, as JSON or as a table of runs × measures, or by
+// scenario.WriteTrecGen as NIST's trecgen2007_score.py with --compat
+// trecgen. --lengths gives span judgments their documents' lengths (the
+// reading measures need them) and --offsets says what offsets count.
 func runEval(e *env, fs *flag.FlagSet, args []string) error {
 	defer softMemoryLimit()()
 	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",

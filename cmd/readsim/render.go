@@ -11,16 +11,12 @@ import (
 )
 
 // runRender prints the page of one article, found by id anywhere under DIR
-// (article.Dir: a file name several files have is no id; the articles are
-// known by their paths without .xml, en/3951 and ja/3951, and the plain id
-// is an input error naming them, with a warning saying the clash). Passages
-// partly past the article's end are clipped with a warning, passages wholly
-// past it are an input error, and overlapping passages are merged with a
-// warning. The page is standalone, to be saved as ID.xhtml in one folder (a
-// qualified id's page in its sub-folder: ja/3951.xhtml): links to other
-// articles of DIR point to their ID.xhtml relative to it (render.PageLink), links
-// to articles not in DIR are plain text. --dtd and --lang are the shared
-// article flags (articleflags.go); the page's lang is the article's.
+// (article.Dir: a file name several files have is no id, and the plain id
+// is an input error naming the articles' paths, with a warning saying the
+// clash), with the passages checked by render.CheckPassages. The page is
+// standalone, to be saved as ID.xhtml in one folder: links to other
+// articles of DIR point to their page (render.PageLink), links to articles
+// not in DIR are plain text. The page's lang is the article's.
 func runRender(e *env, fs *flag.FlagSet, args []string) error {
 	dir := fs.String("articles", "", "the folder of the articles (searched recursively)")
 	var passages multiFlag
