@@ -101,18 +101,21 @@ func (e usageError) Error() string { return e.msg }
 
 // isBadInput tells whether err is a problem with the user's input, as the
 // library packages report it: a judgments, run or topics file (inex.Error),
-// an article or its DTD (article.Error, article.DTDError), an articles
-// folder or index (index.InputError), a measure the input cannot give
+// an article or its DTD (article.Error, article.DTDError), an article id
+// several articles have (article.AmbiguousError), an articles folder or
+// index (index.InputError), a measure the input cannot give
 // (scenario.MeasureError), what a server is asked to serve
 // (backend.InputError). The one place errors become exit status 2.
 func isBadInput(err error) bool {
 	var ie *inex.Error
 	var ae *article.Error
 	var de *article.DTDError
+	var am *article.AmbiguousError
 	var xe *index.InputError
 	var me *scenario.MeasureError
 	var be *backend.InputError
-	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &de) || errors.As(err, &xe) || errors.As(err, &me) || errors.As(err, &be)
+	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &de) || errors.As(err, &am) ||
+		errors.As(err, &xe) || errors.As(err, &me) || errors.As(err, &be)
 }
 
 // inputError is bad input (a file that cannot be read or parsed): exit status 2.

@@ -60,7 +60,7 @@ func runRender(e *env, fs *flag.FlagSet, args []string) error {
 	}
 	a, err := d.Parse(id)
 	if err != nil {
-		return inputError{err}
+		return err
 	}
 	id = a.ID
 	warnings, err := render.CheckPassages(ps, id, a.Len)
