@@ -15,16 +15,16 @@ func TestCheckPassages(t *testing.T) {
 		want []string
 		err  string
 	}{
-		{"inside", []effort.Span{{0, 2}, {8, 11}}, nil, ""},
+		{"inside", []effort.Span{{Start: 0, End: 2}, {Start: 8, End: 11}}, nil, ""},
 		{"none", nil, nil, ""},
 		// ends at 15 exactly: inside; touching passages stay apart
-		{"to the end", []effort.Span{{10, 15}, {0, 10}}, nil, ""},
-		{"clipped", []effort.Span{{12, 22}}, []string{"passage 12:10 runs past the end of article 42 (15 characters): clipped"}, ""},
+		{"to the end", []effort.Span{{Start: 10, End: 15}, {Start: 0, End: 10}}, nil, ""},
+		{"clipped", []effort.Span{{Start: 12, End: 22}}, []string{"passage 12:10 runs past the end of article 42 (15 characters): clipped"}, ""},
 		// [0,3) and [1,3) merge: 2 of 3 shown
-		{"clipped and merged", []effort.Span{{12, 22}, {0, 3}, {1, 3}}, []string{
+		{"clipped and merged", []effort.Span{{Start: 12, End: 22}, {Start: 0, End: 3}, {Start: 1, End: 3}}, []string{
 			"passage 12:10 runs past the end of article 42 (15 characters): clipped",
 			"overlapping passages merged: 2 passages shown"}, ""},
-		{"past the end", []effort.Span{{0, 2}, {15, 16}}, nil, "passage 15:1 starts past the end of article 42 (15 characters)"},
+		{"past the end", []effort.Span{{Start: 0, End: 2}, {Start: 15, End: 16}}, nil, "passage 15:1 starts past the end of article 42 (15 characters)"},
 	} {
 		got, err := CheckPassages(tc.ps, "42", 15)
 		if tc.err != "" {
