@@ -6,8 +6,10 @@
 // AiP), the official INEX counts and trec_eval's document measures (map,
 // P_k, recip_rank, Rprec, ndcg_cut_k, recall_k). One registry (registry.go,
 // names.go) holds every measure: its names and aliases, parameters,
-// aggregation, direction, meaning and source; parsing, printing, the
-// evaluator, the commands and `readsim measures` all read it.
+// aggregation, direction, meaning and source, and defaults.go the lists of
+// measures asked for without -m and by -m all; parsing, printing, the
+// evaluator, the commands, the web view and `readsim measures` all read
+// it.
 //
 // The package is pure: it does no I/O and imports nothing of readsim, so
 // every other package may use it. Every computation works on sorted

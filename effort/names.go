@@ -394,37 +394,6 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// AllNames is what -m all asks for on judgments of characters (INEX FOL,
-// span judgments): eval's defaults, the other reading measures, the
-// official INEX tool's focused measures and counts, and trec_eval's common
-// document measures (a measure named twice, such as AP and map, once: by
-// its first name here).
-var AllNames = append(append([]string(nil), DefaultNames...),
-	`AgP\T2Ir(300)`, `AgP\T2If(300,1)`, `AgP\ChP[600]`, `AgP'\F(0.25)`, `AgP''\F(0.25)`, `gR[25]`,
-	"iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "AiP", "charAP",
-	"num_q", "num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size",
-	"art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1",
-	"P_5", "P_10", "P_20", "recip_rank", "Rprec", "ndcg_cut_10", "ndcg", "recall_100",
-)
-
-// DocumentNames are the measures of eval without -m on judgments of whole
-// documents (plain TREC qrels), where no measure of characters can be
-// computed: trec_eval's usual measures by its names (its default set but
-// gm_map, bpref and iprec_at_recall, which readsim does not compute, with
-// ndcg and ndcg_cut_10).
-var DocumentNames = []string{
-	"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank",
-	"P_5", "P_10", "P_15", "P_20", "P_30", "P_100", "P_200", "P_500", "P_1000",
-	"ndcg", "ndcg_cut_10",
-}
-
-// DocumentAllNames is what -m all asks for on judgments of whole documents:
-// DocumentNames and trec_eval's other cutoffs of recall and ndcg_cut.
-var DocumentAllNames = append(append([]string(nil), DocumentNames...),
-	"recall_5", "recall_10", "recall_15", "recall_20", "recall_30", "recall_100", "recall_200", "recall_500", "recall_1000",
-	"ndcg_cut_5", "ndcg_cut_15", "ndcg_cut_20", "ndcg_cut_30", "ndcg_cut_100", "ndcg_cut_200", "ndcg_cut_500", "ndcg_cut_1000",
-)
-
 // ParseMeasures reads a list of measure names with AllNames for "all"
 // (ParseMeasureList).
 func ParseMeasures(names []string) ([]Measure, error) { return ParseMeasureList(names, AllNames) }

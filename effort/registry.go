@@ -7,31 +7,6 @@ import "strconv"
 // direction, the evaluator and the documentation (`readsim measures`) all
 // read these tables; a new measure is one row.
 
-// DefaultNames are the measures of `readsim eval` without -m (cli.md), which
-// compare and fidelity use too: the INEX 2008–09 and 2010 official measures,
-// the reading measures on a phone and a laptop screen, and AP.
-var DefaultNames = []string{
-	`AgP\F(0.25)`, `gP[5]\F(0.25)`, `gP[10]\F(0.25)`, `gP[25]\F(0.25)`, `gP[50]\F(0.25)`,
-	`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`,
-}
-
-// GenomicsNames are the TREC 2007 Genomics track's official measures, in
-// the order of NIST's scorer: eval's default on span judgments.
-var GenomicsNames = []string{"DOCUMENT", "PASSAGE", "ASPECT", "PASSAGE2"}
-
-// Defaults returns the measures of DefaultNames.
-func Defaults() []Measure {
-	out := make([]Measure, len(DefaultNames))
-	for i, n := range DefaultNames {
-		m, err := ParseMeasure(n)
-		if err != nil {
-			panic("effort: a default measure does not parse: " + err.Error())
-		}
-		out[i] = m
-	}
-	return out
-}
-
 // Direction says whether larger or smaller values of a measure are better.
 type Direction int8
 

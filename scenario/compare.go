@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -148,6 +149,35 @@ func CompareReadings(q *inex.Qrels, readings []*Reading, opt CompareOptions) (*C
 		evs, files, names = append(evs, res), append(files, rd.File), append(names, rd.ID)
 	}
 	return CompareEvaluations(evs, names, files, opt)
+}
+
+// FindRun returns the index of the run named s among runs read from files:
+// a position from 1 (len(runs)+1 is the document baseline Compare adds
+// after them), a file as given or a run id, tried in that order; -1 when
+// none (compare --baseline).
+func FindRun(s string, files []string, runs []*inex.Run) int {
+	if n, err := strconv.Atoi(s); err == nil && strconv.Itoa(n) == s {
+		if n >= 1 && n <= len(runs)+1 {
+			return n - 1
+		}
+		return -1
+	}
+	if i := slices.Index(files, s); i >= 0 {
+		return i
+	}
+	return slices.IndexFunc(runs, func(r *inex.Run) bool { return r.ID == s })
+}
+
+// FindReading returns the index of the first reading named s among
+// readings read from files: by its id, its file as given or its position
+// from 1; -1 when none (compare --readings --baseline).
+func FindReading(s string, files []string, rds []*Reading) int {
+	for i, rd := range rds {
+		if rd.ID == s || files[i] == s || strconv.Itoa(i+1) == s {
+			return i
+		}
+	}
+	return -1
 }
 
 // CompareEvaluations compares evaluations of the measures opt.Eval.Measures

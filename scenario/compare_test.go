@@ -125,3 +125,42 @@ func TestCompareThreeRuns(t *testing.T) {
 		}
 	}
 }
+
+// compare --baseline names a run by position (the document baseline is the
+// position after the runs), file or id, in that order.
+func TestFindRun(t *testing.T) {
+	files := []string{"a.fol", "b.trec", "7"}
+	runs := []*inex.Run{{ID: "x"}, {ID: "b.trec"}, {ID: "y"}}
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"1", 0}, {"3", 2}, {"4", 3}, {"5", -1}, {"0", -1}, {"-1", -1},
+		{"7", -1},     // a number is a position, never a file
+		{"07", -1},    // not a position as written, nor a file or id
+		{"b.trec", 1}, // the file before the id
+		{"y", 2}, {"x", 0}, {"z", -1}, {"", -1},
+	} {
+		if got := FindRun(tc.s, files, runs); got != tc.want {
+			t.Errorf("FindRun(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
+
+// compare --readings --baseline: the first reading whose id, file or
+// position is s.
+func TestFindReading(t *testing.T) {
+	files := []string{"p1.jsonl", "p2.jsonl"}
+	rds := []*Reading{{ID: "2"}, {ID: "P-2"}}
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"2", 0}, // reading 1's id before reading 2's position
+		{"1", 0}, {"P-2", 1}, {"p2.jsonl", 1}, {"3", -1}, {"x", -1},
+	} {
+		if got := FindReading(tc.s, files, rds); got != tc.want {
+			t.Errorf("FindReading(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}

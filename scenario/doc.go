@@ -9,7 +9,8 @@
 //     Holm–Bonferroni, effect size, confidence interval), the fidelity suite
 //     (RunFidelity) and their charts;
 //   - one report writer (Table: table, TSV, Markdown, LaTeX; JSON through
-//     encoding/json) for every command;
+//     encoding/json) for every command, and the catalogue of measures
+//     (WriteCatalogue);
 //   - runs made from the index's hits (MakeRun) and judgments made from
 //     highlighted quotes (Assess);
 //   - WriteFileAtomic, the one way readsim writes an output file.

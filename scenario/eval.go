@@ -48,6 +48,21 @@ type Evaluation struct {
 	All    []float64
 }
 
+// EvaluateReadings scores recorded readings against q (EvaluateReading,
+// readsim eval --readings), in the order given, and names apart the ones
+// that share an id (NameApart, warning with opt.Warn).
+func EvaluateReadings(q *inex.Qrels, rds []*Reading, opt EvalOptions) ([]*Evaluation, error) {
+	evs := make([]*Evaluation, len(rds))
+	for i, rd := range rds {
+		var err error
+		if evs[i], err = EvaluateReading(q, rd, opt); err != nil {
+			return nil, err
+		}
+	}
+	NameApart(evs, opt.Warn)
+	return evs, nil
+}
+
 // EvaluateFiles reads and evaluates the run files against q, using
 // opt.Workers goroutines (one run each; the topics of a single run are
 // shared out instead). Only one run per worker is held in memory at a time.

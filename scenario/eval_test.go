@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -203,5 +204,46 @@ func TestEffortReference(t *testing.T) {
 			}
 			t.Log(fmt.Sprint(n, " reference values reproduced"))
 		})
+	}
+}
+
+// EvaluateReadings scores each reading as EvaluateReading does, in order,
+// and tells apart two readings with one id by their files.
+func TestEvaluateReadings(t *testing.T) {
+	p := tinyReplayer(t, Reader{T2I: 501})
+	var trace bytes.Buffer
+	if err := p.WriteTrace(&trace, p.Topics(), nil); err != nil {
+		t.Fatal(err)
+	}
+	var rds []*Reading
+	for _, name := range []string{"p1.jsonl", "p2.jsonl"} {
+		rd, err := ReadReading(name, bytes.NewReader(trace.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rds = append(rds, rd)
+	}
+	// the one topic: a is read first and holds all 10 relevant characters
+	// of 511 read; c and b are not relevant (Trel 1), so AP = 1
+	opt := EvalOptions{Measures: mustMeasures(t, `AgP\Read`, "AP")}
+	var warned []string
+	opt.Warn = func(s string) { warned = append(warned, s) }
+	evs, err := EvaluateReadings(p.q, rds, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{10.0 / 511, 1}
+	for i, ev := range evs {
+		if ev.Label == "" || (i > 0 && ev.Label == evs[0].Label) || len(ev.Topics) != 1 {
+			t.Errorf("reading %d: label %q, topics %v", i, ev.Label, ev.Topics)
+		}
+		for m, w := range want {
+			if got := ev.Values[m][0]; math.Abs(got-w) > 1e-12 {
+				t.Errorf("reading %d: %s = %v, want %v", i, opt.Measures[m], got, w)
+			}
+		}
+	}
+	if len(warned) == 0 {
+		t.Error("no warning that two readings were renamed")
 	}
 }

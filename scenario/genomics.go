@@ -13,43 +13,41 @@ import (
 )
 
 // DefaultMeasureNames are the measures of eval and compare (use) without
-// -m for the judgments q: on judgments of whole documents (plain TREC
-// qrels) trec_eval's usual measures (effort.DocumentNames; compare leaves
-// out their counts); on span judgments (TREC Genomics and the like) the TREC
-// Genomics measures (ASPECT only when q has aspects); otherwise
-// effort.DefaultNames.
+// -m for the judgments q (effort.DefaultNamesFor): on judgments of whole
+// documents (plain TREC qrels) trec_eval's usual measures
+// (effort.DocumentNames; compare leaves out their counts); on span
+// judgments (TREC Genomics and the like) the TREC Genomics measures (ASPECT
+// only when q has aspects); otherwise effort.DefaultNames.
 func DefaultMeasureNames(q *inex.Qrels, use Use) []string {
-	switch {
-	case !q.Passages():
-		return usable(effort.DocumentNames, use, q)
-	case q.Format != inex.SpanQrels && q.Format != inex.GenomicsQrels:
-		return effort.DefaultNames
+	j := judged(q)
+	names := effort.DefaultNamesFor(j, q.Aspects())
+	if j == effort.JudgedDocuments {
+		return usable(names, use, q)
 	}
-	var out []string
-	for _, n := range effort.GenomicsNames {
-		if n != "ASPECT" || q.Aspects() {
-			out = append(out, n)
-		}
-	}
-	return out
+	return names
 }
 
 // AllMeasureNames is what -m all asks for on the judgments q for use
-// (eval, compare…): of effort.AllNames on INEX judgments, of trec_eval's
-// document measures (effort.DocumentAllNames) on judgments of whole
-// documents (plain TREC qrels), of the TREC Genomics measures and
-// effort.AllNames on span judgments, those the judgments can give and the
-// use accepts (compare: no count; span judgments: the reading measures
-// only with --lengths). A measure asked by name that cannot be computed is
-// still refused (CheckMeasures): `all` only leaves it out.
+// (eval, compare…): of effort.AllNamesFor the kind of q (effort.AllNames
+// on INEX judgments, trec_eval's document measures on judgments of whole
+// documents, the TREC Genomics measures and effort.AllNames on span
+// judgments), those the judgments can give and the use accepts (compare:
+// no count; span judgments: the reading measures only with --lengths). A
+// measure asked by name that cannot be computed is still refused
+// (CheckMeasures): `all` only leaves it out.
 func AllMeasureNames(q *inex.Qrels, use Use) []string {
+	return usable(effort.AllNamesFor(judged(q)), use, q)
+}
+
+// judged tells what kind of judgments q is.
+func judged(q *inex.Qrels) effort.Judged {
 	switch {
 	case !q.Passages():
-		return usable(effort.DocumentAllNames, use, q)
-	case q.Format != inex.SpanQrels && q.Format != inex.GenomicsQrels:
-		return usable(effort.AllNames, use, q)
+		return effort.JudgedDocuments
+	case q.Format == inex.SpanQrels || q.Format == inex.GenomicsQrels:
+		return effort.JudgedSpans
 	}
-	return usable(append(append([]string(nil), effort.GenomicsNames...), effort.AllNames...), use, q)
+	return effort.JudgedText
 }
 
 // usable returns the names of names whose measure can serve use on q.

@@ -419,16 +419,6 @@ func (a *ReadArticle) add(s effort.Span, t int64, scr, line int) {
 // Read returns the characters read (their union).
 func (a *ReadArticle) Read() effort.Spans { return a.seen }
 
-// ReadingMeasures are the measures of eval --readings without -m: the
-// precision of what was read as a list score, the effort to relevant text
-// on a phone and a laptop screen over the order the articles were opened,
-// and the binary document measures over that order.
-var ReadingMeasures = append(append([]string(nil), ReadingListMeasures...), "num_ret", "num_rel_ret")
-
-// ReadingListMeasures are ReadingMeasures without the counts: what compare
-// --readings compares by default.
-var ReadingListMeasures = []string{`AgP\Read`, `gP[5]\Read`, `ANCE[10]\LE(300,5)`, `ANCE[10]\LE(2000,5)`, "AP"}
-
 // EvaluateReading scores a reading against q with the measures of opt (the
 // evaluator of readsim eval): each topic's articles in the order first
 // opened are the ranked list; an article's reading order is the order its

@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"iter"
 	"sync"
 
@@ -48,7 +50,7 @@ type Reader struct {
 	Group, MergeOverlaps bool
 	// Measures are the list scores of the `done` event; their distinct
 	// document scores are those of the `score` events. Nil means
-	// DefaultMeasures.
+	// effort.ReplayDefaults of the reader's T2I, Screen and NR.
 	Measures []effort.Measure
 }
 
@@ -64,32 +66,6 @@ func (r Reader) nr() int {
 		return effort.DefaultNR
 	}
 	return r.NR
-}
-
-// DefaultMeasures returns the list scores of the configured reader:
-// AgP\F(0.25), gP[5]\F(0.25), gP[10]\F(0.25), AgP\aveChP,
-// ANCE[100]\LE(s,NR), AP, and with a tolerance x also AgP\T2Ip(x),
-// AgP\T2Ir(x) and AgP\T2If(x,1), and the effort becomes ANCE[100]\LE(s,NR,x).
-func DefaultMeasures(r Reader) []effort.Measure {
-	f := effort.DocScore{Kind: effort.DocF, Beta: effort.DefaultBeta}
-	le := effort.DocScore{Kind: effort.DocLE, S: r.screen(), NR: r.nr(), X: r.T2I}
-	ms := []effort.Measure{
-		{List: effort.ListAgP, Doc: f},
-		{List: effort.ListGP, K: 5, Doc: f},
-		{List: effort.ListGP, K: 10, Doc: f},
-	}
-	if r.T2I > 0 {
-		ms = append(ms,
-			effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocT2Ip, X: r.T2I}},
-			effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocT2Ir, X: r.T2I}},
-			effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocT2If, X: r.T2I, Beta: effort.DefaultT2IBeta}},
-		)
-	}
-	return append(ms,
-		effort.Measure{List: effort.ListAgP, Doc: effort.DocScore{Kind: effort.DocAveChP}},
-		effort.Measure{List: effort.ListANCE, K: 100, Doc: le},
-		effort.Measure{List: effort.ListAP},
-	)
 }
 
 // Replayer replays the topics of one run against judgments. It is built once
@@ -127,7 +103,7 @@ type work struct {
 func NewReplayer(q *inex.Qrels, run *inex.Run, cfg Reader) (*Replayer, error) {
 	ms := cfg.Measures
 	if ms == nil {
-		ms = DefaultMeasures(cfg)
+		ms = effort.ReplayDefaults(cfg.T2I, cfg.screen(), cfg.nr())
 	}
 	if q.Passages() && !q.Lengths() {
 		return nil, CheckMeasures(nil, UseReplay, q)
@@ -277,6 +253,43 @@ func (p *Replayer) Replay(topics []string, emit func(*Event) error) error {
 		}
 	}
 	return nil
+}
+
+// SelectTopics returns the topics to replay: ids, each of which must be
+// one of Topics, or every topic of Topics when ids is empty. The error
+// names the first topic that is not in both the run and the judgments.
+func (p *Replayer) SelectTopics(ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return p.topics, nil
+	}
+	for _, id := range ids {
+		if p.byID[id] == nil {
+			return nil, fmt.Errorf("topic %s is not in both the run %s and the judgments %s", id, p.run.File, p.q.File)
+		}
+	}
+	return ids, nil
+}
+
+// WriteTrace writes the trace of the topics ids (Replay) to w as JSON
+// Lines, one event a line (Event.AppendJSON); done, when not nil, is called
+// after each topic (a progress bar).
+func (p *Replayer) WriteTrace(w io.Writer, ids []string, done func()) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	var line []byte
+	for _, id := range ids {
+		err := p.ReplayTopic(id, func(ev *Event) error {
+			line = append(ev.AppendJSON(line[:0]), '\n')
+			_, err := bw.Write(line)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if done != nil {
+			done()
+		}
+	}
+	return bw.Flush()
 }
 
 // Events returns the events of topic id as an iterator; the error, if any,

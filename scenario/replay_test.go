@@ -388,3 +388,46 @@ func TestEffortWithT2IStop(t *testing.T) {
 		})
 	}
 }
+
+// SelectTopics keeps the topics asked for when the run and the judgments
+// both have them; none asked is every replayable topic.
+func TestSelectTopics(t *testing.T) {
+	p := tinyReplayer(t, Reader{})
+	for _, tc := range []struct {
+		ids, want []string
+		err       string
+	}{
+		{nil, []string{"1"}, ""},
+		{[]string{"1"}, []string{"1"}, ""},
+		{[]string{"1", "2"}, nil, "topic 2 is not in both the run tiny.fol and the judgments tiny.qrels"},
+	} {
+		got, err := p.SelectTopics(tc.ids)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("SelectTopics(%q): error %v, want %q", tc.ids, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("SelectTopics(%q) = %q, %v; want %q", tc.ids, got, err, tc.want)
+		}
+	}
+}
+
+// WriteTrace writes the events of Replay, one a line, and reports each
+// topic done.
+func TestWriteTrace(t *testing.T) {
+	p := tinyReplayer(t, Reader{T2I: 501, Measures: mustMeasures(t, `AgP\T2Ip(501)`)})
+	var b bytes.Buffer
+	done := 0
+	if err := p.WriteTrace(&b, []string{"1", "1"}, func() { done++ }); err != nil {
+		t.Fatal(err)
+	}
+	one := strings.Join(trace(t, p, []string{"1"}), "\n") + "\n"
+	if b.String() != one+one || done != 2 {
+		t.Errorf("WriteTrace: %d topics done, wrote\n%s\nwant twice\n%s", done, b.String(), one)
+	}
+	if err := p.WriteTrace(&b, []string{"2"}, nil); err == nil {
+		t.Error("WriteTrace of a topic that is not replayable: no error")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/readsim/readsim/effort"
@@ -20,6 +21,41 @@ var Tasks = []string{"ric", "focused", "bic", "doc"}
 // TopicQuery is one topic's id and query text.
 type TopicQuery struct {
 	ID, Text string
+}
+
+// TopicFields reads a comma-separated list of topic fields (readsim run
+// --fields): title, castitle, phrasetitle, description or narrative
+// (inex.Topic.Field), spaces around a name and empty names dropped. An
+// unknown name is an error; a list that names none gives nil.
+func TopicFields(s string) ([]string, error) {
+	var fields []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			if _, err := (&inex.Topic{}).Field(f); err != nil {
+				return nil, err
+			}
+			fields = append(fields, f)
+		}
+	}
+	return fields, nil
+}
+
+// TopicQueries makes each topic's query from the named fields
+// (TopicFields): their texts that are not empty, joined by a space, in the
+// order named. A topic whose fields are all empty gets an empty query,
+// which MakeRun skips with a warning.
+func TopicQueries(ts []inex.Topic, fields []string) []TopicQuery {
+	qs := make([]TopicQuery, len(ts))
+	for i := range ts {
+		var parts []string
+		for _, f := range fields {
+			if v, _ := ts[i].Field(f); v != "" {
+				parts = append(parts, v)
+			}
+		}
+		qs[i] = TopicQuery{ID: ts[i].ID, Text: strings.Join(parts, " ")}
+	}
+	return qs
 }
 
 // RunOptions configure MakeRun.

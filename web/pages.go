@@ -8,7 +8,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -163,7 +162,8 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 // maxPassages is the most passages a page request may name.
 const maxPassages = 500
 
-// parsePassages reads OFFSET:LENGTH values.
+// parsePassages reads OFFSET:LENGTH values (effort.ParseSpan, each number
+// at most 2³⁰), comma-separated or repeated.
 func parsePassages(vals []string) ([]effort.Span, bool) {
 	if len(vals) > maxPassages {
 		return nil, false
@@ -174,13 +174,11 @@ func parsePassages(vals []string) ([]effort.Span, bool) {
 			if f == "" {
 				continue
 			}
-			o, l, ok := strings.Cut(f, ":")
-			off, err1 := strconv.Atoi(o)
-			n, err2 := strconv.Atoi(l)
-			if !ok || err1 != nil || err2 != nil || off < 0 || n <= 0 || off > 1<<30 || n > 1<<30 {
+			p, err := effort.ParseSpan(f, 1<<30)
+			if err != nil {
 				return nil, false
 			}
-			ps = append(ps, effort.Span{Start: off, End: off + n})
+			ps = append(ps, p)
 			if len(ps) > maxPassages {
 				return nil, false
 			}

@@ -27,7 +27,7 @@ func addArticleFlags(fs *flag.FlagSet) *articleFlags {
 // single files) that warns on e.stderr, once, when a DTD is missing.
 func (f *articleFlags) reader(e *env, cmd, root string) (*article.Reader, error) {
 	lang := strings.TrimSpace(*f.lang)
-	if lang != "" && !validLang(lang) {
+	if lang != "" && !article.ValidLang(lang) {
 		return nil, usageError{fmt.Sprintf("--lang %q: want a language tag such as en, zh, ja or ko", lang)}
 	}
 	return &article.Reader{
@@ -36,19 +36,4 @@ func (f *articleFlags) reader(e *env, cmd, root string) (*article.Reader, error)
 		Lang: lang,
 		Warn: func(msg string) { fmt.Fprintf(e.stderr, "readsim %s: warning: %s\n", cmd, msg) },
 	}, nil
-}
-
-// validLang accepts a BCP 47-like tag: letters, digits and hyphens, starting
-// with two or three letters.
-func validLang(s string) bool {
-	if len(s) < 2 || len(s) > 35 {
-		return false
-	}
-	for i, r := range s {
-		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-		if i < 2 && !letter || !letter && !(r >= '0' && r <= '9') && r != '-' {
-			return false
-		}
-	}
-	return true
 }

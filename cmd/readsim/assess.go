@@ -1,6 +1,8 @@
 package main
 
 import (
+	"flag"
+	"io"
 	"os"
 
 	"github.com/readsim/readsim/index/article"
@@ -8,18 +10,7 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-func init() {
-	register(&command{
-		name:    "assess",
-		args:    "--articles DIR [--out QRELS] HIGHLIGHTS",
-		summary: "turn a highlights file (quotes of relevant text) into INEX FOL judgments",
-		details: scenario.HighlightsFormat,
-		run:     runAssess,
-	})
-}
-
-func runAssess(e *env, args []string) error {
-	fs := newFlags(e, commands["assess"])
+func runAssess(e *env, fs *flag.FlagSet, args []string) error {
 	dir := fs.String("articles", "", "folder of the articles the quotes are from (required)")
 	out := fs.String("out", "", "write the judgments to this file (atomically) instead of standard output")
 	pos, err := parseFlags(fs, args)
@@ -45,8 +36,5 @@ func runAssess(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *out == "" {
-		return inex.WriteJudgments(e.stdout, js)
-	}
-	return writeFileAtomic(*out, func(w *os.File) error { return inex.WriteJudgments(w, js) })
+	return writeOutput(e, *out, func(w io.Writer) error { return inex.WriteJudgments(w, js) })
 }

@@ -1,29 +1,17 @@
 package main
 
 import (
-	"bufio"
-
+	"flag"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-func init() {
-	register(&command{
-		name:    "calibrate",
-		args:    "--qrels Q [--format table|tsv|markdown|json] READING...",
-		summary: "fit the simulated reader (tolerance, screen, order) to recorded readings",
-		run:     runCalibrate,
-	})
-}
-
 // runCalibrate implements `readsim calibrate`: scenario.Calibrate over the
 // readings (files of the study mode, or any trace in the reader's schema).
-func runCalibrate(e *env, args []string) error {
-	fs := newFlags(e, commands["calibrate"])
+func runCalibrate(e *env, fs *flag.FlagSet, args []string) error {
 	qrels := fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
 	fs.Bool("readings", true, "the files are recorded readings (the only kind calibrate reads; accepted for symmetry with eval)")
-	format := fs.String("format", "table", "output: table, tsv, markdown or json")
-	digits := addDigits(fs, "decimals in tables")
+	rf := addReportFlags(fs, plainUsage, "decimals in tables", "", plainFormats...)
 	boot := fs.Int("bootstrap", 1000, "resamples of the tolerance's interval (1 to 100000)")
 	seed := fs.Uint64("seed", 1, "seed of the resamples")
 	pos, err := parseFlags(fs, args)
@@ -38,9 +26,9 @@ func runCalibrate(e *env, args []string) error {
 	case *boot < 1 || *boot > 100000:
 		return usageError{"--bootstrap must be from 1 to 100000"}
 	}
-	f, err := scenario.ParseFormat(*format, scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatJSON)
+	f, err := rf.parse()
 	if err != nil {
-		return usageError{"--format: " + err.Error()}
+		return err
 	}
 	q, err := inex.OpenQrels(*qrels, lockedWarn(e.stderr))
 	if err != nil {
@@ -54,9 +42,5 @@ func runCalibrate(e *env, args []string) error {
 	if err != nil {
 		return inputError{err}
 	}
-	w := bufio.NewWriter(e.stdout)
-	if err := c.Write(w, f, *digits); err != nil {
-		return err
-	}
-	return w.Flush()
+	return rf.write(e, c, f)
 }

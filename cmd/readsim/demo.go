@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
+	"flag"
 	"fmt"
 	"net"
-	"os"
-	"path/filepath"
 
 	"github.com/mdp/qrterminal/v3"
 
@@ -13,39 +11,23 @@ import (
 	"github.com/readsim/readsim/web/backend"
 )
 
-func init() {
-	register(&command{
-		name:    "demo",
-		args:    "[--addr :8080] [--sample DIR] [--allow-origin O]... [--study DIR]",
-		summary: "index the bundled sample and serve the phone prototype and the simulation view",
-		run:     runDemo,
-	})
-}
-
-// runDemo implements `readsim demo`: it indexes corpus-sample/ into the user
-// cache folder (an unchanged sample is not read again; a changed one is
-// updated), then serves it with the sample's topics, judgments and runs, the
-// live system's own run included.
+// runDemo implements `readsim demo`: it indexes corpus-sample/
+// (backend.FindSample, or --sample) into backend.DemoIndexPath (an
+// unchanged sample is not read again; a changed one is updated), then
+// serves it with the sample's topics, judgments and runs
+// (backend.SampleConfig), the live system's own run included, and a
+// reading study at /study recording into backend.DemoStudyPath (--study
+// "" turns it off).
 //
-// Decisions where cli.md is silent: the demo listens and prints its URLs
+// Decision where cli.md is silent: the demo listens and prints its URLs
 // (with the QR code) first, then indexes, so that its first line is the
-// address to open; the sample is looked up as
-// corpus-sample/ in the working folder and its parents (so `go run
-// ./cmd/readsim demo` works from anywhere in the repository), then beside the
-// executable; --sample names it explicitly. The index lives in
-// $XDG_CACHE_HOME/readsim/demo-index (os.UserCacheDir), or in the temporary
-// folder when there is no cache folder. The sample's runs are every file of
-// corpus-sample/runs/ except *.md, passage runs first. The demo runs a
-// reading study at /study on the sample's topics (servestudy.go), recording
-// into demo-study beside the index ($XDG_CACHE_HOME/readsim/demo-study)
-// unless --study says otherwise (--study "" turns it off).
-func runDemo(e *env, args []string) error {
-	fs := newFlags(e, commands["demo"])
+// address to open.
+func runDemo(e *env, fs *flag.FlagSet, args []string) error {
 	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")
 	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
 	var allow multiFlag
 	fs.Var(&allow, "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
-	study := fs.String("study", demoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
+	study := fs.String("study", backend.DemoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -85,16 +67,8 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 	if err != nil {
 		return serveConfig{}, err
 	}
-	idx, err := demoIndexPath()
-	if err != nil {
-		return serveConfig{}, err
-	}
-	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
-		return serveConfig{}, err
-	}
-	opt := index.BuildOptions{Articles: sample.Articles, Index: idx}
-	started := false
-	opt.Progress = func(p index.Progress) {
+	idx, started := backend.DemoIndexPath(), false
+	res, err := backend.IndexSample(sample, idx, func(p index.Progress) {
 		switch {
 		case e.stderrIsTerminal:
 			fmt.Fprintf(e.stderr, "\rreadsim demo: indexing the sample: %d/%d articles", p.Done, p.Total)
@@ -102,11 +76,9 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 			fmt.Fprintf(e.stderr, "readsim demo: indexing the sample (%d articles)", p.Total)
 		}
 		started = true
-	}
-	res, err := index.Build(opt)
-	var ie *index.InputError
-	if err != nil && !errors.As(err, &ie) {
-		return serveConfig{}, fmt.Errorf("indexing the sample into %s: %w", idx, err)
+	})
+	if err != nil && !isBadInput(err) {
+		err = fmt.Errorf("indexing the sample into %s: %w", idx, err)
 	}
 	if err != nil {
 		return serveConfig{}, err
@@ -121,29 +93,6 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 	}
 	sample.Index = idx
 	return serveConfig{Config: sample}, nil
-}
-
-// demoStudyPath is where the demo keeps its study's recordings: beside the
-// demo's index (the user cache folder, or $READSIM_DEMO_INDEX's folder in
-// tests).
-func demoStudyPath() string {
-	idx, err := demoIndexPath()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(idx), "demo-study")
-}
-
-// demoIndexPath is where the demo keeps the sample's index.
-func demoIndexPath() (string, error) {
-	if p := os.Getenv("READSIM_DEMO_INDEX"); p != "" {
-		return p, nil
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	return filepath.Join(cache, "readsim", "demo-index"), nil
 }
 
 // printQR draws the QR code of u on standard output.

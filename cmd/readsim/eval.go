@@ -1,58 +1,35 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"runtime/debug"
 
-	"github.com/readsim/readsim/index/article"
-
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-func init() {
-	register(&command{
-		name:    "eval",
-		args:    "--qrels Q [-m MEASURE]... [-q] [-c] [--order natural|best|worst] [--doc-baseline] [--group] [--merge-overlaps] [--lengths FILE] [--offsets chars|bytes] [--compat inex|trecgen] [--format tsv|json|table|markdown|latex] [--digits N] [--articles DIR] RUN...",
-		summary: "every measure of a run against the judgments",
-		run:     runEval,
-	})
-}
-
-// runEval implements `readsim eval` (cli.md, formats.md). Output: for each
-// run, for each measure in the order asked, the per-topic lines (with -q,
-// topics sorted numerically) and then the `all` line. With several runs each
-// block starts with a `run<TAB>all<TAB>FILE` line (like trec_eval's runid
-// line); --format json gives one object per value with a "run" field (the
-// run file as given). The official counts (num_ret, num_rel, num_rel_ret,
-// ret_size, rel_size, rel_ret_size, art_prec … char_f1) are printed only when
-// asked with -m; their `all` is a sum for the counts and a mean for the
-// ratios, and with --compat inex num_rel and rel_size sum over every judged
-// topic as inex_eval -r/-i do.
-//
-// On judgments of whole documents (plain TREC qrels) the default measures
-// and `all` are trec_eval's document measures (scenario.DefaultMeasureNames,
-// scenario.AllMeasureNames). On span judgments (TREC Genomics, or any
-// collection judged by passages)
-// the default measures are DOCUMENT, PASSAGE, ASPECT and PASSAGE2, whose
-// `all` is the mean over every judged topic; --compat trecgen writes them
-// as NIST's trecgen2007_score.py does (RUN MEASURE TOPIC SCORE, 8
-// decimals, MAP). --lengths gives span judgments their documents' lengths
-// (the reading measures need them) and --offsets says what offsets count.
-func runEval(e *env, args []string) error {
+// runEval implements `readsim eval` (cli.md, formats.md): every measure
+// asked with -m ("all": scenario.AllMeasureNames; none: the judgments'
+// defaults, scenario.DefaultMeasureNames) of each run, or of each recorded
+// reading with --readings, written by scenario.WriteEval in trec_eval's
+// layout, as JSON or as a table of runs × measures, or by
+// scenario.WriteTrecGen as NIST's trecgen2007_score.py with --compat
+// trecgen. --lengths gives span judgments their documents' lengths (the
+// reading measures need them) and --offsets says what offsets count.
+func runEval(e *env, fs *flag.FlagSet, args []string) error {
 	defer softMemoryLimit()()
-	c := commands["eval"]
-	fs := newFlags(e, c)
-	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+defaultsUsage(true)+")",
+	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
 	mf.compats = []string{"inex", "trecgen"}
 	perTopic := fs.Bool("q", false, "print every topic's value, in topic order, before the all line")
 	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
 	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")
-	format := fs.String("format", "tsv", "output: tsv (trec_eval's layout), json (one object per line), or a table of runs × measures: table, markdown or latex")
-	digits := addDigits(fs, "decimals in tables (tsv and json: full precision)")
+	rf := addReportFlags(fs, "output: tsv (trec_eval's layout), json (one object per line), or a table of runs × measures: table, markdown or latex",
+		"decimals in tables (tsv and json: full precision)", "", scenario.FormatTSV, scenario.FormatJSON, scenario.FormatTable, scenario.FormatMarkdown, scenario.FormatLaTeX)
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
 	readings := fs.Bool("readings", false, "the files are recorded readings (JSON Lines traces of the study mode, or of readsim replay), not runs")
 	figures := fs.Bool("figures", false, "with --readings: also print each article's and topic's reading figures (characters read, Read, effort, times)")
@@ -73,53 +50,16 @@ func runEval(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := scenario.ParseFormat(*format, scenario.FormatTSV, scenario.FormatJSON, scenario.FormatTable, scenario.FormatMarkdown, scenario.FormatLaTeX)
-	if err != nil {
-		return usageError{"--format: " + err.Error()}
-	}
-	if err := mf.checkCompat(); err != nil {
-		return err
-	}
-	trecgen := *mf.compat == "trecgen"
-	if trecgen && f != scenario.FormatTSV {
-		return usageError{"--compat trecgen writes NIST's format: drop --format"}
-	}
-	var measures []effort.Measure
-	if len(mf.ms) > 0 {
-		if measures, err = mf.measures(nil); err != nil {
-			return err
-		}
-	}
-	if trecgen {
-		if measures, err = scenario.TrecGenMeasures(measures); err != nil {
-			return usageError{err.Error()}
-		}
-	}
-	warn := lockedWarn(e.stderr)
-	q, err := mf.openQrels(warn)
+	f, err := rf.parse()
 	if err != nil {
 		return err
 	}
-	if measures == nil || !trecgen {
-		use, defaults := scenario.UseEval, scenario.DefaultMeasureNames(q, scenario.UseEval)
-		if *readings {
-			use, defaults = scenario.UseReadings, scenario.ReadingMeasures
-		}
-		if measures, err = mf.measuresOn(q, use, defaults); err != nil {
-			return err
-		}
+	q, opt, err := evalMeasures(e, mf, f, *readings)
+	if err != nil {
+		return err
 	}
-	if note := scenario.UnitNote(q, measures); note != "" {
-		warn(note)
-	}
-	opt := scenario.EvalOptions{
-		Measures:      measures,
-		Config:        effort.Config{Order: o, DocBaseline: *baseline, CompatINEX: mf.compatINEX()},
-		Group:         *mf.group,
-		MergeOverlaps: *mf.merge,
-		AllTopics:     *allTopics,
-		Warn:          warn,
-	}
+	opt.Config = effort.Config{Order: o, DocBaseline: *baseline, CompatINEX: mf.compatINEX()}
+	opt.Group, opt.MergeOverlaps, opt.AllTopics = *mf.group, *mf.merge, *allTopics
 	if *articles != "" {
 		d, err := article.OpenDir(*articles)
 		if err != nil {
@@ -127,42 +67,82 @@ func runEval(e *env, args []string) error {
 		}
 		opt.Read.Resolver = d.Spans()
 	}
+	report := scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *rf.digits}
 	if *readings {
-		return evalReadings(e, q, runs, opt, f, *perTopic, *digits, *figures)
+		return evalReadings(e, q, runs, opt, report, *figures)
 	}
 	results, err := scenario.EvaluateFiles(q, runs, opt)
 	if err != nil {
 		return err
 	}
-	if trecgen {
-		return scenario.WriteTrecGen(e.stdout, results, measures)
+	if *mf.compat == "trecgen" {
+		return scenario.WriteTrecGen(e.stdout, results, opt.Measures)
 	}
-	return scenario.WriteEval(e.stdout, results, measures, scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *digits})
+	return scenario.WriteEval(e.stdout, results, opt.Measures, report)
 }
 
-// evalReadings scores recorded readings (eval --readings).
-func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOptions, f scenario.Format, perTopic bool, digits int, figures bool) error {
+// evalMeasures checks --compat and -m against the format f, reads the
+// judgments and returns them with the evaluation options' measures (the
+// names asked, --compat trecgen's, or the defaults for the judgments or
+// for readings) and warning printer.
+func evalMeasures(e *env, mf *measureFlags, f scenario.Format, readings bool) (*inex.Qrels, scenario.EvalOptions, error) {
+	var opt scenario.EvalOptions
+	if err := mf.checkCompat(); err != nil {
+		return nil, opt, err
+	}
+	trecgen := *mf.compat == "trecgen"
+	if trecgen && f != scenario.FormatTSV {
+		return nil, opt, usageError{"--compat trecgen writes NIST's format: drop --format"}
+	}
+	var err error
+	if len(mf.ms) > 0 {
+		if opt.Measures, err = mf.measures(nil); err != nil {
+			return nil, opt, err
+		}
+	}
+	if trecgen {
+		if opt.Measures, err = scenario.TrecGenMeasures(opt.Measures); err != nil {
+			return nil, opt, usageError{err.Error()}
+		}
+	}
+	opt.Warn = lockedWarn(e.stderr)
+	q, err := mf.openQrels(opt.Warn)
+	if err != nil {
+		return nil, opt, err
+	}
+	if opt.Measures == nil || !trecgen {
+		use, defaults := scenario.UseEval, scenario.DefaultMeasureNames(q, scenario.UseEval)
+		if readings {
+			use, defaults = scenario.UseReadings, effort.ReadingNames
+		}
+		if opt.Measures, err = mf.measuresOn(q, use, defaults); err != nil {
+			return nil, opt, err
+		}
+	}
+	if note := scenario.UnitNote(q, opt.Measures); note != "" {
+		opt.Warn(note)
+	}
+	return q, opt, nil
+}
+
+// evalReadings scores recorded readings (eval --readings) and, with
+// figures, prints their reading figures after the measures.
+func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOptions, report scenario.EvalReport, figures bool) error {
 	rds, err := scenario.OpenReadings(files)
 	if err != nil {
 		return err
 	}
-	results := make([]*scenario.Evaluation, len(rds))
-	for i, rd := range rds {
-		if results[i], err = scenario.EvaluateReading(q, rd, opt); err != nil {
-			return err
-		}
-	}
-	scenario.NameApart(results, opt.Warn)
-	if err := scenario.WriteEval(e.stdout, results, opt.Measures, scenario.EvalReport{Format: f, PerTopic: perTopic, Digits: digits}); err != nil {
+	results, err := scenario.EvaluateReadings(q, rds, opt)
+	if err != nil {
 		return err
 	}
-	if !figures {
-		return nil
+	if err := scenario.WriteEval(e.stdout, results, opt.Measures, report); err != nil || !figures {
+		return err
 	}
-	if f != scenario.FormatJSON {
+	if report.Format != scenario.FormatJSON {
 		fmt.Fprintln(e.stdout) // JSON Lines: no blank line between
 	}
-	return scenario.WriteFigures(e.stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, f, digits)
+	return scenario.WriteFigures(e.stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, report.Format, report.Digits)
 }
 
 // evalMemoryLimit is the soft memory limit of eval (unless GOMEMLIMIT says

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"flag"
 	"fmt"
 
 	"github.com/readsim/readsim/effort"
@@ -9,15 +9,6 @@ import (
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
-
-func init() {
-	register(&command{
-		name:    "fidelity",
-		args:    "--qrels Q [--articles DIR] [-m MEASURE]... [--order O] [--format table|tsv|markdown|latex|json] [--digits N] [--plot DIR]",
-		summary: "the fidelity suite of simulated runs",
-		run:     runFidelity,
-	})
-}
 
 // runFidelity implements `readsim fidelity` (scenario.md, "Fidelity suite"):
 // every measure for every simulated run (answer set × ranking, named as in
@@ -27,14 +18,10 @@ func init() {
 // two-sided paired t-test p-value; "FAIL" marks a measure whose means break
 // the expectation. --format tsv prints `run<TAB>measure<TAB>mean` rows, a
 // blank line, then the expectation table with a header line.
-func runFidelity(e *env, args []string) error {
-	c := commands["fidelity"]
-	fs := newFlags(e, c)
+func runFidelity(e *env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
-	format := fs.String("format", "table", "output: table (readable), tsv, markdown, latex or json")
-	digits := addDigits(fs, "decimals in tables, Markdown and LaTeX (tsv and json: full precision)")
-	plotDir := fs.String("plot", "", "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted")
+	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", tableFormats...)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -42,11 +29,11 @@ func runFidelity(e *env, args []string) error {
 	if len(pos) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
-	f, err := scenario.ParseFormat(*format, scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatLaTeX, scenario.FormatJSON)
+	f, err := rf.parse()
 	if err != nil {
-		return usageError{"--format: " + err.Error()}
+		return err
 	}
-	o, ms, err := sf.check(defaultMeasures)
+	o, ms, err := sf.check(effort.DefaultNames)
 	if err != nil {
 		return err
 	}
@@ -70,15 +57,8 @@ func runFidelity(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(e.stdout)
-	if err := fid.Write(w, f, *digits); err != nil {
+	if err := rf.write(e, fid, f); err != nil || *rf.plot == "" {
 		return err
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if *plotDir == "" {
-		return nil
-	}
-	return writeCharts(e, *plotDir, scenario.FidelityCharts(fid, opt.Config.CompatINEX))
+	return writeCharts(e, *rf.plot, scenario.FidelityCharts(fid, opt.Config.CompatINEX))
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -12,17 +12,7 @@ import (
 	"github.com/readsim/readsim/index"
 )
 
-func init() {
-	register(&command{
-		name:    "index",
-		args:    "--articles DIR --index IDX [--dtd FILE] [--lang L] [--elements sec,p,...] [--shards N] [--rebuild]",
-		summary: "build a persistent Bleve index of the articles and their elements",
-		run:     runIndex,
-	})
-}
-
-func runIndex(e *env, args []string) error {
-	fs := newFlags(e, commands["index"])
+func runIndex(e *env, fs *flag.FlagSet, args []string) error {
 	articles := fs.String("articles", "", "the folder of articles (`DIR`, searched recursively)")
 	idx := fs.String("index", "", "the index folder to build or update (`IDX`)")
 	elements := fs.String("elements", strings.Join(index.DefaultElements, ","), "candidate element names for browse, comma-separated")
@@ -62,27 +52,15 @@ func runIndex(e *env, args []string) error {
 	if e.stderrIsTerminal {
 		opt.Progress = func(p index.Progress) {
 			if bar == nil {
-				bar = progressbar.NewOptions64(p.TotalBytes,
-					progressbar.OptionSetWriter(e.stderr),
-					progressbar.OptionShowBytes(true),
-					progressbar.OptionSetPredictTime(true),
-					progressbar.OptionSetWidth(30),
-					progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionClearOnFinish(),
-				)
+				bar = newBar(e, p.TotalBytes, "", true)
 			}
-			rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-9)
-			bar.Describe(fmt.Sprintf("indexing %d/%d articles (%.0f articles/s)%s", p.Done, p.Total, rate, shardProgress(p.Shards)))
+			bar.Describe(p.String())
 			bar.Set64(p.Bytes)
 		}
 	}
 	res, err := index.Build(opt)
 	if bar != nil {
 		bar.Finish()
-	}
-	var ie *index.InputError
-	if errors.As(err, &ie) {
-		return inputError{err}
 	}
 	if err != nil {
 		return err
@@ -91,22 +69,17 @@ func runIndex(e *env, args []string) error {
 	return nil
 }
 
-// shardProgress describes the shards' progress for the progress bar: the
-// least and most advanced shard's share of its articles ("" for one
-// shard).
-func shardProgress(ss []index.ShardProgress) string {
-	if len(ss) < 2 {
-		return ""
+// newBar returns a progress bar of total steps (bytes: total counts bytes)
+// on stderr, drawn only when stderr is a terminal (invisible, it draws
+// nothing).
+func newBar(e *env, total int64, desc string, bytes bool) *progressbar.ProgressBar {
+	opt := []progressbar.Option{progressbar.OptionSetWriter(e.stderr), progressbar.OptionSetVisibility(e.stderrIsTerminal),
+		progressbar.OptionSetDescription(desc), progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100 * time.Millisecond),
+		progressbar.OptionClearOnFinish(), progressbar.OptionShowBytes(bytes)}
+	if !bytes {
+		opt = append(opt, progressbar.OptionShowCount())
 	}
-	lo, hi := 1.0, 0.0
-	for _, s := range ss {
-		f := 1.0
-		if s.Total > 0 {
-			f = float64(s.Done) / float64(s.Total)
-		}
-		lo, hi = min(lo, f), max(hi, f)
-	}
-	return fmt.Sprintf(", %d shards %.0f–%.0f%%", len(ss), 100*lo, 100*hi)
+	return progressbar.NewOptions64(total, opt...)
 }
 
 // printBuildSummary writes index.BuildResult.Summary, a line each.

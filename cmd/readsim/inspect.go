@@ -1,22 +1,9 @@
 package main
 
-import (
-	"bufio"
-	"fmt"
-	"strconv"
-)
+import "flag"
 
-func init() {
-	register(&command{
-		name:    "inspect",
-		args:    "[--dtd FILE] ARTICLE.xml",
-		summary: "the article's text length, then one line per element: xpath<TAB>start<TAB>end",
-		run:     runInspect,
-	})
-}
-
-func runInspect(e *env, args []string) error {
-	fs := newFlags(e, commands["inspect"])
+// runInspect prints an article's length and elements (Article.WriteElements).
+func runInspect(e *env, fs *flag.FlagSet, args []string) error {
 	af := addArticleFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -33,16 +20,5 @@ func runInspect(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriterSize(e.stdout, 64<<10)
-	fmt.Fprintln(w, a.Len)
-	var line []byte
-	a.EachXPath(func(i int, xpath []byte) {
-		el := &a.Elements[i]
-		line = append(append(line[:0], xpath...), '\t')
-		line = strconv.AppendInt(line, int64(el.Start), 10)
-		line = append(line, '\t')
-		line = strconv.AppendInt(line, int64(el.End), 10)
-		w.Write(append(line, '\n'))
-	})
-	return w.Flush()
+	return a.WriteElements(e.stdout)
 }

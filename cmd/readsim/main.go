@@ -11,6 +11,8 @@
 package main
 
 import (
+	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,7 +22,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -39,9 +40,10 @@ type command struct {
 	// details, when set, follow the summary in the command's help (-h,
 	// readsim help CMD): what a user needs beyond the flags.
 	details string
-	// run executes the command. It returns a usageError or an inputError for
-	// exit status 2, any other error for exit status 1.
-	run func(env *env, args []string) error
+	// run executes the command with its flag set (newFlags). It returns a
+	// usageError or an inputError for exit status 2, any other error for
+	// exit status 1.
+	run func(e *env, fs *flag.FlagSet, args []string) error
 }
 
 // env is what a command may touch of the outside world, so that tests can run
@@ -53,13 +55,43 @@ type env struct {
 	stderrIsTerminal bool
 }
 
-var commands = map[string]*command{}
+// commands are readsim's subcommands by name; their synopses and
+// summaries are in commands.txt.
+var commands = map[string]*command{
+	"assess":    {run: runAssess, details: scenario.HighlightsFormat},
+	"calibrate": {run: runCalibrate},
+	"compare":   {run: runCompare},
+	"demo":      {run: runDemo},
+	"eval":      {run: runEval},
+	"fidelity":  {run: runFidelity},
+	"index":     {run: runIndex},
+	"inspect":   {run: runInspect},
+	"measures":  {run: runMeasures},
+	"render":    {run: runRender},
+	"replay":    {run: runReplay},
+	"run":       {run: runRun},
+	"search":    {run: runSearch},
+	"serve":     {run: runServe},
+}
 
-func register(c *command) {
-	if _, dup := commands[c.name]; dup {
-		panic("readsim: command registered twice: " + c.name)
+//go:embed commands.txt
+var commandsText string
+
+// init reads each command's synopsis and summary from commandsText.
+func init() {
+	var c *command
+	for _, line := range strings.Split(commandsText, "\n") {
+		switch {
+		case strings.HasPrefix(line, "\t"):
+			c.summary = line[1:]
+		case line != "" && line[0] != '#':
+			name, args, _ := strings.Cut(line, " ")
+			if c = commands[name]; c == nil {
+				panic("readsim: commands.txt names no command " + name)
+			}
+			c.name, c.args = name, args
+		}
 	}
-	commands[c.name] = c
 }
 
 // usageError is bad usage (unknown flag, missing argument): exit status 2.
@@ -69,18 +101,21 @@ func (e usageError) Error() string { return e.msg }
 
 // isBadInput tells whether err is a problem with the user's input, as the
 // library packages report it: a judgments, run or topics file (inex.Error),
-// an article or its DTD (article.Error, article.DTDError), an articles
-// folder or index (index.InputError), a measure the input cannot give
+// an article or its DTD (article.Error, article.DTDError), an article id
+// several articles have (article.AmbiguousError), an articles folder or
+// index (index.InputError), a measure the input cannot give
 // (scenario.MeasureError), what a server is asked to serve
 // (backend.InputError). The one place errors become exit status 2.
 func isBadInput(err error) bool {
 	var ie *inex.Error
 	var ae *article.Error
 	var de *article.DTDError
+	var am *article.AmbiguousError
 	var xe *index.InputError
 	var me *scenario.MeasureError
 	var be *backend.InputError
-	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &de) || errors.As(err, &xe) || errors.As(err, &me) || errors.As(err, &be)
+	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &de) || errors.As(err, &am) ||
+		errors.As(err, &xe) || errors.As(err, &me) || errors.As(err, &be)
 }
 
 // inputError is bad input (a file that cannot be read or parsed): exit status 2.
@@ -126,6 +161,12 @@ func removeTempsOnSignal() {
 	}()
 }
 
+// commandContext is the context of a command's searches: cancelled by an
+// interrupt or a termination (stopSignals), so that Ctrl-C stops them.
+func commandContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), stopSignals...)
+}
+
 // runMain runs the command line args and returns the exit status.
 func runMain(e *env, args []string) int {
 	if len(args) == 2 && args[0] == "help" {
@@ -149,7 +190,7 @@ func runMain(e *env, args []string) int {
 		printCommands(e.stderr)
 		return 2
 	}
-	err := c.run(e, args[1:])
+	err := c.run(e, newFlags(e, c), args[1:])
 	return exitStatus(e, c, err)
 }
 
@@ -276,29 +317,13 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// digitsFlag is --digits: decimals in tables, 0 to scenario.MaxDigits.
-type digitsFlag struct{ n *int }
-
-func (d digitsFlag) String() string {
-	if d.n == nil {
-		return ""
+// writeOutput writes with write to standard output, or to the file out
+// when one is given (scenario.WriteFileAtomic: beside it, then renamed).
+func writeOutput(e *env, out string, write func(io.Writer) error) error {
+	if out == "" {
+		return write(e.stdout)
 	}
-	return strconv.Itoa(*d.n)
-}
-
-func (d digitsFlag) Set(s string) error {
-	n, err := scenario.ParseDigits(s)
-	if err == nil {
-		*d.n = n
-	}
-	return err
-}
-
-// addDigits defines --digits (scenario.DefaultDigits) on fs.
-func addDigits(fs *flag.FlagSet, usage string) *int {
-	n := scenario.DefaultDigits
-	fs.Var(digitsFlag{&n}, "digits", fmt.Sprintf("%s; `N` from 0 to %d", usage, scenario.MaxDigits))
-	return &n
+	return scenario.WriteFileAtomic(out, func(f *os.File) error { return write(f) })
 }
 
 // multiFlag is a repeatable string flag.

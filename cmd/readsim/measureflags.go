@@ -3,33 +3,13 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
-
-// defaultMeasures are the measures of eval without -m on INEX judgments;
-// compare and fidelity use them too.
-var defaultMeasures = effort.DefaultNames
-
-// defaultsUsage says what -m defaults to, from the registry's lists (with
-// counts: whether trec_eval's counts are among the defaults).
-func defaultsUsage(counts bool) string {
-	doc := effort.DocumentNames
-	if !counts {
-		doc = nil
-		for _, n := range effort.DocumentNames {
-			if m, err := effort.ParseMeasure(n); err == nil && !m.IsCount() {
-				doc = append(doc, n)
-			}
-		}
-	}
-	return "default: " + strings.Join(effort.DefaultNames, " ") +
-		"; on TREC qrels (whole documents) " + strings.Join(doc, " ") +
-		"; on span judgments " + strings.Join(effort.GenomicsNames, " ")
-}
 
 // compatUsage is the usage of --compat of compare, fidelity and replay (eval
 // words it its own way).
@@ -73,6 +53,7 @@ func (f *measureFlags) addSpanFlags(fs *flag.FlagSet) *measureFlags {
 // openQrels reads --qrels and gives them --offsets and --lengths.
 func (f *measureFlags) openQrels(warn func(string)) (*inex.Qrels, error) {
 	var unit *inex.Unit
+	var lengths string
 	if f.offsets != nil && *f.offsets != "" {
 		u, err := inex.ParseUnit(*f.offsets)
 		if err != nil {
@@ -80,25 +61,10 @@ func (f *measureFlags) openQrels(warn func(string)) (*inex.Qrels, error) {
 		}
 		unit = &u
 	}
-	q, err := inex.OpenQrels(*f.qrels, warn)
-	if err != nil {
-		return nil, err
+	if f.lengths != nil {
+		lengths = *f.lengths
 	}
-	if unit != nil {
-		if err := q.SetUnit(*unit); err != nil {
-			return nil, err
-		}
-	}
-	if f.lengths != nil && *f.lengths != "" {
-		ls, err := inex.OpenLengths(*f.lengths)
-		if err != nil {
-			return nil, err
-		}
-		if err := q.SetLengths(ls, *f.lengths, warn); err != nil {
-			return nil, err
-		}
-	}
-	return q, nil
+	return inex.OpenQrelsWith(*f.qrels, unit, lengths, warn)
 }
 
 // addOverlapFlags defines --group and --merge-overlaps on fs.
@@ -145,15 +111,10 @@ func (f *measureFlags) readingOrder() (effort.Order, error) {
 }
 
 func (f *measureFlags) checkCompat() error {
-	if *f.compat == "" {
+	switch {
+	case *f.compat == "" || slices.Contains(f.compats, *f.compat):
 		return nil
-	}
-	for _, c := range f.compats {
-		if *f.compat == c {
-			return nil
-		}
-	}
-	if len(f.compats) == 1 {
+	case len(f.compats) == 1:
 		return usageError{fmt.Sprintf("unknown --compat %q (only %s)", *f.compat, f.compats[0])}
 	}
 	return usageError{fmt.Sprintf("unknown --compat %q (%s)", *f.compat, strings.Join(f.compats, " or "))}

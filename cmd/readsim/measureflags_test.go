@@ -18,7 +18,7 @@ func TestMeasureFlags(t *testing.T) {
 		ms    string // canonical names, comma-separated
 		err   string // usage error
 	}{
-		{name: "defaults", args: []string{"--qrels", "q"}, order: effort.Natural, ms: strings.Join(defaultMeasures, ",")},
+		{name: "defaults", args: []string{"--qrels", "q"}, order: effort.Natural, ms: strings.Join(effort.DefaultNames, ",")},
 		{name: "order and measures", args: []string{"--qrels", "q", "--order", "best", "-m", "AgP", "-m", "AP"}, order: effort.Best, ms: `AgP\F(0.25),AP`},
 		{name: "repeat dropped", args: []string{"--qrels", "q", "-m", `AgP\F(0.25)`, "-m", "AgP"}, ms: `AgP\F(0.25)`},
 		{name: "no qrels", args: []string{"--order", "x"}, err: "--qrels is required"},
@@ -33,7 +33,7 @@ func TestMeasureFlags(t *testing.T) {
 			if err := fs.Parse(tc.args); err != nil {
 				t.Fatal(err)
 			}
-			o, ms, err := f.check(defaultMeasures)
+			o, ms, err := f.check(effort.DefaultNames)
 			if tc.err != "" {
 				var u usageError
 				if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.err) {

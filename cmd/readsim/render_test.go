@@ -188,23 +188,6 @@ func TestRenderQualifiedIDs(t *testing.T) {
 	}
 }
 
-// TestPageLink checks the links between standalone pages saved as
-// ID.xhtml under one folder.
-func TestPageLink(t *testing.T) {
-	for _, tc := range []struct{ from, to, want string }{
-		{"1", "2", "2.xhtml"},
-		{"ja/3951", "ja/7001", "7001.xhtml"},
-		{"ja/3951", "2121", "../2121.xhtml"},
-		{"2121", "ja/3951", "ja/3951.xhtml"},
-		{"en/x/1", "en/y/2", "../y/2.xhtml"},
-		{"a", "b c#d", "b%20c%23d.xhtml"},
-	} {
-		if got := pageLink(tc.from, tc.to); got != tc.want {
-			t.Errorf("pageLink(%s, %s) = %s, want %s", tc.from, tc.to, got, tc.want)
-		}
-	}
-}
-
 // Links to articles of the folder point to ID.xhtml beside the page; links
 // to articles that are not in it stay plain text.
 func TestRenderLinks(t *testing.T) {

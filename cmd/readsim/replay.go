@@ -1,28 +1,15 @@
 package main
 
 import (
-	"bufio"
+	"flag"
 	"fmt"
 	"io"
-	"os"
 	"sync"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
-
-func init() {
-	register(&command{
-		name:    "replay",
-		args:    "--qrels Q --run R [--topic T]... [--order O] [--doc-baseline] [--t2i X] [--screen S] [--nr N] [--depth D] [-m MEASURE]... [--out FILE]",
-		summary: "the simulated reader's trace as JSON Lines",
-		run:     runReplay,
-	})
-}
 
 // lockedWarn returns a warning printer safe for concurrent use.
 func lockedWarn(w io.Writer) func(string) {
@@ -36,13 +23,11 @@ func lockedWarn(w io.Writer) func(string) {
 
 // runReplay implements `readsim replay`: the trace of scenario.md as JSON
 // Lines, one event per line, topics in the judgments' order (or the order
-// of --topic). Without -m the `done` scores are scenario.DefaultMeasures of
+// of --topic). Without -m the `done` scores are effort.ReplayDefaults of
 // the configured reader (with --t2i X they include AgP\T2Ip(X)); the
 // `score` events hold the distinct document scores of those measures.
-func runReplay(e *env, args []string) error {
-	c := commands["replay"]
-	fs := newFlags(e, c)
-	sf := addMeasureFlags(fs, "a list score of the done events, repeatable (default: AgP\\F(0.25), gP[5], gP[10], AgP\\aveChP, ANCE[100]\\LE(s,NR), AP, and with --t2i X AgP\\T2Ip(X), AgP\\T2Ir(X), AgP\\T2If(X,1))", compatUsage).addOverlapFlags(fs)
+func runReplay(e *env, fs *flag.FlagSet, args []string) error {
+	sf := addMeasureFlags(fs, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", compatUsage).addOverlapFlags(fs)
 	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML)")
 	var topics multiFlag
 	fs.Var(&topics, "topic", "replay only this topic, repeatable (default: every topic of the run in the judgments)")
@@ -94,19 +79,11 @@ func runReplay(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ids := p.Topics()
-	if len(topics) > 0 {
-		ok := map[string]bool{}
-		for _, id := range ids {
-			ok[id] = true
-		}
-		for _, id := range topics {
-			if !ok[id] {
-				return usageError{fmt.Sprintf("topic %s is not in both the run %s and the judgments %s", id, *run, *sf.qrels)}
-			}
-		}
-		ids = topics
-	} else if len(ids) == 0 {
+	ids, err := p.SelectTopics(topics)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(ids) == 0 {
 		warn(fmt.Sprintf("%s: warning: no topic of the run is in the judgments %s", *run, *sf.qrels))
 	}
 	if msg, err := p.ClipWarning(ids); err != nil {
@@ -114,42 +91,7 @@ func runReplay(e *env, args []string) error {
 	} else if msg != "" {
 		warn(msg)
 	}
-	write := func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 256<<10)
-		var bar *progressbar.ProgressBar
-		if e.stderrIsTerminal {
-			bar = progressbar.NewOptions(len(ids),
-				progressbar.OptionSetWriter(e.stderr),
-				progressbar.OptionSetDescription("replaying topics"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetWidth(30),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
-		}
-		var line []byte
-		for _, id := range ids {
-			err := p.ReplayTopic(id, func(ev *scenario.Event) error {
-				line = append(ev.AppendJSON(line[:0]), '\n')
-				_, err := bw.Write(line)
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			if bar != nil {
-				bar.Add(1)
-			}
-		}
-		if bar != nil {
-			bar.Finish()
-		}
-		return bw.Flush()
-	}
-	if *out == "" {
-		return write(e.stdout)
-	}
-	return writeFileAtomic(*out, func(f *os.File) error {
-		return write(f)
-	})
+	bar := newBar(e, int64(len(ids)), "replaying topics", false)
+	defer bar.Finish()
+	return writeOutput(e, *out, func(w io.Writer) error { return p.WriteTrace(w, ids, func() { bar.Add(1) }) })
 }

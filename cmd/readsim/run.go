@@ -1,27 +1,18 @@
 package main
 
 import (
-	"context"
+	"flag"
 	"fmt"
-	"github.com/readsim/readsim/scenario/inex"
-	"os"
+	"io"
 	"slices"
 	"strings"
 
+	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
-func init() {
-	register(&command{
-		name:    "run",
-		args:    "--index IDX --topics FILE [--task ric|focused|bic|doc] [--k N] [--run-id ID] [--fields title,description] [--out FILE]",
-		summary: "one run for every topic, as FOL text or a TREC document run",
-		run:     runRun,
-	})
-}
-
-func runRun(e *env, args []string) error {
-	fs := newFlags(e, commands["run"])
+func runRun(e *env, fs *flag.FlagSet, args []string) error {
 	rf := addRetrievalFlags(fs, 100)
 	topicsFile := fs.String("topics", "", "the topic `FILE` (INEX 2009 or 2006 XML, or plain text \"id title…\" lines)")
 	task := fs.String("task", "ric", "ric, focused, bic (FOL text) or doc (TREC document run)")
@@ -50,14 +41,9 @@ func runRun(e *env, args []string) error {
 	if strings.ContainsAny(*runID, " \t\n") {
 		return usageError{"--run-id must not contain white space"}
 	}
-	var fieldNames []string
-	for _, f := range strings.Split(*fields, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			if _, err := (&inex.Topic{}).Field(f); err != nil {
-				return usageError{err.Error()}
-			}
-			fieldNames = append(fieldNames, f)
-		}
+	fieldNames, err := scenario.TopicFields(*fields)
+	if err != nil {
+		return usageError{err.Error()}
 	}
 	if len(fieldNames) == 0 {
 		return usageError{"--fields names no field"}
@@ -66,29 +52,17 @@ func runRun(e *env, args []string) error {
 	if err != nil {
 		return inputError{err}
 	}
-	qs := make([]scenario.TopicQuery, len(ts))
-	for i := range ts {
-		var parts []string
-		for _, f := range fieldNames {
-			v, _ := ts[i].Field(f)
-			if v != "" {
-				parts = append(parts, v)
-			}
-		}
-		qs[i] = scenario.TopicQuery{ID: ts[i].ID, Text: strings.Join(parts, " ")}
-	}
-	x, err := openIndex(*rf.idx)
+	x, err := index.Open(*rf.idx)
 	if err != nil {
 		return err
 	}
 	defer x.Close()
-	run, err := scenario.MakeRun(context.Background(), x, qs, scenario.RunOptions{Task: *task, K: *rf.k, RunID: *runID, Search: rf.options(),
+	ctx, stop := commandContext()
+	defer stop()
+	run, err := scenario.MakeRun(ctx, x, scenario.TopicQueries(ts, fieldNames), scenario.RunOptions{Task: *task, K: *rf.k, RunID: *runID, Search: rf.options(),
 		Warn: func(s string) { fmt.Fprintf(e.stderr, "readsim run: %s\n", s) }})
 	if err != nil {
 		return err
 	}
-	if *out == "" {
-		return inex.WriteRun(e.stdout, run)
-	}
-	return writeFileAtomic(*out, func(f *os.File) error { return inex.WriteRun(f, run) })
+	return writeOutput(e, *out, func(w io.Writer) error { return inex.WriteRun(w, run) })
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,15 +9,6 @@ import (
 
 	"github.com/readsim/readsim/index"
 )
-
-func init() {
-	register(&command{
-		name:    "search",
-		args:    "--index IDX [--k N] QUERY...",
-		summary: "fetch and browse: ranked articles, each with its best passages",
-		run:     runSearch,
-	})
-}
 
 // retrievalFlags are the flags search and run share.
 type retrievalFlags struct {
@@ -67,18 +57,7 @@ func (r retrievalFlags) options() index.Options {
 	return o
 }
 
-// openIndex opens an index, mapping bad input to exit status 2.
-func openIndex(dir string) (*index.Index, error) {
-	x, err := index.Open(dir)
-	var ie *index.InputError
-	if errors.As(err, &ie) {
-		return nil, inputError{err}
-	}
-	return x, err
-}
-
-func runSearch(e *env, args []string) error {
-	fs := newFlags(e, commands["search"])
+func runSearch(e *env, fs *flag.FlagSet, args []string) error {
 	rf := addRetrievalFlags(fs, 10)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -91,7 +70,7 @@ func runSearch(e *env, args []string) error {
 		return usageError{"no query"}
 	}
 	text := strings.Join(pos, " ")
-	x, err := openIndex(*rf.idx)
+	x, err := index.Open(*rf.idx)
 	if err != nil {
 		return err
 	}
@@ -104,7 +83,9 @@ func runSearch(e *env, args []string) error {
 		return err
 	}
 	opt := rf.options()
-	res, err := x.Search(context.Background(), q, *rf.k, opt)
+	ctx, stop := commandContext()
+	defer stop()
+	res, err := x.Search(ctx, q, *rf.k, opt)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net"
 	"time"
@@ -9,15 +10,6 @@ import (
 	"github.com/readsim/readsim/web"
 	"github.com/readsim/readsim/web/backend"
 )
-
-func init() {
-	register(&command{
-		name:    "serve",
-		args:    "(--index IDX | --qrels Q --run R...) [--addr A] [--qrels Q] [--run R]... [--topics FILE] [--articles DIR] [--allow-origin O]... [--study DIR [--study-topics N]]",
-		summary: "the web prototype and simulation view over an index",
-		run:     runServe,
-	})
-}
 
 // serveConfig is what serve and demo serve: backend.Config's files and
 // folders, and how to listen.
@@ -55,8 +47,7 @@ var reloadEvery = 2 * time.Second
 // schematic; start-up says which runs lack text and for how many articles.
 // A running serve switches to a rebuilt index within reloadEvery, with
 // the article pages and the live run made from it (backend.Assembly.Watch).
-func runServe(e *env, args []string) error {
-	fs := newFlags(e, commands["serve"])
+func runServe(e *env, fs *flag.FlagSet, args []string) error {
 	var cfg serveConfig
 	fs.StringVar(&cfg.Index, "index", "", "the index folder (`IDX`) built by readsim index")
 	fs.StringVar(&cfg.addr, "addr", "localhost:8080", "listen address (`host:port`)")

@@ -117,6 +117,22 @@ func qualifiedID(rel string) string {
 // the file name of a qualified id ("ja/3951" → "3951").
 func BaseID(id string) string { return path.Base(id) }
 
+// WellFormedID reports whether id can be an article id as a user gives it
+// (readsim render): not empty, no back-slash, no empty, "." or ".." step,
+// not absolute. Ids are looked up in a collection's table, never joined
+// into a path: this only turns away what cannot be an id.
+func WellFormedID(id string) bool {
+	if id == "" || strings.ContainsRune(id, '\\') {
+		return false
+	}
+	for _, step := range strings.Split(id, "/") {
+		if step == "" || step == "." || step == ".." {
+			return false
+		}
+	}
+	return true
+}
+
 // ClashWarning says in one line that some file names are the names of
 // several articles and how those articles are known; "" when there is no
 // clash.

@@ -305,3 +305,18 @@ func TestWalkCollection(t *testing.T) {
 		t.Error("a missing root: no error")
 	}
 }
+
+func TestWellFormedID(t *testing.T) {
+	for _, tc := range []struct {
+		id   string
+		want bool
+	}{
+		{"3951", true}, {"ja/3951", true}, {"en/x/1", true}, {"odd name é (1)", true}, {"a.b", true},
+		{"", false}, {"/3951", false}, {"ja/", false}, {"ja//3951", false}, {"../x", false}, {"ja/./3951", false},
+		{".", false}, {"..", false}, {`ja\3951`, false},
+	} {
+		if got := WellFormedID(tc.id); got != tc.want {
+			t.Errorf("WellFormedID(%q) = %v, want %v", tc.id, got, tc.want)
+		}
+	}
+}

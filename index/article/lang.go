@@ -242,3 +242,19 @@ func IsCJK(lang string) bool {
 	}
 	return lang == "zh" || lang == "ja" || lang == "ko"
 }
+
+// ValidLang reports whether s can be a language tag as --lang takes one:
+// 2 to 35 ASCII letters, digits and hyphens, starting with two letters
+// (en, zh-hant, ja-JP).
+func ValidLang(s string) bool {
+	if len(s) < 2 || len(s) > 35 {
+		return false
+	}
+	for i, r := range s {
+		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if i < 2 && !letter || !letter && !(r >= '0' && r <= '9') && r != '-' {
+			return false
+		}
+	}
+	return true
+}

@@ -392,6 +392,32 @@ func (q *Qrels) docOrder(t *TopicJudgments) []string {
 	return ids
 }
 
+// OpenQrelsWith reads judgments (OpenQrels) and, for span judgments, gives
+// them the unit of their offsets (nil: their format's own, SetUnit) and
+// the documents' lengths of the file lengths ("": none, SetLengths), as
+// readsim eval and compare --offsets and --lengths ask.
+func OpenQrelsWith(path string, unit *Unit, lengths string, warn func(string)) (*Qrels, error) {
+	q, err := OpenQrels(path, warn)
+	if err != nil {
+		return nil, err
+	}
+	if unit != nil {
+		if err := q.SetUnit(*unit); err != nil {
+			return nil, err
+		}
+	}
+	if lengths != "" {
+		ls, err := OpenLengths(lengths)
+		if err != nil {
+			return nil, err
+		}
+		if err := q.SetLengths(ls, lengths, warn); err != nil {
+			return nil, err
+		}
+	}
+	return q, nil
+}
+
 // SetLengths gives span judgments their documents' lengths (lengths maps a
 // document id to its length, read from file by ReadLengths), which the
 // measures that simulate reading need. Every judged document must have one;

@@ -3,6 +3,7 @@ package inex
 import (
 	"bytes"
 	"errors"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -259,5 +260,48 @@ func TestSetLengthsAndUnit(t *testing.T) {
 	}
 	if _, err := ParseUnit("words"); err == nil {
 		t.Error("ParseUnit(words)")
+	}
+}
+
+// OpenQrelsWith gives span judgments their unit and lengths; each step's
+// error comes out naming its file.
+func TestOpenQrelsWith(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	span, fol := write("span.txt", spanQrels), write("fol.qrels", folQrels)
+	lengths, short := write("lengths.txt", "doc1 200\ndoc2 100\n"), write("short.txt", "doc1 200\n")
+	bytes := Bytes
+	for _, tc := range []struct {
+		name, path string
+		unit       *Unit
+		lengths    string
+		want       Unit
+		hasLengths bool
+		err        string
+	}{
+		{"span, as read", span, nil, "", Chars, false, ""},
+		{"span in bytes with lengths", span, &bytes, lengths, Bytes, true, ""},
+		{"FOL", fol, nil, "", Chars, true, ""},
+		{"FOL in bytes", fol, &bytes, "", 0, false, "INEX judgments count characters"},
+		{"a document without a length", span, nil, short, 0, false, "document doc2"},
+		{"no lengths file", span, nil, dir + "/nosuch", 0, false, "nosuch"},
+		{"no judgments", dir + "/none", nil, "", 0, false, "none"},
+	} {
+		q, err := OpenQrelsWith(tc.path, tc.unit, tc.lengths, nil)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || q.Unit != tc.want || q.Lengths() != tc.hasLengths {
+			t.Errorf("%s: unit %v, lengths %v, %v; want %v, %v", tc.name, q.Unit, q.Lengths(), err, tc.want, tc.hasLengths)
+		}
 	}
 }

@@ -371,14 +371,7 @@ func (r *Replays) Relevant(topic, doc string) []effort.Span {
 // (the fetched articles with their passages), k articles per topic, built
 // from the index's hits (scenario.MakeRun).
 func LiveRun(ctx context.Context, x *index.Index, ts []inex.Topic, k int, runID string) (*inex.Run, error) {
-	var tq []scenario.TopicQuery
-	for _, t := range ts {
-		title, err := t.Field("title")
-		if err != nil || title == "" {
-			continue
-		}
-		tq = append(tq, scenario.TopicQuery{ID: t.ID, Text: title})
-	}
+	tq := scenario.TopicQueries(ts, []string{"title"})
 	run, err := scenario.MakeRun(ctx, x, tq, scenario.RunOptions{Task: "ric", K: k, RunID: runID})
 	if err != nil {
 		return nil, err

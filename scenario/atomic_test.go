@@ -1,4 +1,4 @@
-package main
+package scenario
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A failing write leaves the old file and no temporary file.
-	err := writeFileAtomic(path, func(f *os.File) error {
+	err := WriteFileAtomic(path, func(f *os.File) error {
 		f.WriteString("half")
 		return errors.New("disk full")
 	})
@@ -28,7 +28,7 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", m)
 	}
 	// A successful write replaces it with an ordinary 0644 file.
-	if err := writeFileAtomic(path, func(f *os.File) error { _, err := f.WriteString("new"); return err }); err != nil {
+	if err := WriteFileAtomic(path, func(f *os.File) error { _, err := f.WriteString("new"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := os.Stat(path)

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/readsim/readsim/scenario"
+)
+
+// reportFlags are --format, --digits and --plot of the commands that write
+// a report (compare, fidelity, calibrate, measures, eval).
+type reportFlags struct {
+	format  *string
+	formats []scenario.Format // the first is the default
+	digits  *int              // nil without --digits
+	plot    *string           // "" without --plot
+}
+
+// The usage of --format and --digits of the commands whose reports are
+// tables of runs (compare and fidelity), and the formats they write.
+const (
+	tableUsage  = "output: table (readable), tsv, markdown, latex or json"
+	digitsUsage = "decimals in tables, Markdown and LaTeX (tsv and json: full precision)"
+)
+
+var tableFormats = []scenario.Format{scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatLaTeX, scenario.FormatJSON}
+
+// The usage of --format of calibrate and measures, and the formats they
+// write.
+const plainUsage = "output: table, tsv, markdown or json"
+
+var plainFormats = []scenario.Format{scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatJSON}
+
+// addReportFlags defines --format (formats, the first the default) and,
+// with their usage, --digits and --plot on fs.
+func addReportFlags(fs *flag.FlagSet, usage, digits, plot string, formats ...scenario.Format) reportFlags {
+	r := reportFlags{format: fs.String("format", string(formats[0]), usage), formats: formats, plot: new(string)}
+	if digits != "" {
+		r.digits = addDigits(fs, digits)
+	}
+	if plot != "" {
+		r.plot = fs.String("plot", "", plot)
+	}
+	return r
+}
+
+// parse returns the format asked for; an unknown one is a usage error.
+func (r reportFlags) parse() (scenario.Format, error) {
+	f, err := scenario.ParseFormat(*r.format, r.formats...)
+	if err != nil {
+		return "", usageError{"--format: " + err.Error()}
+	}
+	return f, nil
+}
+
+// report is what reportFlags.write writes: a comparison, the fidelity
+// suite, a calibration.
+type report interface {
+	Write(w io.Writer, f scenario.Format, digits int) error
+}
+
+// write writes rep on standard output in format f with --digits.
+func (r reportFlags) write(e *env, rep report, f scenario.Format) error {
+	w := bufio.NewWriter(e.stdout)
+	if err := rep.Write(w, f, *r.digits); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+// digitsFlag is --digits: decimals in tables, 0 to scenario.MaxDigits.
+type digitsFlag struct{ n *int }
+
+func (d digitsFlag) String() string {
+	if d.n == nil {
+		return ""
+	}
+	return strconv.Itoa(*d.n)
+}
+
+func (d digitsFlag) Set(s string) error {
+	n, err := scenario.ParseDigits(s)
+	if err == nil {
+		*d.n = n
+	}
+	return err
+}
+
+// addDigits defines --digits (scenario.DefaultDigits) on fs.
+func addDigits(fs *flag.FlagSet, usage string) *int {
+	n := scenario.DefaultDigits
+	fs.Var(digitsFlag{&n}, "digits", fmt.Sprintf("%s; `N` from 0 to %d", usage, scenario.MaxDigits))
+	return &n
+}
+
+// writeCharts writes the charts into dir and says so on stderr.
+func writeCharts(e *env, dir string, charts map[string]*scenario.Chart) error {
+	names, err := scenario.WriteCharts(dir, charts)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "wrote %d charts into %s\n", len(names), dir)
+	return nil
+}

@@ -1,0 +1,52 @@
+package backend
+
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/readsim/readsim/index"
+)
+
+func TestDemoPaths(t *testing.T) {
+	t.Setenv("READSIM_DEMO_INDEX", "/tmp/x/idx")
+	if got, want := DemoIndexPath(), "/tmp/x/idx"; got != want {
+		t.Errorf("DemoIndexPath() = %q, want %q", got, want)
+	}
+	if got, want := DemoStudyPath(), "/tmp/x/demo-study"; got != want {
+		t.Errorf("DemoStudyPath() = %q, want %q", got, want)
+	}
+	if runtime.GOOS != "linux" {
+		return // os.UserCacheDir reads XDG_CACHE_HOME on Linux only
+	}
+	t.Setenv("READSIM_DEMO_INDEX", "")
+	t.Setenv("XDG_CACHE_HOME", "/cache")
+	if got, want := DemoIndexPath(), "/cache/readsim/demo-index"; got != want {
+		t.Errorf("without READSIM_DEMO_INDEX: %q, want %q", got, want)
+	}
+}
+
+// The sample is indexed into a folder that does not exist yet, then
+// found unchanged.
+func TestIndexSample(t *testing.T) {
+	dir, err := FindSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample, err := SampleConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := filepath.Join(t.TempDir(), "new", "idx")
+	calls := 0
+	res, err := IndexSample(sample, idx, func(index.Progress) { calls++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Articles != 52 || res.Indexed != 52 || calls == 0 {
+		t.Errorf("first build: %d articles, %d indexed, %d progress calls; want the sample's 52", res.Articles, res.Indexed, calls)
+	}
+	if res, err = IndexSample(sample, idx, nil); err != nil || res.Indexed != 0 || res.Unchanged != 52 {
+		t.Errorf("second build: %+v, %v; want the 52 articles unchanged", res, err)
+	}
+}
