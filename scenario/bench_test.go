@@ -11,9 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article/shareddata"
-	"github.com/readsim/readsim/scenario/inex"
 )
 
 // defaultMeasures are cli.md's default measures of eval.
@@ -22,24 +20,13 @@ var benchMeasures = []string{
 	`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`,
 }
 
-func parseAll(tb testing.TB, names []string) []effort.Measure {
-	var ms []effort.Measure
-	for _, n := range names {
-		ms = append(ms, mustMeasure(tb, n))
-	}
-	return ms
-}
-
 // BenchmarkEvalRiC evaluates the default measures on passage-run.ric.fol,
 // reading the files each time (as the command does).
 func BenchmarkEvalRiC(b *testing.B) {
 	dir := shareddata.INEX(b)
-	opt := EvalOptions{Measures: parseAll(b, benchMeasures)}
+	opt := EvalOptions{Measures: mustMeasures(b, benchMeasures...)}
 	for b.Loop() {
-		q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		q := openQrels(b, filepath.Join(dir, "inex2009-2010.qrels"))
 		if _, err := EvaluateFiles(q, []string{filepath.Join(dir, "passage-run.ric.fol")}, opt); err != nil {
 			b.Fatal(err)
 		}
@@ -180,11 +167,8 @@ func benchScale(b *testing.B, s synth) {
 		dir = b.TempDir()
 	}
 	qrels, runs, lines := s.generate(b, dir)
-	q, err := inex.OpenQrels(qrels, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	opt := EvalOptions{Measures: parseAll(b, benchMeasures)}
+	q := openQrels(b, qrels)
+	opt := EvalOptions{Measures: mustMeasures(b, benchMeasures...)}
 	runtime.GC()
 	b.ResetTimer()
 	for b.Loop() {
@@ -270,11 +254,8 @@ func BenchmarkEvalVsLineReader(b *testing.B) {
 		b.ReportMetric(float64(lines), "lines")
 	})
 	b.Run("eval", func(b *testing.B) {
-		q, err := inex.OpenQrels(qrels, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		opt := EvalOptions{Measures: parseAll(b, benchMeasures)}
+		q := openQrels(b, qrels)
+		opt := EvalOptions{Measures: mustMeasures(b, benchMeasures...)}
 		for b.Loop() {
 			if _, err := EvaluateFiles(q, runs, opt); err != nil {
 				b.Fatal(err)

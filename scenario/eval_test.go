@@ -51,27 +51,6 @@ func readRef(t testing.TB, path string) []refValue {
 	return out
 }
 
-var cachedQrels *inex.Qrels
-
-func loadQrels(t testing.TB, dir string) *inex.Qrels {
-	if cachedQrels == nil {
-		q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cachedQrels = q
-	}
-	return cachedQrels
-}
-
-func mustMeasure(t testing.TB, s string) effort.Measure {
-	m, err := effort.ParseMeasure(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // evaluator computes any official or readsim value of one run.
 type evaluator struct {
 	t       testing.TB
@@ -105,14 +84,6 @@ func (e *evaluator) value(m effort.Measure, topic string) (float64, bool) {
 		}
 	}
 	return 0, false
-}
-
-func openRun(t testing.TB, path string) *inex.Run {
-	r, err := inex.OpenRun(path, inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 // TestOfficialINEX reproduces every value of the official inex_eval

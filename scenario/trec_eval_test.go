@@ -184,15 +184,6 @@ func checkTrecEval(t *testing.T, q *inex.Qrels, run *inex.Run, allTopics bool, r
 	return n
 }
 
-func openTestQrels(t testing.TB, path string) *inex.Qrels {
-	t.Helper()
-	q, err := inex.OpenQrels(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 // TestTrecEvalSynthetic compares readsim with trec_eval on the small files of
 // testdata/trec_eval: graded TREC qrels (0–3 and negative levels, a topic
 // without relevant document, a judged topic absent from the run) against a run
@@ -217,7 +208,7 @@ func TestTrecEvalSynthetic(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ref := readTrecEval(t, filepath.Join(trecEvalDir, tc.ref))
-			q := openTestQrels(t, filepath.Join(trecEvalDir, tc.qrels))
+			q := openQrels(t, filepath.Join(trecEvalDir, tc.qrels))
 			run := openRun(t, filepath.Join(trecEvalDir, tc.run))
 			n := checkTrecEval(t, q, run, tc.allTopics, ref)
 			t.Logf("%d values of trec_eval compared", n)
@@ -230,7 +221,7 @@ func TestTrecEvalSynthetic(t *testing.T) {
 // README); so does readsim, unless asked to merge the run's repeats.
 func TestTrecEvalRefusesDuplicates(t *testing.T) {
 	ms := []effort.Measure{mustMeasure(t, "map"), mustMeasure(t, "num_ret")}
-	q := openTestQrels(t, filepath.Join(trecEvalDir, "graded.qrels"))
+	q := openQrels(t, filepath.Join(trecEvalDir, "graded.qrels"))
 	dup := filepath.Join(trecEvalDir, "dup.run")
 	for _, tc := range []struct {
 		name         string
