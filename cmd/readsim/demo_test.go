@@ -92,34 +92,44 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 		t.Fatal(err)
 	}
 	cfg.Runs = []string{d.runFile}
-	cfg.addr = "127.0.0.1:0"
 	cfg.rate = rate
+	d.url = serveLoopback(t, e, cfg)
+	return d
+}
+
+// serveLoopback runs serve(e, cfg) on 127.0.0.1 (a free port) until the test
+// ends and returns its URL. The test fails, with what e.stderr holds, when
+// the server errs or does not start within a minute, and when it does not
+// stop within 10 s of the test's end or ends with an error.
+func serveLoopback(t *testing.T, e *env, cfg serveConfig) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cfg.ctx = ctx
 	ready := make(chan net.Addr, 1)
-	cfg.ready = func(a net.Addr) { ready <- a }
+	cfg.addr, cfg.ctx, cfg.ready = "127.0.0.1:0", ctx, func(a net.Addr) { ready <- a }
 	done := make(chan error, 1)
 	go func() { done <- serve(e, cfg) }()
 	select {
 	case a := <-ready:
-		d.url = "http://" + a.String()
+		t.Cleanup(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("serve: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Error("the server did not stop")
+			}
+		})
+		return "http://" + a.String()
 	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, d.stderr)
+		cancel()
+		t.Fatalf("serve: %v\n%s", err, e.stderr)
 	case <-time.After(60 * time.Second):
+		cancel()
 		t.Fatal("the server did not start")
 	}
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("the server did not stop")
-		}
-	})
-	return d
+	return ""
 }
 
 func TestDemoServesTheSample(t *testing.T) {
@@ -300,30 +310,7 @@ func TestServeWithoutIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := &syncBuffer{}
-	e := &env{stdout: &syncBuffer{}, stderr: stderr}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(e, serveConfig{Config: backend.Config{Qrels: filepath.Join(sample, "judgments.qrels"), Runs: []string{filepath.Join(sample, "runs", "ric.fol")}},
-			addr: "127.0.0.1:0", ctx: ctx, ready: func(a net.Addr) { ready <- a }})
-	}()
-	var base string
-	select {
-	case a := <-ready:
-		base = "http://" + a.String()
-	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, stderr)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not start")
-	}
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
+	base, stderr := startServe(t, backend.Config{Qrels: filepath.Join(sample, "judgments.qrels"), Runs: []string{filepath.Join(sample, "runs", "ric.fol")}})
 	// the sample's judged topics: 12, each with the run's articles
 	if !regexp.MustCompile(`run readsim-ric: (\d+) of its (\d+) articles have no text`).MatchString(stderr.String()) ||
 		!strings.Contains(stderr.String(), "(no index: no search)") {

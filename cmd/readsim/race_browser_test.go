@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -308,39 +307,10 @@ type inexServer struct {
 // (failing under CI); the server stops when the test ends.
 func startINEX(t *testing.T) *inexServer {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "data", "inex")
+	dir := shareddata.INEX(t)
 	qrels := filepath.Join(dir, "inex2009-2010.qrels")
-	if _, err := os.Stat(qrels); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and %s is missing", qrels)
-		}
-		t.Skipf("%s is missing: the INEX race needs ../shared/data/inex beside the repository", qrels)
-	}
-	x := &inexServer{qrels: qrels, ric: filepath.Join(dir, "passage-run.ric.fol"), trec: filepath.Join(dir, "article-run.trec"), stderr: &syncBuffer{}}
-	e := &env{stdout: &syncBuffer{}, stderr: x.stderr}
-	sctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(e, serveConfig{Config: backend.Config{Qrels: qrels, Runs: []string{x.ric, x.trec}, Topics: filepath.Join(dir, "inex2009-topics.xml")},
-			addr: "127.0.0.1:0", ctx: sctx, ready: func(a net.Addr) { ready <- a }})
-	}()
-	select {
-	case a := <-ready:
-		x.url = "http://" + a.String()
-	case err := <-done:
-		cancel()
-		t.Fatalf("serve: %v\n%s", err, x.stderr)
-	case <-time.After(60 * time.Second):
-		cancel()
-		t.Fatal("the server did not start")
-	}
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
+	x := &inexServer{qrels: qrels, ric: filepath.Join(dir, "passage-run.ric.fol"), trec: filepath.Join(dir, "article-run.trec")}
+	x.url, x.stderr = startServe(t, backend.Config{Qrels: qrels, Runs: []string{x.ric, x.trec}, Topics: filepath.Join(dir, "inex2009-topics.xml")})
 	return x
 }
 

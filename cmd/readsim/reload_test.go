@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -26,28 +24,7 @@ func startServe(t *testing.T, cfg backend.Config) (string, *syncBuffer) {
 	t.Helper()
 	stderr := &syncBuffer{}
 	e := &env{stdout: &syncBuffer{}, stderr: stderr}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(e, serveConfig{Config: cfg, addr: "127.0.0.1:0", rate: -1, ctx: ctx, ready: func(a net.Addr) { ready <- a }})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	select {
-	case a := <-ready:
-		return "http://" + a.String(), stderr
-	case err := <-done:
-		done <- err
-		t.Fatalf("serve: %v\n%s", err, stderr)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not start")
-	}
-	return "", nil
+	return serveLoopback(t, e, serveConfig{Config: cfg, rate: -1}), stderr
 }
 
 // getOK returns the body of a 200 answer to a GET of u, or an error.

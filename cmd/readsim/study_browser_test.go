@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -46,29 +44,8 @@ func startStudyDemo(t *testing.T) (url, dir, qrels string) {
 	if keep := os.Getenv("READSIM_STUDY_DIR"); keep != "" {
 		dir = keep // the recordings kept (for the README's examples)
 	}
-	cfg.Study, cfg.addr, cfg.rate = dir, "127.0.0.1:0", -1
-	ctx, cancel := context.WithCancel(context.Background())
-	cfg.ctx = ctx
-	ready := make(chan net.Addr, 1)
-	cfg.ready = func(a net.Addr) { ready <- a }
-	done := make(chan error, 1)
-	go func() { done <- serve(e, cfg) }()
-	select {
-	case a := <-ready:
-		url = "http://" + a.String()
-	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, stderr)
-	case <-time.After(60 * time.Second):
-		t.Fatal("the server did not start")
-	}
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("the server did not stop")
-		}
-	})
+	cfg.Study, cfg.rate = dir, -1
+	url = serveLoopback(t, e, cfg)
 	abs, _ := filepath.Abs(dir)
 	if !strings.Contains(stderr.String(), "reading study at /study: 12 topics, 3 per participant; recordings in "+abs) {
 		t.Errorf("start-up does not say where the recordings go:\n%s", stderr)
