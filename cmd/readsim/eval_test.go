@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -15,11 +14,10 @@ import (
 	"github.com/readsim/readsim/index/article/shareddata"
 )
 
+// runEvalCmd runs readsim eval with args (runCLI).
 func runEvalCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code = runMain(&env{stdout: &out, stderr: &errb}, append([]string{"eval"}, args...))
-	return code, out.String(), errb.String()
+	return runCLI(append([]string{"eval"}, args...)...)
 }
 
 // values parses measure<TAB>topic<TAB>value lines (tabs may be doubled, the
@@ -209,11 +207,7 @@ func TestEvalSmall(t *testing.T) {
 			if out != tc.out {
 				t.Errorf("stdout\n%s\nwant\n%s", out, tc.out)
 			}
-			for _, s := range tc.stderr {
-				if !strings.Contains(stderr, s) {
-					t.Errorf("stderr lacks %q:\n%s", s, stderr)
-				}
-			}
+			checkText(t, "stderr", stderr, tc.stderr, nil)
 		})
 	}
 }

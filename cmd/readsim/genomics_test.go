@@ -52,11 +52,7 @@ func TestEvalGenomics(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("compare: status %d: %s", status, stderr)
 	}
-	for _, want := range []string{`\begin{tabular}`, "DOCUMENT", "PASSAGE2", "0.1086", "0.1588"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("compare's LaTeX lacks %q:\n%s", want, stdout)
-		}
-	}
+	checkText(t, "compare's LaTeX", stdout, []string{`\begin{tabular}`, "DOCUMENT", "PASSAGE2", "0.1086", "0.1588"}, nil)
 }
 
 // Span judgments of any collection: the span measures need no lengths;

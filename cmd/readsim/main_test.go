@@ -22,6 +22,22 @@ func runCLI(args ...string) (status int, stdout, stderr string) {
 // recorded readings).
 var cliCommands = []string{"demo", "index", "search", "run", "eval", "compare", "replay", "fidelity", "inspect", "render", "serve", "assess", "measures", "calibrate"}
 
+// checkText reports each of want that text (named what) lacks and each of
+// not that it holds.
+func checkText(t *testing.T, what, text string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s %q lacks %q", what, text, w)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(text, w) {
+			t.Errorf("%s %q holds %q", what, text, w)
+		}
+	}
+}
+
 func TestEveryCommandAnswersHelp(t *testing.T) {
 	for _, name := range cliCommands {
 		for _, h := range []string{"-h", "--help"} {
@@ -110,13 +126,9 @@ func TestMeasuresCommand(t *testing.T) {
 	if status != 0 {
 		t.Fatal(stderr)
 	}
-	for _, want := range []string{"AgP\\D\tMAgP[\\D]\tlist score\thigher\tmean", "ANCE[k]\\LE(s,NR[,x])\t\tlist score\tlower", "AP\tmap\tdocument\thigher",
+	checkText(t, "measures", stdout, []string{"AgP\\D\tMAgP[\\D]\tlist score\thigher\tmean", "ANCE[k]\\LE(s,NR[,x])\t\tlist score\tlower", "AP\tmap\tdocument\thigher",
 		"nDCG[k]\tnDCG (no cutoff), nDCG@k, ndcg, ndcg_cut_k\tdocument\thigher", "num_q\tNumQ\tcount\tneutral\tsum", "T2Ip(x)\t\tdocument score\thigher",
-		"P[k]\tP@k, P_k\tdocument\thigher", "R[k]\tR@k, recall_k\tdocument\thigher", "gR[k][\\D]\t\tlist score", "igP[x]\\D\tircl_prn.x[\\D]\tlist score\thigher"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("measures lacks %q:\n%s", want, stdout)
-		}
-	}
+		"P[k]\tP@k, P_k\tdocument\thigher", "R[k]\tR@k, recall_k\tdocument\thigher", "gR[k][\\D]\t\tlist score", "igP[x]\\D\tircl_prn.x[\\D]\tlist score\thigher"}, nil)
 }
 
 func TestInspect(t *testing.T) {

@@ -29,16 +29,22 @@ func startServe(t *testing.T, cfg backend.Config) (string, *syncBuffer) {
 
 // getOK returns the body of a 200 answer to a GET of u, or an error.
 func getOK(u string) (string, error) {
-	resp, err := http.Get(u)
+	b, err := clientGetOK(http.DefaultClient, u)
+	return string(b), err
+}
+
+// clientGetOK returns the body of a 200 answer to c's GET of u, or an error.
+func clientGetOK(c *http.Client, u string) ([]byte, error) {
+	resp, err := c.Get(u)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err == nil && resp.StatusCode != http.StatusOK {
 		err = fmt.Errorf("%s: status %s", u, resp.Status)
 	}
-	return string(b), err
+	return b, err
 }
 
 // TestServeFromAnotherFolder indexes with a relative --articles path, then
@@ -55,7 +61,7 @@ func TestServeFromAnotherFolder(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(dir, "elsewhere"), 0o755)
 	t.Chdir(filepath.Join(dir, "work"))
-	if code, _, errs := runCmd(t, "index", "--articles", "arts", "--index", "idx"); code != 0 {
+	if code, _, errs := runCLI("index", "--articles", "arts", "--index", "idx"); code != 0 {
 		t.Fatalf("index: %d %s", code, errs)
 	}
 	t.Chdir(filepath.Join(dir, "elsewhere"))
@@ -182,7 +188,7 @@ func TestServeSwitchesToRebuiltIndex(t *testing.T) {
 	}
 	index := func(articles string, more ...string) {
 		t.Helper()
-		if code, _, errs := runCmd(t, append([]string{"index", "--articles", articles, "--index", idx}, more...)...); code != 0 {
+		if code, _, errs := runCLI(append([]string{"index", "--articles", articles, "--index", idx}, more...)...); code != 0 {
 			t.Fatalf("index %v: %d %s", more, code, errs)
 		}
 	}
