@@ -18,9 +18,8 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/headless"
 )
-
-const chromiumPath = "/usr/bin/chromium"
 
 // shared is the one headless Chromium of the package's browser tests, with
 // one tab, started by the first test that needs it and closed by TestMain.
@@ -35,21 +34,10 @@ var shared struct {
 // Chromium is missing, except when CI is set: there the test fails.
 func browserTab(t *testing.T) context.Context {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is missing (%v): install Debian's chromium", chromiumPath, err)
-		}
-		t.Skipf("skipping the browser test: %s not found (apt-get install chromium); it never skips when CI is set", chromiumPath)
-	}
+	headless.Require(t)
 	shared.once.Do(func() {
-		actx, cancelA := chromedp.NewExecAllocator(context.Background(),
-			chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Headless,
-			chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-			chromedp.Flag("no-first-run", true))
-		tab, cancelT := chromedp.NewContext(actx)
-		shared.tab, shared.cancel = tab, func() { cancelT(); cancelA() }
-		_, shared.err = chromedp.Run(tab, chromedp.Navigate("about:blank"))
+		shared.tab, shared.cancel = headless.New(0, 0)
+		_, shared.err = chromedp.Run(shared.tab, chromedp.Navigate("about:blank"))
 	})
 	if shared.err != nil {
 		t.Fatalf("starting chromium: %v", shared.err)
