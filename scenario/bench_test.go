@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article/shareddata"
+	"github.com/readsim/readsim/internal/procstat"
 )
 
 // defaultMeasures are cli.md's default measures of eval.
@@ -147,19 +148,7 @@ func (s synth) generate(tb testing.TB, dir string) (qrels string, runs []string,
 }
 
 // peakRSS returns the process's peak resident memory in MiB (Linux), or 0.
-func peakRSS() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, "VmHWM:"), "kB")))
-			return float64(kb) / 1024
-		}
-	}
-	return 0
-}
+func peakRSS() float64 { return float64(procstat.PeakRSS()) / (1 << 20) }
 
 func benchScale(b *testing.B, s synth) {
 	dir := os.Getenv("READSIM_SCALE_DIR") // keep the files there (to time the binary)
