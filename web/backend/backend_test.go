@@ -12,6 +12,7 @@ import (
 
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/testfs"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web"
 )
@@ -132,7 +133,7 @@ func TestArticlePageLinksAndLang(t *testing.T) {
 		"a/1.xml": `<article xmlns:xlink="http://www.w3.org/1999/xlink"><header><title>조선 장조</title><id>1</id></header><bdy><p>사도세자는 <link xlink:type="simple" xlink:href="../002/2.xml">영조</link>의 아들이다. <link xlink:type="simple" xlink:href="../003/3.xml">정조</link>의 아버지.</p></bdy></article>`,
 		"b/2.xml": `<article><header><title>영조</title></header><bdy><p>조선의 왕.</p></bdy></article>`,
 	}
-	writeFiles(t, dir, files)
+	testfs.Write(t, dir, files)
 	d, err := article.OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
