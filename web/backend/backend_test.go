@@ -3,13 +3,13 @@ package backend
 import (
 	"context"
 	"encoding/json"
-	"github.com/readsim/readsim/effort"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/testfs"
@@ -30,16 +30,23 @@ T9 Q0 a1 1 1.0 myrun 0 10
 
 func newReplays(t *testing.T) *Replays {
 	t.Helper()
-	q, err := inex.ReadQrels("q", strings.NewReader(qrelsText), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := inex.ReadRun("r", strings.NewReader(runText), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, r := readInputs(t, qrelsText, runText)
 	ts := []inex.Topic{{ID: "T1", Title: "first topic"}}
 	return NewReplays(q, ts, []Run{{Run: r, Source: "flag"}})
+}
+
+// readInputs reads judgments (named q) and a run (named r) given as text.
+func readInputs(t *testing.T, qrels, run string) (*inex.Qrels, *inex.Run) {
+	t.Helper()
+	q, err := inex.ReadQrels("q", strings.NewReader(qrels), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := inex.ReadRun("r", strings.NewReader(run), inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, r
 }
 
 func TestReplaysLists(t *testing.T) {
