@@ -33,6 +33,18 @@
   // breakable lets long measure names wrap after their backslash.
   function breakable(name) { return name.replace(/\\/g, '\\\u200b'); }
 
+  // svgAppender returns el(name, attrs, text), which appends to svg a new
+  // SVG element with those attributes (and text) and returns it.
+  function svgAppender(svg) {
+    return (name, attrs, text) => {
+      const e = document.createElementNS(SVG, name);
+      for (const k in attrs) e.setAttribute(k, attrs[k]);
+      if (text != null) e.textContent = text;
+      svg.appendChild(e);
+      return e;
+    };
+  }
+
   // ---- characters in the frame (render's data-o rule, code points) ----
 
   function cpLen(s) {
@@ -462,13 +474,7 @@
     const H = Math.max(80, svg.clientHeight || 200);
     svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
     svg.textContent = '';
-    const el = (name, attrs, text) => {
-      const e = document.createElementNS(SVG, name);
-      for (const k in attrs) e.setAttribute(k, attrs[k]);
-      if (text != null) e.textContent = text;
-      svg.appendChild(e);
-      return e;
-    };
+    const el = svgAppender(svg);
     const ps = ev.passages || [];
     let len = ev.len;
     const known = len > 0;
@@ -515,5 +521,5 @@
     }
   };
 
-  window.readsim = { Lane: Lane, fmt: fmt, fmtInt: fmtInt, betterOf: betterOf, breakable: breakable };
+  window.readsim = { Lane: Lane, fmt: fmt, fmtInt: fmtInt, betterOf: betterOf, breakable: breakable, svgAppender: svgAppender };
 })();

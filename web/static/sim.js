@@ -5,7 +5,6 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const R = window.readsim;
-  const SVG = 'http://www.w3.org/2000/svg';
 
   // Base delay of each kind of event at 1×, in milliseconds.
   const DELAY = { topic: 200, open: 700, jump: 400, read: 450, stop: 400, score: 600, done: 0 };
@@ -120,13 +119,7 @@
     const W = Math.max(240, Math.round(svg.clientWidth || 320));
     const H = 150, L = 44, Rm = 10, T = 10, B = 34;
     svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
-    const el = (name, attrs, text) => {
-      const e = document.createElementNS(SVG, name);
-      for (const k in attrs) e.setAttribute(k, attrs[k]);
-      if (text != null) e.textContent = text;
-      svg.appendChild(e);
-      return e;
-    };
+    const el = R.svgAppender(svg);
     const n = vals.length;
     const maxR = Math.max(n, opts.ranks || 1, 2);
     let lo = opts.lo, hi = opts.hi;
