@@ -521,5 +521,50 @@
     }
   };
 
-  window.readsim = { Lane: Lane, fmt: fmt, fmtInt: fmtInt, betterOf: betterOf, breakable: breakable, svgAppender: svgAppender };
+  // ---- the page around the lanes (the simulation view, the race) ----
+
+  // Playback: a replay started, playing, busy applying an event, the next
+  // tick's timer; gen grows at each start, dropping an earlier start's work.
+  function Playback(tick) {
+    this.tick = tick;
+    this.started = this.playing = this.busy = false;
+    this.timer = this.gen = 0;
+  }
+  Playback.prototype.restart = function () {
+    this.gen++;
+    this.halt();
+    this.busy = false;
+    this.started = this.playing = true;
+  };
+  Playback.prototype.halt = function () { clearTimeout(this.timer); this.timer = 0; };
+  Playback.prototype.kick = function () {
+    if (this.playing && !this.busy && !this.timer) this.timer = setTimeout(this.tick, 0);
+  };
+  // label names the #play button: Start, Pause, Restart (over) or Resume.
+  Playback.prototype.label = function (over) {
+    const b = document.getElementById('play');
+    const st = !this.started ? 'start' : this.playing ? 'pause' : over ? 'restart' : 'resume';
+    b.textContent = st[0].toUpperCase() + st.slice(1);
+    b.setAttribute('data-state', st);
+  };
+
+  function speed() { const v = document.getElementById('speed').value; return v === 'max' ? Infinity : (+v || 1); }
+  function setText(id, v) { const e = document.getElementById(id); if (e) e.textContent = v; }
+
+  // offerTopics hides the #topic options ok refuses, moving off a hidden one.
+  function offerTopics(ok) {
+    const sel = document.getElementById('topic');
+    let first = null;
+    for (const o of sel.options) {
+      o.hidden = o.disabled = !ok(o.value);
+      if (!o.disabled && !first) first = o;
+    }
+    const cur = sel.selectedOptions[0];
+    if ((!cur || cur.disabled) && first) sel.value = first.value;
+  }
+
+  window.readsim = {
+    Lane: Lane, fmt: fmt, fmtInt: fmtInt, betterOf: betterOf, breakable: breakable, svgAppender: svgAppender,
+    Playback: Playback, speed: speed, setText: setText, offerTopics: offerTopics,
+  };
 })();
