@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net"
 	"net/http"
@@ -10,31 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/web/backend"
 )
-
-// syncBuffer is a bytes.Buffer safe for a server goroutine and a test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // demoServer is the demo on the sample, served on loopback for a test.
 type demoServer struct {
@@ -60,18 +39,8 @@ func startDemo(t *testing.T) *demoServer {
 // startDemoRate is startDemo with a request rate limit per address (0: the default).
 func startDemoRate(t *testing.T, rate float64) *demoServer {
 	t.Helper()
-	sample, err := backend.FindSample()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
 	d := &demoServer{stdout: &syncBuffer{}, stderr: &syncBuffer{}, runID: "e2e-ric"}
-	e := &env{stdout: d.stdout, stderr: d.stderr}
-	cfg, err := demoConfig(e, sample)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, d.stderr)
-	}
+	cfg, e, tmp := demoSetup(t, d.stdout, d.stderr)
 	if cfg.Qrels == "" || cfg.Topics == "" {
 		t.Fatalf("the sample has no judgments or topics: %+v", cfg)
 	}
@@ -97,39 +66,22 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 	return d
 }
 
-// serveLoopback runs serve(e, cfg) on 127.0.0.1 (a free port) until the test
-// ends and returns its URL. The test fails, with what e.stderr holds, when
-// the server errs or does not start within a minute, and when it does not
-// stop within 10 s of the test's end or ends with an error.
-func serveLoopback(t *testing.T, e *env, cfg serveConfig) string {
+// demoSetup is the demo's configuration of the sample (demoConfig), its
+// index built in a temporary folder (tmp), and the env writing to stdout
+// and stderr that built it.
+func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg serveConfig, e *env, tmp string) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	cfg.addr, cfg.ctx, cfg.ready = "127.0.0.1:0", ctx, func(a net.Addr) { ready <- a }
-	done := make(chan error, 1)
-	go func() { done <- serve(e, cfg) }()
-	select {
-	case a := <-ready:
-		t.Cleanup(func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("serve: %v", err)
-				}
-			case <-time.After(10 * time.Second):
-				t.Error("the server did not stop")
-			}
-		})
-		return "http://" + a.String()
-	case err := <-done:
-		cancel()
-		t.Fatalf("serve: %v\n%s", err, e.stderr)
-	case <-time.After(60 * time.Second):
-		cancel()
-		t.Fatal("the server did not start")
+	sample, err := backend.FindSample()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return ""
+	tmp = t.TempDir()
+	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
+	e = &env{stdout: stdout, stderr: stderr}
+	if cfg, err = demoConfig(e, sample); err != nil {
+		t.Fatalf("%v\n%s", err, e.stderr)
+	}
+	return cfg, e, tmp
 }
 
 func TestDemoServesTheSample(t *testing.T) {
@@ -216,17 +168,6 @@ func checkPageWeight(t *testing.T, c *http.Client, base string, assets int, chec
 	if worst > 50_000 {
 		t.Errorf("article %s: %d bytes beside its text, more than 50 KB", worstID, worst)
 	}
-}
-
-// fetchOK returns the body of c's GET of u, failing the test unless the
-// answer is a 200.
-func fetchOK(t *testing.T, c *http.Client, u string) []byte {
-	t.Helper()
-	b, err := clientGetOK(c, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestDemoIndexReused(t *testing.T) {

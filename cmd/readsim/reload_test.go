@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,35 +15,6 @@ import (
 
 	"github.com/readsim/readsim/web/backend"
 )
-
-// startServe runs serve in process on a free loopback port until the test
-// ends, and returns its URL and its standard error.
-func startServe(t *testing.T, cfg backend.Config) (string, *syncBuffer) {
-	t.Helper()
-	stderr := &syncBuffer{}
-	e := &env{stdout: &syncBuffer{}, stderr: stderr}
-	return serveLoopback(t, e, serveConfig{Config: cfg, rate: -1}), stderr
-}
-
-// getOK returns the body of a 200 answer to a GET of u, or an error.
-func getOK(u string) (string, error) {
-	b, err := clientGetOK(http.DefaultClient, u)
-	return string(b), err
-}
-
-// clientGetOK returns the body of a 200 answer to c's GET of u, or an error.
-func clientGetOK(c *http.Client, u string) ([]byte, error) {
-	resp, err := c.Get(u)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err == nil && resp.StatusCode != http.StatusOK {
-		err = fmt.Errorf("%s: status %s", u, resp.Status)
-	}
-	return b, err
-}
 
 // TestServeFromAnotherFolder indexes with a relative --articles path, then
 // serves the index from another working folder: the article page is there

@@ -20,7 +20,6 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
-	"github.com/readsim/readsim/web/backend"
 )
 
 // startStudyDemo serves the demo on the sample with a reading study in a
@@ -28,18 +27,8 @@ import (
 // returning the server's URL, the folder and the judgments.
 func startStudyDemo(t *testing.T) (url, dir, qrels string) {
 	t.Helper()
-	sample, err := backend.FindSample()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
 	stderr := &syncBuffer{}
-	e := &env{stdout: &syncBuffer{}, stderr: stderr}
-	cfg, err := demoConfig(e, sample)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
+	cfg, e, tmp := demoSetup(t, &syncBuffer{}, stderr)
 	dir = filepath.Join(tmp, "study")
 	if keep := os.Getenv("READSIM_STUDY_DIR"); keep != "" {
 		dir = keep // the recordings kept (for the README's examples)
