@@ -1,12 +1,9 @@
 package scenario
 
 import (
-	"bufio"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -21,32 +18,12 @@ type refValue struct {
 	line        int
 }
 
-// readRef reads "name<TAB>topic<TAB>value" lines (tabs may be doubled),
-// skipping the <eval> wrapper of the official files.
+// readRef reads the values of an official output (readEvalLines).
 func readRef(t testing.TB, path string) []refValue {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []refValue
-	sc := bufio.NewScanner(f)
-	ln := 0
-	for sc.Scan() {
-		ln++
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 || strings.HasPrefix(fs[0], "<") {
-			continue
-		}
-		if len(fs) != 3 {
-			t.Fatalf("%s:%d: %d fields", path, ln, len(fs))
-		}
-		v, err := strconv.ParseFloat(fs[2], 64)
-		if err != nil {
-			t.Fatalf("%s:%d: %v", path, ln, err)
-		}
-		out = append(out, refValue{fs[0], fs[1], v, ln})
+	for _, l := range readEvalLines(t, path) {
+		out = append(out, refValue{l.name, l.topic, l.number(t, path), l.line})
 	}
 	return out
 }

@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -101,4 +103,46 @@ func evaluate(tb testing.TB, q *inex.Qrels, run *inex.Run, ms ...effort.Measure)
 		tb.Fatal(err)
 	}
 	return res
+}
+
+// evalLine is a line of an evaluation output (readsim's, trec_eval's or
+// inex_eval's): a measure name, a topic (or "all") and a value, with the
+// line's number.
+type evalLine struct {
+	name, topic, value string
+	line               int
+}
+
+// readEvalLines reads the name<TAB>topic<TAB>value lines of an evaluation
+// output (tabs or spaces, doubled or not), skipping empty lines and those
+// of the <eval> wrapper of the official files; a line of another number of
+// fields fails the test.
+func readEvalLines(tb testing.TB, path string) []evalLine {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []evalLine
+	for i, line := range strings.Split(string(b), "\n") {
+		fs := strings.Fields(line)
+		if len(fs) == 0 || strings.HasPrefix(fs[0], "<") {
+			continue
+		}
+		if len(fs) != 3 {
+			tb.Fatalf("%s:%d: %d fields, want 3", path, i+1, len(fs))
+		}
+		out = append(out, evalLine{fs[0], fs[1], fs[2], i + 1})
+	}
+	return out
+}
+
+// number is the line's value, failing the test when it is not a number.
+func (l evalLine) number(tb testing.TB, path string) float64 {
+	tb.Helper()
+	v, err := strconv.ParseFloat(l.value, 64)
+	if err != nil {
+		tb.Fatalf("%s:%d: %v", path, l.line, err)
+	}
+	return v
 }
