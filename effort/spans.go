@@ -3,6 +3,7 @@ package effort
 import (
 	"encoding/json"
 	"errors"
+	"iter"
 	"sort"
 	"strconv"
 )
@@ -139,23 +140,9 @@ func AppendUnion(dst Spans, a, b Spans) Spans {
 
 // IntersectLen returns |a ∩ b| without allocating.
 func IntersectLen(a, b Spans) int {
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		lo, hi := a[i].Start, a[i].End
-		if b[j].Start > lo {
-			lo = b[j].Start
-		}
-		if b[j].End < hi {
-			hi = b[j].End
-		}
-		if hi > lo {
-			n += hi - lo
-		}
-		if a[i].End < b[j].End {
-			i++
-		} else {
-			j++
-		}
+	n := 0
+	for p := range overlaps(a, b) {
+		n += p.End - p.Start
 	}
 	return n
 }
@@ -185,25 +172,29 @@ func Intersect(a, b Spans) Spans {
 
 // AppendIntersect appends a ∩ b to dst and returns the extended slice.
 func AppendIntersect(dst Spans, a, b Spans) Spans {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		lo, hi := a[i].Start, a[i].End
-		if b[j].Start > lo {
-			lo = b[j].Start
-		}
-		if b[j].End < hi {
-			hi = b[j].End
-		}
-		if hi > lo {
-			dst = append(dst, Span{lo, hi})
-		}
-		if a[i].End < b[j].End {
-			i++
-		} else {
-			j++
-		}
+	for p := range overlaps(a, b) {
+		dst = append(dst, p)
 	}
 	return dst
+}
+
+// overlaps yields the non-empty pieces of a ∩ b in order: the one merge
+// walk of two sets of sorted, disjoint spans.
+func overlaps(a, b Spans) iter.Seq[Span] {
+	return func(yield func(Span) bool) {
+		i, j := 0, 0
+		for i < len(a) && j < len(b) {
+			lo, hi := max(a[i].Start, b[j].Start), min(a[i].End, b[j].End)
+			if hi > lo && !yield(Span{lo, hi}) {
+				return
+			}
+			if a[i].End < b[j].End {
+				i++
+			} else {
+				j++
+			}
+		}
+	}
 }
 
 // Complement returns [lo,hi) \ s as a new set.

@@ -11,11 +11,11 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/readsim/readsim/index/internal/synth"
+	"github.com/readsim/readsim/internal/procstat"
 )
 
 // BenchmarkScale builds an index of a synthetic collection (index/synth) and
@@ -66,33 +66,6 @@ func dirSize(dir string) int64 {
 	return total
 }
 
-// cpuTime is the CPU time (user and system) the process has used so far:
-// with the wall time it tells a build slowed by other processes on the
-// machine from a build that is slow.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// peakRSS is the process's peak resident set size in bytes (Linux), or 0.
-func peakRSS() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
-			f := strings.Fields(l)
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb * 1024
-		}
-	}
-	return 0
-}
-
 func pct(d []time.Duration, p float64) float64 {
 	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
 	if len(d) == 0 {
@@ -105,7 +78,7 @@ func benchScale(b *testing.B, n int) {
 	arts, xmlBytes := benchCollection(b, n)
 	idx := filepath.Join(b.TempDir(), "idx")
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := procstat.CPUTime()
 	var res *BuildResult
 	for i := 0; i < b.N; i++ {
 		var err error
@@ -114,53 +87,65 @@ func benchScale(b *testing.B, n int) {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric((cpuTime() - cpu0).Seconds(), "build-cpu-s")
+	b.ReportMetric((procstat.CPUTime() - cpu0).Seconds(), "build-cpu-s")
 	secs := res.Elapsed.Seconds()
 	b.ReportMetric(float64(xmlBytes)/1e6/secs, "MB/s")
 	b.ReportMetric(float64(res.Articles)/secs, "articles/s")
 	b.ReportMetric(float64(dirSize(idx))/1e6, "index-MB")
 	b.ReportMetric(float64(xmlBytes)/1e6, "xml-MB")
-	b.ReportMetric(peakRSS()/1e6, "peak-RSS-MB")
+	b.ReportMetric(float64(procstat.PeakRSS())/1e6, "peak-RSS-MB")
 
 	x, err := Open(idx)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer x.Close()
-	g := synth.New(synth.Options{Seed: int64(n)})
-	rng := rand.New(rand.NewSource(42))
-	var fetch, browse []time.Duration
-	for q := 0; q < 100; q++ {
-		// 1–3 words of frequency ranks 50–5,000: content words, not the
-		// stop-word-like head of the Zipf curve
-		var words []string
-		for k := 1 + rng.Intn(3); k > 0; k-- {
-			words = append(words, g.WordOfRank(50+rng.Intn(4950)))
-		}
-		t0 := time.Now()
-		pq, err := x.Prepare(strings.Join(words, " "))
-		if err != nil {
-			b.Fatal(err)
-		}
-		hits, err := x.Fetch(context.Background(), pq, 100, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		fetch = append(fetch, time.Since(t0))
-		for _, h := range hits[:min(10, len(hits))] {
-			t1 := time.Now()
-			d, err := x.Article(h.ID)
-			if err != nil {
-				b.Fatal(err)
-			}
-			x.Browse(d, pq, Options{})
-			browse = append(browse, time.Since(t1))
-		}
+	var qt queryTimes
+	for _, q := range benchQueries(n, 100) {
+		qt.run(b, x, q)
 	}
-	b.ReportMetric(pct(fetch, 0.5), "fetch-p50-ms")
-	b.ReportMetric(pct(fetch, 0.95), "fetch-p95-ms")
-	b.ReportMetric(pct(browse, 0.5), "browse-p50-ms")
-	b.ReportMetric(pct(browse, 0.95), "browse-p95-ms")
+	qt.report(b)
+}
+
+// queryTimes collects the times of a search as the web prototype makes
+// it: a fetch (preparing the query and fetching the top 100), then a
+// browse of each of the first 10 hits (loading the article and finding
+// the query's passages).
+type queryTimes struct {
+	fetch, browse []time.Duration
+}
+
+// run times the fetch and browses of q on x and returns the prepared query.
+func (qt *queryTimes) run(b *testing.B, x *Index, q string) *Query {
+	t0 := time.Now()
+	pq, err := x.Prepare(q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hits, err := x.Fetch(context.Background(), pq, 100, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	qt.fetch = append(qt.fetch, time.Since(t0))
+	for _, h := range hits[:min(10, len(hits))] {
+		t1 := time.Now()
+		d, err := x.Article(h.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		x.Browse(d, pq, Options{})
+		qt.browse = append(qt.browse, time.Since(t1))
+	}
+	return pq
+}
+
+// report reports the median and 95th percentile of the fetch and browse
+// times in milliseconds.
+func (qt *queryTimes) report(b *testing.B) {
+	b.ReportMetric(pct(qt.fetch, 0.5), "fetch-p50-ms")
+	b.ReportMetric(pct(qt.fetch, 0.95), "fetch-p95-ms")
+	b.ReportMetric(pct(qt.browse, 0.5), "browse-p50-ms")
+	b.ReportMetric(pct(qt.browse, 0.95), "browse-p95-ms")
 }
 
 // benchIndex returns the index of the synthetic collection of n articles
@@ -237,39 +222,18 @@ func BenchmarkQuery(b *testing.B) {
 	b.Run("latency", func(b *testing.B) {
 		x, n := queryIndex(b)
 		qs := benchQueries(n, 200)
-		var fetch, browse []time.Duration
+		var qt queryTimes
 		var postings []float64
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			fetch, browse, postings = fetch[:0], browse[:0], postings[:0]
+			qt.fetch, qt.browse, postings = qt.fetch[:0], qt.browse[:0], postings[:0]
 			for _, q := range qs {
-				t0 := time.Now()
-				pq, err := x.Prepare(q)
-				if err != nil {
-					b.Fatal(err)
-				}
-				hits, err := x.Fetch(context.Background(), pq, 100, Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				fetch = append(fetch, time.Since(t0))
+				pq := qt.run(b, x, q)
 				postings = append(postings, float64(queryPostings(b, x, pq)))
-				for _, h := range hits[:min(10, len(hits))] {
-					t1 := time.Now()
-					d, err := x.Article(h.ID)
-					if err != nil {
-						b.Fatal(err)
-					}
-					x.Browse(d, pq, Options{})
-					browse = append(browse, time.Since(t1))
-				}
 			}
 		}
-		b.ReportMetric(pct(fetch, 0.5), "fetch-p50-ms")
-		b.ReportMetric(pct(fetch, 0.95), "fetch-p95-ms")
-		b.ReportMetric(pct(fetch, 0.99), "fetch-p99-ms")
-		b.ReportMetric(pct(browse, 0.5), "browse-p50-ms")
-		b.ReportMetric(pct(browse, 0.95), "browse-p95-ms")
+		qt.report(b)
+		b.ReportMetric(pct(qt.fetch, 0.99), "fetch-p99-ms")
 		// the postings fetch walks (each term's document frequency in
 		// title and text): they grow with the collection
 		sort.Float64s(postings)
@@ -280,7 +244,7 @@ func BenchmarkQuery(b *testing.B) {
 		x, n := queryIndex(b)
 		qs := benchQueries(n, 200)
 		var next atomic.Int64
-		t0, cpu0 := time.Now(), cpuTime()
+		t0, cpu0 := time.Now(), procstat.CPUTime()
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
@@ -299,7 +263,7 @@ func BenchmarkQuery(b *testing.B) {
 		b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "queries/s")
 		// CPU per query: on a shared machine, wall-clock throughput says
 		// how much of it the benchmark got
-		b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/query")
+		b.ReportMetric((procstat.CPUTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/query")
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/testfs"
 )
 
 // warnings collects a Reader's warnings.
@@ -44,7 +45,7 @@ func dtdArticle(title, body string) string {
 func TestCollectionDTD(t *testing.T) {
 	dir := t.TempDir()
 	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	writeArticles(t, articles, map[string]string{
+	testfs.Write(t, articles, map[string]string{
 		"article.dtd": `<!ENTITY nbsp "&#160;"> <!ENTITY mdash "&#8212;">`,
 		"en/1.xml":    dtdArticle("Lens", "A lens"),
 		"en/2.xml":    dtdArticle("Bridge", "A bridge"),
@@ -86,7 +87,7 @@ func TestCollectionDTD(t *testing.T) {
 	}
 	// a changed DTD changes the text of the articles that use it
 	later := time.Now().Add(time.Hour)
-	writeArticles(t, articles, map[string]string{"article.dtd": `<!ENTITY nbsp " "> <!ENTITY mdash "--">`})
+	testfs.Write(t, articles, map[string]string{"article.dtd": `<!ENTITY nbsp " "> <!ENTITY mdash "--">`})
 	os.Chtimes(filepath.Join(articles, "article.dtd"), later, later)
 	res = build()
 	if !res.Full || res.Indexed != 3 || !strings.Contains(res.Rebuilt, "the DTD article.dtd changed") {
@@ -98,7 +99,7 @@ func TestCollectionDTD(t *testing.T) {
 	}
 	x.Close()
 	// a new DTD, then none
-	writeArticles(t, articles, map[string]string{"ko/extra.dtd": `<!ENTITY x "y">`})
+	testfs.Write(t, articles, map[string]string{"ko/extra.dtd": `<!ENTITY x "y">`})
 	if res := build(); !res.Full || !strings.Contains(res.Rebuilt, "the DTD ko/extra.dtd is new") {
 		t.Errorf("new DTD: rebuilt=%q", res.Rebuilt)
 	}
@@ -126,7 +127,7 @@ func TestMissingDTDWarnsOnce(t *testing.T) {
 	for i := 1; i <= 5; i++ {
 		files[fmt.Sprintf("en/%d.xml", i)] = dtdArticle("Lens", "A lens")
 	}
-	writeArticles(t, articles, files)
+	testfs.Write(t, articles, files)
 	var w warnings
 	res, err := Build(BuildOptions{Articles: articles, Index: filepath.Join(dir, "idx"), Workers: 3, Reader: &article.Reader{Root: articles, Warn: w.add}})
 	if err != nil {
@@ -157,7 +158,7 @@ func TestBadArticlesAmongGood(t *testing.T) {
 	}
 	dir := t.TempDir()
 	articles := filepath.Join(dir, "articles")
-	writeArticles(t, articles, map[string]string{
+	testfs.Write(t, articles, map[string]string{
 		"a/1.xml":    `<article><header><title>Lens</title></header><bdy><p>A lens.</p></bdy></article>`,
 		"a/deep.xml": deep,
 		"a/u16.xml":  string(utf16),
@@ -202,7 +203,7 @@ func TestDeepCandidates(t *testing.T) {
 	}
 	b.WriteString(strings.Repeat("</sec>", n) + "</bdy></article>")
 	dir := t.TempDir()
-	writeArticles(t, dir, map[string]string{"a/1.xml": b.String()})
+	testfs.Write(t, dir, map[string]string{"a/1.xml": b.String()})
 	res, err := Build(BuildOptions{Articles: filepath.Join(dir, "a"), Index: filepath.Join(dir, "idx")})
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +235,7 @@ func TestCandidatesRealMarkup(t *testing.T) {
 		`<p><reflist><entry id="1">Cited work</entry></reflist></p>` +
 		`<country wordnetid="2"><p>x</p></country>  Tail. </bdy></article>`
 	dir := t.TempDir()
-	writeArticles(t, dir, map[string]string{"a/1.xml": a, "a/2.xml": `<article><p>other</p></article>`})
+	testfs.Write(t, dir, map[string]string{"a/1.xml": a, "a/2.xml": `<article><p>other</p></article>`})
 	idx := filepath.Join(dir, "idx")
 	if _, err := Build(BuildOptions{Articles: filepath.Join(dir, "a"), Index: idx}); err != nil {
 		t.Fatal(err)
@@ -307,7 +308,7 @@ var cjkArticles = map[string]string{
 func TestCJKPrecision(t *testing.T) {
 	dir := t.TempDir()
 	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	writeArticles(t, articles, cjkArticles)
+	testfs.Write(t, articles, cjkArticles)
 	res, err := Build(BuildOptions{Articles: articles, Index: idx})
 	if err != nil {
 		t.Fatal(err)
@@ -383,7 +384,7 @@ func mustPrepare(t *testing.T, x *Index, q string) *Query {
 func TestHeaderIDMismatch(t *testing.T) {
 	dir := t.TempDir()
 	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	writeArticles(t, articles, map[string]string{
+	testfs.Write(t, articles, map[string]string{
 		"1.xml": `<article><header><title>One</title><id>1</id></header><bdy><p>one</p></bdy></article>`,
 		"2.xml": `<article><header><title>Two</title><id>20</id></header><bdy><p>two</p></bdy></article>`,
 		"3.xml": `<article><sport wordnetid="5"><header><title>Martial arts</title><id>33</id></header><bdy><p>three</p></bdy></sport></article>`,
@@ -420,7 +421,7 @@ func TestHeaderIDMismatch(t *testing.T) {
 func TestCJKUpdate(t *testing.T) {
 	dir := t.TempDir()
 	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	writeArticles(t, articles, cjkArticles)
+	testfs.Write(t, articles, cjkArticles)
 	df := func() map[string]float64 {
 		t.Helper()
 		x, err := Open(idx)

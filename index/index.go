@@ -246,6 +246,19 @@ func (x *Index) acquire() *snapshot {
 	}
 }
 
+// withSnapshot runs f on the current snapshot, holding a reference to it
+// for f's duration (a Reload meanwhile closes it only after f), or returns
+// errClosed when the index is closed.
+func withSnapshot[T any](x *Index, f func(s *snapshot) (T, error)) (T, error) {
+	s := x.acquire()
+	if s == nil {
+		var zero T
+		return zero, errClosed
+	}
+	defer s.release()
+	return f(s)
+}
+
 // snap returns the current snapshot, without a reference (for what stays
 // valid after closing: statistics).
 func (x *Index) snap() *snapshot { return x.cur.Load() }
@@ -428,12 +441,7 @@ type Query struct {
 // without terms is a title search (Query.Title) when some article's title
 // is the query (TitleKey equal), else ErrNoTerms.
 func (x *Index) Prepare(q string) (*Query, error) {
-	s := x.acquire()
-	if s == nil {
-		return nil, errClosed
-	}
-	defer s.release()
-	return s.prepare(q)
+	return withSnapshot(x, func(s *snapshot) (*Query, error) { return s.prepare(q) })
 }
 
 // prepare analyzes q with the analysis of every language of the
@@ -593,17 +601,14 @@ func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit,
 	if k <= 0 {
 		return nil, nil
 	}
-	s := x.acquire()
-	if s == nil {
-		return nil, errClosed
-	}
-	defer s.release()
-	f, err := s.fetch(ctx, q, k, opt)
-	if err != nil {
-		return nil, err
-	}
-	defer f.close()
-	return f.hits, nil
+	return withSnapshot(x, func(s *snapshot) ([]Hit, error) {
+		f, err := s.fetch(ctx, q, k, opt)
+		if err != nil {
+			return nil, err
+		}
+		defer f.close()
+		return f.hits, nil
+	})
 }
 
 // StoredArticle is an article as the index stores it.
@@ -634,12 +639,7 @@ func (d *StoredArticle) tokens() []token {
 
 // Article loads an article from the index.
 func (x *Index) Article(id string) (*StoredArticle, error) {
-	s := x.acquire()
-	if s == nil {
-		return nil, errClosed
-	}
-	defer s.release()
-	return s.article(id)
+	return withSnapshot(x, func(s *snapshot) (*StoredArticle, error) { return s.article(id) })
 }
 
 func (x *snapshot) article(id string) (*StoredArticle, error) {
@@ -711,19 +711,19 @@ func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
 // terms is ErrNoTerms; an article the index does not have has no passages.
 // A cancelled context stops it.
 func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
-	s := x.acquire()
-	if s == nil {
-		return nil, errClosed
-	}
-	defer s.release()
-	pq, err := s.prepare(q)
+	return withSnapshot(x, func(s *snapshot) ([]Passage, error) { return s.passages(ctx, q, id, opt) })
+}
+
+// passages is Passages on the snapshot x.
+func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
+	pq, err := x.prepare(q)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d, err := s.shards[shardOf(id, len(s.shards))].Document(id)
+	d, err := x.shards[shardOf(id, len(x.shards))].Document(id)
 	if err != nil || d == nil {
 		return nil, err
 	}
@@ -757,16 +757,16 @@ func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Res
 	if k <= 0 {
 		return nil, nil
 	}
-	s := x.acquire()
-	if s == nil {
-		return nil, errClosed
-	}
-	defer s.release()
-	q, err := s.prepared(q)
+	return withSnapshot(x, func(s *snapshot) ([]Result, error) { return s.search(ctx, q, k, opt) })
+}
+
+// search is Search on the snapshot x.
+func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]Result, error) {
+	q, err := x.prepared(q)
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.fetch(ctx, q, k, opt)
+	f, err := x.fetch(ctx, q, k, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+
+	"github.com/readsim/readsim/internal/testfs"
 )
 
 // The test collection. Offsets were counted by hand from the text content
@@ -33,25 +35,12 @@ var testArticles = map[string]string{
 	"broken.xml":   "<article>\n<p>unclosed\n</article>",
 }
 
-func writeArticles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func buildTest(t *testing.T) (articles, idx string, res *BuildResult) {
 	t.Helper()
 	dir := t.TempDir()
 	articles = filepath.Join(dir, "articles")
 	idx = filepath.Join(dir, "idx")
-	writeArticles(t, articles, testArticles)
+	testfs.Write(t, articles, testArticles)
 	res, err := Build(BuildOptions{Articles: articles, Index: idx, Batch: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +164,7 @@ func TestNoTerms(t *testing.T) {
 func TestIncremental(t *testing.T) {
 	articles, idx, _ := buildTest(t)
 	// add 4001, remove 3001, change 2001
-	writeArticles(t, articles, map[string]string{
+	testfs.Write(t, articles, map[string]string{
 		"4001.xml":   `<article><header><title>Lens grinding</title></header><bdy><p>Grinding a Fresnel lens by hand.</p></bdy></article>`,
 		"b/2001.xml": `<article><name id="2001">Suspension bridge</name><body><p>Cables of steel.</p></body></article>`,
 	})
@@ -288,7 +277,7 @@ func TestScoresIndependentOfSegments(t *testing.T) {
 	}
 	dir := t.TempDir()
 	articles := filepath.Join(dir, "articles")
-	writeArticles(t, articles, files)
+	testfs.Write(t, articles, files)
 	one, split, updated := filepath.Join(dir, "one"), filepath.Join(dir, "split"), filepath.Join(dir, "updated")
 	if _, err := Build(BuildOptions{Articles: articles, Index: one}); err != nil {
 		t.Fatal(err)
@@ -298,11 +287,11 @@ func TestScoresIndependentOfSegments(t *testing.T) {
 	}
 	// updated: built without c and with another b, then brought up to date
 	os.Remove(filepath.Join(articles, "c.xml"))
-	writeArticles(t, articles, map[string]string{"b.xml": `<article><header><title>Beta</title></header><bdy><p>beta beta</p></bdy></article>`})
+	testfs.Write(t, articles, map[string]string{"b.xml": `<article><header><title>Beta</title></header><bdy><p>beta beta</p></bdy></article>`})
 	if _, err := Build(BuildOptions{Articles: articles, Index: updated, Batch: 1}); err != nil {
 		t.Fatal(err)
 	}
-	writeArticles(t, articles, map[string]string{"b.xml": files["b.xml"], "c.xml": files["c.xml"]})
+	testfs.Write(t, articles, map[string]string{"b.xml": files["b.xml"], "c.xml": files["c.xml"]})
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(articles, "b.xml"), later, later)
 	if res, err := Build(BuildOptions{Articles: articles, Index: updated, Batch: 1}); err != nil || res.Full || res.Indexed != 2 {
@@ -386,7 +375,7 @@ func TestCollectionStatistics(t *testing.T) {
 			t.Errorf("%s: element frequencies %v, want %v", stage, pq.stats.DF, w.df)
 		}
 	}
-	writeArticles(t, articles, map[string]string{"a.xml": a, "b.xml": b})
+	testfs.Write(t, articles, map[string]string{"a.xml": a, "b.xml": b})
 	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Batch: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +383,7 @@ func TestCollectionStatistics(t *testing.T) {
 		df: map[string]float64{"fox": 3, "red": 1, "jump": 1, "den": 2, "hold": 2, "cub": 2, "whale": 1, "song": 1, "blue": 0}})
 
 	os.Remove(filepath.Join(articles, "b.xml"))
-	writeArticles(t, articles, map[string]string{"c.xml": c})
+	testfs.Write(t, articles, map[string]string{"c.xml": c})
 	if _, err := Build(BuildOptions{Articles: articles, Index: idx}); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
+
+	"github.com/readsim/readsim/internal/testfs"
 )
 
 // multilang is the hand-written collection of two Wikipedias shared with
@@ -33,7 +35,7 @@ func copyCollection(t *testing.T, from string) string {
 			return err
 		}
 		rel, _ := filepath.Rel(from, p)
-		writeArticles(t, to, map[string]string{filepath.ToSlash(rel): string(b)})
+		testfs.Write(t, to, map[string]string{filepath.ToSlash(rel): string(b)})
 		return nil
 	})
 	if err != nil {
@@ -95,7 +97,7 @@ func TestIDClashesIndexed(t *testing.T) {
 
 	// en/2121.xml makes 2121 a clash: ja/2121 is indexed again under its
 	// path, en/2121 is new; the other six are unchanged, none removed
-	writeArticles(t, articles, map[string]string{"en/2121.xml": `<article><header><title>Sea mark</title></header><bdy><p>A sea mark guides ships.</p></bdy></article>`})
+	testfs.Write(t, articles, map[string]string{"en/2121.xml": `<article><header><title>Sea mark</title></header><bdy><p>A sea mark guides ships.</p></bdy></article>`})
 	res, err = Build(BuildOptions{Articles: articles, Index: idx})
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +143,7 @@ var charArticles = map[string]string{
 func TestCharacterQueries(t *testing.T) {
 	dir := t.TempDir()
 	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	writeArticles(t, articles, charArticles)
+	testfs.Write(t, articles, charArticles)
 	if _, err := Build(BuildOptions{Articles: articles, Index: idx}); err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +215,7 @@ func TestCharacterQueries(t *testing.T) {
 // query of stop words that is no title has no searchable word.
 func TestTitleSearch(t *testing.T) {
 	articles := copyCollection(t, multilang)
-	writeArticles(t, articles, map[string]string{
+	testfs.Write(t, articles, map[string]string{
 		"en/4003.xml": `<article><header><title>It (film)</title></header><bdy><p>A film of the novel.</p></bdy></article>`,
 		"en/4004.xml": `<article><header><title>This  Is It (song)</title></header><bdy><p>A song of farewell.</p></bdy></article>`,
 	})
@@ -295,7 +297,7 @@ func TestHeaderMetadata(t *testing.T) {
 	)
 	dir := t.TempDir()
 	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	writeArticles(t, articles, map[string]string{"42.xml": a, "b.xml": b})
+	testfs.Write(t, articles, map[string]string{"42.xml": a, "b.xml": b})
 	if _, err := Build(BuildOptions{Articles: articles, Index: idx}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/procstat"
 )
 
 // BenchmarkPlainBleve is the baseline of BenchmarkScale's build: a plain
@@ -82,7 +83,7 @@ func benchPlain(b *testing.B, n int) {
 		names[e] = true
 	}
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := procstat.CPUTime()
 	var elapsed time.Duration
 	idx := filepath.Join(b.TempDir(), "plain")
 	for i := 0; i < b.N; i++ {
@@ -150,9 +151,9 @@ func benchPlain(b *testing.B, n int) {
 		elapsed = time.Since(t0)
 	}
 	b.StopTimer()
-	b.ReportMetric((cpuTime() - cpu0).Seconds(), "build-cpu-s")
+	b.ReportMetric((procstat.CPUTime() - cpu0).Seconds(), "build-cpu-s")
 	b.ReportMetric(float64(xmlBytes)/1e6/elapsed.Seconds(), "MB/s")
 	b.ReportMetric(float64(len(files))/elapsed.Seconds(), "articles/s")
 	b.ReportMetric(float64(dirSize(idx))/1e6, "index-MB")
-	b.ReportMetric(peakRSS()/1e6, "peak-RSS-MB")
+	b.ReportMetric(float64(procstat.PeakRSS())/1e6, "peak-RSS-MB")
 }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/internal/testfs"
 )
 
 // TestPassages checks an article page's retrieval in one call: the
@@ -77,8 +79,8 @@ func TestOpenSwappedMidway(t *testing.T) {
 	for _, tc := range tests {
 		dir := t.TempDir()
 		first, second, idx := filepath.Join(dir, "first"), filepath.Join(dir, "second"), filepath.Join(dir, "idx")
-		writeArticles(t, first, map[string]string{"1001.xml": testArticles["1001.xml"], "b/2001.xml": testArticles["b/2001.xml"], "c/d/3001.xml": testArticles["c/d/3001.xml"]})
-		writeArticles(t, second, map[string]string{"1001.xml": testArticles["1001.xml"], "b/2001.xml": testArticles["b/2001.xml"], "c/d/3001.xml": testArticles["c/d/3001.xml"],
+		testfs.Write(t, first, map[string]string{"1001.xml": testArticles["1001.xml"], "b/2001.xml": testArticles["b/2001.xml"], "c/d/3001.xml": testArticles["c/d/3001.xml"]})
+		testfs.Write(t, second, map[string]string{"1001.xml": testArticles["1001.xml"], "b/2001.xml": testArticles["b/2001.xml"], "c/d/3001.xml": testArticles["c/d/3001.xml"],
 			"4001.xml": `<article><header><title>Lens grinding</title></header><bdy><p>Grinding lenses.</p></bdy></article>`})
 		if _, err := Build(BuildOptions{Articles: first, Index: idx, Shards: 2}); err != nil {
 			t.Fatal(err)
@@ -131,7 +133,7 @@ func TestReloadFindsLeftover(t *testing.T) {
 	articles, idx, _ := buildTest(t)
 	x := openTest(t, idx)
 	y := openTest(t, idx)
-	writeArticles(t, articles, map[string]string{"4001.xml": `<article><header><title>Lens grinding</title></header><bdy><p>Grinding lenses.</p></bdy></article>`})
+	testfs.Write(t, articles, map[string]string{"4001.xml": `<article><header><title>Lens grinding</title></header><bdy><p>Grinding lenses.</p></bdy></article>`})
 	next := filepath.Join(filepath.Dir(idx), "next")
 	if _, err := Build(BuildOptions{Articles: articles, Index: next}); err != nil {
 		t.Fatal(err)

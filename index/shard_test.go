@@ -21,6 +21,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/readsim/readsim/index/internal/synth"
+	"github.com/readsim/readsim/internal/testfs"
 )
 
 // synthArticles writes n synthetic articles (ids 1000000…) into dir and
@@ -33,7 +34,7 @@ func synthArticles(t *testing.T, dir string, n int) []string {
 	for i := range n {
 		files[fmt.Sprintf("%03d/%d.xml", i/10, 1000000+i)] = g.Article(1000000 + i)
 	}
-	writeArticles(t, dir, files)
+	testfs.Write(t, dir, files)
 	w := g.WordOfRank
 	return []string{w(2), w(10), w(40), w(150), w(300), w(3) + " " + w(60), w(20) + " " + w(90) + " " + w(250), w(5) + " " + w(5) + " " + w(120)}
 }
@@ -206,7 +207,7 @@ func TestShardUpdates(t *testing.T) {
 	os.Remove(filepath.Join(articles, "000", "1000003.xml"))
 	os.Remove(filepath.Join(articles, "004", "1000044.xml"))
 	g := synth.New(synth.Options{Seed: 99, Vocab: 2000})
-	writeArticles(t, articles, map[string]string{"001/1000012.xml": g.Article(1000012), "009/2000000.xml": g.Article(2000000)})
+	testfs.Write(t, articles, map[string]string{"001/1000012.xml": g.Article(1000012), "009/2000000.xml": g.Article(2000000)})
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(filepath.Join(articles, "001", "1000012.xml"), later, later)
 	res, err := Build(BuildOptions{Articles: articles, Index: idx})
@@ -283,7 +284,7 @@ func TestKilledBuildChild(t *testing.T) {
 // the next build puts it in place and uses it (nothing to index).
 func TestCrashBetweenRenames(t *testing.T) {
 	articles, idx, _ := buildTest(t)
-	writeArticles(t, articles, map[string]string{"4001.xml": `<article><header><title>Lens grinding</title></header><bdy><p>Grinding a Fresnel lens by hand.</p></bdy></article>`})
+	testfs.Write(t, articles, map[string]string{"4001.xml": `<article><header><title>Lens grinding</title></header><bdy><p>Grinding a Fresnel lens by hand.</p></bdy></article>`})
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestKilledBuildChild$")
 	cmd.Env = append(os.Environ(), killBetweenRenames+"=1", "READSIM_TEST_ARTICLES="+articles, "READSIM_TEST_INDEX="+idx)
 	out, err := cmd.CombinedOutput()
@@ -314,7 +315,7 @@ func TestCrashBetweenRenames(t *testing.T) {
 // path records the absolute one.
 func TestSourceAbsolute(t *testing.T) {
 	dir := t.TempDir()
-	writeArticles(t, filepath.Join(dir, "arts"), map[string]string{"1.xml": testArticles["1001.xml"]})
+	testfs.Write(t, filepath.Join(dir, "arts"), map[string]string{"1.xml": testArticles["1001.xml"]})
 	t.Chdir(dir)
 	if _, err := Build(BuildOptions{Articles: "arts", Index: "idx"}); err != nil {
 		t.Fatal(err)
@@ -387,7 +388,7 @@ func TestReloadUnderLoad(t *testing.T) {
 	old := x.snap()
 	for gen := range 3 {
 		id := fmt.Sprint(5000 + gen)
-		writeArticles(t, articles, map[string]string{
+		testfs.Write(t, articles, map[string]string{
 			id + ".xml": `<article><header><title>Grinding ` + id + `</title></header><bdy><p>Grinding lenses.</p></bdy></article>`,
 			"1001.xml":  `<article><header><title>Fresnel lens</title></header><bdy><p>Lighthouses use lenses.</p>` + strings.Repeat(`<p>Old text.</p>`, gen) + `<p>Grinding by hand.</p></bdy></article>`,
 		})
@@ -442,7 +443,7 @@ func TestFetchTies(t *testing.T) {
 		ids = append(ids, id)
 		files[fmt.Sprintf("%02d/%s.xml", 39-i, id)] = `<article><header><title>Same</title></header><bdy><p>Tied words here.</p></bdy></article>`
 	}
-	writeArticles(t, articles, files)
+	testfs.Write(t, articles, files)
 	sort.Strings(ids)
 	for _, shards := range []int{1, 3} {
 		idx := filepath.Join(dir, fmt.Sprint("idx", shards))

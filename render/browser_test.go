@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/readsim/readsim/effort"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -17,10 +16,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/headless"
 )
-
-const chromiumPath = "/usr/bin/chromium"
 
 // shared is the one headless Chromium of the package's browser tests, with
 // one tab, started by the first test that needs it and closed by TestMain.
@@ -35,26 +34,95 @@ var shared struct {
 // Chromium is missing, except when CI is set: there the test fails.
 func browserTab(t *testing.T) context.Context {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is missing (%v): install Debian's chromium", chromiumPath, err)
-		}
-		t.Skipf("skipping the browser test: %s not found (apt-get install chromium); it never skips when CI is set", chromiumPath)
-	}
+	headless.Require(t)
 	shared.once.Do(func() {
-		actx, cancelA := chromedp.NewExecAllocator(context.Background(),
-			chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Headless,
-			chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-background-networking", true),
-			chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-			chromedp.Flag("no-first-run", true))
-		tab, cancelT := chromedp.NewContext(actx)
-		shared.tab, shared.cancel = tab, func() { cancelT(); cancelA() }
-		_, shared.err = chromedp.Run(tab, chromedp.Navigate("about:blank"))
+		shared.tab, shared.cancel = headless.New(0, 0)
+		_, shared.err = chromedp.Run(shared.tab, chromedp.Navigate("about:blank"))
 	})
 	if shared.err != nil {
 		t.Fatalf("starting chromium: %v", shared.err)
 	}
 	return shared.tab
+}
+
+// pageServer serves the pages of a browser test: /article/{id} as page
+// answers for the request (XHTML under a Content-Security-Policy without
+// 'unsafe-inline'; nil and no error: 404), /render.css and /render.js. It
+// closes when the test ends.
+func pageServer(t *testing.T, page func(r *http.Request) ([]byte, error)) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/article/{id}", func(w http.ResponseWriter, r *http.Request) {
+		b, err := page(r)
+		switch {
+		case err != nil:
+			http.Error(w, err.Error(), 500)
+			return
+		case b == nil:
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/xhtml+xml; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'")
+		w.Write(b)
+	})
+	mux.HandleFunc("/render.css", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/css; charset=utf-8")
+		w.Write([]byte(CSS))
+	})
+	mux.HandleFunc("/render.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Write([]byte(Script))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// session is a browser test's view of the shared tab: a context that ends
+// at the test's time limit and a temporary folder for screenshots (logged).
+type session struct {
+	t     *testing.T
+	ctx   context.Context
+	shots string
+}
+
+// newSession starts a session on the shared tab (browserTab) for at most
+// limit; name names the screenshots' folder.
+func newSession(t *testing.T, name string, limit time.Duration) *session {
+	t.Helper()
+	tab := browserTab(t)
+	shots, err := os.MkdirTemp("", "readsim-"+name+"-shots-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshots in %s", shots)
+	ctx, cancel := context.WithTimeout(tab, limit)
+	t.Cleanup(cancel)
+	return &session{t: t, ctx: ctx, shots: shots}
+}
+
+// eval evaluates a JavaScript expression of number value in the page.
+func (s *session) eval(expr string) float64 {
+	s.t.Helper()
+	v, err := chromedp.Run(s.ctx, chromedp.Evaluate[float64](expr))
+	if err != nil {
+		s.t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// shot saves a screenshot of the viewport as name.png in the session's
+// folder.
+func (s *session) shot(name string) {
+	s.t.Helper()
+	png, err := chromedp.Run(s.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		s.t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(s.shots, name+".png"), png, 0o644); err != nil {
+		s.t.Fatal(err)
+	}
 }
 
 func TestMain(m *testing.M) {
@@ -81,7 +149,8 @@ const wideArticle = `<article xmlns:xlink="http://www.w3.org/1999/xlink"><header
 // targets are 48×48, the highlight switch works, and readsimLocate finds
 // every character offset. Screenshots go to a temporary folder (logged).
 func TestBrowser(t *testing.T) {
-	tab := browserTab(t)
+	s := newSession(t, "render", 90*time.Second)
+	ctx, eval, shot := s.ctx, s.eval, s.shot
 
 	type doc struct {
 		a  *article.Article
@@ -97,66 +166,24 @@ func TestBrowser(t *testing.T) {
 	}
 	docs["wide"] = doc{parse(t, "wide.xml", wideArticle), []effort.Span{{Start: 30, End: 60}}}
 	opt := Options{StylesheetURL: "/render.css", ScriptURL: "/render.js", ResultsURL: "/search?q=caisson"}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/article/{id}", func(w http.ResponseWriter, r *http.Request) {
+	srv := pageServer(t, func(r *http.Request) ([]byte, error) {
 		d, ok := docs[r.PathValue("id")]
 		if !ok {
-			http.NotFound(w, r)
-			return
+			return nil, nil
 		}
 		o := opt
 		o.NoHighlight = r.URL.Query().Has("nohl")
 		var b bytes.Buffer
 		if err := Page(&b, d.a, d.ps, o); err != nil {
-			http.Error(w, err.Error(), 500)
-			return
+			return nil, err
 		}
-		w.Header().Set("Content-Type", "application/xhtml+xml; charset=utf-8")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'")
-		w.Write(b.Bytes())
+		return b.Bytes(), nil
 	})
-	mux.HandleFunc("/render.css", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/css; charset=utf-8")
-		w.Write([]byte(CSS))
-	})
-	mux.HandleFunc("/render.js", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-		w.Write([]byte(Script))
-	})
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
 
-	shots, err := os.MkdirTemp("", "readsim-render-shots-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshots in %s", shots)
-
-	ctx, cancel := context.WithTimeout(tab, 90*time.Second)
-	defer cancel()
-
-	eval := func(expr string) float64 {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return v
-	}
 	do := func(what string, a chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if _, err := chromedp.Run(ctx, a); err != nil {
 			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	shot := func(name string) {
-		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatalf("screenshot: %v", err)
-		}
-		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
 		}
 	}
 	load := func(width int64, path string) {

@@ -1261,7 +1261,7 @@ func appendEscaped(dst []byte, s string, attr bool) []byte {
 			continue
 		}
 		var rep string
-		size := 1
+		size, attrOnly := 1, false // attrOnly: escaped in attribute values only
 		switch {
 		case c == '<':
 			rep = "&lt;"
@@ -1270,25 +1270,13 @@ func appendEscaped(dst []byte, s string, attr bool) []byte {
 		case c == '&':
 			rep = "&amp;"
 		case c == '"':
-			if !attr {
-				i++
-				continue
-			}
-			rep = "&quot;"
+			rep, attrOnly = "&quot;", true
 		case c == '\r':
 			rep = "&#13;"
 		case c == '\n':
-			if !attr {
-				i++
-				continue
-			}
-			rep = "&#10;"
+			rep, attrOnly = "&#10;", true
 		case c == '\t':
-			if !attr {
-				i++
-				continue
-			}
-			rep = "&#9;"
+			rep, attrOnly = "&#9;", true
 		case c < 0x20:
 			rep = "\uFFFD"
 		default:
@@ -1299,6 +1287,10 @@ func appendEscaped(dst []byte, s string, attr bool) []byte {
 				continue
 			}
 			rep = "\uFFFD"
+		}
+		if attrOnly && !attr {
+			i++
+			continue
 		}
 		dst = append(dst, s[last:i]...)
 		dst = append(dst, rep...)

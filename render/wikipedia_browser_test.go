@@ -2,19 +2,16 @@ package render
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"github.com/readsim/readsim/effort"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/readsim/readsim/effort"
 )
 
 // TestBrowserWikipedia loads the page of every real article in the shared
@@ -35,7 +32,8 @@ import (
 // table, the end) go to a temporary folder, logged.
 func TestBrowserWikipedia(t *testing.T) {
 	docs := wikipedia(t)
-	tab := browserTab(t)
+	s := newSession(t, "wikipedia", 5*time.Minute)
+	ctx, eval, shot := s.ctx, s.eval, s.shot
 	type page struct {
 		body []byte
 		ps   []effort.Span
@@ -62,56 +60,15 @@ func TestBrowserWikipedia(t *testing.T) {
 		}
 		pages[d.a.ID] = p
 	}
-	mux := http.NewServeMux()
-	mux.HandleFunc("/article/{id}", func(w http.ResponseWriter, r *http.Request) {
-		p, ok := pages[r.PathValue("id")]
-		if !ok {
-			http.NotFound(w, r)
-			return
+	srv := pageServer(t, func(r *http.Request) ([]byte, error) {
+		if p, ok := pages[r.PathValue("id")]; ok {
+			return p.body, nil
 		}
-		w.Header().Set("Content-Type", "application/xhtml+xml; charset=utf-8")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'")
-		w.Write(p.body)
+		return nil, nil
 	})
-	mux.HandleFunc("/render.css", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/css; charset=utf-8")
-		w.Write([]byte(CSS))
-	})
-	mux.HandleFunc("/render.js", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-		w.Write([]byte(Script))
-	})
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
-	shots, err := os.MkdirTemp("", "readsim-wikipedia-shots-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshots in %s", shots)
-
-	ctx, cancel := context.WithTimeout(tab, 5*time.Minute)
-	defer cancel()
 	const width, height = 360, 640
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait, chromedp.EmulateScale(1))); err != nil {
 		t.Fatal(err)
-	}
-	eval := func(expr string) float64 {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return v
-	}
-	shot := func(name string) {
-		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatalf("screenshot: %v", err)
-		}
-		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	// follow clicks the link that the expression link finds and waits until
 	// the location's hash is hash and the scroll has settled

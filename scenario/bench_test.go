@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article/shareddata"
-	"github.com/readsim/readsim/scenario/inex"
+	"github.com/readsim/readsim/internal/procstat"
 )
 
 // defaultMeasures are cli.md's default measures of eval.
@@ -22,24 +21,13 @@ var benchMeasures = []string{
 	`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`,
 }
 
-func parseAll(tb testing.TB, names []string) []effort.Measure {
-	var ms []effort.Measure
-	for _, n := range names {
-		ms = append(ms, mustMeasure(tb, n))
-	}
-	return ms
-}
-
 // BenchmarkEvalRiC evaluates the default measures on passage-run.ric.fol,
 // reading the files each time (as the command does).
 func BenchmarkEvalRiC(b *testing.B) {
 	dir := shareddata.INEX(b)
-	opt := EvalOptions{Measures: parseAll(b, benchMeasures)}
+	opt := EvalOptions{Measures: mustMeasures(b, benchMeasures...)}
 	for b.Loop() {
-		q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		q := openQrels(b, filepath.Join(dir, "inex2009-2010.qrels"))
 		if _, err := EvaluateFiles(q, []string{filepath.Join(dir, "passage-run.ric.fol")}, opt); err != nil {
 			b.Fatal(err)
 		}
@@ -160,19 +148,7 @@ func (s synth) generate(tb testing.TB, dir string) (qrels string, runs []string,
 }
 
 // peakRSS returns the process's peak resident memory in MiB (Linux), or 0.
-func peakRSS() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
-			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, "VmHWM:"), "kB")))
-			return float64(kb) / 1024
-		}
-	}
-	return 0
-}
+func peakRSS() float64 { return float64(procstat.PeakRSS()) / (1 << 20) }
 
 func benchScale(b *testing.B, s synth) {
 	dir := os.Getenv("READSIM_SCALE_DIR") // keep the files there (to time the binary)
@@ -180,11 +156,8 @@ func benchScale(b *testing.B, s synth) {
 		dir = b.TempDir()
 	}
 	qrels, runs, lines := s.generate(b, dir)
-	q, err := inex.OpenQrels(qrels, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	opt := EvalOptions{Measures: parseAll(b, benchMeasures)}
+	q := openQrels(b, qrels)
+	opt := EvalOptions{Measures: mustMeasures(b, benchMeasures...)}
 	runtime.GC()
 	b.ResetTimer()
 	for b.Loop() {
@@ -270,11 +243,8 @@ func BenchmarkEvalVsLineReader(b *testing.B) {
 		b.ReportMetric(float64(lines), "lines")
 	})
 	b.Run("eval", func(b *testing.B) {
-		q, err := inex.OpenQrels(qrels, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		opt := EvalOptions{Measures: parseAll(b, benchMeasures)}
+		q := openQrels(b, qrels)
+		opt := EvalOptions{Measures: mustMeasures(b, benchMeasures...)}
 		for b.Loop() {
 			if _, err := EvaluateFiles(q, runs, opt); err != nil {
 				b.Fatal(err)

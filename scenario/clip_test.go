@@ -5,23 +5,16 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/effort"
-	"github.com/readsim/readsim/scenario/inex"
 )
 
 // TestClipWarning checks that results past their article's end are clipped
 // with a warning for focused measures as for ranked-list ones (formats.md).
 func TestClipWarning(t *testing.T) {
 	// Topic 1: a has 100 characters, b 60.
-	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 10 100 0 0:10\n1 Q0 b 10 60 0 0:10\n"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "q", "1 Q0 a 10 100 0 0:10\n1 Q0 b 10 60 0 0:10\n")
 	// Line 2 ([90,110) of a) and line 3 ([50,150) of b) run past the end;
 	// line 1 does not.
-	run, err := inex.ReadRun("r", strings.NewReader("1 Q0 a 1 3 r 0 10\n1 Q0 a 2 2 r 90 20\n1 Q0 b 3 1 r 50 100\n"), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := mustRun(t, "1 Q0 a 1 3 r 0 10\n1 Q0 a 2 2 r 90 20\n1 Q0 b 3 1 r 50 100\n")
 	for _, tc := range []struct {
 		name     string
 		measures []string
@@ -52,10 +45,7 @@ func TestClipWarning(t *testing.T) {
 	}
 
 	// Two passages of one article past its end count as two results.
-	run2, err := inex.ReadRun("r", strings.NewReader("1 Q0 b 1 3 r 0 10\n1 Q0 a 2 3 r 95 10\n1 Q0 a 3 2 r 120 5\n"), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run2 := mustRun(t, "1 Q0 b 1 3 r 0 10\n1 Q0 a 2 3 r 95 10\n1 Q0 a 3 2 r 120 5\n")
 	for _, n := range []string{"AiP", `AgP\F(0.25)`} {
 		var warns []string
 		opt := EvalOptions{Measures: []effort.Measure{mustMeasure(t, n)}, Warn: func(s string) { warns = append(warns, s) }}
@@ -71,15 +61,9 @@ func TestClipWarning(t *testing.T) {
 // TestReplayClipPerTopic checks that the replayer's pooled workspace counts
 // clipped results per topic, not across the topics it served before.
 func TestReplayClipPerTopic(t *testing.T) {
-	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 10 100 0 0:10\n2 Q0 a 10 100 0 0:10\n"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "q", "1 Q0 a 10 100 0 0:10\n2 Q0 a 10 100 0 0:10\n")
 	// Topic 1: [90,110) runs past a's 100 characters; topic 2: [0,10) does not.
-	run, err := inex.ReadRun("r", strings.NewReader("1 Q0 a 1 1 r 90 20\n2 Q0 a 1 1 r 0 10\n"), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := mustRun(t, "1 Q0 a 1 1 r 90 20\n2 Q0 a 1 1 r 0 10\n")
 	p, err := NewReplayer(q, run, Reader{})
 	if err != nil {
 		t.Fatal(err)
@@ -105,16 +89,10 @@ func TestReplayClipPerTopic(t *testing.T) {
 // TestReplayClipWarning checks that the replayer warns as eval does about
 // the results of the topics it replays that run past their article's end.
 func TestReplayClipWarning(t *testing.T) {
-	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 10 100 0 0:10\n2 Q0 a 10 100 0 0:10\n"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "q", "1 Q0 a 10 100 0 0:10\n2 Q0 a 10 100 0 0:10\n")
 	// Line 1 (topic 1) stays inside a's 100 characters; lines 2 and 3
 	// (topics 1 and 2) run past them.
-	run, err := inex.ReadRun("r", strings.NewReader("1 Q0 a 1 2 r 0 10\n1 Q0 a 2 1 r 90 20\n2 Q0 a 1 1 r 95 10\n"), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := mustRun(t, "1 Q0 a 1 2 r 0 10\n1 Q0 a 2 1 r 90 20\n2 Q0 a 1 1 r 95 10\n")
 	p, err := NewReplayer(q, run, Reader{})
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +109,7 @@ func TestReplayClipWarning(t *testing.T) {
 			t.Errorf("topics %v: %q %v, want %q", tc.topics, got, err, tc.want)
 		}
 	}
-	run2, _ := inex.ReadRun("r", strings.NewReader("1 Q0 a 1 1 r 0 10\n"), inex.RunOptions{})
+	run2 := mustRun(t, "1 Q0 a 1 1 r 0 10\n")
 	p2, _ := NewReplayer(q, run2, Reader{})
 	if got, err := p2.ClipWarning([]string{"1"}); got != "" || err != nil {
 		t.Errorf("nothing clipped: %q %v", got, err)

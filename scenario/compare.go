@@ -488,6 +488,26 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return json.Marshal(float64(f))
 }
 
+// jsonTally is the JSON of a paired comparison's topic tally and t-test
+// (Paired): "wins", "ties", "losses" and "p_t", embedded in a report's
+// objects where they stand.
+type jsonTally struct {
+	Wins   int       `json:"wins"`
+	Ties   int       `json:"ties"`
+	Losses int       `json:"losses"`
+	PT     jsonFloat `json:"p_t"`
+}
+
+func tallyOf(p Paired) jsonTally { return jsonTally{p.Wins, p.Ties, p.Losses, jsonFloat(p.PT)} }
+
+// writeIndentedJSON writes v as JSON indented by two spaces, with a final
+// newline: the JSON of every report.
+func writeIndentedJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
 func (c *Comparison) writeJSON(w io.Writer) error {
 	type run struct {
 		Letter string               `json:"letter"`
@@ -496,19 +516,16 @@ func (c *Comparison) writeJSON(w io.Writer) error {
 		Means  map[string]jsonFloat `json:"means"`
 	}
 	type pair struct {
-		Measure     string    `json:"measure"`
-		Run         string    `json:"run"`
-		Vs          string    `json:"vs"`
-		MeanRun     jsonFloat `json:"mean_run"`
-		MeanVs      jsonFloat `json:"mean_vs"`
-		Diff        jsonFloat `json:"diff"`
-		CILow       jsonFloat `json:"ci_low"`
-		CIHigh      jsonFloat `json:"ci_high"`
-		EffectSize  jsonFloat `json:"effect_size"`
-		Wins        int       `json:"wins"`
-		Ties        int       `json:"ties"`
-		Losses      int       `json:"losses"`
-		PT          jsonFloat `json:"p_t"`
+		Measure    string    `json:"measure"`
+		Run        string    `json:"run"`
+		Vs         string    `json:"vs"`
+		MeanRun    jsonFloat `json:"mean_run"`
+		MeanVs     jsonFloat `json:"mean_vs"`
+		Diff       jsonFloat `json:"diff"`
+		CILow      jsonFloat `json:"ci_low"`
+		CIHigh     jsonFloat `json:"ci_high"`
+		EffectSize jsonFloat `json:"effect_size"`
+		jsonTally
 		PRand       jsonFloat `json:"p_rand"`
 		PHolm       jsonFloat `json:"p_holm"`
 		Significant bool      `json:"significant"`
@@ -541,11 +558,8 @@ func (c *Comparison) writeJSON(w io.Writer) error {
 			Measure: c.Measures[p.Measure].String(), Run: c.Names[p.A], Vs: c.Names[p.B],
 			MeanRun: jsonFloat(p.MeanA), MeanVs: jsonFloat(p.MeanB), Diff: jsonFloat(p.Diff),
 			CILow: jsonFloat(p.CILow), CIHigh: jsonFloat(p.CIHigh), EffectSize: jsonFloat(p.EffectSize),
-			Wins: p.Wins, Ties: p.Ties, Losses: p.Losses,
-			PT: jsonFloat(p.PT), PRand: jsonFloat(p.PRand), PHolm: jsonFloat(p.PHolm), Significant: p.Significant,
+			jsonTally: tallyOf(p.Paired), PRand: jsonFloat(p.PRand), PHolm: jsonFloat(p.PHolm), Significant: p.Significant,
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeIndentedJSON(w, out)
 }

@@ -15,26 +15,12 @@ import (
 // common topics, each measure's `all` is still aggregated as eval does: a
 // sum for the official counts, a mean otherwise.
 func TestCompareSubsetAggregate(t *testing.T) {
-	q, err := inex.ReadQrels("q", strings.NewReader(
-		"1 Q0 x 10 100 0 0:10\n1 Q0 y 0 100 0\n2 Q0 x 10 100 0 0:10\n2 Q0 y 0 100 0\n3 Q0 x 10 100 0 0:10\n"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	read := func(name, s string) *inex.Run {
-		r, err := inex.ReadRun(name, strings.NewReader(s), inex.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
+	q := readQrels(t, "q", "1 Q0 x 10 100 0 0:10\n1 Q0 y 0 100 0\n2 Q0 x 10 100 0 0:10\n2 Q0 y 0 100 0\n3 Q0 x 10 100 0 0:10\n")
 	// a: topic 1 retrieves x, y; topic 2 x; topic 3 x. b: topic 1 x;
 	// topic 2 x, y; no topic 3, so the comparison is over topics 1 and 2.
-	a := read("a", "1 Q0 x 1 3 a 0 10\n1 Q0 y 2 2 a 0 10\n2 Q0 x 1 1 a 0 10\n3 Q0 x 1 1 a 0 10\n")
-	b := read("b", "1 Q0 x 1 2 b 0 10\n2 Q0 x 1 2 b 0 10\n2 Q0 y 2 1 b 0 10\n")
-	var ms []effort.Measure
-	for _, n := range []string{"num_ret", "num_rel", "AP"} {
-		ms = append(ms, mustMeasure(t, n))
-	}
+	a := readRun(t, "a", "1 Q0 x 1 3 a 0 10\n1 Q0 y 2 2 a 0 10\n2 Q0 x 1 1 a 0 10\n3 Q0 x 1 1 a 0 10\n")
+	b := readRun(t, "b", "1 Q0 x 1 2 b 0 10\n2 Q0 x 1 2 b 0 10\n2 Q0 y 2 1 b 0 10\n")
+	ms := mustMeasures(t, "num_ret", "num_rel", "AP")
 	var warns []string
 	c, err := Compare(q, []*inex.Run{a, b}, CompareOptions{Eval: EvalOptions{Measures: ms, Warn: func(s string) { warns = append(warns, s) }}, Permutations: -1})
 	if err != nil {
@@ -76,17 +62,10 @@ func TestCompareThreeRuns(t *testing.T) {
 		fmt.Fprintf(&rb, "%d Q0 y 1 2 b\n%d Q0 x 2 1 b\n", topic, topic)
 		fmt.Fprintf(&rc, "%d Q0 y 1 1 c\n", topic)
 	}
-	q, err := inex.ReadQrels("q", strings.NewReader(qs.String()), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "q", qs.String())
 	var runs []*inex.Run
 	for name, s := range map[string]string{"a": ra.String(), "b": rb.String(), "c": rc.String()} {
-		r, err := inex.ReadRun(name, strings.NewReader(s), inex.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs = append(runs, r)
+		runs = append(runs, readRun(t, name, s))
 	}
 	sort.Slice(runs, func(i, j int) bool { return runs[i].ID < runs[j].ID })
 	ms := []effort.Measure{mustMeasure(t, "AP")}

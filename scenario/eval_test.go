@@ -1,13 +1,10 @@
 package scenario
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -22,55 +19,14 @@ type refValue struct {
 	line        int
 }
 
-// readRef reads "name<TAB>topic<TAB>value" lines (tabs may be doubled),
-// skipping the <eval> wrapper of the official files.
+// readRef reads the values of an official output (readEvalLines).
 func readRef(t testing.TB, path string) []refValue {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []refValue
-	sc := bufio.NewScanner(f)
-	ln := 0
-	for sc.Scan() {
-		ln++
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 || strings.HasPrefix(fs[0], "<") {
-			continue
-		}
-		if len(fs) != 3 {
-			t.Fatalf("%s:%d: %d fields", path, ln, len(fs))
-		}
-		v, err := strconv.ParseFloat(fs[2], 64)
-		if err != nil {
-			t.Fatalf("%s:%d: %v", path, ln, err)
-		}
-		out = append(out, refValue{fs[0], fs[1], v, ln})
+	for _, l := range readEvalLines(t, path) {
+		out = append(out, refValue{l.name, l.topic, l.number(t, path), l.line})
 	}
 	return out
-}
-
-var cachedQrels *inex.Qrels
-
-func loadQrels(t testing.TB, dir string) *inex.Qrels {
-	if cachedQrels == nil {
-		q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cachedQrels = q
-	}
-	return cachedQrels
-}
-
-func mustMeasure(t testing.TB, s string) effort.Measure {
-	m, err := effort.ParseMeasure(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 // evaluator computes any official or readsim value of one run.
@@ -106,14 +62,6 @@ func (e *evaluator) value(m effort.Measure, topic string) (float64, bool) {
 		}
 	}
 	return 0, false
-}
-
-func openRun(t testing.TB, path string) *inex.Run {
-	r, err := inex.OpenRun(path, inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 // TestOfficialINEX reproduces every value of the official inex_eval

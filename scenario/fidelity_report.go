@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -130,11 +129,8 @@ func (f *Fidelity) writeJSON(w io.Writer) error {
 		MeanLeft    jsonFloat `json:"mean_left"`
 		MeanRight   jsonFloat `json:"mean_right"`
 		Diff        jsonFloat `json:"diff"`
-		Wins        int       `json:"wins"`
-		Ties        int       `json:"ties"`
-		Losses      int       `json:"losses"`
-		PT          jsonFloat `json:"p_t"`
-		Fail        bool      `json:"fail"`
+		jsonTally
+		Fail bool `json:"fail"`
 	}
 	out := struct {
 		Topics []string            `json:"topics"`
@@ -152,10 +148,8 @@ func (f *Fidelity) writeJSON(w io.Writer) error {
 	for _, c := range f.Checks {
 		out.Checks = append(out.Checks, check{Expectation: c.Label, Left: c.Left, Right: c.Right, Measure: f.Measures[c.Measure].String(),
 			MeanLeft: jsonFloat(c.MeanA), MeanRight: jsonFloat(c.MeanB), Diff: jsonFloat(c.Diff),
-			Wins: c.Wins, Ties: c.Ties, Losses: c.Losses, PT: jsonFloat(c.PT), Fail: c.Fail})
+			jsonTally: tallyOf(c.Paired), Fail: c.Fail})
 	}
 	_, out.Fails = f.Failures()
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeIndentedJSON(w, out)
 }

@@ -2,11 +2,9 @@ package scenario
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/scenario/inex"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
@@ -15,10 +13,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 // with two relevant articles: a (100 characters, relevant [0,50)) and b
 // (200 characters, relevant [150,170)); R = a, b.
 func TestFidelityJudgmentsOnly(t *testing.T) {
-	q, err := inex.ReadQrels("t.qrels", strings.NewReader("1 Q0 a 50 100 0 0:50\n1 Q0 b 20 200 0 150:20\n"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "t.qrels", "1 Q0 a 50 100 0 0:50\n1 Q0 b 20 200 0 150:20\n")
 	ms := mustMeasures(t, `AgP\F(1)`, `AP`, `ANCE[3]\LE(300,5)`)
 	f, err := RunFidelity(q, FidelityOptions{Measures: ms})
 	if err != nil {
@@ -75,10 +70,7 @@ func TestFidelityJudgmentsOnly(t *testing.T) {
 // article "xxaaayybbbccccc": sec [0,10) holding p [2,5) and p [7,10), then p
 // [10,15); the judged passage is [0,12).
 func TestFidelityElements(t *testing.T) {
-	q, err := inex.ReadQrels("t.qrels", strings.NewReader("7 Q0 x 12 15 0 0:12\n"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "t.qrels", "7 Q0 x 12 15 0 0:12\n")
 	dir, err := article.OpenDir("testdata/articles")
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/index/article/shareddata"
-	"github.com/readsim/readsim/scenario/inex"
 )
 
 // BenchmarkGenomics scores a TREC 2007 Genomics run (york07-ga-02, 36
@@ -41,10 +40,7 @@ func BenchmarkGenomics(b *testing.B) {
 		newNISTScorer(gold).score(run)
 	}
 	read := func() {
-		q, err := inex.OpenQrels(goldPath, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+		q := openQrels(b, goldPath)
 		if _, err := EvaluateFiles(q, []string{runPath}, EvalOptions{Measures: ms, Workers: 1}); err != nil {
 			b.Fatal(err)
 		}
@@ -81,15 +77,9 @@ func BenchmarkGenomics(b *testing.B) {
 		}
 	})
 	b.Run("PASSAGE2/readsim", func(b *testing.B) {
-		q, err := inex.OpenQrels(goldPath, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		run, err := inex.OpenRun(runPath, inex.RunOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		opt := EvalOptions{Measures: parseAll(b, []string{"PASSAGE2"})}
+		q := openQrels(b, goldPath)
+		run := openRun(b, runPath)
+		opt := EvalOptions{Measures: mustMeasures(b, "PASSAGE2")}
 		for b.Loop() {
 			if _, err := Evaluate(q, run, opt, 1); err != nil {
 				b.Fatal(err)

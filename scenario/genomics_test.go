@@ -53,10 +53,7 @@ func readNIST(tb testing.TB, path string) map[string]map[string]string {
 // to 8 decimals, and --compat trecgen's output is NIST's file byte for byte.
 func TestGenomicsNIST(t *testing.T) {
 	dir := shareddata.Genomics(t)
-	q, err := inex.OpenQrels(filepath.Join(dir, "gold-standard-07.txt"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := openQrels(t, filepath.Join(dir, "gold-standard-07.txt"))
 	if q.Format != inex.GenomicsQrels || q.Unit != inex.Bytes || len(q.IDs) != 36 {
 		t.Fatalf("format %v, unit %v, %d topics", q.Format, q.Unit, len(q.IDs))
 	}
@@ -220,18 +217,8 @@ func TestGenomicsRandomAgainstNIST(t *testing.T) {
 func TestGenomicsHandWorked(t *testing.T) {
 	gold := "200\t9\t0\t5\tKR\xfcPPEL|X\n200\t7\t0\t5\tKRUPPEL\n200\t8\t0\t5\t X |Y\n"
 	run := "200 7 3 1.0 0 5 r\n200 10 1 1.0 0 5 r\n200 9 1 1.0 0 5 r\n"
-	q, err := inex.ReadQrels("gold", strings.NewReader(gold), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr, err := inex.ReadRun("run", strings.NewReader(run), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Evaluate(q, rr, EvalOptions{Measures: genomicsMeasures(t)}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "gold", gold)
+	res := evaluate(t, q, mustRun(t, run), genomicsMeasures(t)...)
 	p2 := 0.0
 	for i := 1; i <= 5; i++ {
 		p2 += float64(i)/float64(5+i) + float64(5+i)/float64(10+i)
@@ -260,18 +247,9 @@ func TestGenomicsHandWorked(t *testing.T) {
 func TestCharAPINEX(t *testing.T) {
 	qrels := "1 Q0 a 30 100 0 10:20 40:10\n1 Q0 b 10 50 0 0:10\n"
 	run := "1 Q0 a 1 1.0 r 0 20\n1 Q0 b 2 0.9 r 5 10\n1 Q0 a 3 0.8 r 40 5\n1 Q0 a 4 0.7 r 10 20\n"
-	q, err := inex.ReadQrels("q", strings.NewReader(qrels), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr, err := inex.ReadRun("r", strings.NewReader(run), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Evaluate(q, rr, EvalOptions{Measures: []effort.Measure{mustMeasure(t, "charAP")}}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "q", qrels)
+	rr := mustRun(t, run)
+	res := evaluate(t, q, rr, mustMeasure(t, "charAP"))
 	sum := 0.0
 	for i := 1; i <= 10; i++ {
 		sum += float64(i)/float64(10+i) + float64(20+i)/float64(35+i)
@@ -284,7 +262,7 @@ func TestCharAPINEX(t *testing.T) {
 	}
 	// Asked with a measure of ranked articles, the interleaving is refused
 	// as before.
-	_, err = Evaluate(q, rr, EvalOptions{Measures: []effort.Measure{mustMeasure(t, "charAP"), mustMeasure(t, "AgP")}}, 1)
+	_, err := Evaluate(q, rr, EvalOptions{Measures: mustMeasures(t, "charAP", "AgP")}, 1)
 	if err == nil || !strings.Contains(err.Error(), "reappears") {
 		t.Errorf("charAP with AgP on an interleaved run: %v", err)
 	}
@@ -303,18 +281,8 @@ func TestCharAPINEX(t *testing.T) {
 func TestPassageINEX(t *testing.T) {
 	qrels := "1 Q0 a 30 100 0 10:20 40:10\n1 Q0 c 0 70 0\n1 Q0 b 10 50 0 0:10\n"
 	run := "1 Q0 a 1 1.0 r 0 20\n1 Q0 b 2 0.9 r 5 10\n1 Q0 a 3 0.8 r 40 4\n"
-	q, err := inex.ReadQrels("q", strings.NewReader(qrels), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rr, err := inex.ReadRun("r", strings.NewReader(run), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Evaluate(q, rr, EvalOptions{Measures: []effort.Measure{mustMeasure(t, "PASSAGE")}}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "q", qrels)
+	res := evaluate(t, q, mustRun(t, run), mustMeasure(t, "PASSAGE"))
 	want := (10.0/20 + 15.0/30 + 19.0/34) / 3
 	if got := res.All[0]; math.Abs(got-want) > 1e-15 {
 		t.Errorf("PASSAGE %v, want %v", got, want)
@@ -329,15 +297,9 @@ func TestSpanJudgmentsWithLengths(t *testing.T) {
 	span := "1\ta\t10\t20\n1 a 40 10\n1 b 0 10 0\n1 c 70 10 2\n2 a 95 5\n"
 	lengths := map[string]int{"a": 100, "b": 50, "c": 80}
 	run := "1 Q0 a 1 1.0 r 0 20\n1 Q0 a 2 0.9 r 45 10\n1 Q0 c 3 0.8 r 60 30\n1 Q0 d 4 0.7 r 0 10\n2 Q0 a 1 1.0 r 90 20\n"
-	ms := parseAll(t, append([]string{"charAP", "iP[0.01]", "AiP", "char_prec"}, benchMeasures...))
-	qf, err := inex.ReadQrels("fol", strings.NewReader(fol), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	qs, err := inex.ReadQrels("span", strings.NewReader(span), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ms := mustMeasures(t, append([]string{"charAP", "iP[0.01]", "AiP", "char_prec"}, benchMeasures...)...)
+	qf := readQrels(t, "fol", fol)
+	qs := readQrels(t, "span", span)
 	if qs.Format != inex.SpanQrels || qs.Lengths() {
 		t.Fatalf("span judgments: format %v, lengths %v", qs.Format, qs.Lengths())
 	}
@@ -348,14 +310,8 @@ func TestSpanJudgmentsWithLengths(t *testing.T) {
 	if err := qs.SetLengths(lengths, "lengths", func(s string) { warns = append(warns, s) }); err != nil {
 		t.Fatal(err)
 	}
-	a, err := Evaluate(qf, mustRun(t, run), EvalOptions{Measures: ms}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Evaluate(qs, mustRun(t, run), EvalOptions{Measures: ms}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := evaluate(t, qf, mustRun(t, run), ms...)
+	b := evaluate(t, qs, mustRun(t, run), ms...)
 	for m, meas := range ms {
 		for i := range a.Topics {
 			if a.Values[m][i] != b.Values[m][i] {
@@ -367,7 +323,7 @@ func TestSpanJudgmentsWithLengths(t *testing.T) {
 		t.Errorf("warnings %q", warns)
 	}
 	// A passage past its document's end is clipped, with a warning.
-	qs, _ = inex.ReadQrels("span", strings.NewReader("1 a 90 20\n"), nil)
+	qs = readQrels(t, "span", "1 a 90 20\n")
 	if err := qs.SetLengths(lengths, "lengths", func(s string) { warns = append(warns, s) }); err != nil {
 		t.Fatal(err)
 	}
@@ -375,19 +331,10 @@ func TestSpanJudgmentsWithLengths(t *testing.T) {
 		t.Errorf("clipped: NRC %d, warnings %q", j.NRC, warns)
 	}
 	// Every judged document needs a length.
-	qs, _ = inex.ReadQrels("span", strings.NewReader("1 a 0 10\n1 zz 0 5\n"), nil)
+	qs = readQrels(t, "span", "1 a 0 10\n1 zz 0 5\n")
 	if err := qs.SetLengths(lengths, "lengths", nil); err == nil || !strings.Contains(err.Error(), "lengths: document zz, judged at span:2 (topic 1), has no length") {
 		t.Errorf("missing length: %v", err)
 	}
-}
-
-func mustRun(tb testing.TB, text string) *inex.Run {
-	tb.Helper()
-	r, err := inex.ReadRun("r", strings.NewReader(text), inex.RunOptions{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return r
 }
 
 // The TREC Genomics measures average over every judged topic (a topic
@@ -396,12 +343,9 @@ func mustRun(tb testing.TB, text string) *inex.Run {
 func TestGenomicsEveryTopic(t *testing.T) {
 	gold := "1\td\t0\t10\tA\n2\td\t0\t10\tA\n"
 	run := "1 d 1 1.0 0 10 r\n"
-	q, err := inex.ReadQrels("gold", strings.NewReader(gold), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "gold", gold)
 	var warns []string
-	res, err := Evaluate(q, mustRun(t, run), EvalOptions{Measures: parseAll(t, []string{"PASSAGE2", "charAP"}), Warn: func(s string) { warns = append(warns, s) }}, 1)
+	res, err := Evaluate(q, mustRun(t, run), EvalOptions{Measures: mustMeasures(t, "PASSAGE2", "charAP"), Warn: func(s string) { warns = append(warns, s) }}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +357,7 @@ func TestGenomicsEveryTopic(t *testing.T) {
 		t.Errorf("warnings %q", warns)
 	}
 	// charAP alone: the topics of the run only, as every INEX measure.
-	res, err = Evaluate(q, mustRun(t, run), EvalOptions{Measures: parseAll(t, []string{"charAP"})}, 1)
+	res, err = Evaluate(q, mustRun(t, run), EvalOptions{Measures: mustMeasures(t, "charAP")}, 1)
 	if err != nil || len(res.Topics) != 1 || res.All[0] != 1 {
 		t.Errorf("charAP alone: %v, %v", res, err)
 	}
@@ -423,16 +367,10 @@ func TestGenomicsEveryTopic(t *testing.T) {
 // values of every measure (MAP is their mean, NIST's), LaTeX.
 func TestCompareGenomics(t *testing.T) {
 	dir := shareddata.Genomics(t)
-	q, err := inex.OpenQrels(filepath.Join(dir, "gold-standard-07.txt"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := openQrels(t, filepath.Join(dir, "gold-standard-07.txt"))
 	var runs []*inex.Run
 	for _, n := range []string{"york07-ga-01.txt", "york07-ga-02.txt"} {
-		r, err := inex.OpenRun(filepath.Join(dir, n), inex.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := openRun(t, filepath.Join(dir, n))
 		runs = append(runs, r)
 	}
 	// A third run: run 02 with topic 200 left out (it scores 0 there).

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/readsim/readsim/scenario/inex"
 )
 
 func TestCheckInputs(t *testing.T) {
@@ -113,10 +111,7 @@ func TestNameApart(t *testing.T) {
 // ranks by score, since AgP and AP then see different rankings.
 func TestEvalWarnings(t *testing.T) {
 	// topics 1, 2, 3 judged; a relevant in each
-	q, err := inex.ReadQrels("q", strings.NewReader("1 0 a 1\n2 0 a 1\n3 0 a 1\n"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := readQrels(t, "q", "1 0 a 1\n2 0 a 1\n3 0 a 1\n")
 	for _, tc := range []struct {
 		name, run, measures string
 		allTopics           bool
@@ -138,10 +133,7 @@ func TestEvalWarnings(t *testing.T) {
 		{"tied scores, counts only", "1 Q0 a 1 1 r\n1 Q0 b 2 1 r\n2 Q0 a 1 1 r\n3 Q0 a 1 1 r\n", "num_ret", false, nil, []string{"warning"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run, err := inex.ReadRun("r", strings.NewReader(tc.run), inex.RunOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			run := mustRun(t, tc.run)
 			var warns []string
 			ms := mustMeasures(t, tc.measures)
 			if _, err := Evaluate(q, run, EvalOptions{Measures: ms, AllTopics: tc.allTopics, Warn: func(s string) { warns = append(warns, s) }}, 1); err != nil {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article/shareddata"
-	"github.com/readsim/readsim/scenario/inex"
 )
 
 // The small topic of the hand-derived trace: article a (1,000 characters,
@@ -23,30 +22,10 @@ const (
 	tinyRun   = "1 Q0 a 1 1.0 r 200 100\n1 Q0 c 2 0.5 r 50 100\n1 Q0 b 3 0.3 r 100 100\n"
 )
 
-func mustMeasures(t testing.TB, names ...string) []effort.Measure {
-	t.Helper()
-	var ms []effort.Measure
-	for _, n := range names {
-		m, err := effort.ParseMeasure(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms = append(ms, m)
-	}
-	return ms
-}
-
 func tinyReplayer(t *testing.T, cfg Reader) *Replayer {
 	t.Helper()
-	q, err := inex.ReadQrels("tiny.qrels", strings.NewReader(tinyQrels), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := inex.ReadRun("tiny.fol", strings.NewReader(tinyRun), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := NewReplayer(q, run, cfg)
+	q := readQrels(t, "tiny.qrels", tinyQrels)
+	p, err := NewReplayer(q, readRun(t, "tiny.fol", tinyRun), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,15 +193,9 @@ func TestEventsIterator(t *testing.T) {
 // and LE = the screen of the first relevant character read (whole reading).
 func TestReplayMatchesEval(t *testing.T) {
 	dir := shareddata.INEX(t)
-	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := loadQrels(t, dir)
 	for _, file := range []string{"passage-run.ric.fol", "article-run.trec"} {
-		run, err := inex.OpenRun(filepath.Join(dir, file), inex.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		run := openRun(t, filepath.Join(dir, file))
 		for _, cfg := range []Reader{
 			{T2I: 300}, {T2I: 2000, Order: effort.Best}, {Order: effort.Worst, Screen: 2000}, {DocBaseline: true, T2I: 300},
 		} {
@@ -330,14 +303,8 @@ func checkTrace(t *testing.T, p *Replayer, res *Evaluation, cfg Reader) {
 // written as JSON Lines into memory, and reports the trace size.
 func BenchmarkReplay(b *testing.B) {
 	dir := shareddata.INEX(b)
-	q, err := inex.OpenQrels(filepath.Join(dir, "inex2009-2010.qrels"), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	run, err := inex.OpenRun(filepath.Join(dir, "passage-run.ric.fol"), inex.RunOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	q := openQrels(b, filepath.Join(dir, "inex2009-2010.qrels"))
+	run := openRun(b, filepath.Join(dir, "passage-run.ric.fol"))
 	for _, cfg := range []Reader{{}, {T2I: 300}} {
 		b.Run(fmt.Sprintf("t2i=%d", cfg.T2I), func(b *testing.B) {
 			p, _ := NewReplayer(q, run, cfg)

@@ -265,29 +265,11 @@ func (t *Table) writeMarkdown(w io.Writer, digits int) error {
 	if t.Title != "" {
 		b.WriteString(MarkdownEscape(t.Title) + "\n\n")
 	}
-	b.WriteString("|")
-	for _, c := range t.Columns {
-		b.WriteString(" " + MarkdownEscape(c.Name) + " |")
-	}
-	b.WriteString("\n|")
-	for _, c := range t.Columns {
-		if c.Num {
-			b.WriteString("---:|")
-		} else {
-			b.WriteString("---|")
-		}
-	}
-	b.WriteByte('\n')
+	row := func(cells []string) { b.WriteString("| " + strings.Join(cells, " | ") + " |\n") }
+	row(t.names(MarkdownEscape))
+	b.WriteString("|" + t.aligns("---:|", "---|") + "\n")
 	for _, r := range t.Rows {
-		b.WriteString("|")
-		for _, c := range r {
-			b.WriteString(" " + MarkdownEscape(c.text(digits)))
-			if c.Sup != "" {
-				b.WriteString("<sup>" + MarkdownEscape(c.Sup) + "</sup>")
-			}
-			b.WriteString(" |")
-		}
-		b.WriteByte('\n')
+		row(cellTexts(r, digits, MarkdownEscape, func(s string) string { return "<sup>" + s + "</sup>" }))
 	}
 	if len(t.Notes) > 0 {
 		b.WriteByte('\n')
@@ -301,33 +283,12 @@ func (t *Table) writeMarkdown(w io.Writer, digits int) error {
 
 func (t *Table) writeLaTeX(w io.Writer, digits int) error {
 	var b strings.Builder
-	b.WriteString("\\begin{table}[t]\n\\centering\n\\begin{tabular}{")
-	for _, c := range t.Columns {
-		if c.Num {
-			b.WriteByte('r')
-		} else {
-			b.WriteByte('l')
-		}
-	}
-	b.WriteString("}\n\\toprule\n")
-	for i, c := range t.Columns {
-		if i > 0 {
-			b.WriteString(" & ")
-		}
-		b.WriteString(LaTeXEscape(c.Name))
-	}
-	b.WriteString(" \\\\\n\\midrule\n")
+	row := func(cells []string) { b.WriteString(strings.Join(cells, " & ") + " \\\\\n") }
+	b.WriteString("\\begin{table}[t]\n\\centering\n\\begin{tabular}{" + t.aligns("r", "l") + "}\n\\toprule\n")
+	row(t.names(LaTeXEscape))
+	b.WriteString("\\midrule\n")
 	for _, r := range t.Rows {
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString(" & ")
-			}
-			b.WriteString(LaTeXEscape(c.text(digits)))
-			if c.Sup != "" {
-				b.WriteString("$^{" + LaTeXEscape(c.Sup) + "}$")
-			}
-		}
-		b.WriteString(" \\\\\n")
+		row(cellTexts(r, digits, LaTeXEscape, func(s string) string { return "$^{" + s + "}$" }))
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")
 	if t.Title != "" || len(t.Notes) > 0 {
@@ -336,4 +297,40 @@ func (t *Table) writeLaTeX(w io.Writer, digits int) error {
 	b.WriteString("\\end{table}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// names returns the columns' names, each escaped by esc.
+func (t *Table) names(esc func(string) string) []string {
+	out := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		out[i] = esc(c.Name)
+	}
+	return out
+}
+
+// aligns returns, column by column, right for a numeric column and left
+// for the others.
+func (t *Table) aligns(right, left string) string {
+	var b strings.Builder
+	for _, c := range t.Columns {
+		if c.Num {
+			b.WriteString(right)
+		} else {
+			b.WriteString(left)
+		}
+	}
+	return b.String()
+}
+
+// cellTexts returns the cells of a row as text with digits decimals, each
+// escaped by esc and followed by its escaped superscript as sup marks it.
+func cellTexts(r []Cell, digits int, esc, sup func(string) string) []string {
+	out := make([]string, len(r))
+	for i, c := range r {
+		out[i] = esc(c.text(digits))
+		if c.Sup != "" {
+			out[i] += sup(esc(c.Sup))
+		}
+	}
+	return out
 }

@@ -1,12 +1,9 @@
 package scenario
 
 import (
-	"bufio"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -38,38 +35,21 @@ type trecEvalRef struct {
 // measure name padded with spaces).
 func readTrecEval(t testing.TB, path string) trecEvalRef {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	ref := trecEvalRef{file: path, values: map[string]map[string]float64{}}
-	sc := bufio.NewScanner(f)
-	for ln := 1; sc.Scan(); ln++ {
-		fs := strings.Fields(sc.Text())
-		if len(fs) != 3 {
-			t.Fatalf("%s:%d: %d fields, want 3", path, ln, len(fs))
-		}
-		name, topic := fs[0], fs[1]
+	for _, l := range readEvalLines(t, path) {
+		name, topic := l.name, l.topic
 		if name == "runid" {
-			ref.runID = fs[2]
+			ref.runID = l.value
 			continue
-		}
-		v, err := strconv.ParseFloat(fs[2], 64)
-		if err != nil {
-			t.Fatalf("%s:%d: %v", path, ln, err)
 		}
 		if ref.values[name] == nil {
 			ref.values[name] = map[string]float64{}
 			ref.measures = append(ref.measures, name)
 		}
 		if _, dup := ref.values[name][topic]; dup {
-			t.Fatalf("%s:%d: %s %s given twice", path, ln, name, topic)
+			t.Fatalf("%s:%d: %s %s given twice", path, l.line, name, topic)
 		}
-		ref.values[name][topic] = v
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+		ref.values[name][topic] = l.number(t, path)
 	}
 	if len(ref.measures) == 0 {
 		t.Fatalf("%s: no value", path)
@@ -184,15 +164,6 @@ func checkTrecEval(t *testing.T, q *inex.Qrels, run *inex.Run, allTopics bool, r
 	return n
 }
 
-func openTestQrels(t testing.TB, path string) *inex.Qrels {
-	t.Helper()
-	q, err := inex.OpenQrels(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
 // TestTrecEvalSynthetic compares readsim with trec_eval on the small files of
 // testdata/trec_eval: graded TREC qrels (0–3 and negative levels, a topic
 // without relevant document, a judged topic absent from the run) against a run
@@ -217,7 +188,7 @@ func TestTrecEvalSynthetic(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ref := readTrecEval(t, filepath.Join(trecEvalDir, tc.ref))
-			q := openTestQrels(t, filepath.Join(trecEvalDir, tc.qrels))
+			q := openQrels(t, filepath.Join(trecEvalDir, tc.qrels))
 			run := openRun(t, filepath.Join(trecEvalDir, tc.run))
 			n := checkTrecEval(t, q, run, tc.allTopics, ref)
 			t.Logf("%d values of trec_eval compared", n)
@@ -230,7 +201,7 @@ func TestTrecEvalSynthetic(t *testing.T) {
 // README); so does readsim, unless asked to merge the run's repeats.
 func TestTrecEvalRefusesDuplicates(t *testing.T) {
 	ms := []effort.Measure{mustMeasure(t, "map"), mustMeasure(t, "num_ret")}
-	q := openTestQrels(t, filepath.Join(trecEvalDir, "graded.qrels"))
+	q := openQrels(t, filepath.Join(trecEvalDir, "graded.qrels"))
 	dup := filepath.Join(trecEvalDir, "dup.run")
 	for _, tc := range []struct {
 		name         string

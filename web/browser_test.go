@@ -3,11 +3,12 @@ package web
 import (
 	"context"
 	"net/http/httptest"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/readsim/readsim/internal/headless"
 )
 
 // TestBrowserReconnects: a replay whose connection drops mid-way (here the
@@ -17,25 +18,13 @@ func TestBrowserReconnects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
-	const chromium = "/usr/bin/chromium"
-	if _, err := os.Stat(chromium); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and %s is missing", chromium)
-		}
-		t.Skipf("%s is missing (apt-get install -y chromium)", chromium)
-	}
+	headless.Require(t)
 	s, _, rep := newTestServer(t, nil)
 	rep.gate = make(chan struct{})
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Headless,
-		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true), chromedp.WindowSize(360, 640))
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancel := headless.New(360, 640)
 	defer cancel()
 	if err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(360, 640, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch),

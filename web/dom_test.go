@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,11 +17,7 @@ import (
 // other sentence, so each has one matching passage; 103 does not match.
 func TestSearchPageDOM(t *testing.T) {
 	s, _, _ := newTestServer(t, nil)
-	w := get(t, s, "/search?q=lens+light")
-	doc, err := goquery.NewDocumentFromReader(w.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parseDoc(t, get(t, s, "/search?q=lens+light"))
 	var hrefs, titles, metas []string
 	doc.Find("ol.hits > li > a.hit").Each(func(_ int, a *goquery.Selection) {
 		href, _ := a.Attr("href")
@@ -42,4 +39,15 @@ func TestSearchPageDOM(t *testing.T) {
 	if n := doc.Find("script:not([src]), [style], [onclick], [onload]").Length(); n != 0 {
 		t.Errorf("%d inline scripts, styles or handlers", n)
 	}
+}
+
+// parseDoc parses a page as a browser's HTML5 parser builds it (goquery
+// over golang.org/x/net/html).
+func parseDoc(t *testing.T, w *httptest.ResponseRecorder) *goquery.Document {
+	t.Helper()
+	doc, err := goquery.NewDocumentFromReader(w.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }

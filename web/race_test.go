@@ -18,10 +18,7 @@ func TestRacePage(t *testing.T) {
 	if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("status %d %s", w.Code, w.Header().Get("Content-Type"))
 	}
-	doc, err := goquery.NewDocumentFromReader(w.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parseDoc(t, w)
 	var a, b []string
 	doc.Find("#a option").Each(func(_ int, o *goquery.Selection) { v, _ := o.Attr("value"); a = append(a, v) })
 	doc.Find("#b option").Each(func(_ int, o *goquery.Selection) { v, _ := o.Attr("value"); b = append(b, v) })
@@ -128,10 +125,7 @@ func TestSiteNotFoundAndIcon(t *testing.T) {
 // topics' titles, and it links to a race of the first run on its first topic.
 func TestHomeOffersExamplesAndRace(t *testing.T) {
 	s, _, _ := newTestServer(t, nil)
-	doc, err := goquery.NewDocumentFromReader(get(t, s, "/").Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parseDoc(t, get(t, s, "/"))
 	var ex []string
 	doc.Find(".examples a").Each(func(_ int, a *goquery.Selection) { h, _ := a.Attr("href"); ex = append(ex, a.Text()+"="+h) })
 	want := "lighthouse lens=/search?q=lighthouse+lens coffee <beans>=/search?q=coffee+%3Cbeans%3E never ends=/search?q=never+ends"
@@ -185,10 +179,7 @@ func TestTextsWithoutIndex(t *testing.T) {
 // language of its article (phones pick Han glyphs by it).
 func TestResultsCountAndAnchors(t *testing.T) {
 	s, pages, _ := newTestServer(t, nil)
-	doc, err := goquery.NewDocumentFromReader(get(t, s, "/search?q=lens+light").Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parseDoc(t, get(t, s, "/search?q=lens+light"))
 	if got := doc.Find("#count").Text(); got != "2 articles for lens light" {
 		t.Errorf("count %q", got)
 	}
@@ -208,11 +199,11 @@ func TestResultsCountAndAnchors(t *testing.T) {
 		t.Errorf("← of 102 leads to %q", got)
 	}
 	s3, _, _ := newTestServer(t, func(o *Options) { o.K = 1 })
-	doc, _ = goquery.NewDocumentFromReader(get(t, s3, "/search?q=lens").Body)
+	doc = parseDoc(t, get(t, s3, "/search?q=lens"))
 	if got := doc.Find("#count").Text(); got != "The best article for lens" {
 		t.Errorf("count at K %q", got)
 	}
-	doc, _ = goquery.NewDocumentFromReader(get(t, s, "/search?q=zzz").Body)
+	doc = parseDoc(t, get(t, s, "/search?q=zzz"))
 	if got := doc.Find("#count").Text(); got != "No article matches zzz." {
 		t.Errorf("no match: %q", got)
 	}

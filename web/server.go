@@ -60,43 +60,65 @@ func New(opt Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.mux.HandleFunc("GET /static/", s.handleStatic)
-	s.mux.HandleFunc("GET /static/article.css", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/css; charset=utf-8")
-		w.Header().Set("Cache-Control", "public, max-age=300")
-		w.Write(s.opt.ArticleCSS)
-	})
-	s.mux.HandleFunc("GET /{$}", s.handleHome)
-	s.mux.HandleFunc("GET /search", s.handleSearch)
-	// a qualified id's slash is escaped in the path (/article/ja%2F3951,
-	// as articleURL writes it): {id} matches one escaped segment and
-	// unescapes it
-	s.mux.HandleFunc("GET /article/{id}", s.handleArticle)
-	s.mux.HandleFunc("GET /simulate", s.handleSimulate)
-	s.mux.HandleFunc("GET /race", s.handleRace)
-	s.mux.HandleFunc("GET /api/replay", s.apiReplay)
-	s.mux.HandleFunc("GET /study", s.handleStudy)
-	s.mux.HandleFunc("POST /study/consent", s.handleConsent)
-	s.mux.HandleFunc("POST /study/events", s.handleStudyEvents)
-	s.mux.HandleFunc("POST /study/withdraw", s.handleWithdraw)
-	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, iconURL, http.StatusMovedPermanently)
-	})
-	// every other path: the site's own 404 page
-	s.mux.HandleFunc("GET /", func(w http.ResponseWriter, r *http.Request) {
-		s.errorPage(w, r, http.StatusNotFound, "There is no page at this address.")
-	})
-	s.mux.HandleFunc("GET /api/search", s.apiSearch)
-	s.mux.HandleFunc("GET /api/article/{id}", s.apiArticle)
-	s.mux.HandleFunc("GET /api/topics", s.apiTopics)
-	s.mux.HandleFunc("GET /api/runs", s.apiRuns)
-	s.mux.HandleFunc("GET /api/relevant", s.apiRelevant)
-	s.mux.HandleFunc("GET /ws/replay", s.handleReplay)
-	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write([]byte("ok\n"))
-	})
+	for pattern, h := range s.routes() {
+		s.mux.HandleFunc(pattern, h)
+	}
 	return s, nil
+}
+
+// routes is the site's routing table: each pattern of http.ServeMux
+// (method and path) and its handler. A qualified id's slash is escaped in
+// the path (/article/ja%2F3951, as articleURL writes it): {id} matches one
+// escaped segment and unescapes it. "GET /" is every other path: the site's
+// own 404 page.
+func (s *Server) routes() map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
+		"GET /{$}":                s.handleHome,
+		"GET /search":             s.handleSearch,
+		"GET /article/{id}":       s.handleArticle,
+		"GET /simulate":           s.handleSimulate,
+		"GET /race":               s.handleRace,
+		"GET /study":              s.handleStudy,
+		"POST /study/consent":     s.handleConsent,
+		"POST /study/events":      s.handleStudyEvents,
+		"POST /study/withdraw":    s.handleWithdraw,
+		"GET /api/search":         s.apiSearch,
+		"GET /api/article/{id}":   s.apiArticle,
+		"GET /api/topics":         s.apiTopics,
+		"GET /api/runs":           s.apiRuns,
+		"GET /api/relevant":       s.apiRelevant,
+		"GET /api/replay":         s.apiReplay,
+		"GET /ws/replay":          s.handleReplay,
+		"GET /static/":            s.handleStatic,
+		"GET /static/article.css": s.handleArticleCSS,
+		"GET /favicon.ico":        s.handleFavicon,
+		"GET /healthz":            handleHealth,
+		"GET /":                   s.handleNotFound,
+	}
+}
+
+// handleArticleCSS serves the article stylesheet (Options.ArticleCSS).
+func (s *Server) handleArticleCSS(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.Write(s.opt.ArticleCSS)
+}
+
+// handleFavicon sends /favicon.ico to the site's icon.
+func (s *Server) handleFavicon(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, iconURL, http.StatusMovedPermanently)
+}
+
+// handleNotFound answers every path no other route has with the site's own
+// 404 page.
+func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	s.errorPage(w, r, http.StatusNotFound, "There is no page at this address.")
+}
+
+// handleHealth answers GET /healthz with "ok".
+func handleHealth(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Write([]byte("ok\n"))
 }
 
 // maxBody is the largest request body accepted but on POST /study/events

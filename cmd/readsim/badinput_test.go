@@ -167,19 +167,3 @@ func TestOutKeepsModeAndLeavesLinkTargets(t *testing.T) {
 		t.Errorf("--out left the link in place instead of the file")
 	}
 }
-
-// checkText reports each of want that text (named what) lacks and each of
-// not that it holds.
-func checkText(t *testing.T, what, text string, want, not []string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(text, w) {
-			t.Errorf("%s %q lacks %q", what, text, w)
-		}
-	}
-	for _, w := range not {
-		if strings.Contains(text, w) {
-			t.Errorf("%s %q holds %q", what, text, w)
-		}
-	}
-}

@@ -10,35 +10,21 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/readsim/readsim/internal/headless"
 )
 
-const chromiumPath = "/usr/bin/chromium"
-
-// browser starts headless Chromium at 360×640 with mobile emulation. The
-// test is skipped when Chromium is missing, except under CI.
+// browser starts headless Chromium (internal/headless) at 360×640 with
+// mobile emulation, until the test ends. The test is skipped with -short,
+// and when Chromium is missing except under CI.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and %s is missing: install it (apt-get install -y chromium)", chromiumPath)
-		}
-		t.Skipf("%s is missing (apt-get install -y chromium); the browser test needs it", chromiumPath)
+	if testing.Short() {
+		t.Skip("starts a browser")
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromiumPath),
-		chromedp.NoSandbox,
-		chromedp.Headless,
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.WindowSize(360, 640),
-	)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelA() })
+	ctx := headless.Tab(t, 360, 640)
 	if err := chromedp.Do(ctx, phone()); err != nil {
-		t.Fatalf("starting %s: %v", chromiumPath, err)
+		t.Fatalf("starting %s: %v", headless.Path, err)
 	}
 	return ctx
 }
@@ -113,9 +99,6 @@ func do(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.V
 // result, follow ↓ twice, go back to the results; then watches a replay and
 // checks the final scores against readsim eval.
 func TestBrowserPhone(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
 	ctx := browser(t)
 	d := startDemo(t)
 

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/readsim/readsim/internal/procstat"
 )
 
 // TestLoad is the bounded load test of the demo on loopback (127.0.0.1
@@ -202,14 +204,8 @@ func loadTargets(t *testing.T, d *demoServer) ([]string, []string) {
 
 // vmHWM is the process's peak resident set size (Linux), or "n/a".
 func vmHWM() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "n/a"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
-			return strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:"))
-		}
+	if p := procstat.PeakRSS(); p > 0 {
+		return fmt.Sprintf("%.1f MiB", float64(p)/(1<<20))
 	}
 	return "n/a"
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net"
 	"net/http"
@@ -10,31 +9,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/web/backend"
 )
-
-// syncBuffer is a bytes.Buffer safe for a server goroutine and a test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // demoServer is the demo on the sample, served on loopback for a test.
 type demoServer struct {
@@ -60,18 +39,8 @@ func startDemo(t *testing.T) *demoServer {
 // startDemoRate is startDemo with a request rate limit per address (0: the default).
 func startDemoRate(t *testing.T, rate float64) *demoServer {
 	t.Helper()
-	sample, err := backend.FindSample()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
 	d := &demoServer{stdout: &syncBuffer{}, stderr: &syncBuffer{}, runID: "e2e-ric"}
-	e := &env{stdout: d.stdout, stderr: d.stderr}
-	cfg, err := demoConfig(e, sample)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, d.stderr)
-	}
+	cfg, e, tmp := demoSetup(t, d.stdout, d.stderr)
 	if cfg.Qrels == "" || cfg.Topics == "" {
 		t.Fatalf("the sample has no judgments or topics: %+v", cfg)
 	}
@@ -92,34 +61,27 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 		t.Fatal(err)
 	}
 	cfg.Runs = []string{d.runFile}
-	cfg.addr = "127.0.0.1:0"
 	cfg.rate = rate
-	ctx, cancel := context.WithCancel(context.Background())
-	cfg.ctx = ctx
-	ready := make(chan net.Addr, 1)
-	cfg.ready = func(a net.Addr) { ready <- a }
-	done := make(chan error, 1)
-	go func() { done <- serve(e, cfg) }()
-	select {
-	case a := <-ready:
-		d.url = "http://" + a.String()
-	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, d.stderr)
-	case <-time.After(60 * time.Second):
-		t.Fatal("the server did not start")
-	}
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Error("the server did not stop")
-		}
-	})
+	d.url = serveLoopback(t, e, cfg)
 	return d
+}
+
+// demoSetup is the demo's configuration of the sample (demoConfig), its
+// index built in a temporary folder (tmp), and the env writing to stdout
+// and stderr that built it.
+func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg serveConfig, e *env, tmp string) {
+	t.Helper()
+	sample, err := backend.FindSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp = t.TempDir()
+	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
+	e = &env{stdout: stdout, stderr: stderr}
+	if cfg, err = demoConfig(e, sample); err != nil {
+		t.Fatalf("%v\n%s", err, e.stderr)
+	}
+	return cfg, e, tmp
 }
 
 func TestDemoServesTheSample(t *testing.T) {
@@ -162,11 +124,7 @@ func TestDemoServesTheSample(t *testing.T) {
 		if status != tc.status || !strings.HasPrefix(h.Get("Content-Type"), tc.ctype) {
 			t.Errorf("%s: %d %q, want %d %s", tc.path, status, h.Get("Content-Type"), tc.status, tc.ctype)
 		}
-		for _, w := range tc.contains {
-			if !strings.Contains(body, w) {
-				t.Errorf("%s lacks %q", tc.path, w)
-			}
-		}
+		checkText(t, tc.path, body, tc.contains, nil)
 	}
 }
 
@@ -177,32 +135,36 @@ func TestArticlePageWeight(t *testing.T) {
 		t.Skip("indexes the sample")
 	}
 	d := startDemo(t)
+	checkPageWeight(t, http.DefaultClient, d.url, len(backend.CSS()), nil)
+}
+
+// checkPageWeight fetches with c from the server at base the page of every
+// article of the sample (searched for lighthouse lens coffee bridge) and
+// fails the test when one weighs more than 50 KB beside its article's text,
+// assets (the bytes of the stylesheets and scripts the page loads) included.
+// check, when not nil, sees each page.
+func checkPageWeight(t *testing.T, c *http.Client, base string, assets int, check func(id string, page []byte)) {
+	t.Helper()
 	sample, _ := backend.FindSample()
 	dir, err := article.OpenDir(filepath.Join(sample, "articles"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	css := len(backend.CSS())
 	worst, worstID := 0, ""
 	for _, id := range dir.IDs() {
 		a, err := dir.Parse(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := http.Get(d.url + "/article/" + id + "?q=lighthouse+lens+coffee+bridge")
-		if err != nil {
-			t.Fatal(err)
+		b := fetchOK(t, c, base+"/article/"+id+"?q=lighthouse+lens+coffee+bridge")
+		if check != nil {
+			check(id, b)
 		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Fatalf("%s: %d", id, resp.StatusCode)
-		}
-		if w := len(b) + css - len(a.Text); w > worst {
+		if w := len(b) + assets - len(a.Text); w > worst {
 			worst, worstID = w, id
 		}
 	}
-	t.Logf("heaviest article page beside its text: %d bytes (%s, stylesheet included)", worst, worstID)
+	t.Logf("heaviest article page beside its text: %d bytes (%s, with %d bytes of stylesheets and scripts)", worst, worstID, assets)
 	if worst > 50_000 {
 		t.Errorf("article %s: %d bytes beside its text, more than 50 KB", worstID, worst)
 	}
@@ -279,16 +241,7 @@ func TestPrintURLs(t *testing.T) {
 	for _, tc := range tests {
 		var out bytes.Buffer
 		printURLs(&env{stdout: &out, stderr: io.Discard}, tc.addr, tc.demo)
-		for _, w := range tc.want {
-			if !strings.Contains(out.String(), w) {
-				t.Errorf("%v: output lacks %q:\n%s", tc.addr, w, out.String())
-			}
-		}
-		for _, w := range tc.wantNone {
-			if strings.Contains(out.String(), w) {
-				t.Errorf("%v: output has %q:\n%s", tc.addr, w, out.String())
-			}
-		}
+		checkText(t, tc.addr.String()+": output", out.String(), tc.want, tc.wantNone)
 	}
 }
 
@@ -300,30 +253,7 @@ func TestServeWithoutIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := &syncBuffer{}
-	e := &env{stdout: &syncBuffer{}, stderr: stderr}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(e, serveConfig{Config: backend.Config{Qrels: filepath.Join(sample, "judgments.qrels"), Runs: []string{filepath.Join(sample, "runs", "ric.fol")}},
-			addr: "127.0.0.1:0", ctx: ctx, ready: func(a net.Addr) { ready <- a }})
-	}()
-	var base string
-	select {
-	case a := <-ready:
-		base = "http://" + a.String()
-	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, stderr)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not start")
-	}
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
+	base, stderr := startServe(t, backend.Config{Qrels: filepath.Join(sample, "judgments.qrels"), Runs: []string{filepath.Join(sample, "runs", "ric.fol")}})
 	// the sample's judged topics: 12, each with the run's articles
 	if !regexp.MustCompile(`run readsim-ric: (\d+) of its (\d+) articles have no text`).MatchString(stderr.String()) ||
 		!strings.Contains(stderr.String(), "(no index: no search)") {

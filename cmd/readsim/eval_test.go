@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -13,13 +12,13 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article/shareddata"
+	"github.com/readsim/readsim/internal/testfs"
 )
 
+// runEvalCmd runs readsim eval with args (runCLI).
 func runEvalCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code = runMain(&env{stdout: &out, stderr: &errb}, append([]string{"eval"}, args...))
-	return code, out.String(), errb.String()
+	return runCLI(append([]string{"eval"}, args...)...)
 }
 
 // values parses measure<TAB>topic<TAB>value lines (tabs may be doubled, the
@@ -150,21 +149,10 @@ func TestEvalRefusesInterleaved(t *testing.T) {
 	}
 }
 
-// writeFiles writes name → content into a temporary folder.
-func writeFiles(t *testing.T, files map[string]string) string {
-	dir := t.TempDir()
-	for n, c := range files {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestEvalSmall(t *testing.T) {
 	// Topic 1: a relevant [0,50) of 100, b relevant [10,20) of 40; c unjudged.
 	// Topic 2: d relevant [0,10) of 10. Topic 9 is not judged.
-	dir := writeFiles(t, map[string]string{
+	dir := testfs.Temp(t, map[string]string{
 		"q":  "1 Q0 a 50 100 0 0:50\r\n1 Q0 b 10 40 0 10:10\r\n2 Q0 d 10 10 0 0:10\r\n",
 		"r1": "1 Q0 c 1 3 r1 0 10\n1 Q0 a 2 2 r1 0 200\n9 Q0 x 1 1 r1 0 5\n",
 		"r2": "1 Q0 b 1 3 r2\n1 Q0 a 2 2 r2\n",
@@ -209,17 +197,13 @@ func TestEvalSmall(t *testing.T) {
 			if out != tc.out {
 				t.Errorf("stdout\n%s\nwant\n%s", out, tc.out)
 			}
-			for _, s := range tc.stderr {
-				if !strings.Contains(stderr, s) {
-					t.Errorf("stderr lacks %q:\n%s", s, stderr)
-				}
-			}
+			checkText(t, "stderr", stderr, tc.stderr, nil)
 		})
 	}
 }
 
 func TestEvalGPPastTheEnd(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfs.Temp(t, map[string]string{
 		"q": "1 Q0 a 50 100 0 0:50\n1 Q0 b 10 40 0 10:10\n",
 		"r": "1 Q0 b 1 3 r\n1 Q0 a 2 2 r\n",
 	})
@@ -244,7 +228,7 @@ func TestEvalGPPastTheEnd(t *testing.T) {
 }
 
 func TestEvalJSON(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfs.Temp(t, map[string]string{
 		"q": "1 Q0 a 50 100 0 0:50\n",
 		"r": "1 Q0 a 1 1 r 0 100\n",
 	})
@@ -280,7 +264,7 @@ func TestEvalJSON(t *testing.T) {
 // TestEvalRunValidation checks the run validation errors of issue 3 end to
 // end: exit 2 with the file and the (true) line.
 func TestEvalRunValidation(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfs.Temp(t, map[string]string{
 		"q": "1 Q0 a 10 100 0 0:10\n1 Q0 b 10 100 0 0:10\n",
 		// The same TREC line twice (lines 2 and 3).
 		"dup.trec": "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 b 2 2 r\n",

@@ -60,11 +60,7 @@ func TestFidelityCommand(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
-	for _, s := range []string{"SSTRSI", "SS ≥ SL", "FAIL", "AgP\\F(4): SS ≥ SL"} {
-		if !strings.Contains(stdout, s) {
-			t.Errorf("output lacks %q:\n%s", s, stdout)
-		}
-	}
+	checkText(t, "output", stdout, []string{"SSTRSI", "SS ≥ SL", "FAIL", "AgP\\F(4): SS ≥ SL"}, nil)
 	for _, n := range []string{"gP-F(4)-answer-sets.svg", "gP-F(4)-rankings.svg", "expectations-AgP_F(4).svg"} {
 		if _, err := os.Stat(filepath.Join(plots, n)); err != nil {
 			t.Error(err)

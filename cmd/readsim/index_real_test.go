@@ -20,27 +20,19 @@ func TestIndexRealCollection(t *testing.T) {
 		t.Skipf("no real Wikipedia articles at %s (../shared/data/wikipedia from the repository root): %v", realArticles, err)
 	}
 	idx := filepath.Join(t.TempDir(), "idx")
-	code, _, stderr := runCmd(t, "index", "--articles", realArticles, "--index", idx)
+	code, _, stderr := runCLI("index", "--articles", realArticles, "--index", idx)
 	if code != 0 {
 		t.Fatalf("index: exit %d: %s", code, stderr)
 	}
 	// 27 + 25 + 25 articles, each in its folder's language
-	for _, want := range []string{
+	want := []string{
 		"built " + idx + ": 77 articles",
 		"indexed 77",
 		"the collection's DTD: " + filepath.Join(realArticles, "article.dtd") + "\n",
 		"ignored " + filepath.Join(realArticles, "README.md") + ": not an article",
 		"languages: en 27, ko 25, zh 25\n",
-	} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("index summary lacks %q:\n%s", want, stderr)
-		}
 	}
-	for _, bad := range []string{"skipped", "warning", ".dtd: not an article"} {
-		if strings.Contains(stderr, bad) {
-			t.Errorf("index summary says %q:\n%s", bad, stderr)
-		}
-	}
+	checkText(t, "index summary", stderr, want, []string{"skipped", "warning", ".dtd: not an article"})
 
 	for _, tc := range []struct {
 		query []string
@@ -51,7 +43,7 @@ func TestIndexRealCollection(t *testing.T) {
 		{[]string{"马王堆汉墓"}, "7481\tzh\t马王堆汉墓", "[马王堆汉墓]"},
 		{[]string{"martial", "arts"}, "19501\ten\tMartial arts", "[martial] [arts]"},
 	} {
-		code, out, stderr := runCmd(t, append([]string{"search", "--index", idx, "--k", "3"}, tc.query...)...)
+		code, out, stderr := runCLI(append([]string{"search", "--index", idx, "--k", "3"}, tc.query...)...)
 		if code != 0 {
 			t.Fatalf("search %v: exit %d: %s", tc.query, code, stderr)
 		}
@@ -77,7 +69,7 @@ func TestIndexRealCollection(t *testing.T) {
 	// a run of topics in two languages: each finds its article first
 	topics := filepath.Join(t.TempDir(), "topics.txt")
 	os.WriteFile(topics, []byte("T1 송혜교\nT2 意大利餃\nT3 kimchi\n"), 0o644)
-	code, out, stderr := runCmd(t, "run", "--index", idx, "--topics", topics, "--k", "1", "--task", "bic", "--run-id", "r")
+	code, out, stderr := runCLI("run", "--index", idx, "--topics", topics, "--k", "1", "--task", "bic", "--run-id", "r")
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
@@ -114,7 +106,7 @@ func TestIndexArticleFlags(t *testing.T) {
 	}
 	idx := filepath.Join(dir, "idx")
 	// no DTD anywhere: one warning for the collection, the built-in entities
-	code, _, stderr := runCmd(t, "index", "--articles", articles, "--index", idx)
+	code, _, stderr := runCLI("index", "--articles", articles, "--index", idx)
 	if code != 0 {
 		t.Fatalf("index: exit %d: %s", code, stderr)
 	}
@@ -125,12 +117,12 @@ func TestIndexArticleFlags(t *testing.T) {
 		t.Errorf("no header id warning:\n%s", stderr)
 	}
 	// --dtd names it: no warning, and the index is rebuilt (a new DTD)
-	code, _, stderr = runCmd(t, "index", "--articles", articles, "--index", idx, "--dtd", filepath.Join(dir, "dtds", "my.dtd"))
+	code, _, stderr = runCLI("index", "--articles", articles, "--index", idx, "--dtd", filepath.Join(dir, "dtds", "my.dtd"))
 	if code != 0 || strings.Contains(stderr, "is not at") || !strings.Contains(stderr, "my.dtd is new") || !strings.Contains(stderr, "indexed 3") {
 		t.Errorf("--dtd: exit %d:\n%s", code, stderr)
 	}
 	// --lang forces the language
-	code, _, stderr = runCmd(t, "index", "--articles", articles, "--index", idx, "--dtd", filepath.Join(dir, "dtds", "my.dtd"), "--lang", "ko")
+	code, _, stderr = runCLI("index", "--articles", articles, "--index", idx, "--dtd", filepath.Join(dir, "dtds", "my.dtd"), "--lang", "ko")
 	if code != 0 || !strings.Contains(stderr, "languages: ko 3\n") {
 		t.Errorf("--lang ko: exit %d:\n%s", code, stderr)
 	}
@@ -141,7 +133,7 @@ func TestIndexArticleFlags(t *testing.T) {
 		{[]string{"--lang", "k"}, "--lang"},
 		{[]string{"--dtd", filepath.Join(dir, "none.dtd")}, "none.dtd"},
 	} {
-		code, _, stderr := runCmd(t, append([]string{"index", "--articles", articles, "--index", idx}, tc.args...)...)
+		code, _, stderr := runCLI(append([]string{"index", "--articles", articles, "--index", idx}, tc.args...)...)
 		if code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
 		}
@@ -162,10 +154,10 @@ func TestSearchTerminal(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 	}
 	idx := filepath.Join(t.TempDir(), "idx")
-	if code, _, stderr := runCmd(t, "index", "--articles", dir, "--index", idx); code != 0 {
+	if code, _, stderr := runCLI("index", "--articles", dir, "--index", idx); code != 0 {
 		t.Fatalf("index: %d %s", code, stderr)
 	}
-	code, out, stderr := runCmd(t, "search", "--index", idx, "丑寅")
+	code, out, stderr := runCLI("search", "--index", idx, "丑寅")
 	if code != 0 {
 		t.Fatalf("search: %d %s", code, stderr)
 	}
@@ -193,7 +185,7 @@ func TestSearchTerminal(t *testing.T) {
 // the article it titles, and the contributor is not searchable.
 func TestIndexTwoWikipedias(t *testing.T) {
 	idx := filepath.Join(t.TempDir(), "idx")
-	code, _, stderr := runCmd(t, "index", "--articles", multilang, "--index", idx)
+	code, _, stderr := runCLI("index", "--articles", multilang, "--index", idx)
 	if code != 0 {
 		t.Fatalf("index: exit %d: %s", code, stderr)
 	}
@@ -213,7 +205,7 @@ func TestIndexTwoWikipedias(t *testing.T) {
 		{[]string{"The", "Who"}, []string{"4001 en"}},
 		{[]string{"fog", "signal"}, []string{"en/7001 en", "en/3951 en"}},
 	} {
-		code, out, stderr := runCmd(t, append([]string{"search", "--index", idx}, tc.query...)...)
+		code, out, stderr := runCLI(append([]string{"search", "--index", idx}, tc.query...)...)
 		if code != 0 {
 			t.Errorf("search %v: exit %d: %s", tc.query, code, stderr)
 			continue
@@ -231,11 +223,11 @@ func TestIndexTwoWikipedias(t *testing.T) {
 			t.Errorf("search %v: %v, want %v\n%s", tc.query, ids, tc.ids, out)
 		}
 	}
-	code, out, stderr := runCmd(t, "search", "--index", idx, "gullwingbot")
+	code, out, stderr := runCLI("search", "--index", idx, "gullwingbot")
 	if code != 0 || out != "" || !strings.Contains(stderr, "no article matches") {
 		t.Errorf("the contributor: exit %d, %q %q; want no article", code, out, stderr)
 	}
-	if code, _, stderr := runCmd(t, "search", "--index", idx, "the"); code != 2 || !strings.Contains(stderr, "no searchable word") {
+	if code, _, stderr := runCLI("search", "--index", idx, "the"); code != 2 || !strings.Contains(stderr, "no searchable word") {
 		t.Errorf("a stop word that titles nothing: exit %d: %s", code, stderr)
 	}
 }

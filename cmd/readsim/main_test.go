@@ -22,6 +22,22 @@ func runCLI(args ...string) (status int, stdout, stderr string) {
 // recorded readings).
 var cliCommands = []string{"demo", "index", "search", "run", "eval", "compare", "replay", "fidelity", "inspect", "render", "serve", "assess", "measures", "calibrate"}
 
+// checkText reports each of want that text (named what) lacks and each of
+// not that it holds.
+func checkText(t *testing.T, what, text string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s %q lacks %q", what, text, w)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(text, w) {
+			t.Errorf("%s %q holds %q", what, text, w)
+		}
+	}
+}
+
 func TestEveryCommandAnswersHelp(t *testing.T) {
 	for _, name := range cliCommands {
 		for _, h := range []string{"-h", "--help"} {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -138,9 +137,6 @@ func noCutText(t *testing.T, ctx context.Context, page string) {
 // race at normal speed: the readers stay within one screen of characters of
 // each other, the controls say what they will do, the frames take no taps.
 func TestBrowserRace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
 	ctx := browser(t)
 	d := startDemo(t)
 	start := time.Now()
@@ -308,39 +304,10 @@ type inexServer struct {
 // (failing under CI); the server stops when the test ends.
 func startINEX(t *testing.T) *inexServer {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "data", "inex")
+	dir := shareddata.INEX(t)
 	qrels := filepath.Join(dir, "inex2009-2010.qrels")
-	if _, err := os.Stat(qrels); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set and %s is missing", qrels)
-		}
-		t.Skipf("%s is missing: the INEX race needs ../shared/data/inex beside the repository", qrels)
-	}
-	x := &inexServer{qrels: qrels, ric: filepath.Join(dir, "passage-run.ric.fol"), trec: filepath.Join(dir, "article-run.trec"), stderr: &syncBuffer{}}
-	e := &env{stdout: &syncBuffer{}, stderr: x.stderr}
-	sctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(e, serveConfig{Config: backend.Config{Qrels: qrels, Runs: []string{x.ric, x.trec}, Topics: filepath.Join(dir, "inex2009-topics.xml")},
-			addr: "127.0.0.1:0", ctx: sctx, ready: func(a net.Addr) { ready <- a }})
-	}()
-	select {
-	case a := <-ready:
-		x.url = "http://" + a.String()
-	case err := <-done:
-		cancel()
-		t.Fatalf("serve: %v\n%s", err, x.stderr)
-	case <-time.After(60 * time.Second):
-		cancel()
-		t.Fatal("the server did not start")
-	}
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
+	x := &inexServer{qrels: qrels, ric: filepath.Join(dir, "passage-run.ric.fol"), trec: filepath.Join(dir, "article-run.trec")}
+	x.url, x.stderr = startServe(t, backend.Config{Qrels: qrels, Runs: []string{x.ric, x.trec}, Topics: filepath.Join(dir, "inex2009-topics.xml")})
 	return x
 }
 
@@ -350,9 +317,6 @@ func startINEX(t *testing.T) *inexServer {
 // longest title of the set still shows the frames and the whole board in
 // the first screen, its title whole on a line of its own.
 func TestBrowserRaceINEX(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
 	ctx := browser(t)
 	x := startINEX(t)
 	for _, want := range []string{"run bertric: 11582 of its 11582 articles have no text", "run indri: 11682 of its 11682 articles have no text"} {
@@ -401,9 +365,6 @@ func TestBrowserRaceINEX(t *testing.T) {
 // counters, the topic's scores and the line saying that the articles have
 // no text are all in the first screen; with the set's longest title too.
 func TestBrowserSimulateINEX(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
 	ctx := browser(t)
 	x := startINEX(t)
 	inView := []string{"#reader", "#status", "#lane .screen", ".legend", ".counters", "#scores"}

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,50 +15,6 @@ import (
 
 	"github.com/readsim/readsim/web/backend"
 )
-
-// startServe runs serve in process on a free loopback port until the test
-// ends, and returns its URL and its standard error.
-func startServe(t *testing.T, cfg backend.Config) (string, *syncBuffer) {
-	t.Helper()
-	stderr := &syncBuffer{}
-	e := &env{stdout: &syncBuffer{}, stderr: stderr}
-	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- serve(e, serveConfig{Config: cfg, addr: "127.0.0.1:0", rate: -1, ctx: ctx, ready: func(a net.Addr) { ready <- a }})
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	select {
-	case a := <-ready:
-		return "http://" + a.String(), stderr
-	case err := <-done:
-		done <- err
-		t.Fatalf("serve: %v\n%s", err, stderr)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not start")
-	}
-	return "", nil
-}
-
-// getOK returns the body of a 200 answer to a GET of u, or an error.
-func getOK(u string) (string, error) {
-	resp, err := http.Get(u)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err == nil && resp.StatusCode != http.StatusOK {
-		err = fmt.Errorf("%s: status %s", u, resp.Status)
-	}
-	return string(b), err
-}
 
 // TestServeFromAnotherFolder indexes with a relative --articles path, then
 // serves the index from another working folder: the article page is there
@@ -78,7 +30,7 @@ func TestServeFromAnotherFolder(t *testing.T) {
 	}
 	os.MkdirAll(filepath.Join(dir, "elsewhere"), 0o755)
 	t.Chdir(filepath.Join(dir, "work"))
-	if code, _, errs := runCmd(t, "index", "--articles", "arts", "--index", "idx"); code != 0 {
+	if code, _, errs := runCLI("index", "--articles", "arts", "--index", "idx"); code != 0 {
 		t.Fatalf("index: %d %s", code, errs)
 	}
 	t.Chdir(filepath.Join(dir, "elsewhere"))
@@ -205,7 +157,7 @@ func TestServeSwitchesToRebuiltIndex(t *testing.T) {
 	}
 	index := func(articles string, more ...string) {
 		t.Helper()
-		if code, _, errs := runCmd(t, append([]string{"index", "--articles", articles, "--index", idx}, more...)...); code != 0 {
+		if code, _, errs := runCLI(append([]string{"index", "--articles", articles, "--index", idx}, more...)...); code != 0 {
 			t.Fatalf("index %v: %d %s", more, code, errs)
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/xml"
 	"io"
 	"os"
@@ -10,10 +9,9 @@ import (
 	"testing"
 )
 
+// runRenderCmd runs readsim render with args (runCLI).
 func runRenderCmd(args ...string) (code int, stdout, stderr string) {
-	var o, e bytes.Buffer
-	code = runMain(&env{stdout: &o, stderr: &e}, append([]string{"render"}, args...))
-	return code, o.String(), e.String()
+	return runCLI(append([]string{"render"}, args...)...)
 }
 
 // renderArticles writes a small collection with articles in nested folders.
@@ -90,11 +88,7 @@ func TestRenderWarnings(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	wellFormed(t, out)
-	for _, want := range []string{"passage 12:10 runs past the end of article 42 (15 characters): clipped", "overlapping passages merged: 2 passages shown"} {
-		if !strings.Contains(errs, want) {
-			t.Errorf("stderr lacks %q: %s", want, errs)
-		}
-	}
+	checkText(t, "stderr", errs, []string{"passage 12:10 runs past the end of article 42 (15 characters): clipped", "overlapping passages merged: 2 passages shown"}, nil)
 }
 
 func TestRenderBadInput(t *testing.T) {

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -22,7 +20,6 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
-	"github.com/readsim/readsim/web/backend"
 )
 
 // startStudyDemo serves the demo on the sample with a reading study in a
@@ -30,45 +27,14 @@ import (
 // returning the server's URL, the folder and the judgments.
 func startStudyDemo(t *testing.T) (url, dir, qrels string) {
 	t.Helper()
-	sample, err := backend.FindSample()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
 	stderr := &syncBuffer{}
-	e := &env{stdout: &syncBuffer{}, stderr: stderr}
-	cfg, err := demoConfig(e, sample)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr)
-	}
+	cfg, e, tmp := demoSetup(t, &syncBuffer{}, stderr)
 	dir = filepath.Join(tmp, "study")
 	if keep := os.Getenv("READSIM_STUDY_DIR"); keep != "" {
 		dir = keep // the recordings kept (for the README's examples)
 	}
-	cfg.Study, cfg.addr, cfg.rate = dir, "127.0.0.1:0", -1
-	ctx, cancel := context.WithCancel(context.Background())
-	cfg.ctx = ctx
-	ready := make(chan net.Addr, 1)
-	cfg.ready = func(a net.Addr) { ready <- a }
-	done := make(chan error, 1)
-	go func() { done <- serve(e, cfg) }()
-	select {
-	case a := <-ready:
-		url = "http://" + a.String()
-	case err := <-done:
-		t.Fatalf("serve: %v\n%s", err, stderr)
-	case <-time.After(60 * time.Second):
-		t.Fatal("the server did not start")
-	}
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Error("the server did not stop")
-		}
-	})
+	cfg.Study, cfg.rate = dir, -1
+	url = serveLoopback(t, e, cfg)
 	abs, _ := filepath.Abs(dir)
 	if !strings.Contains(stderr.String(), "reading study at /study: 12 topics, 3 per participant; recordings in "+abs) {
 		t.Errorf("start-up does not say where the recordings go:\n%s", stderr)
@@ -130,9 +96,6 @@ type recLine struct {
 // screens (by the test's own reckoning from data-o, not the recorder's), and
 // scores as the judged passages say.
 func TestBrowserStudy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
 	ctx := browser(t)
 	// 1.5 device pixels per CSS pixel: the README's screenshots (540×960)
 	do(t, ctx, chromedp.EmulateViewport(360, 640, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(1.5)))

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -59,42 +58,12 @@ func TestStudyArticlePageWeight(t *testing.T) {
 	}
 	u, _, _ := startStudyDemo(t)
 	c := participantClient(t, u)
-	sample, _ := backend.FindSample()
-	dir, err := article.OpenDir(filepath.Join(sample, "articles"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fetch := func(path string) []byte {
-		resp, err := c.Get(u + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			t.Fatalf("%s: %d", path, resp.StatusCode)
-		}
-		return b
-	}
-	assets := len(backend.CSS()) + len(fetch("/static/study.js")) + len(fetch("/static/study.css"))
-	worst, worstID := 0, ""
-	for _, id := range dir.IDs() {
-		a, err := dir.Parse(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := fetch("/article/" + id + "?q=lighthouse+lens+coffee+bridge")
-		if !strings.Contains(string(b), `<script src="/static/study.js" defer="defer"></script>`) {
+	assets := len(backend.CSS()) + len(fetchOK(t, c, u+"/static/study.js")) + len(fetchOK(t, c, u+"/static/study.css"))
+	checkPageWeight(t, c, u, assets, func(id string, page []byte) {
+		if !strings.Contains(string(page), `<script src="/static/study.js" defer="defer"></script>`) {
 			t.Fatalf("%s: a participant's page without the recorder", id)
 		}
-		if w := len(b) + assets - len(a.Text); w > worst {
-			worst, worstID = w, id
-		}
-	}
-	t.Logf("heaviest article page of a participant beside its text: %d bytes (%s; stylesheets and recorder included)", worst, worstID)
-	if worst > 50_000 {
-		t.Errorf("article %s: %d bytes beside its text, more than 50 KB", worstID, worst)
-	}
+	})
 }
 
 // TestStudyFolderIsReadings: the study's folder, as the README says to use

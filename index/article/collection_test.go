@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article/shareddata"
+	"github.com/readsim/readsim/internal/testfs"
 )
 
 // TestCollectionIDs checks the ids of a collection's files: the file name
@@ -198,7 +199,7 @@ func TestDetectArticleLang(t *testing.T) {
 		t.Errorf("--lang ko: %v %v", a, err)
 	}
 	dir := t.TempDir()
-	write(t, dir, map[string]string{"zh/1.xml": `<article><bdy><p>The English text of a mislabelled folder.</p></bdy></article>`})
+	testfs.Write(t, dir, map[string]string{"zh/1.xml": `<article><bdy><p>The English text of a mislabelled folder.</p></bdy></article>`})
 	if a, err := (&Reader{Root: dir}).ParseFile(filepath.Join(dir, "zh", "1.xml")); err != nil || a.Lang != "zh" {
 		t.Errorf("zh/: %v %v, want zh", a, err)
 	}
@@ -253,7 +254,7 @@ func TestFallbackEntities(t *testing.T) {
 		t.Errorf("warnings %q, want one naming &eacute; and the DTD", warnings)
 	}
 	dir := t.TempDir()
-	write(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"article.dtd": `<!ENTITY nbsp "&#160;">`,
 		"en/1.xml":    `<!DOCTYPE article SYSTEM "../article.dtd"><article>&nosuch;</article>`,
 	})
@@ -267,7 +268,7 @@ func TestFallbackEntities(t *testing.T) {
 // are used, with no empty list of places.
 func TestURLDTDWarning(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, map[string]string{"en/1.xml": `<!DOCTYPE article SYSTEM "http://127.0.0.1:9/article.dtd"><article>&eacute;</article>`})
+	testfs.Write(t, dir, map[string]string{"en/1.xml": `<!DOCTYPE article SYSTEM "http://127.0.0.1:9/article.dtd"><article>&eacute;</article>`})
 	for _, root := range []string{dir, ""} {
 		var warnings []string
 		rd := &Reader{Root: root, Warn: func(m string) { warnings = append(warnings, m) }}
@@ -292,7 +293,7 @@ func TestURLDTDWarning(t *testing.T) {
 // slash-separated relative path.
 func TestWalkCollection(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, map[string]string{"en/1.xml": "x", ".git/2.xml": "x", "ja/sub/3.xml": "x", "article.dtd": "x"})
+	testfs.Write(t, dir, map[string]string{"en/1.xml": "x", ".git/2.xml": "x", "ja/sub/3.xml": "x", "article.dtd": "x"})
 	if err := os.Symlink(filepath.Join(dir, "en", "1.xml"), filepath.Join(dir, "ja", "4.xml")); err != nil {
 		t.Skip("no symbolic links:", err)
 	}

@@ -64,20 +64,10 @@ type dtdParser struct {
 	d       *DTD
 }
 
-// DTDError is a problem in a DTD: the file, the line and what.
-type DTDError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-// Error returns "file:line: message".
-func (e *DTDError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return e.File + ": " + e.Msg
-}
+// DTDError is a problem in a DTD: the package's one file error, Error (the
+// file, the line and what; a DTD's errors have no column). The name is
+// kept for the callers that ask errors.As for a DTD's error.
+type DTDError = Error
 
 // ReadDTD reads a DTD file (an external subset).
 func ReadDTD(path string) (*DTD, error) {
@@ -85,7 +75,7 @@ func ReadDTD(path string) (*DTD, error) {
 	if st, err := os.Stat(path); err != nil {
 		return nil, err
 	} else if !st.Mode().IsRegular() {
-		return nil, &DTDError{File: path, Msg: "not a regular file"}
+		return nil, &Error{File: path, Msg: "not a regular file"}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -94,10 +84,10 @@ func ReadDTD(path string) (*DTD, error) {
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, MaxDTDBytes+1))
 	if err != nil {
-		return nil, &DTDError{File: path, Msg: err.Error()}
+		return nil, &Error{File: path, Msg: err.Error()}
 	}
 	if len(b) > MaxDTDBytes {
-		return nil, &DTDError{File: path, Msg: fmt.Sprintf("larger than %d MiB: not a DTD readsim reads", MaxDTDBytes>>20)}
+		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d MiB: not a DTD readsim reads", MaxDTDBytes>>20)}
 	}
 	return ParseDTD(b, path)
 }
@@ -108,7 +98,7 @@ func ReadDTD(path string) (*DTD, error) {
 func ParseDTD(b []byte, name string) (*DTD, error) {
 	s := strings.TrimPrefix(string(b), "\uFEFF")
 	if !utf8.ValidString(s) {
-		return nil, &DTDError{File: name, Msg: "not UTF-8 text"}
+		return nil, &Error{File: name, Msg: "not UTF-8 text"}
 	}
 	d := &DTD{Path: name, Entities: map[string]string{}, External: map[string]bool{}}
 	p := &dtdParser{file: name, src: normalizeNewlines(s), line: 1, pe: map[string]string{}, d: d}
@@ -127,7 +117,7 @@ func normalizeNewlines(s string) string {
 }
 
 func (p *dtdParser) errf(format string, args ...any) error {
-	return &DTDError{File: p.file, Line: p.line, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: p.file, Line: p.line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // advance moves n bytes on, counting lines.

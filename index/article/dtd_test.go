@@ -2,27 +2,14 @@ package article
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
-)
 
-// write creates the files of a small collection under dir.
-func write(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/readsim/readsim/internal/testfs"
+)
 
 // The DTD of an article is looked for beside it (its system identifier
 // relative to its folder), then at the collection root, then in the --dtd
@@ -98,7 +85,7 @@ func TestDTDResolution(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			write(t, root, tc.files)
+			testfs.Write(t, root, tc.files)
 			var warnings []string
 			rd := &Reader{Root: root, Warn: func(m string) { warnings = append(warnings, m) }}
 			if tc.flag != "" {
@@ -131,7 +118,7 @@ func TestMissingDTDWarnsOnce(t *testing.T) {
 		files["a/"+id+".xml"] = `<!DOCTYPE article SYSTEM "../article.dtd"><article>&nbsp;</article>`
 		files["b/"+id+"0.xml"] = `<!DOCTYPE article SYSTEM "../article.dtd"><article>&nbsp;</article>`
 	}
-	write(t, root, files)
+	testfs.Write(t, root, files)
 	var n atomic.Int32
 	rd := &Reader{Root: root, Warn: func(string) { n.Add(1) }}
 	done := make(chan error)
@@ -234,7 +221,7 @@ func TestEntities(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			write(t, root, map[string]string{"a.dtd": tc.dtd, "x/1.xml": `<!DOCTYPE article SYSTEM "../a.dtd">` + tc.xml})
+			testfs.Write(t, root, map[string]string{"a.dtd": tc.dtd, "x/1.xml": `<!DOCTYPE article SYSTEM "../a.dtd">` + tc.xml})
 			a, err := (&Reader{Root: root}).ParseFile(filepath.Join(root, "x", "1.xml"))
 			if err != nil {
 				t.Fatal(err)
@@ -255,7 +242,7 @@ func TestEntities(t *testing.T) {
 // The internal subset is read before the external DTD: its declarations bind.
 func TestInternalSubsetFirst(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, map[string]string{
+	testfs.Write(t, root, map[string]string{
 		"a.dtd":   `<!ENTITY x "external"><!ENTITY y "from the DTD">`,
 		"x/1.xml": `<!DOCTYPE article SYSTEM "../a.dtd" [ <!ENTITY x "internal"> <!ENTITY z "&y;!"> ]><article>&x;|&y;|&z;</article>`,
 	})
@@ -292,7 +279,7 @@ func TestEntityErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			write(t, root, map[string]string{"a.dtd": tc.dtd, "x/1.xml": `<!DOCTYPE article SYSTEM "../a.dtd">` + tc.xml})
+			testfs.Write(t, root, map[string]string{"a.dtd": tc.dtd, "x/1.xml": `<!DOCTYPE article SYSTEM "../a.dtd">` + tc.xml})
 			_, err := (&Reader{}).ParseFile(filepath.Join(root, "x", "1.xml"))
 			var e *Error
 			if !errors.As(err, &e) {
@@ -334,7 +321,7 @@ func TestDTDErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			write(t, root, map[string]string{"a.dtd": tc.dtd, "x/1.xml": tc.xml})
+			testfs.Write(t, root, map[string]string{"a.dtd": tc.dtd, "x/1.xml": tc.xml})
 			_, err := (&Reader{}).ParseFile(filepath.Join(root, "x", "1.xml"))
 			if err == nil || !strings.Contains(err.Error(), tc.msg) {
 				t.Errorf("err = %v, want one containing %q", err, tc.msg)

@@ -239,7 +239,7 @@ func (p *parser) directive(d *xml.Decoder, t xml.Directive) error {
 	if strings.TrimSpace(dt.internal) != "" {
 		internal, err = ParseDTD([]byte(dt.internal), p.name)
 		if err != nil {
-			var de *DTDError
+			var de *Error
 			if errors.As(err, &de) {
 				// the DOCTYPE ends on line; its internal subset starts
 				// internalAt bytes into it

@@ -154,22 +154,28 @@ func TestGroup(t *testing.T) {
 		{name: "trec distinct", in: "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n",
 			want: []RankedArticle{{Article: "a", Full: true, Entry: -1, Line: 1, Score: 2}, {Article: "b", Full: true, Entry: -1, Line: 2, Score: 1}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs, err := r.Topics[0].Group("r", tc.group, tc.merge)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Errorf("error %v, want %q", err, tc.err)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(docs, tc.want) {
-				t.Errorf("%v %+v", err, docs)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkGroup(t, tc.in, tc.group, tc.merge, tc.want, tc.err) })
+	}
+}
+
+// checkGroup reads the run text (named r) and checks that its first topic's
+// results group (RunTopic.Group) into want, or fail with an error holding
+// wantErr when it is not "".
+func checkGroup(t *testing.T, text string, group, merge bool, want []RankedArticle, wantErr string) {
+	t.Helper()
+	r, err := ReadRun("r", strings.NewReader(text), RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := r.Topics[0].Group("r", group, merge)
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("error %v, want %q", err, wantErr)
+		}
+		return
+	}
+	if err != nil || !reflect.DeepEqual(docs, want) {
+		t.Errorf("%v %+v", err, docs)
 	}
 }
 
@@ -290,22 +296,7 @@ func TestXMLRepeats(t *testing.T) {
 		{name: "bep twice merged", body: bep("10") + bep("40"), merge: true, want: []RankedArticle{{Article: "a", Entry: 10, Line: 3}}},
 		{name: "one each", body: whole + bep("10"), want: []RankedArticle{{Article: "a", Full: true, Entry: 10, Line: 3}}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := ReadRun("r", strings.NewReader(head+tc.body+tail), RunOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			docs, err := r.Topics[0].Group("r", false, tc.merge)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Errorf("error %v, want %q", err, tc.err)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(docs, tc.want) {
-				t.Errorf("%v %+v", err, docs)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkGroup(t, head+tc.body+tail, false, tc.merge, tc.want, tc.err) })
 	}
 }
 

@@ -37,44 +37,29 @@ func WriteRun(w io.Writer, run *Run) error {
 	var b []byte
 	for _, t := range run.Topics {
 		for i, r := range t.Results {
-			if run.Format == Genomics {
-				if r.Full {
-					return fmt.Errorf("topic %s, document %s: a whole-document result has no Genomics line (its length is unknown): write a TREC run", t.ID, r.Article)
-				}
-				b = append(b[:0], t.ID...)
-				b = append(b, ' ')
-				b = append(b, r.Article...)
-				b = append(b, ' ')
-				b = strconv.AppendInt(b, int64(i+1), 10)
-				b = append(b, ' ')
-				b = strconv.AppendFloat(b, r.Score, 'f', 6, 64)
-				b = append(b, ' ')
-				b = strconv.AppendInt(b, int64(r.Start), 10)
-				b = append(b, ' ')
-				b = strconv.AppendInt(b, int64(r.End-r.Start), 10)
-				b = append(b, ' ')
-				b = append(b, id...)
-				b = append(b, '\n')
-				bw.Write(b)
-				continue
+			switch {
+			case r.Full && run.Format == Genomics:
+				return fmt.Errorf("topic %s, document %s: a whole-document result has no Genomics line (its length is unknown): write a TREC run", t.ID, r.Article)
+			case r.Full && run.Format == FOL:
+				return fmt.Errorf("topic %s, article %s: a whole-article result has no FOL line (its length is unknown): write a TREC run", t.ID, r.Article)
 			}
 			b = append(b[:0], t.ID...)
-			b = append(b, " Q0 "...)
-			b = append(b, r.Article...)
-			b = append(b, ' ')
-			b = strconv.AppendInt(b, int64(i+1), 10)
-			b = append(b, ' ')
-			b = strconv.AppendFloat(b, r.Score, 'f', 6, 64)
-			b = append(b, ' ')
-			b = append(b, id...)
-			if run.Format == FOL {
-				if r.Full {
-					return fmt.Errorf("topic %s, article %s: a whole-article result has no FOL line (its length is unknown): write a TREC run", t.ID, r.Article)
+			if run.Format == Genomics {
+				b = append(b, ' ')
+				b = append(b, r.Article...)
+				b = appendRankScore(b, i+1, r.Score)
+				b = appendSpan(b, r.Start, r.End, ' ')
+				b = append(b, ' ')
+				b = append(b, id...)
+			} else {
+				b = append(b, " Q0 "...)
+				b = append(b, r.Article...)
+				b = appendRankScore(b, i+1, r.Score)
+				b = append(b, ' ')
+				b = append(b, id...)
+				if run.Format == FOL {
+					b = appendSpan(b, r.Start, r.End, ' ')
 				}
-				b = append(b, ' ')
-				b = strconv.AppendInt(b, int64(r.Start), 10)
-				b = append(b, ' ')
-				b = strconv.AppendInt(b, int64(r.End-r.Start), 10)
 			}
 			b = append(b, '\n')
 			bw.Write(b)
@@ -130,13 +115,26 @@ func WriteJudgments(w io.Writer, js []*Judgment) error {
 			b = strconv.AppendInt(b, int64(n), 10)
 		}
 		for _, p := range j.Rel {
-			b = append(b, ' ')
-			b = strconv.AppendInt(b, int64(p.Start), 10)
-			b = append(b, ':')
-			b = strconv.AppendInt(b, int64(p.End-p.Start), 10)
+			b = appendSpan(b, p.Start, p.End, ':')
 		}
 		b = append(b, '\n')
 		bw.Write(b)
 	}
 	return bw.Flush()
+}
+
+// appendRankScore appends " rank score", the score with six decimals.
+func appendRankScore(b []byte, rank int, score float64) []byte {
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(rank), 10)
+	b = append(b, ' ')
+	return strconv.AppendFloat(b, score, 'f', 6, 64)
+}
+
+// appendSpan appends the span [start, end) as " offset<sep>length".
+func appendSpan(b []byte, start, end int, sep byte) []byte {
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(start), 10)
+	b = append(b, sep)
+	return strconv.AppendInt(b, int64(end-start), 10)
 }

@@ -3,15 +3,16 @@ package backend
 import (
 	"context"
 	"encoding/json"
-	"github.com/readsim/readsim/effort"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/testfs"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web"
 )
@@ -29,16 +30,23 @@ T9 Q0 a1 1 1.0 myrun 0 10
 
 func newReplays(t *testing.T) *Replays {
 	t.Helper()
-	q, err := inex.ReadQrels("q", strings.NewReader(qrelsText), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := inex.ReadRun("r", strings.NewReader(runText), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, r := readInputs(t, qrelsText, runText)
 	ts := []inex.Topic{{ID: "T1", Title: "first topic"}}
 	return NewReplays(q, ts, []Run{{Run: r, Source: "flag"}})
+}
+
+// readInputs reads judgments (named q) and a run (named r) given as text.
+func readInputs(t *testing.T, qrels, run string) (*inex.Qrels, *inex.Run) {
+	t.Helper()
+	q, err := inex.ReadQrels("q", strings.NewReader(qrels), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := inex.ReadRun("r", strings.NewReader(run), inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q, r
 }
 
 func TestReplaysLists(t *testing.T) {
@@ -132,7 +140,7 @@ func TestArticlePageLinksAndLang(t *testing.T) {
 		"a/1.xml": `<article xmlns:xlink="http://www.w3.org/1999/xlink"><header><title>조선 장조</title><id>1</id></header><bdy><p>사도세자는 <link xlink:type="simple" xlink:href="../002/2.xml">영조</link>의 아들이다. <link xlink:type="simple" xlink:href="../003/3.xml">정조</link>의 아버지.</p></bdy></article>`,
 		"b/2.xml": `<article><header><title>영조</title></header><bdy><p>조선의 왕.</p></bdy></article>`,
 	}
-	writeFiles(t, dir, files)
+	testfs.Write(t, dir, files)
 	d, err := article.OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)

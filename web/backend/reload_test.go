@@ -10,22 +10,9 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/internal/testfs"
 	"github.com/readsim/readsim/web"
 )
-
-// writeFiles writes files (name → text) below dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // buildIndex indexes the articles folder into idx.
 func buildIndex(t *testing.T, articles, idx string) {
@@ -53,7 +40,7 @@ func buildIndex(t *testing.T, articles, idx string) {
 func TestAssemblyReload(t *testing.T) {
 	dir := t.TempDir()
 	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	writeFiles(t, articles, map[string]string{
+	testfs.Write(t, articles, map[string]string{
 		"1.xml": `<article><header><title>Fresnel lens</title></header><bdy><p>Lens makers.</p></bdy></article>`,
 		"2.xml": `<article><header><title>Bridge</title></header><bdy><p>A bridge over water.</p></bdy></article>`,
 	})
@@ -70,7 +57,7 @@ func TestAssemblyReload(t *testing.T) {
 	if _, err := oldPages.Render("1", nil, web.PageOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, articles, map[string]string{
+	testfs.Write(t, articles, map[string]string{
 		"1.xml": `<article><header><title>Fresnel lens</title></header><bdy><p>Zorblaxite is a unique mineral.</p></bdy></article>`,
 		"3.xml": `<article><header><title>Lens grinding</title></header><bdy><p>Grinding lenses.</p></bdy></article>`,
 	})
@@ -113,7 +100,7 @@ func TestAssemblyReload(t *testing.T) {
 	}
 	// a rebuild from a folder that then disappears
 	other := filepath.Join(dir, "other")
-	writeFiles(t, other, map[string]string{"4.xml": `<article><header><title>Quokka</title></header><bdy><p>A quokka smiles.</p></bdy></article>`})
+	testfs.Write(t, other, map[string]string{"4.xml": `<article><header><title>Quokka</title></header><bdy><p>A quokka smiles.</p></bdy></article>`})
 	buildIndex(t, other, idx)
 	hidden := other + ".hidden"
 	if err := os.Rename(other, hidden); err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web"
 )
 
@@ -25,14 +24,7 @@ T1 Q0 a1 2 1.0 sumrun 0 20
 
 func summaryReplays(t *testing.T) *Replays {
 	t.Helper()
-	q, err := inex.ReadQrels("q", strings.NewReader(summaryQrels), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := inex.ReadRun("r", strings.NewReader(summaryRun), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, r := readInputs(t, summaryQrels, summaryRun)
 	return NewReplays(q, nil, []Run{{Run: r, Source: "flag"}})
 }
 
@@ -125,14 +117,7 @@ func TestSummaryByHand(t *testing.T) {
 }
 
 func TestMissingText(t *testing.T) {
-	q, err := inex.ReadQrels("q", strings.NewReader(qrelsText), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := inex.ReadRun("r", strings.NewReader(runText), inex.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, r := readInputs(t, qrelsText, runText)
 	// myrun retrieves a1 and a2 for the judged T1 (T9 is not judged)
 	got := MissingText(q, []Run{{Run: r}}, func(id string) bool { return id == "a1" })
 	if len(got) != 1 || got[0] != (TextCount{Run: "myrun", Articles: 2, None: 1}) {

@@ -33,6 +33,18 @@
   // breakable lets long measure names wrap after their backslash.
   function breakable(name) { return name.replace(/\\/g, '\\\u200b'); }
 
+  // svgAppender returns el(name, attrs, text), which appends to svg a new
+  // SVG element with those attributes (and text) and returns it.
+  function svgAppender(svg) {
+    return (name, attrs, text) => {
+      const e = document.createElementNS(SVG, name);
+      for (const k in attrs) e.setAttribute(k, attrs[k]);
+      if (text != null) e.textContent = text;
+      svg.appendChild(e);
+      return e;
+    };
+  }
+
   // ---- characters in the frame (render's data-o rule, code points) ----
 
   function cpLen(s) {
@@ -462,13 +474,7 @@
     const H = Math.max(80, svg.clientHeight || 200);
     svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
     svg.textContent = '';
-    const el = (name, attrs, text) => {
-      const e = document.createElementNS(SVG, name);
-      for (const k in attrs) e.setAttribute(k, attrs[k]);
-      if (text != null) e.textContent = text;
-      svg.appendChild(e);
-      return e;
-    };
+    const el = svgAppender(svg);
     const ps = ev.passages || [];
     let len = ev.len;
     const known = len > 0;
@@ -515,5 +521,50 @@
     }
   };
 
-  window.readsim = { Lane: Lane, fmt: fmt, fmtInt: fmtInt, betterOf: betterOf, breakable: breakable };
+  // ---- the page around the lanes (the simulation view, the race) ----
+
+  // Playback: a replay started, playing, busy applying an event, the next
+  // tick's timer; gen grows at each start, dropping an earlier start's work.
+  function Playback(tick) {
+    this.tick = tick;
+    this.started = this.playing = this.busy = false;
+    this.timer = this.gen = 0;
+  }
+  Playback.prototype.restart = function () {
+    this.gen++;
+    this.halt();
+    this.busy = false;
+    this.started = this.playing = true;
+  };
+  Playback.prototype.halt = function () { clearTimeout(this.timer); this.timer = 0; };
+  Playback.prototype.kick = function () {
+    if (this.playing && !this.busy && !this.timer) this.timer = setTimeout(this.tick, 0);
+  };
+  // label names the #play button: Start, Pause, Restart (over) or Resume.
+  Playback.prototype.label = function (over) {
+    const b = document.getElementById('play');
+    const st = !this.started ? 'start' : this.playing ? 'pause' : over ? 'restart' : 'resume';
+    b.textContent = st[0].toUpperCase() + st.slice(1);
+    b.setAttribute('data-state', st);
+  };
+
+  function speed() { const v = document.getElementById('speed').value; return v === 'max' ? Infinity : (+v || 1); }
+  function setText(id, v) { const e = document.getElementById(id); if (e) e.textContent = v; }
+
+  // offerTopics hides the #topic options ok refuses, moving off a hidden one.
+  function offerTopics(ok) {
+    const sel = document.getElementById('topic');
+    let first = null;
+    for (const o of sel.options) {
+      o.hidden = o.disabled = !ok(o.value);
+      if (!o.disabled && !first) first = o;
+    }
+    const cur = sel.selectedOptions[0];
+    if ((!cur || cur.disabled) && first) sel.value = first.value;
+  }
+
+  window.readsim = {
+    Lane: Lane, fmt: fmt, fmtInt: fmtInt, betterOf: betterOf, breakable: breakable, svgAppender: svgAppender,
+    Playback: Playback, speed: speed, setText: setText, offerTopics: offerTopics,
+  };
 })();

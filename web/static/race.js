@@ -14,24 +14,15 @@
   const PAUSE = { topic: 100, open: 450, jump: 150, read: 0, stop: 150, score: 200, done: 0 };
 
   let lanes = [];
-  let started = false;
-  let playing = false;
-  let busy = false;
-  let timer = 0;
-  let gen = 0;
+  const pb = new R.Playback(() => tick());
 
-  function speed() { const v = $('speed').value; return v === 'max' ? Infinity : (+v || 1); }
-  function setText(id, v) { const e = $(id); if (e) e.textContent = v; }
+  const speed = R.speed, setText = R.setText;
   function status(msg) { setText('status', msg); }
   // problem says what went wrong at the top, where a phone shows it.
   function problem(msg) { const n = $('notice'); n.textContent = msg; n.hidden = false; status(msg); }
   function over() { return lanes.length > 0 && lanes.every((l) => l.finished()); }
 
-  function buttons() {
-    const b = $('play');
-    b.textContent = !started ? 'Start' : playing ? 'Pause' : over() ? 'Restart' : 'Resume';
-    b.setAttribute('data-state', !started ? 'start' : playing ? 'pause' : over() ? 'restart' : 'resume');
-  }
+  function buttons() { pb.label(over()); }
 
   // ---- the scoreboard ----
 
@@ -132,9 +123,9 @@
   }
 
   async function tick() {
-    timer = 0;
-    if (!playing || busy) return;
-    const g = gen;
+    pb.timer = 0;
+    if (!pb.playing || pb.busy) return;
+    const g = pb.gen;
     if (speed() === Infinity) { await toEnd(); return; }
     const l = pick();
     if (!l) {
@@ -144,44 +135,40 @@
     }
     const before = clock();
     const ev = l.next();
-    busy = true;
+    pb.busy = true;
     await l.applyNext(false);
-    busy = false;
-    if (g !== gen) return;
+    pb.busy = false;
+    if (g !== pb.gen) return;
     board();
     if (over()) { finish(); return; }
     let after = clock();
     if (!isFinite(after)) after = before;
     const d = (Math.max(0, after - before) / CHARS_PER_SECOND * 1000 + (PAUSE[ev.ev] || 0)) / speed();
     buttons();
-    if (playing) timer = setTimeout(tick, d);
+    if (pb.playing) pb.timer = setTimeout(tick, d);
   }
 
   // toEnd applies every event that has arrived, in race order, at once.
   async function toEnd() {
-    const g = gen;
-    busy = true;
+    const g = pb.gen;
+    pb.busy = true;
     for (let l = pick(); l; l = pick()) await l.applyNext(true);
     // the frames are drawn once every event has arrived (more events kick)
     const waiting = lanes.some((l) => !l.finished() && !l.received);
     if (!waiting) await Promise.all(lanes.map((l) => l.redraw()));
-    busy = false;
-    if (g !== gen) return;
-    if (lanes.some((l) => l.ready())) { kick(); return; } // more arrived meanwhile
+    pb.busy = false;
+    if (g !== pb.gen) return;
+    if (lanes.some((l) => l.ready())) { pb.kick(); return; } // more arrived meanwhile
     board();
     if (over()) finish();
     buttons();
   }
 
   function finish() {
-    playing = false;
+    pb.playing = false;
     board();
     status('Finished: Restart races again; ⚙ sets up another race.');
     buttons();
-  }
-
-  function kick() {
-    if (playing && !busy && !timer) timer = setTimeout(tick, 0);
   }
 
   // ---- set-up ----
@@ -218,12 +205,8 @@
   }
 
   function start() {
-    gen++;
-    clearTimeout(timer); timer = 0;
-    busy = false;
+    pb.restart();
     const ps = params();
-    started = true;
-    playing = true;
     $('setup').open = false;
     const tsel = $('topic').selectedOptions[0];
     topicTitle = tsel ? [tsel.value, tsel.textContent.replace(/^\S+\s*/, '')] : [ps[0].topic, ''];
@@ -233,9 +216,9 @@
     status('Connecting…');
     history.replaceState(null, '', shareURL());
     buttons();
-    const g = gen;
+    const g = pb.gen;
     Promise.all(lanes.map((l, i) => l.start(ps[i]))).then((sums) => {
-      if (g !== gen) return;
+      if (g !== pb.gen) return;
       const missing = sums.filter((s) => s.noText > 0).map((s) => s.noText + ' of ' + s.docs.length + ' articles of ' + s.run);
       if (missing.length) {
         const n = $('notice');
@@ -244,28 +227,22 @@
       }
       board();
       status('Racing by characters read: the reader behind goes next.');
-      kick();
-    }, (e) => { if (g === gen) { playing = false; problem('Error: ' + e.message); buttons(); } });
+      pb.kick();
+    }, (e) => { if (g === pb.gen) { pb.playing = false; problem('Error: ' + e.message); buttons(); } });
   }
 
   function filterTopics() {
     const runs = [$('a').selectedOptions[0], $('b').selectedOptions[0]].filter((o) => o && o.value);
     const sets = runs.map((o) => new Set((o.getAttribute('data-topics') || '').split(' ')));
-    let first = null;
-    for (const o of $('topic').options) {
-      o.hidden = o.disabled = !sets.every((s) => s.has(o.value));
-      if (!o.disabled && !first) first = o;
-    }
-    const cur = $('topic').selectedOptions[0];
-    if ((!cur || cur.disabled) && first) $('topic').value = first.value;
+    R.offerTopics((t) => sets.every((s) => s.has(t)));
   }
 
   function init() {
     const opts = {
       onEvent: (l, ev) => {
-        if (l.failed) { problem('Error: ' + l.failed); playing = false; buttons(); return; }
+        if (l.failed) { problem('Error: ' + l.failed); pb.playing = false; buttons(); return; }
         if (!ev) { status('Connection lost; reconnecting…'); return; }
-        kick();
+        pb.kick();
       },
       onChange: () => {},
       smooth: () => speed() <= 2,
@@ -280,13 +257,13 @@
     $('b').addEventListener('change', filterTopics);
     $('cfg').addEventListener('submit', (e) => { e.preventDefault(); start(); });
     $('play').addEventListener('click', () => {
-      if (!started || over()) { start(); return; }
-      playing = !playing;
-      if (!playing) { clearTimeout(timer); timer = 0; status('Paused.'); } else status('Racing…');
+      if (!pb.started || over()) { start(); return; }
+      pb.playing = !pb.playing;
+      if (!pb.playing) { pb.halt(); status('Paused.'); } else status('Racing…');
       buttons();
-      kick();
+      pb.kick();
     });
-    $('speed').addEventListener('change', () => { history.replaceState(null, '', shareURL()); if (speed() === Infinity) kick(); });
+    $('speed').addEventListener('change', () => { history.replaceState(null, '', shareURL()); if (speed() === Infinity) pb.kick(); });
     window.addEventListener('resize', () => { fitTitle(); for (const l of lanes) l.drawSchematic(); });
     buttons();
     const bad = ['a', 'b', 'topic'].filter((k) => q.has(k) && q.get(k) !== '' && $(k).value !== q.get(k));

@@ -5,30 +5,22 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const R = window.readsim;
-  const SVG = 'http://www.w3.org/2000/svg';
 
   // Base delay of each kind of event at 1×, in milliseconds.
   const DELAY = { topic: 200, open: 700, jump: 400, read: 450, stop: 400, score: 600, done: 0 };
 
   let lane = null;
-  let started = false; // a replay has been started
-  let playing = false;
-  let busy = false;
-  let timer = 0;
-  let gen = 0;
+  const pb = new R.Playback(() => tick());
 
-  function speed() { const v = $('speed').value; return v === 'max' ? Infinity : (+v || 1); }
-  function setText(id, v) { const e = $(id); if (e) e.textContent = v; }
+  const speed = R.speed, setText = R.setText;
 
   // ---- controls ----
 
   function buttons() {
-    const b = $('play');
     const over = lane.finished();
-    b.textContent = !started ? 'Start' : playing ? 'Pause' : over ? 'Restart' : 'Resume';
-    b.setAttribute('data-state', !started ? 'start' : playing ? 'pause' : over ? 'restart' : 'resume');
-    $('step').disabled = !started || over || busy;
-    $('jump').disabled = !started;
+    pb.label(over);
+    $('step').disabled = !pb.started || over || pb.busy;
+    $('jump').disabled = !pb.started;
   }
 
   function status(msg) { setText('status', msg); }
@@ -120,13 +112,7 @@
     const W = Math.max(240, Math.round(svg.clientWidth || 320));
     const H = 150, L = 44, Rm = 10, T = 10, B = 34;
     svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
-    const el = (name, attrs, text) => {
-      const e = document.createElementNS(SVG, name);
-      for (const k in attrs) e.setAttribute(k, attrs[k]);
-      if (text != null) e.textContent = text;
-      svg.appendChild(e);
-      return e;
-    };
+    const el = R.svgAppender(svg);
     const n = vals.length;
     const maxR = Math.max(n, opts.ranks || 1, 2);
     let lo = opts.lo, hi = opts.hi;
@@ -190,37 +176,37 @@
   }
 
   async function tick() {
-    timer = 0;
-    if (!playing || busy) return;
+    pb.timer = 0;
+    if (!pb.playing || pb.busy) return;
     if (!lane.ready()) {
-      if (lane.finished()) { playing = false; done(); }
+      if (lane.finished()) { pb.playing = false; done(); }
       buttons();
       return; // wait for more events (onEvent calls kick)
     }
-    const g = gen;
+    const g = pb.gen;
     if (speed() === Infinity) { await toEnd(); return; }
     const ev = lane.next();
-    busy = true;
+    pb.busy = true;
     await lane.applyNext(false);
-    busy = false;
-    if (g !== gen) return;
+    pb.busy = false;
+    if (g !== pb.gen) return;
     if (ev.ev === 'score' || ev.ev === 'done') curves();
-    if (lane.finished()) { playing = false; done(); }
+    if (lane.finished()) { pb.playing = false; done(); }
     buttons();
-    if (playing) timer = setTimeout(tick, delay(ev));
+    if (pb.playing) pb.timer = setTimeout(tick, delay(ev));
   }
 
   // toEnd applies every event that has arrived at once, then redraws.
   async function toEnd() {
-    const g = gen;
-    busy = true;
+    const g = pb.gen;
+    pb.busy = true;
     while (lane.ready()) await lane.applyNext(true);
     if (lane.finished() || lane.received) await lane.redraw(); // else more events kick
-    busy = false;
-    if (g !== gen) return;
-    if (lane.ready()) { kick(); return; } // more arrived meanwhile
+    pb.busy = false;
+    if (g !== pb.gen) return;
+    if (lane.ready()) { pb.kick(); return; } // more arrived meanwhile
     curves();
-    if (lane.finished()) { playing = false; done(); }
+    if (lane.finished()) { pb.playing = false; done(); }
     buttons();
   }
 
@@ -228,45 +214,41 @@
     refresh();
   }
 
-  function kick() {
-    if (playing && !busy && !timer) timer = setTimeout(tick, 0);
-  }
-
   async function step() {
-    if (busy || !lane.ready()) return;
-    playing = false;
-    clearTimeout(timer); timer = 0;
-    busy = true;
+    if (pb.busy || !lane.ready()) return;
+    pb.playing = false;
+    pb.halt();
+    pb.busy = true;
     const ev = lane.next();
     await lane.applyNext(false);
-    busy = false;
+    pb.busy = false;
     if (ev.ev === 'score' || ev.ev === 'done') curves();
     buttons();
   }
 
   // jumpTo replays everything before rank r at once and stops at its open.
   async function jumpTo(r) {
-    const g = gen;
+    const g = pb.gen;
     status('');
-    clearTimeout(timer); timer = 0;
-    const wasPlaying = playing;
-    playing = false;
-    while (busy) await new Promise((res) => setTimeout(res, 20));
+    pb.halt();
+    const wasPlaying = pb.playing;
+    pb.playing = false;
+    while (pb.busy) await new Promise((res) => setTimeout(res, 20));
     const evs = lane.events;
     lane.clear();
     lane.events = evs;
     lane.lastSeq = evs.length ? evs[evs.length - 1].seq : 0;
     lane.received = evs.some((e) => e.ev === 'done');
-    busy = true;
+    pb.busy = true;
     while (lane.ready() && !(lane.next().ev === 'open' && lane.next().rank >= r)) await lane.applyNext(true);
     if (lane.ready()) await lane.applyNext(false);
     else if (!lane.received) status('Rank ' + r + ' has not arrived yet.');
-    busy = false;
-    if (g !== gen) return;
+    pb.busy = false;
+    if (g !== pb.gen) return;
     curves();
-    playing = wasPlaying;
+    pb.playing = wasPlaying;
     refresh();
-    kick();
+    pb.kick();
   }
 
   function params() {
@@ -277,12 +259,8 @@
   }
 
   function start() {
-    gen++;
-    clearTimeout(timer); timer = 0;
-    busy = false;
+    pb.restart();
     const p = params();
-    started = true;
-    playing = true;
     $('setup').open = false;
     const tsel = $('topic').selectedOptions[0];
     setText('setup-sum', p.run);
@@ -291,38 +269,32 @@
     refresh();
     curves();
     history.replaceState(null, '', '/simulate?' + new URLSearchParams(p) + ($('speed').value !== '1' ? '&speed=' + $('speed').value : ''));
-    const g = gen;
+    const g = pb.gen;
     lane.start(p).then(() => {
-      if (g !== gen) return;
+      if (g !== pb.gen) return;
       fillSelects();
       status(lane.summary.noText ? 'No text here for ' + lane.summary.noText + ' of ' + lane.summary.docs.length +
         ' articles: schematics.' : '');
       refresh();
       curves();
-      kick();
-    }, (e) => { if (g === gen) { playing = false; status('Error: ' + e.message); buttons(); } });
+      pb.kick();
+    }, (e) => { if (g === pb.gen) { pb.playing = false; status('Error: ' + e.message); buttons(); } });
   }
 
   function filterTopics() {
     const opt = $('run').selectedOptions[0];
     if (!opt) return;
     const ok = new Set((opt.getAttribute('data-topics') || '').split(' '));
-    let first = null;
-    for (const o of $('topic').options) {
-      o.hidden = o.disabled = !ok.has(o.value);
-      if (!o.disabled && !first) first = o;
-    }
-    const cur = $('topic').selectedOptions[0];
-    if ((!cur || cur.disabled) && first) $('topic').value = first.value;
+    R.offerTopics((t) => ok.has(t));
   }
 
   function init() {
     lane = new R.Lane($('lane'), {
       onEvent: (l, ev) => {
-        if (l.failed) { status('Error: ' + l.failed); playing = false; buttons(); return; }
+        if (l.failed) { status('Error: ' + l.failed); pb.playing = false; buttons(); return; }
         if (!ev) { status('Connection lost; reconnecting…'); return; }
         if (/^Connection/.test($('status').textContent)) status('');
-        kick();
+        pb.kick();
       },
       onChange: () => { counters(); scores(); },
       smooth: () => speed() <= 2,
@@ -335,16 +307,16 @@
     $('run').addEventListener('change', filterTopics);
     $('cfg').addEventListener('submit', (e) => { e.preventDefault(); start(); });
     $('play').addEventListener('click', () => {
-      if (!started) { start(); return; }
-      if (!playing && lane.finished()) { jumpTo(1).then(() => { playing = true; refresh(); kick(); }); return; }
-      playing = !playing;
-      if (!playing) { clearTimeout(timer); timer = 0; }
+      if (!pb.started) { start(); return; }
+      if (!pb.playing && lane.finished()) { jumpTo(1).then(() => { pb.playing = true; refresh(); pb.kick(); }); return; }
+      pb.playing = !pb.playing;
+      if (!pb.playing) { pb.halt(); }
       buttons();
-      kick();
+      pb.kick();
     });
     $('step').addEventListener('click', step);
     $('jump').addEventListener('click', () => jumpTo(Math.max(1, parseInt($('rank').value, 10) || 1)));
-    $('speed').addEventListener('change', () => { if (speed() === Infinity) kick(); });
+    $('speed').addEventListener('change', () => { if (speed() === Infinity) pb.kick(); });
     window.addEventListener('resize', () => { curves(); lane.drawSchematic(); });
     $('gpm').addEventListener('change', curves);
     $('ncem').addEventListener('change', curves);
