@@ -239,14 +239,25 @@ func (s *Server) handleStudy(w http.ResponseWriter, r *http.Request) {
 	s.studyPage(w, r, http.StatusOK, data)
 }
 
-// handleConsent serves POST /study/consent.
-func (s *Server) handleConsent(w http.ResponseWriter, r *http.Request) {
+// studyForm checks a form posted to the study (consent, withdrawal): the
+// server runs a study (else 404) and the form comes from the study's own
+// page (else 403). It answers the refusals itself and reports whether the
+// handler goes on.
+func (s *Server) studyForm(w http.ResponseWriter, r *http.Request) bool {
 	if s.study == nil {
 		s.errorPage(w, r, http.StatusNotFound, "This server runs no reading study.")
-		return
+		return false
 	}
 	if foreignOrigin(r) {
 		s.errorPage(w, r, http.StatusForbidden, "This form can only be sent from the study's own page.")
+		return false
+	}
+	return true
+}
+
+// handleConsent serves POST /study/consent.
+func (s *Server) handleConsent(w http.ResponseWriter, r *http.Request) {
+	if !s.studyForm(w, r) {
 		return
 	}
 	if s.participantOf(r) != nil {
@@ -273,12 +284,7 @@ func (s *Server) handleConsent(w http.ResponseWriter, r *http.Request) {
 
 // handleWithdraw serves POST /study/withdraw.
 func (s *Server) handleWithdraw(w http.ResponseWriter, r *http.Request) {
-	if s.study == nil {
-		s.errorPage(w, r, http.StatusNotFound, "This server runs no reading study.")
-		return
-	}
-	if foreignOrigin(r) {
-		s.errorPage(w, r, http.StatusForbidden, "This form can only be sent from the study's own page.")
+	if !s.studyForm(w, r) {
 		return
 	}
 	p := s.participantOf(r)
