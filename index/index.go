@@ -737,8 +737,8 @@ func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
 	return browse(d.Text, d.tokens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
 
-// Result is a fetched article with its passages and a snippet.
-type Result struct {
+// SearchResult is a fetched article with its passages and a snippet.
+type SearchResult struct {
 	Hit
 	Doc      *StoredArticle
 	Passages []Passage
@@ -753,15 +753,15 @@ type Result struct {
 // and browses each, returning their passages and snippets (the context is
 // passed to Bleve: a cancelled request stops the search). The whole
 // request uses one build of the index, even when Reload switches meanwhile.
-func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Result, error) {
+func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]SearchResult, error) {
 	if k <= 0 {
 		return nil, nil
 	}
-	return withSnapshot(x, func(s *snapshot) ([]Result, error) { return s.search(ctx, q, k, opt) })
+	return withSnapshot(x, func(s *snapshot) ([]SearchResult, error) { return s.search(ctx, q, k, opt) })
 }
 
 // search is Search on the snapshot x.
-func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]Result, error) {
+func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]SearchResult, error) {
 	q, err := x.prepared(q)
 	if err != nil {
 		return nil, err
@@ -771,7 +771,7 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 		return nil, err
 	}
 	defer f.close()
-	out := make([]Result, len(f.hits))
+	out := make([]SearchResult, len(f.hits))
 	for i, h := range f.hits {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -780,7 +780,7 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 		if err != nil {
 			return nil, err
 		}
-		r := Result{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
+		r := SearchResult{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
 			// from the first candidate element on: not the header's

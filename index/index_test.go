@@ -78,7 +78,7 @@ func openTest(t *testing.T, idx string) *Index {
 	return x
 }
 
-func search(t *testing.T, x *Index, q string) []Result {
+func search(t *testing.T, x *Index, q string) []SearchResult {
 	t.Helper()
 	pq, err := x.Prepare(q)
 	if err != nil {

@@ -44,7 +44,7 @@ func copyCollection(t *testing.T, from string) string {
 	return to
 }
 
-func hitIDs(rs []Result) []string {
+func hitIDs(rs []SearchResult) []string {
 	var ids []string
 	for _, r := range rs {
 		ids = append(ids, r.ID)

@@ -15,7 +15,7 @@ import (
 // per passage (offset:length, XPaths, a snippet of about snippetWidth
 // characters), tab-separated; titles and snippets on one line each, without
 // control characters (terminalText).
-func WriteResults(w io.Writer, res []Result, q *Query) error {
+func WriteResults(w io.Writer, res []SearchResult, q *Query) error {
 	for i, r := range res {
 		if _, err := fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\n", i+1, r.ID, strconv.FormatFloat(r.Score, 'f', 4, 64), r.Lang, terminalText(r.Title)); err != nil {
 			return err

@@ -42,7 +42,7 @@ func synthArticles(t *testing.T, dir string, n int) []string {
 // sameResults checks that two searches return the same articles in the
 // same order with scores equal to 1e-9 (relative), the same passages and
 // the same snippets.
-func sameResults(t *testing.T, what string, got, want []Result) {
+func sameResults(t *testing.T, what string, got, want []SearchResult) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%s: %d results, want %d", what, len(got), len(want))

@@ -638,7 +638,7 @@ func (c *Calibration) fitTopics(q *inex.Qrels, readings []*Reading, x, nr int) {
 }
 
 // Write writes the calibration in format f (table, tsv, markdown or json).
-func (c *Calibration) Write(w io.Writer, f Format, digits int) error {
+func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 	if f == FormatJSON {
 		type topic struct {
 			Reading   string    `json:"reading"`

@@ -24,11 +24,11 @@ func TestCalibrateRecoversSimulatedReaders(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		run *inex.Run
-		cfg Reader
+		cfg SimulatedReader
 	}{
-		{run, Reader{T2I: 300, Screen: 300}},
-		{run, Reader{T2I: 2000, Screen: 2000}},
-		{focused, Reader{T2I: 600, Screen: 500, Order: effort.Best, Group: true}},
+		{run, SimulatedReader{T2I: 300, Screen: 300}},
+		{run, SimulatedReader{T2I: 2000, Screen: 2000}},
+		{focused, SimulatedReader{T2I: 600, Screen: 500, Order: effort.Best, Group: true}},
 	} {
 		name := fmt.Sprintf("%s/x=%d/s=%d/%s", tc.run.File, tc.cfg.T2I, tc.cfg.Screen, tc.cfg.Order)
 		t.Run(name, func(t *testing.T) {
@@ -70,7 +70,7 @@ func TestCalibrateReplayScreens(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, s := range []int{600, 1000, 2000} {
-			rd := replayReading(t, q, run, Reader{T2I: 500, Screen: s}, "sim.jsonl")
+			rd := replayReading(t, q, run, SimulatedReader{T2I: 500, Screen: s}, "sim.jsonl")
 			c, err := Calibrate(q, []*Reading{rd}, CalibrateOptions{Bootstrap: 50, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -84,7 +84,7 @@ func TestCalibrateReplayScreens(t *testing.T) {
 
 // replayReading is readsim replay's trace of run read back as the reading
 // name.
-func replayReading(t *testing.T, q *inex.Qrels, run *inex.Run, cfg Reader, name string) *Reading {
+func replayReading(t *testing.T, q *inex.Qrels, run *inex.Run, cfg SimulatedReader, name string) *Reading {
 	t.Helper()
 	p, err := NewReplayer(q, run, cfg)
 	if err != nil {

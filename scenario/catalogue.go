@@ -13,7 +13,7 @@ import (
 // other tools use for it, its kind, direction, aggregation (allOf),
 // meaning and source, then effort.CatalogueNotes; f is FormatJSON (an
 // indented array of objects, without the notes) or a Table format.
-func WriteCatalogue(w io.Writer, f Format) error {
+func WriteCatalogue(w io.Writer, f ReportFormat) error {
 	cat := effort.Catalogue()
 	if f == FormatJSON {
 		type entry struct {

@@ -13,7 +13,7 @@ import (
 // measures means over every judged topic, a document score has no `all`).
 func TestWriteCatalogue(t *testing.T) {
 	for _, tc := range []struct {
-		f    Format
+		f    ReportFormat
 		want []string
 	}{
 		{FormatTSV, []string{"measure\talso\tkind\tbetter\tall\tmeaning\tsource\n",

@@ -64,7 +64,7 @@ func TestReplayClipPerTopic(t *testing.T) {
 	q := readQrels(t, "q", "1 Q0 a 10 100 0 0:10\n2 Q0 a 10 100 0 0:10\n")
 	// Topic 1: [90,110) runs past a's 100 characters; topic 2: [0,10) does not.
 	run := mustRun(t, "1 Q0 a 1 1 r 90 20\n2 Q0 a 1 1 r 0 10\n")
-	p, err := NewReplayer(q, run, Reader{})
+	p, err := NewReplayer(q, run, SimulatedReader{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestReplayClipWarning(t *testing.T) {
 	// Line 1 (topic 1) stays inside a's 100 characters; lines 2 and 3
 	// (topics 1 and 2) run past them.
 	run := mustRun(t, "1 Q0 a 1 2 r 0 10\n1 Q0 a 2 1 r 90 20\n2 Q0 a 1 1 r 95 10\n")
-	p, err := NewReplayer(q, run, Reader{})
+	p, err := NewReplayer(q, run, SimulatedReader{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestReplayClipWarning(t *testing.T) {
 		}
 	}
 	run2 := mustRun(t, "1 Q0 a 1 1 r 0 10\n")
-	p2, _ := NewReplayer(q, run2, Reader{})
+	p2, _ := NewReplayer(q, run2, SimulatedReader{})
 	if got, err := p2.ClipWarning([]string{"1"}); got != "" || err != nil {
 		t.Errorf("nothing clipped: %q %v", got, err)
 	}

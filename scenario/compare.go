@@ -433,7 +433,7 @@ func (c *Comparison) tsvTable() *Table {
 
 // Write writes the comparison in format f with digits decimals (tables,
 // Markdown, LaTeX; TSV and JSON are full precision).
-func (c *Comparison) Write(w io.Writer, f Format, digits int) error {
+func (c *Comparison) Write(w io.Writer, f ReportFormat, digits int) error {
 	if f == FormatJSON {
 		return c.writeJSON(w)
 	}

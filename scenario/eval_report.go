@@ -11,7 +11,7 @@ import (
 
 // EvalReport says how WriteEval writes evaluations.
 type EvalReport struct {
-	Format Format // tsv (default), json or table
+	Format ReportFormat // tsv (default), json or table
 	// PerTopic writes every topic's value before `all` (-q).
 	PerTopic bool
 	// Digits of the table (DefaultDigits when negative; tsv and json are

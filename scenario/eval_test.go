@@ -158,7 +158,7 @@ func TestEffortReference(t *testing.T) {
 // EvaluateReadings scores each reading as EvaluateReading does, in order,
 // and tells apart two readings with one id by their files.
 func TestEvaluateReadings(t *testing.T) {
-	p := tinyReplayer(t, Reader{T2I: 501})
+	p := tinyReplayer(t, SimulatedReader{T2I: 501})
 	var trace bytes.Buffer
 	if err := p.WriteTrace(&trace, p.Topics(), nil); err != nil {
 		t.Fatal(err)

@@ -67,7 +67,7 @@ func (f *Fidelity) Failures() (measures []string, fails map[string][]string) {
 
 // Write writes the suite's report in format f: the means, the expected
 // orderings and which measures fail which expectation.
-func (f *Fidelity) Write(w io.Writer, format Format, digits int) error {
+func (f *Fidelity) Write(w io.Writer, format ReportFormat, digits int) error {
 	if format == FormatJSON {
 		return f.writeJSON(w)
 	}

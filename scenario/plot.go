@@ -256,7 +256,7 @@ func RankCharts(ms []effort.Measure, names []string, sets [][]*TopicValues, docN
 // run (RankCharts, over the compared topics) and, per measure, the sorted
 // per-topic differences of each compared pair. cfg is the reader the runs
 // were evaluated with (its Measures are c's).
-func ComparisonCharts(q *inex.Qrels, runs []*inex.Run, c *Comparison, cfg Reader) (map[string]*Chart, error) {
+func ComparisonCharts(q *inex.Qrels, runs []*inex.Run, c *Comparison, cfg SimulatedReader) (map[string]*Chart, error) {
 	cfg.Measures = c.Measures
 	var sets [][]*TopicValues
 	var labels []string

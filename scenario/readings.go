@@ -582,7 +582,7 @@ func Figures(q *inex.Qrels, rd *Reading, s, nr int) ([]ArticleFigures, []TopicFi
 // WriteFigures writes the per-article and per-topic figures of readings (in
 // the order given) as two tables in format f; FormatJSON writes JSON Lines
 // instead, one object per article then per topic (writeFiguresJSON).
-func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f Format, digits int) error {
+func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f ReportFormat, digits int) error {
 	if f == FormatJSON {
 		return writeFiguresJSON(w, q, readings, s, nr)
 	}

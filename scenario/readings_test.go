@@ -94,7 +94,7 @@ func TestReplayAsReading(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, x := range []int{300, 2000} {
-			rd := replayReading(t, q, run, Reader{T2I: x}, file+".jsonl")
+			rd := replayReading(t, q, run, SimulatedReader{T2I: x}, file+".jsonl")
 			sim := mustMeasures(t, fmt.Sprintf(`AgP\T2Ip(%d)`, x), fmt.Sprintf(`ANCE[100]\LE(300,5,%d)`, x), "AP")
 			want, err := Evaluate(q, run, EvalOptions{Measures: sim}, 2)
 			if err != nil {

@@ -11,13 +11,13 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// Reader configures the simulated reader of scenario.md.
+// SimulatedReader configures the simulated reader of scenario.md.
 //
 // Decisions where the specification is silent:
 //
 //   - Entry points: a run result that is a best entry point with no text
 //     (an INEX XML <bep>) is read from that point, exactly as `readsim eval`
-//     reads it (effort.Reader.EntryPoint); there is no separate switch.
+//     reads it (effort.Orderer.EntryPoint); there is no separate switch.
 //   - Depth cuts the ranked list: the reader looks at ranks 1…Depth only, and
 //     every score (document and list) is that of the run cut at Depth. 0 means
 //     the whole list.
@@ -31,7 +31,7 @@ import (
 //     retrieved passages (document baseline: [0, end of its last retrieved
 //     passage)), all non-relevant; a full-article result of an unjudged article
 //     reads nothing. Its scores are those of eval (0; LE = NR).
-type Reader struct {
+type SimulatedReader struct {
 	// Order is what is read after the retrieved passages.
 	Order effort.Order
 	// DocBaseline reads every article in full from its beginning.
@@ -54,14 +54,14 @@ type Reader struct {
 	Measures []effort.Measure
 }
 
-func (r Reader) screen() int {
+func (r SimulatedReader) screen() int {
 	if r.Screen <= 0 {
 		return effort.DefaultScreen
 	}
 	return r.Screen
 }
 
-func (r Reader) nr() int {
+func (r SimulatedReader) nr() int {
 	if r.NR <= 0 {
 		return effort.DefaultNR
 	}
@@ -75,7 +75,7 @@ func (r Reader) nr() int {
 type Replayer struct {
 	q        *inex.Qrels
 	run      *inex.Run
-	cfg      Reader
+	cfg      SimulatedReader
 	ms       []effort.Measure
 	ev       *effort.Evaluator
 	docNames []string // distinct document scores, in the evaluator's order
@@ -100,7 +100,7 @@ type work struct {
 // are not in the judgments are not replayed. Judgments with passages but no
 // lengths (span judgments without --lengths) are refused: the reader reads
 // whole documents.
-func NewReplayer(q *inex.Qrels, run *inex.Run, cfg Reader) (*Replayer, error) {
+func NewReplayer(q *inex.Qrels, run *inex.Run, cfg SimulatedReader) (*Replayer, error) {
 	ms := cfg.Measures
 	if ms == nil {
 		ms = effort.ReplayDefaults(cfg.T2I, cfg.screen(), cfg.nr())

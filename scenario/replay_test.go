@@ -22,7 +22,7 @@ const (
 	tinyRun   = "1 Q0 a 1 1.0 r 200 100\n1 Q0 c 2 0.5 r 50 100\n1 Q0 b 3 0.3 r 100 100\n"
 )
 
-func tinyReplayer(t *testing.T, cfg Reader) *Replayer {
+func tinyReplayer(t *testing.T, cfg SimulatedReader) *Replayer {
 	t.Helper()
 	q := readQrels(t, "tiny.qrels", tinyQrels)
 	p, err := NewReplayer(q, readRun(t, "tiny.fol", tinyRun), cfg)
@@ -48,7 +48,7 @@ func trace(t *testing.T, p *Replayer, topics []string) []string {
 // TestTraceByHand checks a full trace derived event by event from
 // scenario.md and measures.md §2, §3, §6 (natural order, T2I 501, s = 300).
 func TestTraceByHand(t *testing.T) {
-	p := tinyReplayer(t, Reader{Order: effort.Natural, T2I: 501, Screen: 300, NR: 5,
+	p := tinyReplayer(t, SimulatedReader{Order: effort.Natural, T2I: 501, Screen: 300, NR: 5,
 		Measures: mustMeasures(t, `AgP\F(0.25)`, `AgP\T2Ip(501)`, `ANCE[4]\LE(300,5)`, `AP`)})
 	// a: reading [200,300) then [0,200) [300,500) [500,510)rel [510,1000);
 	// the 501st non-relevant character is 510, so 511 characters are read,
@@ -115,22 +115,22 @@ func TestTraceOrders(t *testing.T) {
 	ms := mustMeasures(t, `AgP\F(0.25)`)
 	cases := []struct {
 		name string
-		cfg  Reader
+		cfg  SimulatedReader
 		want string // jumps "j<to>" and reads "from-to"
 	}{
 		// natural: [200,300), back to 0: [0,200), jump over the read part to 300, on to the end.
-		{"natural", Reader{Order: effort.Natural}, "j200 200-300 j0 0-200 j300 300-600 600-900 900-1000"},
+		{"natural", SimulatedReader{Order: effort.Natural}, "j200 200-300 j0 0-200 j300 300-600 600-900 900-1000"},
 		// best: the retrieved passage, the unread relevant [500,510), then the
 		// rest in order; 110 characters are read before offset 0, so screen 1
 		// ends at offset 190, screen 2 (read 300…599) at offset 600.
-		{"best", Reader{Order: effort.Best}, "j200 200-300 j500 500-510 j0 0-190 190-200 j300 300-500 j510 510-600 600-900 900-1000"},
+		{"best", SimulatedReader{Order: effort.Best}, "j200 200-300 j500 500-510 j0 0-190 190-200 j300 300-500 j510 510-600 600-900 900-1000"},
 		// worst: retrieved, unread non-relevant text, then the relevant text
 		// last; 500 read before offset 510, so screen 2 ends at offset 610.
-		{"worst", Reader{Order: effort.Worst}, "j200 200-300 j0 0-200 j300 300-500 j510 510-610 610-910 910-1000 j500 500-510"},
+		{"worst", SimulatedReader{Order: effort.Worst}, "j200 200-300 j0 0-200 j300 300-500 j510 510-610 610-910 910-1000 j500 500-510"},
 		// document baseline: 0…999 in screens of 300.
-		{"baseline", Reader{DocBaseline: true}, "0-300 300-600 600-900 900-1000"},
+		{"baseline", SimulatedReader{DocBaseline: true}, "0-300 300-600 600-900 900-1000"},
 		// a 2,000-character screen: one read per stretch.
-		{"laptop", Reader{Screen: 2000}, "j200 200-300 j0 0-200 j300 300-1000"},
+		{"laptop", SimulatedReader{Screen: 2000}, "j200 200-300 j0 0-200 j300 300-1000"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -165,7 +165,7 @@ func TestTraceOrders(t *testing.T) {
 // TestEventsIterator checks that the iterator yields the callback's events
 // and stops early on request.
 func TestEventsIterator(t *testing.T) {
-	p := tinyReplayer(t, Reader{T2I: 501})
+	p := tinyReplayer(t, SimulatedReader{T2I: 501})
 	n := 0
 	for e, err := range p.Events("1") {
 		if err != nil {
@@ -196,7 +196,7 @@ func TestReplayMatchesEval(t *testing.T) {
 	q := loadQrels(t, dir)
 	for _, file := range []string{"passage-run.ric.fol", "article-run.trec"} {
 		run := openRun(t, filepath.Join(dir, file))
-		for _, cfg := range []Reader{
+		for _, cfg := range []SimulatedReader{
 			{T2I: 300}, {T2I: 2000, Order: effort.Best}, {Order: effort.Worst, Screen: 2000}, {DocBaseline: true, T2I: 300},
 		} {
 			name := fmt.Sprintf("%s/%s/base=%v/t2i=%d/s=%d", file, cfg.Order, cfg.DocBaseline, cfg.T2I, cfg.Screen)
@@ -219,7 +219,7 @@ func TestReplayMatchesEval(t *testing.T) {
 	}
 }
 
-func checkTrace(t *testing.T, p *Replayer, res *Evaluation, cfg Reader) {
+func checkTrace(t *testing.T, p *Replayer, res *Evaluation, cfg SimulatedReader) {
 	t.Helper()
 	s, nr := cfg.screen(), cfg.nr()
 	dv := map[string]*TopicValues{}
@@ -305,7 +305,7 @@ func BenchmarkReplay(b *testing.B) {
 	dir := shareddata.INEX(b)
 	q := openQrels(b, filepath.Join(dir, "inex2009-2010.qrels"))
 	run := openRun(b, filepath.Join(dir, "passage-run.ric.fol"))
-	for _, cfg := range []Reader{{}, {T2I: 300}} {
+	for _, cfg := range []SimulatedReader{{}, {T2I: 300}} {
 		b.Run(fmt.Sprintf("t2i=%d", cfg.T2I), func(b *testing.B) {
 			p, _ := NewReplayer(q, run, cfg)
 			var buf bytes.Buffer
@@ -336,13 +336,13 @@ func BenchmarkReplay(b *testing.B) {
 func TestEffortWithT2IStop(t *testing.T) {
 	tests := []struct {
 		name   string
-		reader Reader
+		reader SimulatedReader
 		key    string
 		want   float64
 	}{
-		{"default measures use the stop", Reader{T2I: 500, Screen: 300, NR: 5}, `ANCE[100]\LE(300,5,500)`, 4},
-		{"explicit LE without a stop", Reader{T2I: 500, Screen: 300, NR: 5, Measures: mustMeasures(t, `ANCE[100]\LE(300,5)`)}, `ANCE[100]\LE(300,5)`, 1},
-		{"a stop that reaches the relevant text", Reader{T2I: 501, Screen: 300, NR: 5}, `ANCE[100]\LE(300,5,501)`, 1},
+		{"default measures use the stop", SimulatedReader{T2I: 500, Screen: 300, NR: 5}, `ANCE[100]\LE(300,5,500)`, 4},
+		{"explicit LE without a stop", SimulatedReader{T2I: 500, Screen: 300, NR: 5, Measures: mustMeasures(t, `ANCE[100]\LE(300,5)`)}, `ANCE[100]\LE(300,5)`, 1},
+		{"a stop that reaches the relevant text", SimulatedReader{T2I: 501, Screen: 300, NR: 5}, `ANCE[100]\LE(300,5,501)`, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -359,7 +359,7 @@ func TestEffortWithT2IStop(t *testing.T) {
 // SelectTopics keeps the topics asked for when the run and the judgments
 // both have them; none asked is every replayable topic.
 func TestSelectTopics(t *testing.T) {
-	p := tinyReplayer(t, Reader{})
+	p := tinyReplayer(t, SimulatedReader{})
 	for _, tc := range []struct {
 		ids, want []string
 		err       string
@@ -384,7 +384,7 @@ func TestSelectTopics(t *testing.T) {
 // WriteTrace writes the events of Replay, one a line, and reports each
 // topic done.
 func TestWriteTrace(t *testing.T) {
-	p := tinyReplayer(t, Reader{T2I: 501, Measures: mustMeasures(t, `AgP\T2Ip(501)`)})
+	p := tinyReplayer(t, SimulatedReader{T2I: 501, Measures: mustMeasures(t, `AgP\T2Ip(501)`)})
 	var b bytes.Buffer
 	done := 0
 	if err := p.WriteTrace(&b, []string{"1", "1"}, func() { done++ }); err != nil {

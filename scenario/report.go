@@ -9,21 +9,21 @@ import (
 	"unicode/utf8"
 )
 
-// Format is an output format of readsim's reports.
-type Format string
+// ReportFormat is an output format of readsim's reports.
+type ReportFormat string
 
 // The formats. JSON is written by each report with encoding/json; Table
 // writes the other four.
 const (
-	FormatTable    Format = "table"    // aligned columns for a terminal
-	FormatTSV      Format = "tsv"      // tab-separated, full precision
-	FormatMarkdown Format = "markdown" // a GitHub table
-	FormatLaTeX    Format = "latex"    // a booktabs table
-	FormatJSON     Format = "json"     // encoding/json, full precision
+	FormatTable    ReportFormat = "table"    // aligned columns for a terminal
+	FormatTSV      ReportFormat = "tsv"      // tab-separated, full precision
+	FormatMarkdown ReportFormat = "markdown" // a GitHub table
+	FormatLaTeX    ReportFormat = "latex"    // a booktabs table
+	FormatJSON     ReportFormat = "json"     // encoding/json, full precision
 )
 
 // ParseFormat reads a format name among the allowed ones.
-func ParseFormat(s string, allowed ...Format) (Format, error) {
+func ParseFormat(s string, allowed ...ReportFormat) (ReportFormat, error) {
 	var names []string
 	for _, f := range allowed {
 		if string(f) == s {
@@ -95,7 +95,7 @@ type Table struct {
 
 // Write writes t in format f (table, tsv, markdown or latex) with digits
 // decimals (DefaultDigits when negative; TSV always writes full precision).
-func (t *Table) Write(w io.Writer, f Format, digits int) error {
+func (t *Table) Write(w io.Writer, f ReportFormat, digits int) error {
 	if digits < 0 {
 		digits = DefaultDigits
 	}

@@ -24,7 +24,7 @@ func TestTableFormats(t *testing.T) {
 		Notes: []string{"lower is better"},
 	}
 	for _, tc := range []struct {
-		f    Format
+		f    ReportFormat
 		want string
 	}{
 		{FormatTSV, "run\tAgP\\F(0.25)\tdiff\na_1\t0.6666666666666666\t-0.125\nb|2\tn/a\t10\n"},

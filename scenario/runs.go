@@ -58,8 +58,8 @@ func TopicQueries(ts []inex.Topic, fields []string) []TopicQuery {
 	return qs
 }
 
-// RunOptions configure MakeRun.
-type RunOptions struct {
+// MakeRunOptions configure MakeRun.
+type MakeRunOptions struct {
 	Task  string // ric, focused, bic or doc
 	K     int    // articles fetched per topic
 	RunID string // "" means readsim-TASK
@@ -86,7 +86,7 @@ type RunOptions struct {
 // An article none of whose candidate elements matches (the query terms are
 // only in its title, say) gets the whole article as its passage in ric and
 // bic and nothing in focused. Topics are searched on every core.
-func MakeRun(ctx context.Context, x *index.Index, topics []TopicQuery, opt RunOptions) (*inex.Run, error) {
+func MakeRun(ctx context.Context, x *index.Index, topics []TopicQuery, opt MakeRunOptions) (*inex.Run, error) {
 	format := inex.FOL
 	switch opt.Task {
 	case "ric", "focused", "bic":
@@ -135,7 +135,7 @@ func MakeRun(ctx context.Context, x *index.Index, topics []TopicQuery, opt RunOp
 }
 
 // runTopic retrieves one topic's results.
-func runTopic(ctx context.Context, x *index.Index, t TopicQuery, opt RunOptions) (*inex.RunTopic, string, error) {
+func runTopic(ctx context.Context, x *index.Index, t TopicQuery, opt MakeRunOptions) (*inex.RunTopic, string, error) {
 	rt := &inex.RunTopic{ID: t.ID}
 	q, err := x.Prepare(t.Text)
 	if errors.Is(err, index.ErrNoTerms) {

@@ -87,7 +87,7 @@ func runCompare(e *env, fs *flag.FlagSet, args []string) error {
 	if err := rf.write(e, cmp, f); err != nil || *rf.plot == "" {
 		return err
 	}
-	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.Reader{Order: eopt.Config.Order, CompatINEX: sf.compatINEX(), Group: *sf.group, MergeOverlaps: *sf.merge})
+	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Order: eopt.Config.Order, CompatINEX: sf.compatINEX(), Group: *sf.group, MergeOverlaps: *sf.merge})
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func compareMeasures(e *env, sf *measureFlags, readings, plot bool) (*inex.Qrels
 
 // compareReadings compares recorded readings (compare --readings), the
 // baseline named by baseline ("" for the last).
-func compareReadings(e *env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf reportFlags, f scenario.Format) error {
+func compareReadings(e *env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf reportFlags, f scenario.ReportFormat) error {
 	rds, err := scenario.OpenReadings(files)
 	if err != nil {
 		return err

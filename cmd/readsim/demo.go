@@ -92,7 +92,7 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 		fmt.Fprintf(e.stderr, "readsim demo: reusing the index of the sample in %s (%d articles, unchanged)\n", idx, res.Articles)
 	}
 	sample.Index = idx
-	return serveConfig{Config: sample}, nil
+	return serveConfig{ServeConfig: sample}, nil
 }
 
 // printQR draws the QR code of u on standard output.

@@ -253,7 +253,7 @@ func TestServeWithoutIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, stderr := startServe(t, backend.Config{Qrels: filepath.Join(sample, "judgments.qrels"), Runs: []string{filepath.Join(sample, "runs", "ric.fol")}})
+	base, stderr := startServe(t, backend.ServeConfig{Qrels: filepath.Join(sample, "judgments.qrels"), Runs: []string{filepath.Join(sample, "runs", "ric.fol")}})
 	// the sample's judged topics: 12, each with the run's articles
 	if !regexp.MustCompile(`run readsim-ric: (\d+) of its (\d+) articles have no text`).MatchString(stderr.String()) ||
 		!strings.Contains(stderr.String(), "(no index: no search)") {

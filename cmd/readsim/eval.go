@@ -65,7 +65,7 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 		if err != nil {
 			return err
 		}
-		opt.Read.Resolver = d.Spans()
+		opt.Read.Resolver = d.PathResolver()
 	}
 	report := scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *rf.digits}
 	if *readings {
@@ -85,7 +85,7 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 // judgments and returns them with the evaluation options' measures (the
 // names asked, --compat trecgen's, or the defaults for the judgments or
 // for readings) and warning printer.
-func evalMeasures(e *env, mf *measureFlags, f scenario.Format, readings bool) (*inex.Qrels, scenario.EvalOptions, error) {
+func evalMeasures(e *env, mf *measureFlags, f scenario.ReportFormat, readings bool) (*inex.Qrels, scenario.EvalOptions, error) {
 	var opt scenario.EvalOptions
 	if err := mf.checkCompat(); err != nil {
 		return nil, opt, err

@@ -307,7 +307,7 @@ func startINEX(t *testing.T) *inexServer {
 	dir := shareddata.INEX(t)
 	qrels := filepath.Join(dir, "inex2009-2010.qrels")
 	x := &inexServer{qrels: qrels, ric: filepath.Join(dir, "passage-run.ric.fol"), trec: filepath.Join(dir, "article-run.trec")}
-	x.url, x.stderr = startServe(t, backend.Config{Qrels: qrels, Runs: []string{x.ric, x.trec}, Topics: filepath.Join(dir, "inex2009-topics.xml")})
+	x.url, x.stderr = startServe(t, backend.ServeConfig{Qrels: qrels, Runs: []string{x.ric, x.trec}, Topics: filepath.Join(dir, "inex2009-topics.xml")})
 	return x
 }
 

@@ -72,7 +72,7 @@ func runReplay(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	p, err := scenario.NewReplayer(q, r, scenario.Reader{
+	p, err := scenario.NewReplayer(q, r, scenario.SimulatedReader{
 		Order: o, DocBaseline: *baseline, T2I: *t2i, Screen: *screen, NR: *nr, Depth: *depth,
 		CompatINEX: sf.compatINEX(), Group: *sf.group, MergeOverlaps: *sf.merge, Measures: ms,
 	})

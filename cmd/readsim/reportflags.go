@@ -14,9 +14,9 @@ import (
 // a report (compare, fidelity, calibrate, measures, eval).
 type reportFlags struct {
 	format  *string
-	formats []scenario.Format // the first is the default
-	digits  *int              // nil without --digits
-	plot    *string           // "" without --plot
+	formats []scenario.ReportFormat // the first is the default
+	digits  *int                    // nil without --digits
+	plot    *string                 // "" without --plot
 }
 
 // The usage of --format and --digits of the commands whose reports are
@@ -26,17 +26,17 @@ const (
 	digitsUsage = "decimals in tables, Markdown and LaTeX (tsv and json: full precision)"
 )
 
-var tableFormats = []scenario.Format{scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatLaTeX, scenario.FormatJSON}
+var tableFormats = []scenario.ReportFormat{scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatLaTeX, scenario.FormatJSON}
 
 // The usage of --format of calibrate and measures, and the formats they
 // write.
 const plainUsage = "output: table, tsv, markdown or json"
 
-var plainFormats = []scenario.Format{scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatJSON}
+var plainFormats = []scenario.ReportFormat{scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatJSON}
 
 // addReportFlags defines --format (formats, the first the default) and,
 // with their usage, --digits and --plot on fs.
-func addReportFlags(fs *flag.FlagSet, usage, digits, plot string, formats ...scenario.Format) reportFlags {
+func addReportFlags(fs *flag.FlagSet, usage, digits, plot string, formats ...scenario.ReportFormat) reportFlags {
 	r := reportFlags{format: fs.String("format", string(formats[0]), usage), formats: formats, plot: new(string)}
 	if digits != "" {
 		r.digits = addDigits(fs, digits)
@@ -48,7 +48,7 @@ func addReportFlags(fs *flag.FlagSet, usage, digits, plot string, formats ...sce
 }
 
 // parse returns the format asked for; an unknown one is a usage error.
-func (r reportFlags) parse() (scenario.Format, error) {
+func (r reportFlags) parse() (scenario.ReportFormat, error) {
 	f, err := scenario.ParseFormat(*r.format, r.formats...)
 	if err != nil {
 		return "", usageError{"--format: " + err.Error()}
@@ -59,11 +59,11 @@ func (r reportFlags) parse() (scenario.Format, error) {
 // report is what reportFlags.write writes: a comparison, the fidelity
 // suite, a calibration.
 type report interface {
-	Write(w io.Writer, f scenario.Format, digits int) error
+	Write(w io.Writer, f scenario.ReportFormat, digits int) error
 }
 
 // write writes rep on standard output in format f with --digits.
-func (r reportFlags) write(e *env, rep report, f scenario.Format) error {
+func (r reportFlags) write(e *env, rep report, f scenario.ReportFormat) error {
 	w := bufio.NewWriter(e.stdout)
 	if err := rep.Write(w, f, *r.digits); err != nil {
 		return err

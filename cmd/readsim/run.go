@@ -59,7 +59,7 @@ func runRun(e *env, fs *flag.FlagSet, args []string) error {
 	defer x.Close()
 	ctx, stop := commandContext()
 	defer stop()
-	run, err := scenario.MakeRun(ctx, x, scenario.TopicQueries(ts, fieldNames), scenario.RunOptions{Task: *task, K: *rf.k, RunID: *runID, Search: rf.options(),
+	run, err := scenario.MakeRun(ctx, x, scenario.TopicQueries(ts, fieldNames), scenario.MakeRunOptions{Task: *task, K: *rf.k, RunID: *runID, Search: rf.options(),
 		Warn: func(s string) { fmt.Fprintf(e.stderr, "readsim run: %s\n", s) }})
 	if err != nil {
 		return err

@@ -14,7 +14,7 @@ import (
 // serveConfig is what serve and demo serve: backend.Config's files and
 // folders, and how to listen.
 type serveConfig struct {
-	backend.Config
+	backend.ServeConfig
 	addr  string   // listen address
 	allow []string // extra WebSocket origins
 	demo  bool     // print the LAN URL and its QR code
@@ -88,7 +88,7 @@ func serve(e *env, cfg serveConfig) error {
 	say := func(s string) { fmt.Fprintf(e.stderr, "readsim: %s\n", s) }
 	cfg.Say = say
 	cfg.Warn = func(s string) { say("warning: " + s) }
-	a, err := backend.Assemble(cfg.Config)
+	a, err := backend.Assemble(cfg.ServeConfig)
 	if err != nil {
 		return err
 	}

@@ -72,11 +72,11 @@ func serveLoopback(t *testing.T, e *env, cfg serveConfig) string {
 
 // startServe runs serve in process on a free loopback port until the test
 // ends, and returns its URL and its standard error.
-func startServe(t *testing.T, cfg backend.Config) (string, *syncBuffer) {
+func startServe(t *testing.T, cfg backend.ServeConfig) (string, *syncBuffer) {
 	t.Helper()
 	stderr := &syncBuffer{}
 	e := &env{stdout: &syncBuffer{}, stderr: stderr}
-	return serveLoopback(t, e, serveConfig{Config: cfg, rate: -1}), stderr
+	return serveLoopback(t, e, serveConfig{ServeConfig: cfg, rate: -1}), stderr
 }
 
 // getOK returns the body of a 200 answer to a GET of u, or an error.

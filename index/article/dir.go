@@ -150,20 +150,22 @@ func (d *Dir) Parse(id string) (*Article, error) {
 	return a, nil
 }
 
-// Spans resolves element paths of the articles of a Dir into character spans
+// PathResolver resolves element paths of the articles of a Dir into character spans
 // (the INEX XML submission's <path> results). Each article is parsed once; only
 // its elements are kept. It is safe for concurrent use.
-type Spans struct {
+type PathResolver struct {
 	dir   *Dir
 	mu    sync.Mutex
 	cache map[string]*Article
 }
 
-// Spans returns a resolver of element paths over d.
-func (d *Dir) Spans() *Spans { return &Spans{dir: d, cache: map[string]*Article{}} }
+// PathResolver returns a resolver of element paths over d.
+func (d *Dir) PathResolver() *PathResolver {
+	return &PathResolver{dir: d, cache: map[string]*Article{}}
+}
 
 // Span returns the [start,end) span of the element at xpath in article id.
-func (s *Spans) Span(id, xpath string) (start, end int, err error) {
+func (s *PathResolver) Span(id, xpath string) (start, end int, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	els, ok := s.cache[id]

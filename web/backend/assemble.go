@@ -18,8 +18,8 @@ import (
 	"github.com/readsim/readsim/web"
 )
 
-// Config says what a readsim server serves (readsim serve and demo).
-type Config struct {
+// ServeConfig says what a readsim server serves (readsim serve and demo).
+type ServeConfig struct {
 	Index    string   // the index folder; "" means no search and no live run
 	Articles string   // the articles folder; "" means the one the index was built from
 	Qrels    string   // judgments; "" means no simulation view and no race
@@ -63,7 +63,7 @@ type Assembly struct {
 	Articles int // articles served at start-up
 	Runs     int // runs to replay at start-up
 
-	cfg Config
+	cfg ServeConfig
 	// the judgments, topics and runs read at start-up (nil qrels: no
 	// replays); each collection adds its own live run to the runs
 	qrels  *inex.Qrels
@@ -120,7 +120,7 @@ func (a *Assembly) acquire() *collection {
 // runs' ids must differ; the live run (with an index and topics) joins the
 // runs unless a run already has its id; a run whose articles have no text
 // on this server is said at start-up (the views draw them as schematics).
-func Assemble(cfg Config) (*Assembly, error) {
+func Assemble(cfg ServeConfig) (*Assembly, error) {
 	cfg = cfg.withDefaults()
 	a := &Assembly{cfg: cfg, Options: web.Options{ArticleCSS: CSS()}}
 	var x *index.Index
@@ -224,7 +224,7 @@ func (a *Assembly) collection(ctx context.Context, x *index.Index, warn func(str
 	return c, nil
 }
 
-func (cfg Config) withDefaults() Config {
+func (cfg ServeConfig) withDefaults() ServeConfig {
 	if cfg.LiveK <= 0 {
 		cfg.LiveK = 100
 	}
@@ -299,7 +299,7 @@ func noTextLine(c TextCount) string {
 // Decisions where the issue is silent: a study needs an index (participants
 // search) and topics (they are given topics); the folder is created if
 // missing; each participant gets cfg.StudyTopics topics.
-func studyOptions(cfg Config) (*web.StudyOptions, error) {
+func studyOptions(cfg ServeConfig) (*web.StudyOptions, error) {
 	if cfg.Index == "" || cfg.Topics == "" {
 		return nil, &InputError{fmt.Errorf("--study needs --index (participants search) and --topics (they are given topics)")}
 	}

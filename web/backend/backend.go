@@ -253,8 +253,8 @@ func (r *Replays) key(req web.ReplayRequest) (playerKey, error) {
 }
 
 // reader is the simulated reader of k, looking at depth ranks (0: all).
-func (k playerKey) reader(depth int) scenario.Reader {
-	return scenario.Reader{Order: k.order, T2I: k.t2i, Screen: k.screen, DocBaseline: k.baseline, Depth: depth}
+func (k playerKey) reader(depth int) scenario.SimulatedReader {
+	return scenario.SimulatedReader{Order: k.order, T2I: k.t2i, Screen: k.screen, DocBaseline: k.baseline, Depth: depth}
 }
 
 func (r *Replays) player(req web.ReplayRequest) (*scenario.Replayer, error) {
@@ -372,7 +372,7 @@ func (r *Replays) Relevant(topic, doc string) []effort.Span {
 // from the index's hits (scenario.MakeRun).
 func LiveRun(ctx context.Context, x *index.Index, ts []inex.Topic, k int, runID string) (*inex.Run, error) {
 	tq := scenario.TopicQueries(ts, []string{"title"})
-	run, err := scenario.MakeRun(ctx, x, tq, scenario.RunOptions{Task: "ric", K: k, RunID: runID})
+	run, err := scenario.MakeRun(ctx, x, tq, scenario.MakeRunOptions{Task: "ric", K: k, RunID: runID})
 	if err != nil {
 		return nil, err
 	}

@@ -203,7 +203,7 @@ func TestQualifiedIDsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warnings []string
-	a, err := Assemble(Config{Index: idx, Articles: multilang, Warn: func(m string) { warnings = append(warnings, m) }})
+	a, err := Assemble(ServeConfig{Index: idx, Articles: multilang, Warn: func(m string) { warnings = append(warnings, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}

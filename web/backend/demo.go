@@ -30,7 +30,7 @@ func DemoStudyPath() string { return filepath.Join(filepath.Dir(DemoIndexPath())
 // idx, creating the folder it is in, or updates it when it exists: an
 // unchanged sample is not read again. progress, when not nil, follows the
 // build.
-func IndexSample(sample Config, idx string, progress func(index.Progress)) (*index.BuildResult, error) {
+func IndexSample(sample ServeConfig, idx string, progress func(index.Progress)) (*index.BuildResult, error) {
 	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func TestAssemblyReload(t *testing.T) {
 		"2.xml": `<article><header><title>Bridge</title></header><bdy><p>A bridge over water.</p></bdy></article>`,
 	})
 	buildIndex(t, articles, idx)
-	a, err := Assemble(Config{Index: idx})
+	a, err := Assemble(ServeConfig{Index: idx})
 	if err != nil {
 		t.Fatal(err)
 	}

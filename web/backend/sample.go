@@ -15,16 +15,16 @@ import (
 // runs before document runs (.trec), so that the simulation view opens on a
 // reader who follows passages, and by name otherwise. The index is the
 // caller's to build.
-func SampleConfig(dir string) (Config, error) {
+func SampleConfig(dir string) (ServeConfig, error) {
 	articles := filepath.Join(dir, "articles")
 	if st, err := os.Stat(articles); err != nil || !st.IsDir() {
-		return Config{}, &InputError{fmt.Errorf("%s: not the sample (no articles folder)", dir)}
+		return ServeConfig{}, &InputError{fmt.Errorf("%s: not the sample (no articles folder)", dir)}
 	}
 	abs, err := filepath.Abs(articles)
 	if err != nil {
-		return Config{}, err
+		return ServeConfig{}, err
 	}
-	cfg := Config{Articles: abs}
+	cfg := ServeConfig{Articles: abs}
 	if q := filepath.Join(dir, "judgments.qrels"); isFile(q) {
 		cfg.Qrels = q
 	}
