@@ -299,8 +299,40 @@ func turnbullMedian(obs []interval, w []float64) (int, interval, bool) {
 // the mass the NPMLE gives each: rounds of a self-consistency (EM) step,
 // in which every interval's weight is shared among the innermost intervals
 // it holds in proportion to their mass, and an iterative convex minorant
-// step.
+// step (npmle.round).
 func turnbull(obs []interval, w []float64) ([]interval, []float64) {
+	cells, spans, total := innermost(obs, w)
+	m := len(cells)
+	if m == 0 {
+		return nil, nil
+	}
+	mass := make([]float64, m)
+	for j := range mass {
+		mass[j] = 1 / float64(m)
+	}
+	if m == 1 {
+		return cells, mass
+	}
+	n := newNPMLE(spans, m, total)
+	for iter := 0; iter < 1000; iter++ {
+		if n.round(mass) < 1e-10 {
+			break
+		}
+	}
+	return cells, mass
+}
+
+// cellSpan is an observed interval as the run [first, last] of innermost
+// intervals it holds, with its weight.
+type cellSpan struct {
+	first, last int
+	w           float64
+}
+
+// innermost returns the innermost intervals (Turnbull's cells) of obs in
+// increasing order, each observation as its run of cells, and the total
+// weight (w as turnbull's).
+func innermost(obs []interval, w []float64) ([]interval, []cellSpan, float64) {
 	type end struct {
 		at    int
 		right bool
@@ -332,14 +364,9 @@ func turnbull(obs []interval, w []float64) ([]interval, []float64) {
 		}
 	}
 	if len(cells) == 0 {
-		return nil, nil
+		return nil, nil, total
 	}
-	// each interval holds a run of cells [first, last]
-	type span struct {
-		first, last int
-		w           float64
-	}
-	spans := make([]span, 0, len(obs))
+	spans := make([]cellSpan, 0, len(obs))
 	for i, o := range obs {
 		wi := 1.0
 		if w != nil {
@@ -349,115 +376,121 @@ func turnbull(obs []interval, w []float64) ([]interval, []float64) {
 		}
 		first := sort.Search(len(cells), func(k int) bool { return cells[k].Lo >= o.Lo })
 		last := sort.Search(len(cells), func(k int) bool { return cells[k].Hi > o.Hi }) - 1
-		spans = append(spans, span{first, last, wi})
+		spans = append(spans, cellSpan{first, last, wi})
 	}
-	m := len(cells)
-	mass := make([]float64, m)
-	for j := range mass {
-		mass[j] = 1 / float64(m)
+	return cells, spans, total
+}
+
+// npmle is the state of Turnbull's NPMLE over m cells: the observations as
+// runs of cells and the buffers of its rounds.
+//
+// Each round is the hybrid of Wellner and Zhan (1997): an EM step, then an
+// iterative convex minorant step (Groeneboom and Wellner 1992; Jongbloed
+// 1998) on the distribution function F at the cells' right ends (F[0] = 0,
+// F[m] = 1): a Newton step with the Hessian's diagonal, projected on the
+// nondecreasing functions by weighted isotonic regression, halved until
+// the likelihood grows enough. Until F moves by less than 1e-10 (EM alone
+// can take thousands of rounds).
+type npmle struct {
+	spans                  []cellSpan
+	m                      int
+	total                  float64
+	prefix, diff           []float64
+	F, next, grad, hess, y []float64
+	prob                   []float64
+	pava                   isotonic
+}
+
+func newNPMLE(spans []cellSpan, m int, total float64) *npmle {
+	return &npmle{spans: spans, m: m, total: total,
+		prefix: make([]float64, m+1), diff: make([]float64, m+1),
+		F: make([]float64, m+1), next: make([]float64, m+1), grad: make([]float64, m+1),
+		hess: make([]float64, m+1), y: make([]float64, m+1), prob: make([]float64, len(spans))}
+}
+
+// em writes into dst the self-consistency step from p.
+func (n *npmle) em(dst, p []float64) {
+	for j, v := range p {
+		n.prefix[j+1] = n.prefix[j] + v
 	}
-	if m == 1 {
-		return cells, mass
-	}
-	prefix := make([]float64, m+1)
-	diff := make([]float64, m+1)
-	// em writes into dst the self-consistency step from p.
-	em := func(dst, p []float64) {
-		for j, v := range p {
-			prefix[j+1] = prefix[j] + v
-		}
-		clear(diff)
-		for _, s := range spans {
-			if den := prefix[s.last+1] - prefix[s.first]; den > 0 {
-				diff[s.first] += s.w / den
-				diff[s.last+1] -= s.w / den
-			}
-		}
-		run := 0.0
-		for j, v := range p {
-			run += diff[j]
-			dst[j] = v * run / total
+	clear(n.diff)
+	for _, s := range n.spans {
+		if den := n.prefix[s.last+1] - n.prefix[s.first]; den > 0 {
+			n.diff[s.first] += s.w / den
+			n.diff[s.last+1] -= s.w / den
 		}
 	}
-	// The hybrid of Wellner and Zhan (1997): each round an EM step, then
-	// an iterative convex minorant step (Groeneboom and Wellner 1992;
-	// Jongbloed 1998) on the distribution function F at the cells' right
-	// ends (F[0] = 0, F[m] = 1): a Newton step with the Hessian's diagonal,
-	// projected on the nondecreasing functions by weighted isotonic
-	// regression, halved until the likelihood grows enough. Until F moves
-	// by less than 1e-10 (EM alone can take thousands of rounds).
-	F := make([]float64, m+1)
-	next := make([]float64, m+1)
-	prob := make([]float64, len(spans))
-	grad := make([]float64, m+1)
-	hess := make([]float64, m+1)
-	y := make([]float64, m+1)
-	loglik := func(F []float64) float64 {
-		ll := 0.0
-		for i, s := range spans {
-			p := F[s.last+1] - F[s.first]
-			if p <= 0 {
-				return math.Inf(-1)
-			}
-			prob[i] = p
-			ll += s.w * math.Log(p)
-		}
-		return ll
+	run := 0.0
+	for j, v := range p {
+		run += n.diff[j]
+		dst[j] = v * run / n.total
 	}
-	cumulate := func() {
-		for j, v := range mass {
-			F[j+1] = F[j] + v
+}
+
+// loglik is the log-likelihood of the distribution function F; it keeps
+// each observation's probability in n.prob.
+func (n *npmle) loglik(F []float64) float64 {
+	ll := 0.0
+	for i, s := range n.spans {
+		p := F[s.last+1] - F[s.first]
+		if p <= 0 {
+			return math.Inf(-1)
 		}
-		F[m] = 1
+		n.prob[i] = p
+		ll += s.w * math.Log(p)
 	}
-	var pava isotonic
-	for iter := 0; iter < 1000; iter++ {
-		em(mass, mass)
-		cumulate()
-		ll := loglik(F)
-		clear(grad)
-		clear(hess)
-		for i, s := range spans {
-			d, h := s.w/prob[i], s.w/(prob[i]*prob[i])
-			grad[s.last+1] += d
-			hess[s.last+1] += h
-			grad[s.first] -= d
-			hess[s.first] += h
+	return ll
+}
+
+// round updates mass by one EM step and one iterative convex minorant
+// step, and returns how far F moved.
+func (n *npmle) round(mass []float64) float64 {
+	m, F, next := n.m, n.F, n.next
+	n.em(mass, mass)
+	for j, v := range mass {
+		F[j+1] = F[j] + v
+	}
+	F[m] = 1
+	ll := n.loglik(F)
+	clear(n.grad)
+	clear(n.hess)
+	for i, s := range n.spans {
+		d, h := s.w/n.prob[i], s.w/(n.prob[i]*n.prob[i])
+		n.grad[s.last+1] += d
+		n.hess[s.last+1] += h
+		n.grad[s.first] -= d
+		n.hess[s.first] += h
+	}
+	for k := 1; k < m; k++ {
+		n.y[k] = F[k]
+		if n.hess[k] > 0 {
+			n.y[k] += n.grad[k] / n.hess[k]
 		}
+	}
+	z := n.pava.fit(n.y[1:m], n.hess[1:m])
+	slope := 0.0
+	for k := 1; k < m; k++ {
+		z[k-1] = min(max(z[k-1], 0), 1)
+		slope += n.grad[k] * (z[k-1] - F[k])
+	}
+	moved := 0.0
+	for lambda := 1.0; lambda > 1e-9; lambda /= 2 {
+		next[0], next[m] = 0, 1
+		moved = 0
 		for k := 1; k < m; k++ {
-			y[k] = F[k]
-			if hess[k] > 0 {
-				y[k] += grad[k] / hess[k]
-			}
+			next[k] = F[k] + lambda*(z[k-1]-F[k])
+			moved = max(moved, math.Abs(next[k]-F[k]))
 		}
-		z := pava.fit(y[1:m], hess[1:m])
-		slope := 0.0
-		for k := 1; k < m; k++ {
-			z[k-1] = min(max(z[k-1], 0), 1)
-			slope += grad[k] * (z[k-1] - F[k])
-		}
-		moved := 0.0
-		for lambda := 1.0; lambda > 1e-9; lambda /= 2 {
-			next[0], next[m] = 0, 1
-			moved = 0
-			for k := 1; k < m; k++ {
-				next[k] = F[k] + lambda*(z[k-1]-F[k])
-				moved = max(moved, math.Abs(next[k]-F[k]))
-			}
-			if loglik(next) >= ll+1e-4*lambda*slope {
-				break
-			}
-			moved = 0
-			copy(next, F)
-		}
-		for j := range mass {
-			mass[j] = max(next[j+1]-next[j], 0)
-		}
-		if moved < 1e-10 {
+		if n.loglik(next) >= ll+1e-4*lambda*slope {
 			break
 		}
+		moved = 0
+		copy(next, F)
 	}
-	return cells, mass
+	for j := range mass {
+		mass[j] = max(next[j+1]-next[j], 0)
+	}
+	return moved
 }
 
 // isotonic is weighted isotonic regression by pool-adjacent-violators,
