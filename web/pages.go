@@ -230,6 +230,28 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	opt := s.pageOptions(r, pages, id, q, sim)
+	page, err := pages.Render(id, passages, opt)
+	if err != nil {
+		s.opt.Logf("web: render %s: %v", id, err)
+		s.errorPage(w, r, http.StatusInternalServerError, "The article could not be shown.")
+		return
+	}
+	// application/xhtml+xml: the renderer writes well-formed XHTML, and the
+	// XML parser then shows any mistake instead of guessing around it.
+	w.Header().Set("Content-Type", "application/xhtml+xml; charset=utf-8")
+	if s.study != nil {
+		w.Header().Set("Vary", "Cookie")
+	}
+	if validLang(info.Lang) {
+		w.Header().Set("Content-Language", info.Lang)
+	}
+	w.Write(page)
+}
+
+// pageOptions are the options of article id's page for the query q (sim:
+// the page shows a simulated reader's passages, in the simulation frame).
+func (s *Server) pageOptions(r *http.Request, pages Pages, id, q string, sim bool) PageOptions {
 	// links lead to the articles the prototype has; the others stay text
 	has := func(to string) bool { return validID(to) && pages.Has(to) }
 	// ← leads back to the reader's entry in the results, or without a
@@ -265,22 +287,7 @@ func (s *Server) handleArticle(w http.ResponseWriter, r *http.Request) {
 			return "#"
 		}
 	}
-	page, err := pages.Render(id, passages, opt)
-	if err != nil {
-		s.opt.Logf("web: render %s: %v", id, err)
-		s.errorPage(w, r, http.StatusInternalServerError, "The article could not be shown.")
-		return
-	}
-	// application/xhtml+xml: the renderer writes well-formed XHTML, and the
-	// XML parser then shows any mistake instead of guessing around it.
-	w.Header().Set("Content-Type", "application/xhtml+xml; charset=utf-8")
-	if s.study != nil {
-		w.Header().Set("Vary", "Cookie")
-	}
-	if validLang(info.Lang) {
-		w.Header().Set("Content-Language", info.Lang)
-	}
-	w.Write(page)
+	return opt
 }
 
 func (s *Server) handleSimulate(w http.ResponseWriter, r *http.Request) {

@@ -205,42 +205,49 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		wc.send <- b
 		wc.setClose(websocket.ClosePolicyViolation, "bad request")
 	} else {
-		err := s.opt.Replayer.Replay(ctx, req, func(ev []byte) error {
-			if after > 0 {
-				var e struct {
-					Seq int `json:"seq"`
-				}
-				if json.Unmarshal(ev, &e) == nil && e.Seq <= after {
-					return nil
-				}
-			}
-			return wc.emit(ev, s.opt.SlowClientTimeout)
-		})
-		switch {
-		case err == nil:
-			wc.setClose(websocket.CloseNormalClosure, "done")
-		case errors.Is(err, errSlowClient):
-			s.opt.Logf("web: replay %s/%s: dropped a slow client", req.Run, req.Topic)
-			wc.setClose(websocket.CloseTryAgainLater, "too slow")
-			cancel()
-		case ctx.Err() != nil:
-			wc.closeMu.Lock()
-			werr := wc.writeErr
-			wc.closeMu.Unlock()
-			if werr != nil {
-				s.opt.Logf("web: replay %s/%s: dropped a slow client: %v", req.Run, req.Topic, werr)
-			}
-		default:
-			s.opt.Logf("web: replay %s/%s: %v", req.Run, req.Topic, err)
-			b, _ := json.Marshal(map[string]string{"ev": "error", "message": "the replay failed"})
-			wc.emit(b, s.opt.SlowClientTimeout)
-			wc.setClose(websocket.CloseInternalServerErr, "replay failed")
-		}
+		s.stream(wc, req, after)
 	}
 	close(wc.send)
 	<-writerDone
 	cancel()
 	c.Close()
+}
+
+// stream replays req to the connection (its events from seq after+1 on,
+// for a viewer who reconnects) and sets the close message that says how
+// the replay ended.
+func (s *Server) stream(wc *wsConn, req ReplayRequest, after int) {
+	err := s.opt.Replayer.Replay(wc.ctx, req, func(ev []byte) error {
+		if after > 0 {
+			var e struct {
+				Seq int `json:"seq"`
+			}
+			if json.Unmarshal(ev, &e) == nil && e.Seq <= after {
+				return nil
+			}
+		}
+		return wc.emit(ev, s.opt.SlowClientTimeout)
+	})
+	switch {
+	case err == nil:
+		wc.setClose(websocket.CloseNormalClosure, "done")
+	case errors.Is(err, errSlowClient):
+		s.opt.Logf("web: replay %s/%s: dropped a slow client", req.Run, req.Topic)
+		wc.setClose(websocket.CloseTryAgainLater, "too slow")
+		wc.cancel()
+	case wc.ctx.Err() != nil:
+		wc.closeMu.Lock()
+		werr := wc.writeErr
+		wc.closeMu.Unlock()
+		if werr != nil {
+			s.opt.Logf("web: replay %s/%s: dropped a slow client: %v", req.Run, req.Topic, werr)
+		}
+	default:
+		s.opt.Logf("web: replay %s/%s: %v", req.Run, req.Topic, err)
+		b, _ := json.Marshal(map[string]string{"ev": "error", "message": "the replay failed"})
+		wc.emit(b, s.opt.SlowClientTimeout)
+		wc.setClose(websocket.CloseInternalServerErr, "replay failed")
+	}
 }
 
 func (wc *wsConn) setClose(code int, text string) {
