@@ -21,9 +21,6 @@ var DefaultNames = []string{
 // the order of NIST's scorer: eval's default on span judgments.
 var GenomicsNames = []string{"DOCUMENT", "PASSAGE", "ASPECT", "PASSAGE2"}
 
-// Defaults returns the measures of DefaultNames.
-func Defaults() []Measure { return mustParse(DefaultNames) }
-
 // mustParse parses names that are part of the registry.
 func mustParse(names []string) []Measure {
 	out := make([]Measure, len(names))

@@ -31,13 +31,11 @@ func readRef(t testing.TB, path string) []refValue {
 
 // evaluator computes any official or readsim value of one run.
 type evaluator struct {
-	t       testing.TB
-	q       *inex.Qrels
-	run     *inex.Run
-	opt     EvalOptions
-	cache   map[string]*Evaluation
-	curves  map[string][]float64 // "doc|topic" → interpolated points
-	focused bool
+	t     testing.TB
+	q     *inex.Qrels
+	run   *inex.Run
+	opt   EvalOptions
+	cache map[string]*Evaluation
 }
 
 func (e *evaluator) value(m effort.Measure, topic string) (float64, bool) {

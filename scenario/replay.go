@@ -90,7 +90,6 @@ type work struct {
 	in   effort.TopicInput
 	rd   effort.Orderer
 	segs []effort.Segment
-	tmp  effort.Spans
 	out  []float64
 	ev   Event
 	cl   clipCount

@@ -410,10 +410,3 @@ func (s *studyStore) withdraw(p *participant) error {
 	s.mu.Unlock()
 	return nil
 }
-
-// count returns the number of participants.
-func (s *studyStore) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.parts)
-}
