@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -389,60 +388,49 @@ func (s *recState) open(c *clientEvent, e *recEvent, doc string, rank int, lengt
 	return ""
 }
 
+// recLine is a recorded event as written: readsim replay's trace event
+// (ev, topic, rank, doc, seq and the fields of its kind) with t and
+// source, in that order. A field of another kind is nil, left out.
+type recLine struct {
+	Ev       string    `json:"ev"`
+	Topic    string    `json:"topic"`
+	Rank     int       `json:"rank"`
+	Doc      string    `json:"doc"`
+	Seq      int64     `json:"seq"`
+	Run      *string   `json:"run,omitempty"`      // topic
+	Q        *string   `json:"q,omitempty"`        // query
+	Len      *int      `json:"len,omitempty"`      // open
+	Passages *[][2]int `json:"passages,omitempty"` // open
+	From     *int      `json:"from,omitempty"`     // read
+	To       *int      `json:"to,omitempty"`       // read, jump
+	Outcome  *string   `json:"outcome,omitempty"`  // done
+	T        int64     `json:"t"`
+	Source   string    `json:"source"`
+}
+
 // appendLine appends e's line (JSON and a newline) for participant run.
 func (e *recEvent) appendLine(b []byte, run string) []byte {
-	str := func(b []byte, s string) []byte {
-		q, _ := json.Marshal(s) // a string always marshals
-		return append(b, q...)
-	}
-	b = append(b, `{"ev":`...)
-	b = str(b, e.ev)
-	b = append(b, `,"topic":`...)
-	b = str(b, e.topic)
-	b = append(b, `,"rank":`...)
-	b = strconv.AppendInt(b, int64(e.rank), 10)
-	b = append(b, `,"doc":`...)
-	b = str(b, e.doc)
-	b = append(b, `,"seq":`...)
-	b = strconv.AppendInt(b, e.seq, 10)
+	l := recLine{Ev: e.ev, Topic: e.topic, Rank: e.rank, Doc: e.doc, Seq: e.seq, T: e.t, Source: "recorded"}
 	switch e.ev {
 	case "topic":
-		b = append(b, `,"run":`...)
-		b = str(b, run)
+		l.Run = &run
 	case "query":
-		b = append(b, `,"q":`...)
-		b = str(b, e.q)
+		l.Q = &e.q
 	case "open":
-		b = append(b, `,"len":`...)
-		b = strconv.AppendInt(b, int64(e.length), 10)
-		b = append(b, `,"passages":[`...)
-		for i, p := range e.passages {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '[')
-			b = strconv.AppendInt(b, int64(p[0]), 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(p[1]), 10)
-			b = append(b, ']')
+		ps := e.passages
+		if ps == nil {
+			ps = [][2]int{}
 		}
-		b = append(b, ']')
+		l.Len, l.Passages = &e.length, &ps
 	case "read":
-		b = append(b, `,"from":`...)
-		b = strconv.AppendInt(b, int64(e.from), 10)
-		b = append(b, `,"to":`...)
-		b = strconv.AppendInt(b, int64(e.to), 10)
+		l.From, l.To = &e.from, &e.to
 	case "jump":
-		b = append(b, `,"to":`...)
-		b = strconv.AppendInt(b, int64(e.to), 10)
+		l.To = &e.to
 	case "done":
-		b = append(b, `,"outcome":`...)
-		b = str(b, e.outcome)
+		l.Outcome = &e.outcome
 	}
-	b = append(b, `,"t":`...)
-	b = strconv.AppendInt(b, e.t, 10)
-	b = append(b, `,"source":"recorded"}`...)
-	return append(b, '\n')
+	j, _ := json.Marshal(l) // ints and strings always marshal
+	return append(append(b, j...), '\n')
 }
 
 // replayLine applies one line of a participant's own file to the state
