@@ -291,6 +291,17 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 	return errors.Join(err, <-indexed)
 }
 
+// minShardBatch is the least XML a shard's batch holds (shardBatchBytes):
+// a segment of a few articles costs more to build and to search than it
+// saves in memory.
+const minShardBatch = 1 << 20
+
+// shardBatchBytes is each of n shards' share of a build's batch bytes, at
+// least minShardBatch (or all of them, if fewer).
+func shardBatchBytes(total int64, n int) int64 {
+	return max(total/int64(max(n, 1)), min(total, minShardBatch))
+}
+
 // indexFiles parses the planned files in parallel (opt.Workers) and sends
 // each article, in path order, to its shard's feed; the results (indexed,
 // broken, header ids) are recorded in path order.
@@ -298,11 +309,13 @@ func (p *plan) indexFiles(ss shardSet) error {
 	files, opt := p.todo, p.opt
 	out := parseAll(files, opt)
 	defer out.stop()
+	shardOpt := opt
+	shardOpt.BatchBytes = shardBatchBytes(opt.BatchBytes, len(ss))
 	feeds := make([]chan parsed, len(ss))
 	errs := make(chan error, len(ss))
 	for i, w := range ss {
 		feeds[i] = make(chan parsed, 64)
-		go stage(fmt.Sprintf("batch-%d", i), func() { errs <- w.feed(feeds[i], opt) })
+		go stage(fmt.Sprintf("batch-%d", i), func() { errs <- w.feed(feeds[i], shardOpt) })
 	}
 	prog := newProgress(files, len(ss))
 	stage("route", func() { p.route(ss, out, feeds, prog) })

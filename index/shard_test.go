@@ -259,6 +259,20 @@ func TestDefaultShards(t *testing.T) {
 	}
 }
 
+// TestShardBatchBytes: the shards share a build's batch bytes, each at
+// least 1 MiB (or all of them, when they are fewer).
+func TestShardBatchBytes(t *testing.T) {
+	for _, tc := range []struct {
+		total int64
+		n     int
+		want  int64
+	}{{4 << 20, 1, 4 << 20}, {4 << 20, 2, 2 << 20}, {4 << 20, 3, 4 << 20 / 3}, {4 << 20, 16, 1 << 20}, {512 << 10, 4, 512 << 10}, {4 << 20, 0, 4 << 20}} {
+		if got := shardBatchBytes(tc.total, tc.n); got != tc.want {
+			t.Errorf("shardBatchBytes(%d, %d) = %d, want %d", tc.total, tc.n, got, tc.want)
+		}
+	}
+}
+
 // killBetweenRenames makes a build exit between its two final renames, as
 // if killed, in the child process TestCrashBetweenRenames starts.
 const killBetweenRenames = "READSIM_TEST_KILL_BETWEEN_RENAMES"
