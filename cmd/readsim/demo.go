@@ -8,6 +8,7 @@ import (
 	"github.com/mdp/qrterminal/v3"
 
 	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -22,18 +23,18 @@ import (
 // Decision where cli.md is silent: the demo listens and prints its URLs
 // (with the QR code) first, then indexes, so that its first line is the
 // address to open.
-func runDemo(e *env, fs *flag.FlagSet, args []string) error {
+func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")
 	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
-	var allow multiFlag
+	var allow cli.Strings
 	fs.Var(&allow, "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
 	study := fs.String("study", backend.DemoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+		return cli.Usagef("unexpected argument %q", pos[0])
 	}
 	dir := *sample
 	if dir == "" {
@@ -62,7 +63,7 @@ func runDemo(e *env, fs *flag.FlagSet, args []string) error {
 
 // demoConfig indexes the sample in dir (or reuses its index) and returns what
 // to serve.
-func demoConfig(e *env, dir string) (serveConfig, error) {
+func demoConfig(e *cli.Env, dir string) (serveConfig, error) {
 	sample, err := backend.SampleConfig(dir)
 	if err != nil {
 		return serveConfig{}, err
@@ -70,10 +71,10 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 	idx, started := backend.DemoIndexPath(), false
 	res, err := backend.IndexSample(sample, idx, func(p index.Progress) {
 		switch {
-		case e.stderrIsTerminal:
-			fmt.Fprintf(e.stderr, "\rreadsim demo: indexing the sample: %d/%d articles", p.Done, p.Total)
+		case e.StderrIsTerminal:
+			fmt.Fprintf(e.Stderr, "\rreadsim demo: indexing the sample: %d/%d articles", p.Done, p.Total)
 		case !started:
-			fmt.Fprintf(e.stderr, "readsim demo: indexing the sample (%d articles)", p.Total)
+			fmt.Fprintf(e.Stderr, "readsim demo: indexing the sample (%d articles)", p.Total)
 		}
 		started = true
 	})
@@ -85,18 +86,18 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 	}
 	if res.Indexed > 0 || res.Removed > 0 {
 		if started {
-			fmt.Fprintln(e.stderr)
+			fmt.Fprintln(e.Stderr)
 		}
-		printBuildSummary(e.stderr, idx, res)
+		printBuildSummary(e.Stderr, idx, res)
 	} else {
-		fmt.Fprintf(e.stderr, "readsim demo: reusing the index of the sample in %s (%d articles, unchanged)\n", idx, res.Articles)
+		fmt.Fprintf(e.Stderr, "readsim demo: reusing the index of the sample in %s (%d articles, unchanged)\n", idx, res.Articles)
 	}
 	sample.Index = idx
 	return serveConfig{ServeConfig: sample}, nil
 }
 
 // printQR draws the QR code of u on standard output.
-func printQR(e *env, u string) {
-	fmt.Fprintln(e.stdout, "Scan to open it on a phone on the same network:")
-	qrterminal.GenerateHalfBlock(u, qrterminal.L, e.stdout)
+func printQR(e *cli.Env, u string) {
+	fmt.Fprintln(e.Stdout, "Scan to open it on a phone on the same network:")
+	qrterminal.GenerateHalfBlock(u, qrterminal.L, e.Stdout)
 }

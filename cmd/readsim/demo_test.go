@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -69,7 +70,7 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 // demoSetup is the demo's configuration of the sample (demoConfig), its
 // index built in a temporary folder (tmp), and the env writing to stdout
 // and stderr that built it.
-func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg serveConfig, e *env, tmp string) {
+func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg serveConfig, e *cli.Env, tmp string) {
 	t.Helper()
 	sample, err := backend.FindSample()
 	if err != nil {
@@ -77,9 +78,9 @@ func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg serveConfig, e *en
 	}
 	tmp = t.TempDir()
 	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
-	e = &env{stdout: stdout, stderr: stderr}
+	e = &cli.Env{Stdout: stdout, Stderr: stderr}
 	if cfg, err = demoConfig(e, sample); err != nil {
-		t.Fatalf("%v\n%s", err, e.stderr)
+		t.Fatalf("%v\n%s", err, e.Stderr)
 	}
 	return cfg, e, tmp
 }
@@ -180,10 +181,10 @@ func TestDemoIndexReused(t *testing.T) {
 	}
 	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(t.TempDir(), "idx"))
 	var first, second bytes.Buffer
-	if _, err := demoConfig(&env{stdout: io.Discard, stderr: &first}, sample); err != nil {
+	if _, err := demoConfig(&cli.Env{Stdout: io.Discard, Stderr: &first}, sample); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := demoConfig(&env{stdout: io.Discard, stderr: &second}, sample); err != nil {
+	if _, err := demoConfig(&cli.Env{Stdout: io.Discard, Stderr: &second}, sample); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(first.String(), "built") {
@@ -240,7 +241,7 @@ func TestPrintURLs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer
-		printURLs(&env{stdout: &out, stderr: io.Discard}, tc.addr, tc.demo)
+		printURLs(&cli.Env{Stdout: &out, Stderr: io.Discard}, tc.addr, tc.demo)
 		checkText(t, tc.addr.String()+": output", out.String(), tc.want, tc.wantNone)
 	}
 }

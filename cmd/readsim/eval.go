@@ -8,6 +8,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -20,7 +21,7 @@ import (
 // scenario.WriteTrecGen as NIST's trecgen2007_score.py with --compat
 // trecgen. --lengths gives span judgments their documents' lengths (the
 // reading measures need them) and --offsets says what offsets count.
-func runEval(e *env, fs *flag.FlagSet, args []string) error {
+func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	defer softMemoryLimit()()
 	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
@@ -33,7 +34,7 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
 	readings := fs.Bool("readings", false, "the files are recorded readings (JSON Lines traces of the study mode, or of readsim replay), not runs")
 	figures := fs.Bool("figures", false, "with --readings: also print each article's and topic's reading figures (characters read, Read, effort, times)")
-	runs, err := parseFlags(fs, args)
+	runs, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -41,10 +42,10 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if len(runs) == 0 {
-		return usageError{"no run given"}
+		return cli.Usagef("no run given")
 	}
 	if err := scenario.CheckInputs(append([]string{*mf.qrels}, runs...)); err != nil {
-		return usageError{err.Error()}
+		return cli.Usage(err)
 	}
 	o, err := mf.readingOrder()
 	if err != nil {
@@ -76,23 +77,23 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if *mf.compat == "trecgen" {
-		return scenario.WriteTrecGen(e.stdout, results, opt.Measures)
+		return scenario.WriteTrecGen(e.Stdout, results, opt.Measures)
 	}
-	return scenario.WriteEval(e.stdout, results, opt.Measures, report)
+	return scenario.WriteEval(e.Stdout, results, opt.Measures, report)
 }
 
 // evalMeasures checks --compat and -m against the format f, reads the
 // judgments and returns them with the evaluation options' measures (the
 // names asked, --compat trecgen's, or the defaults for the judgments or
 // for readings) and warning printer.
-func evalMeasures(e *env, mf *measureFlags, f scenario.ReportFormat, readings bool) (*inex.Qrels, scenario.EvalOptions, error) {
+func evalMeasures(e *cli.Env, mf *measureFlags, f scenario.ReportFormat, readings bool) (*inex.Qrels, scenario.EvalOptions, error) {
 	var opt scenario.EvalOptions
 	if err := mf.checkCompat(); err != nil {
 		return nil, opt, err
 	}
 	trecgen := *mf.compat == "trecgen"
 	if trecgen && f != scenario.FormatTSV {
-		return nil, opt, usageError{"--compat trecgen writes NIST's format: drop --format"}
+		return nil, opt, cli.Usagef("--compat trecgen writes NIST's format: drop --format")
 	}
 	var err error
 	if len(mf.ms) > 0 {
@@ -102,10 +103,10 @@ func evalMeasures(e *env, mf *measureFlags, f scenario.ReportFormat, readings bo
 	}
 	if trecgen {
 		if opt.Measures, err = scenario.TrecGenMeasures(opt.Measures); err != nil {
-			return nil, opt, usageError{err.Error()}
+			return nil, opt, cli.Usage(err)
 		}
 	}
-	opt.Warn = lockedWarn(e.stderr)
+	opt.Warn = cli.Warner(e.Stderr)
 	q, err := mf.openQrels(opt.Warn)
 	if err != nil {
 		return nil, opt, err
@@ -127,7 +128,7 @@ func evalMeasures(e *env, mf *measureFlags, f scenario.ReportFormat, readings bo
 
 // evalReadings scores recorded readings (eval --readings) and, with
 // figures, prints their reading figures after the measures.
-func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOptions, report scenario.EvalReport, figures bool) error {
+func evalReadings(e *cli.Env, q *inex.Qrels, files []string, opt scenario.EvalOptions, report scenario.EvalReport, figures bool) error {
 	rds, err := scenario.OpenReadings(files)
 	if err != nil {
 		return err
@@ -136,13 +137,13 @@ func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOption
 	if err != nil {
 		return err
 	}
-	if err := scenario.WriteEval(e.stdout, results, opt.Measures, report); err != nil || !figures {
+	if err := scenario.WriteEval(e.Stdout, results, opt.Measures, report); err != nil || !figures {
 		return err
 	}
 	if report.Format != scenario.FormatJSON {
-		fmt.Fprintln(e.stdout) // JSON Lines: no blank line between
+		fmt.Fprintln(e.Stdout) // JSON Lines: no blank line between
 	}
-	return scenario.WriteFigures(e.stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, report.Format, report.Digits)
+	return scenario.WriteFigures(e.Stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, report.Format, report.Digits)
 }
 
 // evalMemoryLimit is the soft memory limit of eval (unless GOMEMLIMIT says

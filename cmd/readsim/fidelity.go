@@ -2,10 +2,10 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -18,16 +18,16 @@ import (
 // two-sided paired t-test p-value; "FAIL" marks a measure whose means break
 // the expectation. --format tsv prints `run<TAB>measure<TAB>mean` rows, a
 // blank line, then the expectation table with a header line.
-func runFidelity(e *env, fs *flag.FlagSet, args []string) error {
+func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
 	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", tableFormats...)
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+		return cli.Usagef("unexpected argument %q", pos[0])
 	}
 	f, err := rf.parse()
 	if err != nil {
@@ -38,9 +38,9 @@ func runFidelity(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if err := scenario.CheckMeasures(ms, scenario.UseFidelity, nil); err != nil {
-		return usageError{err.Error()}
+		return cli.Usage(err)
 	}
-	warn := lockedWarn(e.stderr)
+	warn := cli.Warner(e.Stderr)
 	q, err := inex.OpenQrels(*sf.qrels, warn)
 	if err != nil {
 		return err

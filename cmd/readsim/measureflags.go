@@ -2,11 +2,11 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -21,7 +21,7 @@ const compatUsage = "inex: gP[k] for k > n repeats gP[n], as the official INEX t
 // One definition keeps their names and defaults from drifting apart.
 type measureFlags struct {
 	qrels        *string
-	ms           multiFlag
+	ms           cli.Strings
 	order        *string
 	compat       *string
 	compats      []string // the values --compat takes
@@ -57,7 +57,7 @@ func (f *measureFlags) openQrels(warn func(string)) (*inex.Qrels, error) {
 	if f.offsets != nil && *f.offsets != "" {
 		u, err := inex.ParseUnit(*f.offsets)
 		if err != nil {
-			return nil, usageError{"--offsets: " + err.Error()}
+			return nil, cli.Usagef("--offsets: %v", err)
 		}
 		unit = &u
 	}
@@ -97,7 +97,7 @@ func (f *measureFlags) check(defaults []string) (effort.Order, []effort.Measure,
 
 func (f *measureFlags) requireQrels() error {
 	if *f.qrels == "" {
-		return usageError{"--qrels is required"}
+		return cli.Usagef("--qrels is required")
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func (f *measureFlags) requireQrels() error {
 func (f *measureFlags) readingOrder() (effort.Order, error) {
 	o, err := effort.ParseOrder(*f.order)
 	if err != nil {
-		return 0, usageError{err.Error()}
+		return 0, cli.Usage(err)
 	}
 	return o, nil
 }
@@ -115,9 +115,9 @@ func (f *measureFlags) checkCompat() error {
 	case *f.compat == "" || slices.Contains(f.compats, *f.compat):
 		return nil
 	case len(f.compats) == 1:
-		return usageError{fmt.Sprintf("unknown --compat %q (only %s)", *f.compat, f.compats[0])}
+		return cli.Usagef("unknown --compat %q (only %s)", *f.compat, f.compats[0])
 	}
-	return usageError{fmt.Sprintf("unknown --compat %q (%s)", *f.compat, strings.Join(f.compats, " or "))}
+	return cli.Usagef("unknown --compat %q (%s)", *f.compat, strings.Join(f.compats, " or "))
 }
 
 // compatINEX tells whether --compat inex was given.
@@ -132,7 +132,7 @@ func (f *measureFlags) measuresOn(q *inex.Qrels, use scenario.Use, defaults []st
 	}
 	ms, err := effort.ParseMeasureList(names, scenario.AllMeasureNames(q, use))
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, cli.Usage(err)
 	}
 	return ms, nil
 }
@@ -150,7 +150,7 @@ func (f *measureFlags) measures(defaults []string) ([]effort.Measure, error) {
 	}
 	ms, err := effort.ParseMeasures(names)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, cli.Usage(err)
 	}
 	return ms, nil
 }

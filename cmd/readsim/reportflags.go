@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 )
 
@@ -51,7 +52,7 @@ func addReportFlags(fs *flag.FlagSet, usage, digits, plot string, formats ...sce
 func (r reportFlags) parse() (scenario.ReportFormat, error) {
 	f, err := scenario.ParseFormat(*r.format, r.formats...)
 	if err != nil {
-		return "", usageError{"--format: " + err.Error()}
+		return "", cli.Usagef("--format: %v", err)
 	}
 	return f, nil
 }
@@ -63,8 +64,8 @@ type report interface {
 }
 
 // write writes rep on standard output in format f with --digits.
-func (r reportFlags) write(e *env, rep report, f scenario.ReportFormat) error {
-	w := bufio.NewWriter(e.stdout)
+func (r reportFlags) write(e *cli.Env, rep report, f scenario.ReportFormat) error {
+	w := bufio.NewWriter(e.Stdout)
 	if err := rep.Write(w, f, *r.digits); err != nil {
 		return err
 	}
@@ -97,11 +98,11 @@ func addDigits(fs *flag.FlagSet, usage string) *int {
 }
 
 // writeCharts writes the charts into dir and says so on stderr.
-func writeCharts(e *env, dir string, charts map[string]*scenario.Chart) error {
+func writeCharts(e *cli.Env, dir string, charts map[string]*scenario.Chart) error {
 	names, err := scenario.WriteCharts(dir, charts)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "wrote %d charts into %s\n", len(names), dir)
+	fmt.Fprintf(e.Stderr, "wrote %d charts into %s\n", len(names), dir)
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/internal/cli"
 )
 
 // retrievalFlags are the flags search and run share.
@@ -31,16 +32,16 @@ func addRetrievalFlags(fs *flag.FlagSet, k int) retrievalFlags {
 
 func (r retrievalFlags) check() error {
 	if *r.idx == "" {
-		return usageError{"--index is required"}
+		return cli.Usagef("--index is required")
 	}
 	if *r.k <= 0 {
-		return usageError{"--k must be positive"}
+		return cli.Usagef("--k must be positive")
 	}
 	if *r.threshold <= 0 || *r.threshold > 1 {
-		return usageError{"--threshold must be in (0, 1]"}
+		return cli.Usagef("--threshold must be in (0, 1]")
 	}
 	if *r.titleBoost < 0 || *r.textBoost < 0 || *r.titleBoost+*r.textBoost == 0 {
-		return usageError{"--title-boost and --text-boost must be non-negative, not both zero"}
+		return cli.Usagef("--title-boost and --text-boost must be non-negative, not both zero")
 	}
 	return nil
 }
@@ -57,9 +58,9 @@ func (r retrievalFlags) options() index.Options {
 	return o
 }
 
-func runSearch(e *env, fs *flag.FlagSet, args []string) error {
+func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	rf := addRetrievalFlags(fs, 10)
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -67,7 +68,7 @@ func runSearch(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return usageError{"no query"}
+		return cli.Usagef("no query")
 	}
 	text := strings.Join(pos, " ")
 	x, err := index.Open(*rf.idx)
@@ -77,22 +78,22 @@ func runSearch(e *env, fs *flag.FlagSet, args []string) error {
 	defer x.Close()
 	q, err := x.Prepare(text)
 	if errors.Is(err, index.ErrNoTerms) {
-		return usageError{fmt.Sprintf("query %q: %v", text, err)}
+		return cli.Usagef("query %q: %v", text, err)
 	}
 	if err != nil {
 		return err
 	}
 	opt := rf.options()
-	ctx, stop := commandContext()
+	ctx, stop := cli.Context()
 	defer stop()
 	res, err := x.Search(ctx, q, *rf.k, opt)
 	if err != nil {
 		return err
 	}
 	if len(res) == 0 {
-		fmt.Fprintf(e.stderr, "readsim search: no article matches %q\n", text)
+		fmt.Fprintf(e.Stderr, "readsim search: no article matches %q\n", text)
 	}
-	w := bufio.NewWriter(e.stdout)
+	w := bufio.NewWriter(e.Stdout)
 	if err := index.WriteResults(w, res, q); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web"
 	"github.com/readsim/readsim/web/backend"
 )
@@ -47,7 +48,7 @@ var reloadEvery = 2 * time.Second
 // schematic; start-up says which runs lack text and for how many articles.
 // A running serve switches to a rebuilt index within reloadEvery, with
 // the article pages and the live run made from it (backend.Assembly.Watch).
-func runServe(e *env, fs *flag.FlagSet, args []string) error {
+func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	var cfg serveConfig
 	fs.StringVar(&cfg.Index, "index", "", "the index folder (`IDX`) built by readsim index")
 	fs.StringVar(&cfg.addr, "addr", "localhost:8080", "listen address (`host:port`)")
@@ -57,35 +58,35 @@ func runServe(e *env, fs *flag.FlagSet, args []string) error {
 	fs.IntVar(&cfg.LiveK, "k", 100, "articles per topic of the live system's run")
 	fs.StringVar(&cfg.Study, "study", "", "run a reading study at /study, recording into `DIR` (needs --index and --topics)")
 	fs.IntVar(&cfg.StudyTopics, "study-topics", backend.DefaultStudyTopics, "topics per participant of the study (`N`)")
-	fs.Var((*multiFlag)(&cfg.Runs), "run", "a run to replay (`R`, repeatable)")
-	fs.Var((*multiFlag)(&cfg.allow), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
-	pos, err := parseFlags(fs, args)
+	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable)")
+	fs.Var((*cli.Strings)(&cfg.allow), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
+	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
 	switch {
 	case len(pos) > 0:
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+		return cli.Usagef("unexpected argument %q", pos[0])
 	case cfg.Index == "" && (cfg.Qrels == "" || len(cfg.Runs) == 0):
-		return usageError{"--index is required (or --qrels with --run, to race runs without an index)"}
+		return cli.Usagef("--index is required (or --qrels with --run, to race runs without an index)")
 	case len(cfg.Runs) > 0 && cfg.Qrels == "":
-		return usageError{"--run needs --qrels"}
+		return cli.Usagef("--run needs --qrels")
 	case cfg.LiveK < 1:
-		return usageError{"--k must be at least 1"}
+		return cli.Usagef("--k must be at least 1")
 	case cfg.StudyTopics < 1:
-		return usageError{"--study-topics must be at least 1"}
+		return cli.Usagef("--study-topics must be at least 1")
 	case cfg.Study != "" && (cfg.Index == "" || cfg.Topics == ""):
-		return usageError{"--study needs --index (participants search) and --topics (they are given topics)"}
+		return cli.Usagef("--study needs --index (participants search) and --topics (they are given topics)")
 	}
 	return serve(e, cfg)
 }
 
 // serve opens everything cfg names, then serves until interrupted.
-func serve(e *env, cfg serveConfig) error {
+func serve(e *cli.Env, cfg serveConfig) error {
 	if cfg.ln != nil {
 		defer cfg.ln.Close()
 	}
-	say := func(s string) { fmt.Fprintf(e.stderr, "readsim: %s\n", s) }
+	say := func(s string) { fmt.Fprintf(e.Stderr, "readsim: %s\n", s) }
 	cfg.Say = say
 	cfg.Warn = func(s string) { say("warning: " + s) }
 	a, err := backend.Assemble(cfg.ServeConfig)
@@ -132,10 +133,10 @@ func serve(e *env, cfg serveConfig) error {
 
 // printURLs prints the local URL and, for the demo or a server listening on
 // all interfaces, the LAN URL (with a QR code for the demo).
-func printURLs(e *env, a net.Addr, demo bool) {
+func printURLs(e *cli.Env, a net.Addr, demo bool) {
 	ta, ok := a.(*net.TCPAddr)
 	if !ok {
-		fmt.Fprintf(e.stdout, "http://%s/\n", a)
+		fmt.Fprintf(e.Stdout, "http://%s/\n", a)
 		return
 	}
 	port := ta.Port
@@ -143,7 +144,7 @@ func printURLs(e *env, a net.Addr, demo bool) {
 	if !ta.IP.IsUnspecified() && !ta.IP.IsLoopback() {
 		local = fmt.Sprintf("http://%s/", net.JoinHostPort(ta.IP.String(), fmt.Sprint(port)))
 	}
-	fmt.Fprintf(e.stdout, "local: %s\n", local)
+	fmt.Fprintf(e.Stdout, "local: %s\n", local)
 	if !ta.IP.IsUnspecified() {
 		if demo && !ta.IP.IsLoopback() {
 			printQR(e, local)
@@ -152,11 +153,11 @@ func printURLs(e *env, a net.Addr, demo bool) {
 	}
 	lan := web.LANIP()
 	if lan == "" {
-		fmt.Fprintln(e.stdout, "LAN:   (no network interface besides loopback)")
+		fmt.Fprintln(e.Stdout, "LAN:   (no network interface besides loopback)")
 		return
 	}
 	u := fmt.Sprintf("http://%s/", net.JoinHostPort(lan, fmt.Sprint(port)))
-	fmt.Fprintf(e.stdout, "LAN:   %s\n", u)
+	fmt.Fprintf(e.Stdout, "LAN:   %s\n", u)
 	if demo {
 		printQR(e, u)
 	}

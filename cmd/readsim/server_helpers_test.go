@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -36,10 +37,10 @@ func (s *syncBuffer) String() string {
 }
 
 // serveLoopback runs serve(e, cfg) on 127.0.0.1 (a free port) until the test
-// ends and returns its URL. The test fails, with what e.stderr holds, when
+// ends and returns its URL. The test fails, with what e.Stderr holds, when
 // the server errs or does not start within a minute, and when it does not
 // stop within 10 s of the test's end or ends with an error.
-func serveLoopback(t *testing.T, e *env, cfg serveConfig) string {
+func serveLoopback(t *testing.T, e *cli.Env, cfg serveConfig) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
@@ -62,7 +63,7 @@ func serveLoopback(t *testing.T, e *env, cfg serveConfig) string {
 		return "http://" + a.String()
 	case err := <-done:
 		cancel()
-		t.Fatalf("serve: %v\n%s", err, e.stderr)
+		t.Fatalf("serve: %v\n%s", err, e.Stderr)
 	case <-time.After(60 * time.Second):
 		cancel()
 		t.Fatal("the server did not start")
@@ -75,7 +76,7 @@ func serveLoopback(t *testing.T, e *env, cfg serveConfig) string {
 func startServe(t *testing.T, cfg backend.ServeConfig) (string, *syncBuffer) {
 	t.Helper()
 	stderr := &syncBuffer{}
-	e := &env{stdout: &syncBuffer{}, stderr: stderr}
+	e := &cli.Env{Stdout: &syncBuffer{}, Stderr: stderr}
 	return serveLoopback(t, e, serveConfig{ServeConfig: cfg, rate: -1}), stderr
 }
 
