@@ -1,14 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"net"
 
-	"github.com/mdp/qrterminal/v3"
-
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/web"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -24,10 +24,10 @@ import (
 // (with the QR code) first, then indexes, so that its first line is the
 // address to open.
 func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")
+	l := backend.Listen{QR: true}
+	fs.StringVar(&l.Addr, "addr", ":8080", "listen address (`host:port`; all interfaces by default)")
 	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
-	var allow cli.Strings
-	fs.Var(&allow, "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
+	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
 	study := fs.String("study", backend.DemoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
 	pos, err := cli.Parse(fs, args)
 	if err != nil {
@@ -47,26 +47,25 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	// The URL and its QR code first: indexing may take a while, and a
 	// browser opened on the URL meanwhile waits for the server.
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("serving on %s: %w", *addr, err)
+	if l.Listener, err = net.Listen("tcp", l.Addr); err != nil {
+		return fmt.Errorf("serving on %s: %w", l.Addr, err)
 	}
-	printURLs(e, ln.Addr(), true)
+	web.PrintURLs(e.Stdout, l.Listener.Addr(), true)
 	cfg, err := demoConfig(e, dir)
 	if err != nil {
-		ln.Close()
+		l.Listener.Close()
 		return err
 	}
-	cfg.addr, cfg.allow, cfg.demo, cfg.ln, cfg.Study = *addr, allow, true, ln, *study
-	return serve(e, cfg)
+	cfg.Study = *study
+	return serve(context.Background(), e, cfg, l)
 }
 
 // demoConfig indexes the sample in dir (or reuses its index) and returns what
 // to serve.
-func demoConfig(e *cli.Env, dir string) (serveConfig, error) {
+func demoConfig(e *cli.Env, dir string) (backend.ServeConfig, error) {
 	sample, err := backend.SampleConfig(dir)
 	if err != nil {
-		return serveConfig{}, err
+		return sample, err
 	}
 	idx, started := backend.DemoIndexPath(), false
 	res, err := backend.IndexSample(sample, idx, func(p index.Progress) {
@@ -82,7 +81,7 @@ func demoConfig(e *cli.Env, dir string) (serveConfig, error) {
 		err = fmt.Errorf("indexing the sample into %s: %w", idx, err)
 	}
 	if err != nil {
-		return serveConfig{}, err
+		return sample, err
 	}
 	if res.Indexed > 0 || res.Removed > 0 {
 		if started {
@@ -93,11 +92,5 @@ func demoConfig(e *cli.Env, dir string) (serveConfig, error) {
 		fmt.Fprintf(e.Stderr, "readsim demo: reusing the index of the sample in %s (%d articles, unchanged)\n", idx, res.Articles)
 	}
 	sample.Index = idx
-	return serveConfig{ServeConfig: sample}, nil
-}
-
-// printQR draws the QR code of u on standard output.
-func printQR(e *cli.Env, u string) {
-	fmt.Fprintln(e.Stdout, "Scan to open it on a phone on the same network:")
-	qrterminal.GenerateHalfBlock(u, qrterminal.L, e.Stdout)
+	return sample, nil
 }

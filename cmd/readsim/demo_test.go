@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -62,15 +61,14 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 		t.Fatal(err)
 	}
 	cfg.Runs = []string{d.runFile}
-	cfg.rate = rate
-	d.url = serveLoopback(t, e, cfg)
+	d.url = serveLoopback(t, e, cfg, backend.Listen{RatePerSecond: rate})
 	return d
 }
 
 // demoSetup is the demo's configuration of the sample (demoConfig), its
 // index built in a temporary folder (tmp), and the env writing to stdout
 // and stderr that built it.
-func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg serveConfig, e *cli.Env, tmp string) {
+func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg backend.ServeConfig, e *cli.Env, tmp string) {
 	t.Helper()
 	sample, err := backend.FindSample()
 	if err != nil {
@@ -225,24 +223,6 @@ func TestServeUsage(t *testing.T) {
 		if status != tc.status || !strings.Contains(stderr, tc.want) {
 			t.Errorf("readsim %v: exit %d, stderr %q; want %d with %q", tc.args, status, stderr, tc.status, tc.want)
 		}
-	}
-}
-
-func TestPrintURLs(t *testing.T) {
-	tests := []struct {
-		addr     *net.TCPAddr
-		demo     bool
-		want     []string
-		wantNone []string
-	}{
-		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, false, []string{"local: http://localhost:8080/"}, []string{"LAN:", "Scan"}},
-		{&net.TCPAddr{IP: net.IPv4zero, Port: 8081}, false, []string{"local: http://localhost:8081/"}, []string{"Scan"}},
-		{&net.TCPAddr{IP: net.IPv4(192, 168, 1, 20), Port: 9000}, true, []string{"local: http://192.168.1.20:9000/", "Scan"}, []string{"LAN:"}},
-	}
-	for _, tc := range tests {
-		var out bytes.Buffer
-		printURLs(&cli.Env{Stdout: &out, Stderr: io.Discard}, tc.addr, tc.demo)
-		checkText(t, tc.addr.String()+": output", out.String(), tc.want, tc.wantNone)
 	}
 }
 
