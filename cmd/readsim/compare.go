@@ -45,7 +45,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	case *readings && (*docBaseline || *rf.plot != ""):
 		return cli.Usagef("--readings compares readings: no --doc-baseline or --plot")
 	}
-	if err := scenario.CheckInputs(append([]string{*sf.qrels}, pos...)); err != nil {
+	if err := scenario.CheckInputs(append([]string{sf.qrels}, pos...)); err != nil {
 		return cli.Usage(err)
 	}
 	f, err := rf.parse()
@@ -88,7 +88,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := rf.write(e, cmp, f); err != nil || *rf.plot == "" {
 		return err
 	}
-	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Order: eopt.Config.Order, CompatINEX: sf.compatINEX(), Group: *sf.group, MergeOverlaps: *sf.merge})
+	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Order: eopt.Config.Order, CompatINEX: eopt.Config.CompatINEX, Group: sf.group, MergeOverlaps: sf.merge})
 	if err != nil {
 		return err
 	}
@@ -101,11 +101,12 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 // --compat, --group and --merge-overlaps. plot: the charts are asked for,
 // which need the documents' lengths.
 func compareMeasures(e *cli.Env, sf *measureFlags, readings, plot bool) (*inex.Qrels, scenario.EvalOptions, error) {
-	var opt scenario.EvalOptions
+	opt := scenario.EvalOptions{Group: sf.group, MergeOverlaps: sf.merge, Warn: cli.Warner(e.Stderr)}
 	o, ms, err := sf.check(nil)
 	if err != nil {
 		return nil, opt, err
 	}
+	opt.Config = sf.config(o)
 	use := scenario.UseCompare
 	if readings {
 		use = scenario.UseCompareReadings
@@ -113,29 +114,20 @@ func compareMeasures(e *cli.Env, sf *measureFlags, readings, plot bool) (*inex.Q
 	if err := scenario.CheckMeasures(ms, use, nil); err != nil {
 		return nil, opt, cli.Usage(err)
 	}
-	opt.Warn = cli.Warner(e.Stderr)
 	q, err := sf.openQrels(opt.Warn)
 	if err != nil {
 		return nil, opt, err
 	}
-	defaults := scenario.DefaultMeasureNames(q, use)
-	if readings {
-		defaults = effort.ReadingListNames
-	}
-	if ms, err = sf.measuresOn(q, use, defaults); err != nil {
+	if opt.Measures, err = sf.selectOn(q, use); err != nil {
 		return nil, opt, err
 	}
-	if err := scenario.CheckMeasures(ms, use, q); err != nil {
+	if err := scenario.CheckMeasures(opt.Measures, use, q); err != nil {
 		return nil, opt, cli.Usage(err)
 	}
 	if plot && !q.Lengths() {
-		return nil, opt, cli.Usagef("--plot charts gP and NCE over ranks, which simulate reading: %s gives no document lengths (give --lengths FILE)", *sf.qrels)
+		return nil, opt, cli.Usagef("--plot charts gP and NCE over ranks, which simulate reading: %s gives no document lengths (give --lengths FILE)", sf.qrels)
 	}
-	if note := scenario.UnitNote(q, ms); note != "" {
-		opt.Warn(note)
-	}
-	opt.Measures, opt.Config = ms, effort.Config{Order: o, CompatINEX: sf.compatINEX()}
-	opt.Group, opt.MergeOverlaps = *sf.group, *sf.merge
+	unitNote(q, opt.Measures, opt.Warn)
 	return q, opt, nil
 }
 

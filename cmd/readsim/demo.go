@@ -26,23 +26,14 @@ import (
 func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	l := backend.Listen{QR: true}
 	fs.StringVar(&l.Addr, "addr", ":8080", "listen address (`host:port`; all interfaces by default)")
-	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
+	dir := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
 	study := fs.String("study", backend.DemoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
-	pos, err := cli.Parse(fs, args)
-	if err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return cli.Usagef("unexpected argument %q", pos[0])
-	}
-	dir := *sample
-	if dir == "" {
-		if dir, err = backend.FindSample(); err != nil {
-			return err
-		}
-	}
-	if _, err := backend.SampleConfig(dir); err != nil {
+	sample, err := backend.SampleConfig(*dir)
+	if err != nil {
 		return err
 	}
 	// The URL and its QR code first: indexing may take a while, and a
@@ -51,7 +42,7 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return fmt.Errorf("serving on %s: %w", l.Addr, err)
 	}
 	web.PrintURLs(e.Stdout, l.Listener.Addr(), true)
-	cfg, err := demoConfig(e, dir)
+	cfg, err := demoConfig(e, sample)
 	if err != nil {
 		l.Listener.Close()
 		return err
@@ -60,13 +51,9 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	return serve(context.Background(), e, cfg, l)
 }
 
-// demoConfig indexes the sample in dir (or reuses its index) and returns what
-// to serve.
-func demoConfig(e *cli.Env, dir string) (backend.ServeConfig, error) {
-	sample, err := backend.SampleConfig(dir)
-	if err != nil {
-		return sample, err
-	}
+// demoConfig indexes the sample (backend.SampleConfig), or reuses its
+// index, and returns what to serve.
+func demoConfig(e *cli.Env, sample backend.ServeConfig) (backend.ServeConfig, error) {
 	idx, started := backend.DemoIndexPath(), false
 	res, err := backend.IndexSample(sample, idx, func(p index.Progress) {
 		switch {

@@ -70,7 +70,7 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 // and stderr that built it.
 func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg backend.ServeConfig, e *cli.Env, tmp string) {
 	t.Helper()
-	sample, err := backend.FindSample()
+	sample, err := backend.SampleConfig("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestDemoIndexReused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes the sample")
 	}
-	sample, err := backend.FindSample()
+	sample, err := backend.SampleConfig("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"runtime/debug"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
@@ -22,7 +20,7 @@ import (
 // trecgen. --lengths gives span judgments their documents' lengths (the
 // reading measures need them) and --offsets says what offsets count.
 func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	defer softMemoryLimit()()
+	defer cli.SoftMemoryLimit(evalMemoryLimit)()
 	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
 	mf.compats = []string{"inex", "trecgen"}
@@ -44,7 +42,7 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if len(runs) == 0 {
 		return cli.Usagef("no run given")
 	}
-	if err := scenario.CheckInputs(append([]string{*mf.qrels}, runs...)); err != nil {
+	if err := scenario.CheckInputs(append([]string{mf.qrels}, runs...)); err != nil {
 		return cli.Usage(err)
 	}
 	o, err := mf.readingOrder()
@@ -55,12 +53,12 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	q, opt, err := evalMeasures(e, mf, f, *readings)
+	opt := scenario.EvalOptions{Config: mf.config(o), Group: mf.group, MergeOverlaps: mf.merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
+	opt.Config.DocBaseline = *baseline
+	q, err := evalMeasures(mf, f, *readings, &opt)
 	if err != nil {
 		return err
 	}
-	opt.Config = effort.Config{Order: o, DocBaseline: *baseline, CompatINEX: mf.compatINEX()}
-	opt.Group, opt.MergeOverlaps, opt.AllTopics = *mf.group, *mf.merge, *allTopics
 	if *articles != "" {
 		d, err := article.OpenDir(*articles)
 		if err != nil {
@@ -76,54 +74,49 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *mf.compat == "trecgen" {
+	if mf.compat == "trecgen" {
 		return scenario.WriteTrecGen(e.Stdout, results, opt.Measures)
 	}
 	return scenario.WriteEval(e.Stdout, results, opt.Measures, report)
 }
 
 // evalMeasures checks --compat and -m against the format f, reads the
-// judgments and returns them with the evaluation options' measures (the
-// names asked, --compat trecgen's, or the defaults for the judgments or
-// for readings) and warning printer.
-func evalMeasures(e *cli.Env, mf *measureFlags, f scenario.ReportFormat, readings bool) (*inex.Qrels, scenario.EvalOptions, error) {
-	var opt scenario.EvalOptions
+// judgments and returns them, with opt.Measures set: the names asked,
+// --compat trecgen's, or the defaults for the judgments or for readings.
+func evalMeasures(mf *measureFlags, f scenario.ReportFormat, readings bool, opt *scenario.EvalOptions) (*inex.Qrels, error) {
 	if err := mf.checkCompat(); err != nil {
-		return nil, opt, err
+		return nil, err
 	}
-	trecgen := *mf.compat == "trecgen"
+	trecgen := mf.compat == "trecgen"
 	if trecgen && f != scenario.FormatTSV {
-		return nil, opt, cli.Usagef("--compat trecgen writes NIST's format: drop --format")
+		return nil, cli.Usagef("--compat trecgen writes NIST's format: drop --format")
 	}
 	var err error
 	if len(mf.ms) > 0 {
 		if opt.Measures, err = mf.measures(nil); err != nil {
-			return nil, opt, err
+			return nil, err
 		}
 	}
 	if trecgen {
 		if opt.Measures, err = scenario.TrecGenMeasures(opt.Measures); err != nil {
-			return nil, opt, cli.Usage(err)
+			return nil, cli.Usage(err)
 		}
 	}
-	opt.Warn = cli.Warner(e.Stderr)
 	q, err := mf.openQrels(opt.Warn)
 	if err != nil {
-		return nil, opt, err
+		return nil, err
 	}
 	if opt.Measures == nil || !trecgen {
-		use, defaults := scenario.UseEval, scenario.DefaultMeasureNames(q, scenario.UseEval)
+		use := scenario.UseEval
 		if readings {
-			use, defaults = scenario.UseReadings, effort.ReadingNames
+			use = scenario.UseReadings
 		}
-		if opt.Measures, err = mf.measuresOn(q, use, defaults); err != nil {
-			return nil, opt, err
+		if opt.Measures, err = mf.selectOn(q, use); err != nil {
+			return nil, err
 		}
 	}
-	if note := scenario.UnitNote(q, opt.Measures); note != "" {
-		opt.Warn(note)
-	}
-	return q, opt, nil
+	unitNote(q, opt.Measures, opt.Warn)
+	return q, nil
 }
 
 // evalReadings scores recorded readings (eval --readings) and, with
@@ -151,13 +144,3 @@ func evalReadings(e *cli.Env, q *inex.Qrels, files []string, opt scenario.EvalOp
 // collector keeps the heap near this instead of letting it double (a 1.2
 // million-line run: 170 MB resident instead of 220, no slower).
 const evalMemoryLimit = 160 << 20
-
-// softMemoryLimit sets evalMemoryLimit when the user set no GOMEMLIMIT, and
-// returns the function that restores the previous limit.
-func softMemoryLimit() func() {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	prev := debug.SetMemoryLimit(evalMemoryLimit)
-	return func() { debug.SetMemoryLimit(prev) }
-}

@@ -22,12 +22,8 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
 	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", tableFormats...)
-	pos, err := cli.Parse(fs, args)
-	if err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return cli.Usagef("unexpected argument %q", pos[0])
 	}
 	f, err := rf.parse()
 	if err != nil {
@@ -41,11 +37,11 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usage(err)
 	}
 	warn := cli.Warner(e.Stderr)
-	q, err := inex.OpenQrels(*sf.qrels, warn)
+	q, err := inex.OpenQrels(sf.qrels, warn)
 	if err != nil {
 		return err
 	}
-	opt := scenario.FidelityOptions{Measures: ms, Config: effort.Config{Order: o, CompatINEX: sf.compatINEX()}, Warn: warn}
+	opt := scenario.FidelityOptions{Measures: ms, Config: sf.config(o), Warn: warn}
 	if *articles != "" {
 		d, err := article.OpenDir(*articles)
 		if err != nil {

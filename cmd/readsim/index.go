@@ -20,12 +20,8 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	workers := fs.Int("workers", 0, "parsing goroutines (0: one per CPU)")
 	shards := fs.Int("shards", 0, fmt.Sprintf("number of shards, built concurrently and searched in parallel (1–%d; 0: the index's own, or for a new index one per CPU but at most one per 8 MB of XML); a change rebuilds the index", index.MaxShards))
 	af := addArticleFlags(fs)
-	pos, err := cli.Parse(fs, args)
-	if err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return cli.Usagef("unexpected argument %q", pos[0])
 	}
 	if *articles == "" || *idx == "" {
 		return cli.Usagef("--articles and --index are required")

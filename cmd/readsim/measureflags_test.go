@@ -52,7 +52,7 @@ func TestMeasureFlags(t *testing.T) {
 			if o != tc.order || strings.Join(names, ",") != tc.ms {
 				t.Errorf("order %v, measures %v; want %v, %s", o, names, tc.order, tc.ms)
 			}
-			if *f.group || *f.merge || f.compatINEX() {
+			if f.group || f.merge || f.config(0).CompatINEX {
 				t.Error("--group, --merge-overlaps or --compat set by default")
 			}
 		})

@@ -37,10 +37,10 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if *run == "" {
 		return cli.Usagef("--run is required")
 	}
-	if err := scenario.CheckInputs([]string{*sf.qrels, *run}); err != nil {
+	if err := scenario.CheckInputs([]string{sf.qrels, *run}); err != nil {
 		return cli.Usage(err)
 	}
-	if err := scenario.CheckOutput(*out, *sf.qrels, *run); err != nil {
+	if err := scenario.CheckOutput(*out, sf.qrels, *run); err != nil {
 		return cli.Usage(err)
 	}
 	if *t2i < 0 || *screen < 1 || *nr < 1 || *depth < 0 {
@@ -54,7 +54,7 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usage(err)
 	}
 	warn := cli.Warner(e.Stderr)
-	q, err := inex.OpenQrels(*sf.qrels, warn)
+	q, err := inex.OpenQrels(sf.qrels, warn)
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	p, err := scenario.NewReplayer(q, r, scenario.SimulatedReader{
 		Order: o, DocBaseline: *baseline, T2I: *t2i, Screen: *screen, NR: *nr, Depth: *depth,
-		CompatINEX: sf.compatINEX(), Group: *sf.group, MergeOverlaps: *sf.merge, Measures: ms,
+		CompatINEX: sf.config(o).CompatINEX, Group: sf.group, MergeOverlaps: sf.merge, Measures: ms,
 	})
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usage(err)
 	}
 	if len(ids) == 0 {
-		warn(fmt.Sprintf("%s: warning: no topic of the run is in the judgments %s", *run, *sf.qrels))
+		warn(fmt.Sprintf("%s: warning: no topic of the run is in the judgments %s", *run, sf.qrels))
 	}
 	if msg, err := p.ClipWarning(ids); err != nil {
 		return err

@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/internal/cli"
@@ -20,14 +18,11 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	runID := fs.String("run-id", "", "the run id column (default readsim-TASK)")
 	fields := fs.String("fields", "title", "topic fields that make the query, comma-separated: title, castitle, phrasetitle, description, narrative")
 	out := fs.String("out", "", "write the run to `FILE` (written beside, then renamed) instead of standard output")
-	pos, err := cli.Parse(fs, args)
-	if err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return cli.Usagef("unexpected argument %q", pos[0])
-	}
-	if err := rf.check(); err != nil {
+	search, err := rf.options()
+	if err != nil {
 		return err
 	}
 	if *topicsFile == "" {
@@ -36,11 +31,10 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, *topicsFile); err != nil {
 		return cli.Usage(err)
 	}
-	if !slices.Contains(scenario.Tasks, *task) {
-		return cli.Usagef("unknown task %q: want one of %s", *task, strings.Join(scenario.Tasks, ", "))
-	}
-	if strings.ContainsAny(*runID, " \t\n") {
-		return cli.Usagef("--run-id must not contain white space")
+	opt := scenario.MakeRunOptions{Task: *task, K: rf.k, RunID: *runID, Search: search,
+		Warn: func(s string) { fmt.Fprintf(e.Stderr, "readsim run: %s\n", s) }}
+	if err := opt.Check(); err != nil {
+		return cli.Usage(err)
 	}
 	fieldNames, err := scenario.TopicFields(*fields)
 	if err != nil {
@@ -53,15 +47,14 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return inputError{err}
 	}
-	x, err := index.Open(*rf.idx)
+	x, err := index.Open(rf.idx)
 	if err != nil {
 		return err
 	}
 	defer x.Close()
 	ctx, stop := cli.Context()
 	defer stop()
-	run, err := scenario.MakeRun(ctx, x, scenario.TopicQueries(ts, fieldNames), scenario.MakeRunOptions{Task: *task, K: *rf.k, RunID: *runID, Search: rf.options(),
-		Warn: func(s string) { fmt.Fprintf(e.Stderr, "readsim run: %s\n", s) }})
+	run, err := scenario.MakeRun(ctx, x, scenario.TopicQueries(ts, fieldNames), opt)
 	if err != nil {
 		return err
 	}

@@ -186,6 +186,28 @@ func TestSignalStatus(t *testing.T) {
 	}
 }
 
+func TestParseFlagsOnly(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{nil, ""},
+		{[]string{"-v"}, ""},
+		{[]string{"-v", "a b", "c"}, `unexpected argument "a b"`},
+		{[]string{"--", "-v"}, `unexpected argument "-v"`},
+		{[]string{"-x"}, "flag provided but not defined: -x"},
+	} {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.Bool("v", false, "")
+		err := ParseFlagsOnly(fs, tc.args)
+		var ue *UsageError
+		if tc.err == "" && err != nil || tc.err != "" && (!errors.As(err, &ue) || err.Error() != tc.err) {
+			t.Errorf("%q: error %v, want %q", tc.args, err, tc.err)
+		}
+	}
+}
+
 func TestStrings(t *testing.T) {
 	var s Strings
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
@@ -224,5 +246,23 @@ func TestNewBarInvisible(t *testing.T) {
 	bar.Finish()
 	if b.Len() != 0 {
 		t.Errorf("wrote %q", b.String())
+	}
+}
+
+func TestSoftMemoryLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Setenv("GOMEMLIMIT", "")
+	restore := SoftMemoryLimit(123 << 20)
+	if got := debug.SetMemoryLimit(-1); got != 123<<20 {
+		t.Errorf("limit %d, want %d", got, 123<<20)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != prev {
+		t.Errorf("restored limit %d, want %d", got, prev)
+	}
+	t.Setenv("GOMEMLIMIT", "1GiB") // the user's: left alone
+	SoftMemoryLimit(5 << 20)()
+	if got := debug.SetMemoryLimit(-1); got != prev {
+		t.Errorf("limit %d with GOMEMLIMIT set, want %d", got, prev)
 	}
 }

@@ -50,6 +50,16 @@ func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// ParseFlagsOnly is Parse for a command that takes no positional
+// argument: one is a UsageError naming it.
+func ParseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	pos, err := Parse(fs, args)
+	if err == nil && len(pos) > 0 {
+		err = Usagef("unexpected argument %q", pos[0])
+	}
+	return err
+}
+
 // Strings is a repeatable string flag: each use adds a value.
 type Strings []string
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -25,4 +26,15 @@ func NewBar(e *Env, total int64, desc string, bytes bool) *progressbar.ProgressB
 		opt = append(opt, progressbar.OptionShowCount())
 	}
 	return progressbar.NewOptions64(total, opt...)
+}
+
+// SoftMemoryLimit sets the runtime's soft memory limit to n bytes, unless
+// the user set one with GOMEMLIMIT, and returns the function that restores
+// the previous limit.
+func SoftMemoryLimit(n int64) (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(n)
+	return func() { debug.SetMemoryLimit(prev) }
 }
