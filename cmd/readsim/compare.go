@@ -14,13 +14,9 @@ import (
 // 120 topics take seconds per measure; more would look like a hang.
 const maxPermutations = 10_000_000
 
-// runCompare implements `readsim compare` (measures.md §9, for N runs): every
-// run is evaluated with eval's code over the topics all of them evaluate;
-// each run is compared with the baseline (the last run, the document
-// baseline of the first run with --doc-baseline, or --baseline) or, with
-// --all-pairs, every pair: paired t-test and randomization test, Holm–
-// Bonferroni over each measure's comparisons, effect size and 95% confidence
-// interval of the mean difference. The report is scenario.Comparison's.
+// runCompare implements `readsim compare` (measures.md §9, for N runs):
+// scenario.Compare (scenario.CompareReadings with --readings), reported by
+// scenario.Comparison.Write, charted by scenario.ComparisonCharts.
 func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
@@ -42,7 +38,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usagef("give the runs to compare")
 	case len(pos) == 1 && !*docBaseline:
 		return cli.Usagef("give two runs or more, or one run and --doc-baseline")
-	case *readings && (*docBaseline || *rf.plot != ""):
+	case *readings && (*docBaseline || rf.plot != ""):
 		return cli.Usagef("--readings compares readings: no --doc-baseline or --plot")
 	}
 	if err := scenario.CheckInputs(append([]string{sf.qrels}, pos...)); err != nil {
@@ -60,7 +56,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	case !(*alpha > 0 && *alpha < 1):
 		return cli.Usagef("--alpha must be between 0 and 1")
 	}
-	q, eopt, err := compareMeasures(e, sf, *readings, *rf.plot != "")
+	q, eopt, err := compareMeasures(e, sf, *readings, rf.plot != "")
 	if err != nil {
 		return err
 	}
@@ -85,14 +81,14 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := rf.write(e, cmp, f); err != nil || *rf.plot == "" {
+	if err := rf.write(e, cmp, f); err != nil || rf.plot == "" {
 		return err
 	}
 	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Order: eopt.Config.Order, CompatINEX: eopt.Config.CompatINEX, Group: sf.group, MergeOverlaps: sf.merge})
 	if err != nil {
 		return err
 	}
-	return writeCharts(e, *rf.plot, charts)
+	return writeCharts(e, rf.plot, charts)
 }
 
 // compareMeasures checks compare's measure flags, reads the judgments and
@@ -133,7 +129,7 @@ func compareMeasures(e *cli.Env, sf *measureFlags, readings, plot bool) (*inex.Q
 
 // compareReadings compares recorded readings (compare --readings), the
 // baseline named by baseline ("" for the last).
-func compareReadings(e *cli.Env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf reportFlags, f scenario.ReportFormat) error {
+func compareReadings(e *cli.Env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf *reportFlags, f scenario.ReportFormat) error {
 	rds, err := scenario.OpenReadings(files)
 	if err != nil {
 		return err

@@ -66,7 +66,7 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		}
 		opt.Read.Resolver = d.PathResolver()
 	}
-	report := scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *rf.digits}
+	report := scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: int(rf.digits)}
 	if *readings {
 		return evalReadings(e, q, runs, opt, report, *figures)
 	}

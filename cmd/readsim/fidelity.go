@@ -10,14 +10,8 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// runFidelity implements `readsim fidelity` (scenario.md, "Fidelity suite"):
-// every measure for every simulated run (answer set × ranking, named as in
-// Pehcevski & Thom: SR, SRS, SLDRI, SSTRSI, …), then every expected ordering
-// under every measure with the mean difference (left − right), the wins,
-// ties and losses of the left run (lower is better for CE, NCE, ANCE) and the
-// two-sided paired t-test p-value; "FAIL" marks a measure whose means break
-// the expectation. --format tsv prints `run<TAB>measure<TAB>mean` rows, a
-// blank line, then the expectation table with a header line.
+// runFidelity implements `readsim fidelity` (scenario.md, "Fidelity
+// suite"): scenario.RunFidelity, reported by scenario.Fidelity.Write.
 func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
@@ -53,8 +47,8 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := rf.write(e, fid, f); err != nil || *rf.plot == "" {
+	if err := rf.write(e, fid, f); err != nil || rf.plot == "" {
 		return err
 	}
-	return writeCharts(e, *rf.plot, scenario.FidelityCharts(fid, opt.Config.CompatINEX))
+	return writeCharts(e, rf.plot, scenario.FidelityCharts(fid, opt.Config.CompatINEX))
 }

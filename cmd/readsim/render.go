@@ -72,15 +72,8 @@ func runRender(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		warn(w)
 	}
 	w := bufio.NewWriterSize(e.Stdout, 64<<10)
-	opt := render.Options{
-		NoHighlight: *noHighlight,
-		ArticleURL: func(to string) string {
-			if _, ok := d.Path(to); !ok {
-				return ""
-			}
-			return render.PageLink(id, to)
-		},
-	}
+	has := func(to string) bool { _, ok := d.Path(to); return ok }
+	opt := render.Options{NoHighlight: *noHighlight, ArticleURL: render.PageLinks(id, has)}
 	if err := render.Page(w, a, ps, opt); err != nil {
 		return err
 	}
