@@ -445,14 +445,8 @@ func TestSelectMeasures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ms, err := SelectMeasures(tc.names, tc.use, tc.q)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Errorf("error %v, want %q", err, tc.err)
-				}
+			if wantError(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			var got []string
 			for _, m := range ms {

@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/internal/cli"
 )
@@ -35,29 +33,16 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd}
-	for _, n := range strings.Split(*elements, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			opt.Elements = append(opt.Elements, n)
-		}
-	}
+	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd, Elements: cli.CommaList(*elements)}
 	if len(opt.Elements) == 0 {
 		return cli.Usagef("--elements names no element")
 	}
-	var bar *progressbar.ProgressBar
-	if e.StderrIsTerminal {
-		opt.Progress = func(p index.Progress) {
-			if bar == nil {
-				bar = cli.NewBar(e, p.TotalBytes, "", true)
-			}
-			bar.Describe(p.String())
-			bar.Set64(p.Bytes)
-		}
+	progress, finish := cli.BytesBar(e)
+	if progress != nil {
+		opt.Progress = func(p index.Progress) { progress(p.Bytes, p.TotalBytes, p.String()) }
 	}
 	res, err := index.Build(opt)
-	if bar != nil {
-		bar.Finish()
-	}
+	finish()
 	if err != nil {
 		return err
 	}

@@ -208,6 +208,22 @@ func TestParseFlagsOnly(t *testing.T) {
 	}
 }
 
+func TestCommaList(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want []string
+	}{
+		{"sec,p", []string{"sec", "p"}},
+		{" sec , p ,, ", []string{"sec", "p"}},
+		{",", nil},
+		{"", nil},
+	} {
+		if got := CommaList(tc.s); !slices.Equal(got, tc.want) {
+			t.Errorf("CommaList(%q) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
+
 func TestStrings(t *testing.T) {
 	var s Strings
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
@@ -238,14 +254,33 @@ func TestWarner(t *testing.T) {
 	}
 }
 
-// An invisible bar (no terminal) writes nothing.
+// An invisible bar (no terminal) writes nothing; BytesBar draws nothing
+// either.
 func TestNewBarInvisible(t *testing.T) {
 	var b bytes.Buffer
 	bar := NewBar(&Env{Stderr: &b}, 10, "working", false)
 	bar.Add(5)
 	bar.Finish()
+	progress, finish := BytesBar(&Env{Stderr: &b})
+	finish()
+	if b.Len() != 0 || progress != nil {
+		t.Errorf("wrote %q, progress %v", b.String(), progress != nil)
+	}
+}
+
+// On a terminal BytesBar draws its bar once progress starts, with the
+// description, and clears it at the end (the bar redraws at most every
+// 100 ms, so what it shows of the bytes is not asserted).
+func TestBytesBar(t *testing.T) {
+	var b bytes.Buffer
+	progress, finish := BytesBar(&Env{Stderr: &b, StderrIsTerminal: true})
 	if b.Len() != 0 {
-		t.Errorf("wrote %q", b.String())
+		t.Fatalf("drawn before progress: %q", b.String())
+	}
+	progress(512, 2048, "parsing")
+	finish()
+	if out := b.String(); !strings.Contains(out, "parsing") || !strings.HasSuffix(out, "\r") {
+		t.Errorf("bar %q lacks the description or is not cleared", out)
 	}
 }
 

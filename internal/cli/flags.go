@@ -60,6 +60,18 @@ func ParseFlagsOnly(fs *flag.FlagSet, args []string) error {
 	return err
 }
 
+// CommaList splits a comma-separated flag value into its items, white
+// space around them trimmed and empty ones dropped.
+func CommaList(s string) []string {
+	var items []string
+	for _, it := range strings.Split(s, ",") {
+		if it = strings.TrimSpace(it); it != "" {
+			items = append(items, it)
+		}
+	}
+	return items
+}
+
 // Strings is a repeatable string flag: each use adds a value.
 type Strings []string
 

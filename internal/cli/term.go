@@ -28,6 +28,30 @@ func NewBar(e *Env, total int64, desc string, bytes bool) *progressbar.ProgressB
 	return progressbar.NewOptions64(total, opt...)
 }
 
+// BytesBar is a progress bar of bytes (NewBar) for work whose total is
+// known once it starts: progress's first call makes the bar, each call
+// sets how many of total bytes are done and the bar's description;
+// finish clears the bar when one was made. Without a terminal on e.Stderr
+// progress is nil: there is nothing to draw.
+func BytesBar(e *Env) (progress func(done, total int64, desc string), finish func()) {
+	var bar *progressbar.ProgressBar
+	finish = func() {
+		if bar != nil {
+			bar.Finish()
+		}
+	}
+	if !e.StderrIsTerminal {
+		return nil, finish
+	}
+	return func(done, total int64, desc string) {
+		if bar == nil {
+			bar = NewBar(e, total, "", true)
+		}
+		bar.Describe(desc)
+		bar.Set64(done)
+	}, finish
+}
+
 // SoftMemoryLimit sets the runtime's soft memory limit to n bytes, unless
 // the user set one with GOMEMLIMIT, and returns the function that restores
 // the previous limit.

@@ -11,21 +11,13 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/readsim/readsim/internal/testfs"
 )
 
 // TestServe serves an index of two articles on a free loopback port: the
 // URL is printed once it listens, start-up says what is served, the
 // server answers, and it stops when the context is done, saying so.
 func TestServe(t *testing.T) {
-	dir := t.TempDir()
-	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	testfs.Write(t, articles, map[string]string{
-		"1.xml": `<article><header><title>Fresnel lens</title></header><bdy><p>Lens makers.</p></bdy></article>`,
-		"2.xml": `<article><header><title>Bridge</title></header><bdy><p>A bridge over water.</p></bdy></article>`,
-	})
-	buildIndex(t, articles, idx)
+	_, _, idx := twoArticles(t)
 	var mu sync.Mutex
 	var said []string
 	say := func(s string) { mu.Lock(); said = append(said, s); mu.Unlock() }
@@ -72,10 +64,7 @@ func TestServe(t *testing.T) {
 // A server that cannot listen says where it tried; one whose index is not
 // there fails before listening.
 func TestServeErrors(t *testing.T) {
-	dir := t.TempDir()
-	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	testfs.Write(t, articles, map[string]string{"1.xml": `<article><header><title>A</title></header><bdy><p>B.</p></bdy></article>`})
-	buildIndex(t, articles, idx)
+	dir, _, idx := twoArticles(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
