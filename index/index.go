@@ -389,6 +389,31 @@ type Options struct {
 	SnippetWidth int
 }
 
+// NewOptions returns the Options of boosts and a threshold as a user gives
+// them (readsim search and run): a zero boost switches its field off
+// (unlike Options', which is the default). The boosts must not be negative
+// nor both zero, the threshold must be in (0, 1]; the errors name the
+// flags that give them.
+func NewOptions(titleBoost, textBoost, threshold float64) (Options, error) {
+	if threshold <= 0 || threshold > 1 {
+		return Options{}, errors.New("--threshold must be in (0, 1]")
+	}
+	if titleBoost < 0 || textBoost < 0 || titleBoost+textBoost == 0 {
+		return Options{}, errors.New("--title-boost and --text-boost must be non-negative, not both zero")
+	}
+	off := func(b float64) float64 {
+		if b == 0 {
+			return offBoost
+		}
+		return b
+	}
+	return Options{TitleBoost: off(titleBoost), TextBoost: off(textBoost), Threshold: threshold}, nil
+}
+
+// offBoost is the boost of a field switched off: Options' zero is the
+// default, and a boost this small leaves the field no weight.
+const offBoost = 1e-9
+
 // DefaultSnippetWidth is the length of a result's snippet in characters.
 const DefaultSnippetWidth = 180
 

@@ -490,3 +490,27 @@ func TestBuildPlansNoMerge(t *testing.T) {
 		t.Errorf("the merger planned %d merge tasks during a build (%d plans), want none", tasks, plans)
 	}
 }
+
+// NewOptions: a zero boost switches its field off (offBoost), not to the
+// default; out-of-range values are refused with the flag's name.
+func TestNewOptions(t *testing.T) {
+	for _, tc := range []struct {
+		title, text, threshold float64
+		want                   Options
+		err                    string
+	}{
+		{2, 1, 0.5, Options{TitleBoost: 2, TextBoost: 1, Threshold: 0.5}, ""},
+		{0, 3, 1, Options{TitleBoost: 1e-9, TextBoost: 3, Threshold: 1}, ""},
+		{4, 0, 0.1, Options{TitleBoost: 4, TextBoost: 1e-9, Threshold: 0.1}, ""},
+		{0, 0, 0.5, Options{}, "--title-boost and --text-boost must be non-negative, not both zero"},
+		{-1, 2, 0.5, Options{}, "--title-boost and --text-boost must be non-negative, not both zero"},
+		{1, 1, 0, Options{}, "--threshold must be in (0, 1]"},
+		{1, 1, 1.5, Options{}, "--threshold must be in (0, 1]"},
+		{0, 0, 2, Options{}, "--threshold must be in (0, 1]"}, // the threshold is checked first
+	} {
+		got, err := NewOptions(tc.title, tc.text, tc.threshold)
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
+			t.Errorf("NewOptions(%v, %v, %v) = %+v, %v; want %+v, %q", tc.title, tc.text, tc.threshold, got, err, tc.want, tc.err)
+		}
+	}
+}

@@ -29,3 +29,15 @@ func PageLink(from, to string) string {
 	}
 	return strings.Join(out, "/") + ".xhtml"
 }
+
+// PageLinks is the Options.ArticleURL of the standalone page of article
+// from (readsim render): PageLink to every article has reports, plain
+// text ("") for the others, whose pages are not beside it.
+func PageLinks(from string, has func(id string) bool) func(to string) string {
+	return func(to string) string {
+		if !has(to) {
+			return ""
+		}
+		return PageLink(from, to)
+	}
+}

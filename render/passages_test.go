@@ -54,4 +54,12 @@ func TestPageLink(t *testing.T) {
 			t.Errorf("PageLink(%s, %s) = %s, want %s", tc.from, tc.to, got, tc.want)
 		}
 	}
+	// PageLinks: a link to an article of the folder, plain text otherwise
+	links := PageLinks("ja/3951", func(id string) bool { return id != "404" })
+	if got := links("2121"); got != "../2121.xhtml" {
+		t.Errorf("PageLinks to 2121: %q, want ../2121.xhtml", got)
+	}
+	if got := links("404"); got != "" {
+		t.Errorf("PageLinks to an article not in the folder: %q, want none", got)
+	}
 }

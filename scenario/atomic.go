@@ -3,7 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
-
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,6 +54,16 @@ func WriteFileAtomic(path string, write func(*os.File) error) (err error) {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	return nil
+}
+
+// WriteOutput writes with write to stdout, or, when out is not "", to the
+// file out (WriteFileAtomic: a failed write leaves out as it was): a
+// command's --out.
+func WriteOutput(stdout io.Writer, out string, write func(io.Writer) error) error {
+	if out == "" {
+		return write(stdout)
+	}
+	return WriteFileAtomic(out, func(f *os.File) error { return write(f) })
 }
 
 func unwrapPath(err error) error {

@@ -65,8 +65,15 @@ func (f *Fidelity) Failures() (measures []string, fails map[string][]string) {
 	return measures, fails
 }
 
-// Write writes the suite's report in format f: the means, the expected
-// orderings and which measures fail which expectation.
+// Write writes the suite's report in format f: every measure for every
+// simulated run (answer set × ranking, named as in Pehcevski & Thom: SR,
+// SRS, SLDRI, SSTRSI, …), then every expected ordering under every measure
+// with the mean difference (left − right), the wins, ties and losses of the
+// left run (lower is better for CE, NCE, ANCE) and the two-sided paired
+// t-test p-value; "FAIL" marks a measure whose means break the
+// expectation, and the failures are listed by measure. TSV gives
+// `run<TAB>measure<TAB>mean` rows, a blank line, then the expectation table
+// with a header line.
 func (f *Fidelity) Write(w io.Writer, format ReportFormat, digits int) error {
 	if format == FormatJSON {
 		return f.writeJSON(w)

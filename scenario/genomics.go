@@ -17,8 +17,16 @@ import (
 // documents (plain TREC qrels) trec_eval's usual measures
 // (effort.DocumentNames; compare leaves out their counts); on span
 // judgments (TREC Genomics and the like) the TREC Genomics measures (ASPECT
-// only when q has aspects); otherwise effort.DefaultNames.
+// only when q has aspects); otherwise effort.DefaultNames. Recorded
+// readings have their own, whatever the judgments: effort.ReadingNames
+// (UseReadings) and effort.ReadingListNames (UseCompareReadings).
 func DefaultMeasureNames(q *inex.Qrels, use Use) []string {
+	switch use {
+	case UseReadings:
+		return effort.ReadingNames
+	case UseCompareReadings:
+		return effort.ReadingListNames
+	}
 	j := judged(q)
 	names := effort.DefaultNamesFor(j, q.Aspects())
 	if j == effort.JudgedDocuments {
@@ -37,6 +45,18 @@ func DefaultMeasureNames(q *inex.Qrels, use Use) []string {
 // (CheckMeasures): `all` only leaves it out.
 func AllMeasureNames(q *inex.Qrels, use Use) []string {
 	return usable(effort.AllNamesFor(judged(q)), use, q)
+}
+
+// SelectMeasures reads the measures asked for use against the judgments q
+// (a command's -m): names as effort.ParseMeasureList reads them, "all"
+// standing for AllMeasureNames(q, use); no name asks for
+// DefaultMeasureNames(q, use). An unknown name, or a list that names no
+// measure, is an error. Whether q can give the measures is CheckMeasures'.
+func SelectMeasures(names []string, use Use, q *inex.Qrels) ([]effort.Measure, error) {
+	if len(names) == 0 {
+		names = DefaultMeasureNames(q, use)
+	}
+	return effort.ParseMeasureList(names, AllMeasureNames(q, use))
 }
 
 // judged tells what kind of judgments q is.

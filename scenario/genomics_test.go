@@ -415,3 +415,46 @@ func TestCompareGenomics(t *testing.T) {
 		}
 	}
 }
+
+// SelectMeasures: without names the defaults of the judgments and the use
+// (measures.md: the eleven on INEX judgments; trec_eval's usual measures
+// on TREC qrels, compare leaving out the four num_ counts; the reading
+// measures for readings); names as asked; an unknown name or an empty
+// list is an error.
+func TestSelectMeasures(t *testing.T) {
+	inexQ := readQrels(t, "q.fol", "1 Q0 a 5 40 0 0:5\n")
+	trecQ := readQrels(t, "q.trec", "1 0 a 1\n1 0 b 0\n")
+	trecCounts := "num_q num_ret num_rel num_rel_ret "
+	trecScores := "map Rprec recip_rank P_5 P_10 P_15 P_20 P_30 P_100 P_200 P_500 P_1000 ndcg ndcg_cut_10"
+	for _, tc := range []struct {
+		name  string
+		q     *inex.Qrels
+		use   Use
+		names []string
+		want  string // the measures, space-separated
+		err   string
+	}{
+		{"INEX eval", inexQ, UseEval, nil, `AgP\F(0.25) gP[5]\F(0.25) gP[10]\F(0.25) gP[25]\F(0.25) gP[50]\F(0.25) AgP\T2Ip(300) AgP\T2Ip(2000) AgP\aveChP ANCE[100]\LE(300,5) ANCE[100]\LE(2000,5) AP`, ""},
+		{"INEX asked", inexQ, UseCompare, []string{"AP,AgP", "AP"}, `AP AgP\F(0.25)`, ""},
+		{"TREC eval", trecQ, UseEval, nil, trecCounts + trecScores, ""},
+		{"TREC compare", trecQ, UseCompare, nil, trecScores, ""},
+		{"readings", inexQ, UseReadings, nil, `AgP\Read gP[5]\Read ANCE[10]\LE(300,5) ANCE[10]\LE(2000,5) AP num_ret num_rel_ret`, ""},
+		{"readings compared", trecQ, UseCompareReadings, nil, `AgP\Read gP[5]\Read ANCE[10]\LE(300,5) ANCE[10]\LE(2000,5) AP`, ""},
+		{"unknown", inexQ, UseEval, []string{"AP", "nope"}, "", `unknown measure "nope"`},
+		{"none", inexQ, UseEval, []string{","}, "", "no measure"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ms, err := SelectMeasures(tc.names, tc.use, tc.q)
+			if wantError(t, err, tc.err) {
+				return
+			}
+			var got []string
+			for _, m := range ms {
+				got = append(got, m.String())
+			}
+			if strings.Join(got, " ") != tc.want {
+				t.Errorf("measures\n%s\nwant\n%s", strings.Join(got, " "), tc.want)
+			}
+		})
+	}
+}

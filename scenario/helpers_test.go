@@ -146,3 +146,20 @@ func (l evalLine) number(tb testing.TB, path string) float64 {
 	}
 	return v
 }
+
+// wantError checks err against want ("": no error; else an error whose
+// message holds want) and tells whether the test case is done: an error
+// was wanted (and checked) or came unwanted (fatal).
+func wantError(tb testing.TB, err error, want string) bool {
+	tb.Helper()
+	if want != "" {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			tb.Errorf("error %v, want %q", err, want)
+		}
+		return true
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return false
+}

@@ -52,6 +52,22 @@ func ParseDigits(s string) (int, error) {
 	return n, nil
 }
 
+// Digits is a number of decimals for tables that reads itself from text
+// (ParseDigits): the flag.Value of --digits.
+type Digits int
+
+// String returns the number.
+func (d *Digits) String() string { return strconv.Itoa(int(*d)) }
+
+// Set reads s (ParseDigits); out of range, d is left as it was.
+func (d *Digits) Set(s string) error {
+	n, err := ParseDigits(s)
+	if err == nil {
+		*d = Digits(n)
+	}
+	return err
+}
+
 // Column is a column of a Table.
 type Column struct {
 	Name string

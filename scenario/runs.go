@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -69,6 +70,18 @@ type MakeRunOptions struct {
 	Warn func(string)
 }
 
+// Check tells whether the options make a run: a task of Tasks and a run
+// id without white space (a run file's column).
+func (o MakeRunOptions) Check() error {
+	if !slices.Contains(Tasks, o.Task) {
+		return fmt.Errorf("unknown task %q: want one of %s", o.Task, strings.Join(Tasks, ", "))
+	}
+	if strings.ContainsAny(o.RunID, " \t\n") {
+		return errors.New("--run-id must not contain white space")
+	}
+	return nil
+}
+
 // MakeRun asks the index for every topic's hits and builds one run, topics
 // in the order given (a FOL run for ric, focused and bic; a TREC run for
 // doc). Within a topic the result order is the rank, and the score never
@@ -87,13 +100,12 @@ type MakeRunOptions struct {
 // only in its title, say) gets the whole article as its passage in ric and
 // bic and nothing in focused. Topics are searched on every core.
 func MakeRun(ctx context.Context, x *index.Index, topics []TopicQuery, opt MakeRunOptions) (*inex.Run, error) {
+	if err := opt.Check(); err != nil {
+		return nil, err
+	}
 	format := inex.FOL
-	switch opt.Task {
-	case "ric", "focused", "bic":
-	case "doc":
+	if opt.Task == "doc" {
 		format = inex.TREC
-	default:
-		return nil, fmt.Errorf("unknown task %q (ric, focused, bic, doc)", opt.Task)
 	}
 	if opt.RunID == "" {
 		opt.RunID = "readsim-" + opt.Task

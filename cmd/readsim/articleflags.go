@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
 )
 
 // articleFlags are the flags of every command that reads articles: where
@@ -24,16 +25,16 @@ func addArticleFlags(fs *flag.FlagSet) *articleFlags {
 }
 
 // reader returns an article reader for the collection rooted at root ("" for
-// single files) that warns on e.stderr, once, when a DTD is missing.
-func (f *articleFlags) reader(e *env, cmd, root string) (*article.Reader, error) {
+// single files) that warns on e.Stderr, once, when a DTD is missing.
+func (f *articleFlags) reader(e *cli.Env, cmd, root string) (*article.Reader, error) {
 	lang := strings.TrimSpace(*f.lang)
 	if lang != "" && !article.ValidLang(lang) {
-		return nil, usageError{fmt.Sprintf("--lang %q: want a language tag such as en, zh, ja or ko", lang)}
+		return nil, cli.Usagef("--lang %q: want a language tag such as en, zh, ja or ko", lang)
 	}
 	return &article.Reader{
 		Root: root,
 		DTD:  *f.dtd,
 		Lang: lang,
-		Warn: func(msg string) { fmt.Fprintf(e.stderr, "readsim %s: warning: %s\n", cmd, msg) },
+		Warn: func(msg string) { fmt.Fprintf(e.Stderr, "readsim %s: warning: %s\n", cmd, msg) },
 	}, nil
 }

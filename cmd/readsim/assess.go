@@ -6,22 +6,23 @@ import (
 	"os"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-func runAssess(e *env, fs *flag.FlagSet, args []string) error {
+func runAssess(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	dir := fs.String("articles", "", "folder of the articles the quotes are from (required)")
 	out := fs.String("out", "", "write the judgments to this file (atomically) instead of standard output")
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 || *dir == "" {
-		return usageError{"want --articles DIR and one highlights file"}
+		return cli.Usagef("want --articles DIR and one highlights file")
 	}
 	if err := scenario.CheckOutput(*out, pos[0]); err != nil {
-		return usageError{err.Error()}
+		return cli.Usage(err)
 	}
 	d, err := article.OpenDir(*dir)
 	if err != nil {
@@ -36,5 +37,5 @@ func runAssess(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeOutput(e, *out, func(w io.Writer) error { return inex.WriteJudgments(w, js) })
+	return scenario.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return inex.WriteJudgments(w, js) })
 }

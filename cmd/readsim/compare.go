@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -13,14 +14,10 @@ import (
 // 120 topics take seconds per measure; more would look like a hang.
 const maxPermutations = 10_000_000
 
-// runCompare implements `readsim compare` (measures.md §9, for N runs): every
-// run is evaluated with eval's code over the topics all of them evaluate;
-// each run is compared with the baseline (the last run, the document
-// baseline of the first run with --doc-baseline, or --baseline) or, with
-// --all-pairs, every pair: paired t-test and randomization test, Holm–
-// Bonferroni over each measure's comparisons, effect size and 95% confidence
-// interval of the mean difference. The report is scenario.Comparison's.
-func runCompare(e *env, fs *flag.FlagSet, args []string) error {
+// runCompare implements `readsim compare` (measures.md §9, for N runs):
+// scenario.Compare (scenario.CompareReadings with --readings), reported by
+// scenario.Comparison.Write, charted by scenario.ComparisonCharts.
+func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
 	baseline := fs.String("baseline", "", "the baseline: a run id, a run file or a position from 1 (default: the last run)")
@@ -32,20 +29,20 @@ func runCompare(e *env, fs *flag.FlagSet, args []string) error {
 	test := fs.String("test", scenario.TestRand, "the test corrected for multiple comparisons and marked: rand (randomization) or t")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the marks")
 	readings := fs.Bool("readings", false, "the files are recorded readings (eval --readings), compared as runs")
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
 	switch {
 	case len(pos) == 0:
-		return usageError{"give the runs to compare"}
+		return cli.Usagef("give the runs to compare")
 	case len(pos) == 1 && !*docBaseline:
-		return usageError{"give two runs or more, or one run and --doc-baseline"}
-	case *readings && (*docBaseline || *rf.plot != ""):
-		return usageError{"--readings compares readings: no --doc-baseline or --plot"}
+		return cli.Usagef("give two runs or more, or one run and --doc-baseline")
+	case *readings && (*docBaseline || rf.plot != ""):
+		return cli.Usagef("--readings compares readings: no --doc-baseline or --plot")
 	}
-	if err := scenario.CheckInputs(append([]string{*sf.qrels}, pos...)); err != nil {
-		return usageError{err.Error()}
+	if err := scenario.CheckInputs(append([]string{sf.qrels}, pos...)); err != nil {
+		return cli.Usage(err)
 	}
 	f, err := rf.parse()
 	if err != nil {
@@ -53,13 +50,13 @@ func runCompare(e *env, fs *flag.FlagSet, args []string) error {
 	}
 	switch {
 	case *perms < 1 || *perms > maxPermutations:
-		return usageError{fmt.Sprintf("--permutations must be from 1 to %d", maxPermutations)}
+		return cli.Usagef("--permutations must be from 1 to %d", maxPermutations)
 	case *test != scenario.TestRand && *test != scenario.TestT:
-		return usageError{fmt.Sprintf("--test %q: rand or t", *test)}
+		return cli.Usagef("--test %q: rand or t", *test)
 	case !(*alpha > 0 && *alpha < 1):
-		return usageError{"--alpha must be between 0 and 1"}
+		return cli.Usagef("--alpha must be between 0 and 1")
 	}
-	q, eopt, err := compareMeasures(e, sf, *readings, *rf.plot != "")
+	q, eopt, err := compareMeasures(e, sf, *readings, rf.plot != "")
 	if err != nil {
 		return err
 	}
@@ -77,21 +74,21 @@ func runCompare(e *env, fs *flag.FlagSet, args []string) error {
 	copt.Baseline = -1
 	if *baseline != "" {
 		if copt.Baseline = scenario.FindRun(*baseline, pos, runs); copt.Baseline < 0 {
-			return usageError{fmt.Sprintf("--baseline %q is none of the runs (give a run id, a file or a position)", *baseline)}
+			return cli.Usagef("--baseline %q is none of the runs (give a run id, a file or a position)", *baseline)
 		}
 	}
 	cmp, err := scenario.Compare(q, runs, copt)
 	if err != nil {
 		return err
 	}
-	if err := rf.write(e, cmp, f); err != nil || *rf.plot == "" {
+	if err := rf.write(e, cmp, f); err != nil || rf.plot == "" {
 		return err
 	}
-	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Order: eopt.Config.Order, CompatINEX: sf.compatINEX(), Group: *sf.group, MergeOverlaps: *sf.merge})
+	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Order: eopt.Config.Order, CompatINEX: eopt.Config.CompatINEX, Group: sf.group, MergeOverlaps: sf.merge})
 	if err != nil {
 		return err
 	}
-	return writeCharts(e, *rf.plot, charts)
+	return writeCharts(e, rf.plot, charts)
 }
 
 // compareMeasures checks compare's measure flags, reads the judgments and
@@ -99,48 +96,40 @@ func runCompare(e *env, fs *flag.FlagSet, args []string) error {
 // defaults for the judgments, or for readings), the reading order and
 // --compat, --group and --merge-overlaps. plot: the charts are asked for,
 // which need the documents' lengths.
-func compareMeasures(e *env, sf *measureFlags, readings, plot bool) (*inex.Qrels, scenario.EvalOptions, error) {
-	var opt scenario.EvalOptions
+func compareMeasures(e *cli.Env, sf *measureFlags, readings, plot bool) (*inex.Qrels, scenario.EvalOptions, error) {
+	opt := scenario.EvalOptions{Group: sf.group, MergeOverlaps: sf.merge, Warn: cli.Warner(e.Stderr)}
 	o, ms, err := sf.check(nil)
 	if err != nil {
 		return nil, opt, err
 	}
+	opt.Config = sf.config(o)
 	use := scenario.UseCompare
 	if readings {
 		use = scenario.UseCompareReadings
 	}
 	if err := scenario.CheckMeasures(ms, use, nil); err != nil {
-		return nil, opt, usageError{err.Error()}
+		return nil, opt, cli.Usage(err)
 	}
-	opt.Warn = lockedWarn(e.stderr)
 	q, err := sf.openQrels(opt.Warn)
 	if err != nil {
 		return nil, opt, err
 	}
-	defaults := scenario.DefaultMeasureNames(q, use)
-	if readings {
-		defaults = effort.ReadingListNames
-	}
-	if ms, err = sf.measuresOn(q, use, defaults); err != nil {
+	if opt.Measures, err = sf.selectOn(q, use); err != nil {
 		return nil, opt, err
 	}
-	if err := scenario.CheckMeasures(ms, use, q); err != nil {
-		return nil, opt, usageError{err.Error()}
+	if err := scenario.CheckMeasures(opt.Measures, use, q); err != nil {
+		return nil, opt, cli.Usage(err)
 	}
 	if plot && !q.Lengths() {
-		return nil, opt, usageError{fmt.Sprintf("--plot charts gP and NCE over ranks, which simulate reading: %s gives no document lengths (give --lengths FILE)", *sf.qrels)}
+		return nil, opt, cli.Usagef("--plot charts gP and NCE over ranks, which simulate reading: %s gives no document lengths (give --lengths FILE)", sf.qrels)
 	}
-	if note := scenario.UnitNote(q, ms); note != "" {
-		opt.Warn(note)
-	}
-	opt.Measures, opt.Config = ms, effort.Config{Order: o, CompatINEX: sf.compatINEX()}
-	opt.Group, opt.MergeOverlaps = *sf.group, *sf.merge
+	unitNote(q, opt.Measures, opt.Warn)
 	return q, opt, nil
 }
 
 // compareReadings compares recorded readings (compare --readings), the
 // baseline named by baseline ("" for the last).
-func compareReadings(e *env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf reportFlags, f scenario.ReportFormat) error {
+func compareReadings(e *cli.Env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf *reportFlags, f scenario.ReportFormat) error {
 	rds, err := scenario.OpenReadings(files)
 	if err != nil {
 		return err
@@ -148,7 +137,7 @@ func compareReadings(e *env, q *inex.Qrels, files []string, baseline string, cop
 	copt.Baseline = -1
 	if baseline != "" {
 		if copt.Baseline = scenario.FindReading(baseline, files, rds); copt.Baseline < 0 {
-			return usageError{fmt.Sprintf("--baseline %q is none of the readings", baseline)}
+			return cli.Usagef("--baseline %q is none of the readings", baseline)
 		}
 	}
 	cmp, err := scenario.CompareReadings(q, rds, copt)

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"net"
 
-	"github.com/mdp/qrterminal/v3"
-
 	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/web"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -22,58 +23,44 @@ import (
 // Decision where cli.md is silent: the demo listens and prints its URLs
 // (with the QR code) first, then indexes, so that its first line is the
 // address to open.
-func runDemo(e *env, fs *flag.FlagSet, args []string) error {
-	addr := fs.String("addr", ":8080", "listen address (`host:port`; all interfaces by default)")
-	sample := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
-	var allow multiFlag
-	fs.Var(&allow, "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
+func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	l := backend.Listen{QR: true}
+	fs.StringVar(&l.Addr, "addr", ":8080", "listen address (`host:port`; all interfaces by default)")
+	dir := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
+	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
 	study := fs.String("study", backend.DemoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
-	}
-	dir := *sample
-	if dir == "" {
-		if dir, err = backend.FindSample(); err != nil {
-			return err
-		}
-	}
-	if _, err := backend.SampleConfig(dir); err != nil {
+	sample, err := backend.SampleConfig(*dir)
+	if err != nil {
 		return err
 	}
 	// The URL and its QR code first: indexing may take a while, and a
 	// browser opened on the URL meanwhile waits for the server.
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("serving on %s: %w", *addr, err)
+	if l.Listener, err = net.Listen("tcp", l.Addr); err != nil {
+		return fmt.Errorf("serving on %s: %w", l.Addr, err)
 	}
-	printURLs(e, ln.Addr(), true)
-	cfg, err := demoConfig(e, dir)
+	web.PrintURLs(e.Stdout, l.Listener.Addr(), true)
+	cfg, err := demoConfig(e, sample)
 	if err != nil {
-		ln.Close()
+		l.Listener.Close()
 		return err
 	}
-	cfg.addr, cfg.allow, cfg.demo, cfg.ln, cfg.Study = *addr, allow, true, ln, *study
-	return serve(e, cfg)
+	cfg.Study = *study
+	return serve(context.Background(), e, cfg, l)
 }
 
-// demoConfig indexes the sample in dir (or reuses its index) and returns what
-// to serve.
-func demoConfig(e *env, dir string) (serveConfig, error) {
-	sample, err := backend.SampleConfig(dir)
-	if err != nil {
-		return serveConfig{}, err
-	}
+// demoConfig indexes the sample (backend.SampleConfig), or reuses its
+// index, and returns what to serve.
+func demoConfig(e *cli.Env, sample backend.ServeConfig) (backend.ServeConfig, error) {
 	idx, started := backend.DemoIndexPath(), false
 	res, err := backend.IndexSample(sample, idx, func(p index.Progress) {
 		switch {
-		case e.stderrIsTerminal:
-			fmt.Fprintf(e.stderr, "\rreadsim demo: indexing the sample: %d/%d articles", p.Done, p.Total)
+		case e.StderrIsTerminal:
+			fmt.Fprintf(e.Stderr, "\rreadsim demo: indexing the sample: %d/%d articles", p.Done, p.Total)
 		case !started:
-			fmt.Fprintf(e.stderr, "readsim demo: indexing the sample (%d articles)", p.Total)
+			fmt.Fprintf(e.Stderr, "readsim demo: indexing the sample (%d articles)", p.Total)
 		}
 		started = true
 	})
@@ -81,22 +68,16 @@ func demoConfig(e *env, dir string) (serveConfig, error) {
 		err = fmt.Errorf("indexing the sample into %s: %w", idx, err)
 	}
 	if err != nil {
-		return serveConfig{}, err
+		return sample, err
 	}
 	if res.Indexed > 0 || res.Removed > 0 {
 		if started {
-			fmt.Fprintln(e.stderr)
+			fmt.Fprintln(e.Stderr)
 		}
-		printBuildSummary(e.stderr, idx, res)
+		printBuildSummary(e.Stderr, idx, res)
 	} else {
-		fmt.Fprintf(e.stderr, "readsim demo: reusing the index of the sample in %s (%d articles, unchanged)\n", idx, res.Articles)
+		fmt.Fprintf(e.Stderr, "readsim demo: reusing the index of the sample in %s (%d articles, unchanged)\n", idx, res.Articles)
 	}
 	sample.Index = idx
-	return serveConfig{ServeConfig: sample}, nil
-}
-
-// printQR draws the QR code of u on standard output.
-func printQR(e *env, u string) {
-	fmt.Fprintln(e.stdout, "Scan to open it on a phone on the same network:")
-	qrterminal.GenerateHalfBlock(u, qrterminal.L, e.stdout)
+	return sample, nil
 }

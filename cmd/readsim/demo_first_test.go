@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/readsim/readsim/internal/cli"
 )
 
 // eof marks the end of the child's output (package main has its own close).
@@ -21,7 +23,7 @@ const eof = "\x00EOF"
 // printed before the sample is indexed, and SIGTERM stops it.
 func TestDemoPrintsURLFirst(t *testing.T) {
 	if os.Getenv("READSIM_DEMO_CHILD") != "" {
-		os.Exit(runMain(&env{stdout: os.Stdout, stderr: os.Stderr}, []string{"demo", "--addr", "127.0.0.1:0"}))
+		os.Exit(program.Run(&cli.Env{Stdout: os.Stdout, Stderr: os.Stderr}, []string{"demo", "--addr", "127.0.0.1:0"}))
 	}
 	if testing.Short() {
 		t.Skip("indexes the sample")

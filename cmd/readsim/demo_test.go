@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -61,25 +61,24 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 		t.Fatal(err)
 	}
 	cfg.Runs = []string{d.runFile}
-	cfg.rate = rate
-	d.url = serveLoopback(t, e, cfg)
+	d.url = serveLoopback(t, e, cfg, backend.Listen{RatePerSecond: rate})
 	return d
 }
 
 // demoSetup is the demo's configuration of the sample (demoConfig), its
 // index built in a temporary folder (tmp), and the env writing to stdout
 // and stderr that built it.
-func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg serveConfig, e *env, tmp string) {
+func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg backend.ServeConfig, e *cli.Env, tmp string) {
 	t.Helper()
-	sample, err := backend.FindSample()
+	sample, err := backend.SampleConfig("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmp = t.TempDir()
 	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
-	e = &env{stdout: stdout, stderr: stderr}
+	e = &cli.Env{Stdout: stdout, Stderr: stderr}
 	if cfg, err = demoConfig(e, sample); err != nil {
-		t.Fatalf("%v\n%s", err, e.stderr)
+		t.Fatalf("%v\n%s", err, e.Stderr)
 	}
 	return cfg, e, tmp
 }
@@ -174,16 +173,16 @@ func TestDemoIndexReused(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes the sample")
 	}
-	sample, err := backend.FindSample()
+	sample, err := backend.SampleConfig("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(t.TempDir(), "idx"))
 	var first, second bytes.Buffer
-	if _, err := demoConfig(&env{stdout: io.Discard, stderr: &first}, sample); err != nil {
+	if _, err := demoConfig(&cli.Env{Stdout: io.Discard, Stderr: &first}, sample); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := demoConfig(&env{stdout: io.Discard, stderr: &second}, sample); err != nil {
+	if _, err := demoConfig(&cli.Env{Stdout: io.Discard, Stderr: &second}, sample); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(first.String(), "built") {
@@ -224,24 +223,6 @@ func TestServeUsage(t *testing.T) {
 		if status != tc.status || !strings.Contains(stderr, tc.want) {
 			t.Errorf("readsim %v: exit %d, stderr %q; want %d with %q", tc.args, status, stderr, tc.status, tc.want)
 		}
-	}
-}
-
-func TestPrintURLs(t *testing.T) {
-	tests := []struct {
-		addr     *net.TCPAddr
-		demo     bool
-		want     []string
-		wantNone []string
-	}{
-		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, false, []string{"local: http://localhost:8080/"}, []string{"LAN:", "Scan"}},
-		{&net.TCPAddr{IP: net.IPv4zero, Port: 8081}, false, []string{"local: http://localhost:8081/"}, []string{"Scan"}},
-		{&net.TCPAddr{IP: net.IPv4(192, 168, 1, 20), Port: 9000}, true, []string{"local: http://192.168.1.20:9000/", "Scan"}, []string{"LAN:"}},
-	}
-	for _, tc := range tests {
-		var out bytes.Buffer
-		printURLs(&env{stdout: &out, stderr: io.Discard}, tc.addr, tc.demo)
-		checkText(t, tc.addr.String()+": output", out.String(), tc.want, tc.wantNone)
 	}
 }
 

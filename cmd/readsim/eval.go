@@ -3,11 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"runtime/debug"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -20,8 +19,8 @@ import (
 // scenario.WriteTrecGen as NIST's trecgen2007_score.py with --compat
 // trecgen. --lengths gives span judgments their documents' lengths (the
 // reading measures need them) and --offsets says what offsets count.
-func runEval(e *env, fs *flag.FlagSet, args []string) error {
-	defer softMemoryLimit()()
+func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	defer cli.SoftMemoryLimit(evalMemoryLimit)()
 	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
 	mf.compats = []string{"inex", "trecgen"}
@@ -33,7 +32,7 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
 	readings := fs.Bool("readings", false, "the files are recorded readings (JSON Lines traces of the study mode, or of readsim replay), not runs")
 	figures := fs.Bool("figures", false, "with --readings: also print each article's and topic's reading figures (characters read, Read, effort, times)")
-	runs, err := parseFlags(fs, args)
+	runs, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
@@ -41,10 +40,10 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if len(runs) == 0 {
-		return usageError{"no run given"}
+		return cli.Usagef("no run given")
 	}
-	if err := scenario.CheckInputs(append([]string{*mf.qrels}, runs...)); err != nil {
-		return usageError{err.Error()}
+	if err := scenario.CheckInputs(append([]string{mf.qrels}, runs...)); err != nil {
+		return cli.Usage(err)
 	}
 	o, err := mf.readingOrder()
 	if err != nil {
@@ -54,12 +53,12 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	q, opt, err := evalMeasures(e, mf, f, *readings)
+	opt := scenario.EvalOptions{Config: mf.config(o), Group: mf.group, MergeOverlaps: mf.merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
+	opt.Config.DocBaseline = *baseline
+	q, err := evalMeasures(mf, f, *readings, &opt)
 	if err != nil {
 		return err
 	}
-	opt.Config = effort.Config{Order: o, DocBaseline: *baseline, CompatINEX: mf.compatINEX()}
-	opt.Group, opt.MergeOverlaps, opt.AllTopics = *mf.group, *mf.merge, *allTopics
 	if *articles != "" {
 		d, err := article.OpenDir(*articles)
 		if err != nil {
@@ -67,7 +66,7 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 		}
 		opt.Read.Resolver = d.PathResolver()
 	}
-	report := scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: *rf.digits}
+	report := scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: int(rf.digits)}
 	if *readings {
 		return evalReadings(e, q, runs, opt, report, *figures)
 	}
@@ -75,59 +74,54 @@ func runEval(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *mf.compat == "trecgen" {
-		return scenario.WriteTrecGen(e.stdout, results, opt.Measures)
+	if mf.compat == "trecgen" {
+		return scenario.WriteTrecGen(e.Stdout, results, opt.Measures)
 	}
-	return scenario.WriteEval(e.stdout, results, opt.Measures, report)
+	return scenario.WriteEval(e.Stdout, results, opt.Measures, report)
 }
 
 // evalMeasures checks --compat and -m against the format f, reads the
-// judgments and returns them with the evaluation options' measures (the
-// names asked, --compat trecgen's, or the defaults for the judgments or
-// for readings) and warning printer.
-func evalMeasures(e *env, mf *measureFlags, f scenario.ReportFormat, readings bool) (*inex.Qrels, scenario.EvalOptions, error) {
-	var opt scenario.EvalOptions
+// judgments and returns them, with opt.Measures set: the names asked,
+// --compat trecgen's, or the defaults for the judgments or for readings.
+func evalMeasures(mf *measureFlags, f scenario.ReportFormat, readings bool, opt *scenario.EvalOptions) (*inex.Qrels, error) {
 	if err := mf.checkCompat(); err != nil {
-		return nil, opt, err
+		return nil, err
 	}
-	trecgen := *mf.compat == "trecgen"
+	trecgen := mf.compat == "trecgen"
 	if trecgen && f != scenario.FormatTSV {
-		return nil, opt, usageError{"--compat trecgen writes NIST's format: drop --format"}
+		return nil, cli.Usagef("--compat trecgen writes NIST's format: drop --format")
 	}
 	var err error
 	if len(mf.ms) > 0 {
 		if opt.Measures, err = mf.measures(nil); err != nil {
-			return nil, opt, err
+			return nil, err
 		}
 	}
 	if trecgen {
 		if opt.Measures, err = scenario.TrecGenMeasures(opt.Measures); err != nil {
-			return nil, opt, usageError{err.Error()}
+			return nil, cli.Usage(err)
 		}
 	}
-	opt.Warn = lockedWarn(e.stderr)
 	q, err := mf.openQrels(opt.Warn)
 	if err != nil {
-		return nil, opt, err
+		return nil, err
 	}
 	if opt.Measures == nil || !trecgen {
-		use, defaults := scenario.UseEval, scenario.DefaultMeasureNames(q, scenario.UseEval)
+		use := scenario.UseEval
 		if readings {
-			use, defaults = scenario.UseReadings, effort.ReadingNames
+			use = scenario.UseReadings
 		}
-		if opt.Measures, err = mf.measuresOn(q, use, defaults); err != nil {
-			return nil, opt, err
+		if opt.Measures, err = mf.selectOn(q, use); err != nil {
+			return nil, err
 		}
 	}
-	if note := scenario.UnitNote(q, opt.Measures); note != "" {
-		opt.Warn(note)
-	}
-	return q, opt, nil
+	unitNote(q, opt.Measures, opt.Warn)
+	return q, nil
 }
 
 // evalReadings scores recorded readings (eval --readings) and, with
 // figures, prints their reading figures after the measures.
-func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOptions, report scenario.EvalReport, figures bool) error {
+func evalReadings(e *cli.Env, q *inex.Qrels, files []string, opt scenario.EvalOptions, report scenario.EvalReport, figures bool) error {
 	rds, err := scenario.OpenReadings(files)
 	if err != nil {
 		return err
@@ -136,13 +130,13 @@ func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOption
 	if err != nil {
 		return err
 	}
-	if err := scenario.WriteEval(e.stdout, results, opt.Measures, report); err != nil || !figures {
+	if err := scenario.WriteEval(e.Stdout, results, opt.Measures, report); err != nil || !figures {
 		return err
 	}
 	if report.Format != scenario.FormatJSON {
-		fmt.Fprintln(e.stdout) // JSON Lines: no blank line between
+		fmt.Fprintln(e.Stdout) // JSON Lines: no blank line between
 	}
-	return scenario.WriteFigures(e.stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, report.Format, report.Digits)
+	return scenario.WriteFigures(e.Stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, report.Format, report.Digits)
 }
 
 // evalMemoryLimit is the soft memory limit of eval (unless GOMEMLIMIT says
@@ -150,13 +144,3 @@ func evalReadings(e *env, q *inex.Qrels, files []string, opt scenario.EvalOption
 // collector keeps the heap near this instead of letting it double (a 1.2
 // million-line run: 170 MB resident instead of 220, no slower).
 const evalMemoryLimit = 160 << 20
-
-// softMemoryLimit sets evalMemoryLimit when the user set no GOMEMLIMIT, and
-// returns the function that restores the previous limit.
-func softMemoryLimit() func() {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	prev := debug.SetMemoryLimit(evalMemoryLimit)
-	return func() { debug.SetMemoryLimit(prev) }
-}

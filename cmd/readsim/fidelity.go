@@ -2,32 +2,22 @@ package main
 
 import (
 	"flag"
-	"fmt"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// runFidelity implements `readsim fidelity` (scenario.md, "Fidelity suite"):
-// every measure for every simulated run (answer set × ranking, named as in
-// Pehcevski & Thom: SR, SRS, SLDRI, SSTRSI, …), then every expected ordering
-// under every measure with the mean difference (left − right), the wins,
-// ties and losses of the left run (lower is better for CE, NCE, ANCE) and the
-// two-sided paired t-test p-value; "FAIL" marks a measure whose means break
-// the expectation. --format tsv prints `run<TAB>measure<TAB>mean` rows, a
-// blank line, then the expectation table with a header line.
-func runFidelity(e *env, fs *flag.FlagSet, args []string) error {
+// runFidelity implements `readsim fidelity` (scenario.md, "Fidelity
+// suite"): scenario.RunFidelity, reported by scenario.Fidelity.Write.
+func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
 	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", tableFormats...)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
 	}
 	f, err := rf.parse()
 	if err != nil {
@@ -38,14 +28,14 @@ func runFidelity(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if err := scenario.CheckMeasures(ms, scenario.UseFidelity, nil); err != nil {
-		return usageError{err.Error()}
+		return cli.Usage(err)
 	}
-	warn := lockedWarn(e.stderr)
-	q, err := inex.OpenQrels(*sf.qrels, warn)
+	warn := cli.Warner(e.Stderr)
+	q, err := inex.OpenQrels(sf.qrels, warn)
 	if err != nil {
 		return err
 	}
-	opt := scenario.FidelityOptions{Measures: ms, Config: effort.Config{Order: o, CompatINEX: sf.compatINEX()}, Warn: warn}
+	opt := scenario.FidelityOptions{Measures: ms, Config: sf.config(o), Warn: warn}
 	if *articles != "" {
 		d, err := article.OpenDir(*articles)
 		if err != nil {
@@ -57,8 +47,8 @@ func runFidelity(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := rf.write(e, fid, f); err != nil || *rf.plot == "" {
+	if err := rf.write(e, fid, f); err != nil || rf.plot == "" {
 		return err
 	}
-	return writeCharts(e, *rf.plot, scenario.FidelityCharts(fid, opt.Config.CompatINEX))
+	return writeCharts(e, rf.plot, scenario.FidelityCharts(fid, opt.Config.CompatINEX))
 }

@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/internal/cli"
 )
 
-func runIndex(e *env, fs *flag.FlagSet, args []string) error {
+func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	articles := fs.String("articles", "", "the folder of articles (`DIR`, searched recursively)")
 	idx := fs.String("index", "", "the index folder to build or update (`IDX`)")
 	elements := fs.String("elements", strings.Join(index.DefaultElements, ","), "candidate element names for browse, comma-separated")
@@ -20,18 +18,14 @@ func runIndex(e *env, fs *flag.FlagSet, args []string) error {
 	workers := fs.Int("workers", 0, "parsing goroutines (0: one per CPU)")
 	shards := fs.Int("shards", 0, fmt.Sprintf("number of shards, built concurrently and searched in parallel (1–%d; 0: the index's own, or for a new index one per CPU but at most one per 8 MB of XML); a change rebuilds the index", index.MaxShards))
 	af := addArticleFlags(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
-	}
 	if *articles == "" || *idx == "" {
-		return usageError{"--articles and --index are required"}
+		return cli.Usagef("--articles and --index are required")
 	}
 	if *shards < 0 || *shards > index.MaxShards {
-		return usageError{fmt.Sprintf("--shards must be between 1 and %d (0: the default)", index.MaxShards)}
+		return cli.Usagef("--shards must be between 1 and %d (0: the default)", index.MaxShards)
 	}
 	// one reader for the whole collection: each DTD read once, a missing
 	// one reported once
@@ -39,47 +33,21 @@ func runIndex(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd}
-	for _, n := range strings.Split(*elements, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			opt.Elements = append(opt.Elements, n)
-		}
-	}
+	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd, Elements: cli.CommaList(*elements)}
 	if len(opt.Elements) == 0 {
-		return usageError{"--elements names no element"}
+		return cli.Usagef("--elements names no element")
 	}
-	var bar *progressbar.ProgressBar
-	if e.stderrIsTerminal {
-		opt.Progress = func(p index.Progress) {
-			if bar == nil {
-				bar = newBar(e, p.TotalBytes, "", true)
-			}
-			bar.Describe(p.String())
-			bar.Set64(p.Bytes)
-		}
+	progress, finish := cli.BytesBar(e)
+	if progress != nil {
+		opt.Progress = func(p index.Progress) { progress(p.Bytes, p.TotalBytes, p.String()) }
 	}
 	res, err := index.Build(opt)
-	if bar != nil {
-		bar.Finish()
-	}
+	finish()
 	if err != nil {
 		return err
 	}
-	printBuildSummary(e.stderr, *idx, res)
+	printBuildSummary(e.Stderr, *idx, res)
 	return nil
-}
-
-// newBar returns a progress bar of total steps (bytes: total counts bytes)
-// on stderr, drawn only when stderr is a terminal (invisible, it draws
-// nothing).
-func newBar(e *env, total int64, desc string, bytes bool) *progressbar.ProgressBar {
-	opt := []progressbar.Option{progressbar.OptionSetWriter(e.stderr), progressbar.OptionSetVisibility(e.stderrIsTerminal),
-		progressbar.OptionSetDescription(desc), progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100 * time.Millisecond),
-		progressbar.OptionClearOnFinish(), progressbar.OptionShowBytes(bytes)}
-	if !bytes {
-		opt = append(opt, progressbar.OptionShowCount())
-	}
-	return progressbar.NewOptions64(total, opt...)
 }
 
 // printBuildSummary writes index.BuildResult.Summary, a line each.

@@ -1,16 +1,20 @@
 package main
 
-import "flag"
+import (
+	"flag"
+
+	"github.com/readsim/readsim/internal/cli"
+)
 
 // runInspect prints an article's length and elements (Article.WriteElements).
-func runInspect(e *env, fs *flag.FlagSet, args []string) error {
+func runInspect(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	af := addArticleFlags(fs)
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError{"want exactly one article file"}
+		return cli.Usagef("want exactly one article file")
 	}
 	rd, err := af.reader(e, "inspect", "")
 	if err != nil {
@@ -20,5 +24,5 @@ func runInspect(e *env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return a.WriteElements(e.stdout)
+	return a.WriteElements(e.Stdout)
 }

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/internal/cli"
 )
 
 // runCLI runs a readsim command line in-process and returns its exit status and
 // what it printed.
 func runCLI(args ...string) (status int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	status = runMain(&env{stdout: &o, stderr: &e}, args)
+	status = program.Run(&cli.Env{Stdout: &o, Stderr: &e}, args)
 	return status, o.String(), e.String()
 }
 
@@ -55,16 +56,16 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 			})
 		}
 	}
-	if len(commands) != len(cliCommands) {
-		t.Errorf("%d commands registered, want the %d of cli.md, assess, measures and calibrate", len(commands), len(cliCommands))
+	if len(program.Commands) != len(cliCommands) {
+		t.Errorf("%d commands registered, want the %d of cli.md, assess, measures and calibrate", len(program.Commands), len(cliCommands))
 	}
 }
 
 // commands.txt gives every command its synopsis and summary.
 func TestCommandsText(t *testing.T) {
-	for name, c := range commands {
-		if c.name != name || c.args == "" || c.summary == "" || c.run == nil {
-			t.Errorf("command %s: name %q, synopsis %q, summary %q", name, c.name, c.args, c.summary)
+	for name, c := range program.Commands {
+		if c.Name != name || c.Synopsis == "" || c.Summary == "" || c.Run == nil {
+			t.Errorf("command %s: name %q, synopsis %q, summary %q", name, c.Name, c.Synopsis, c.Summary)
 		}
 	}
 }

@@ -2,11 +2,11 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -17,60 +17,40 @@ const compatUsage = "inex: gP[k] for k > n repeats gP[n], as the official INEX t
 
 // measureFlags are the flags that say what is measured against which
 // judgments, shared by eval, compare, fidelity and replay: --qrels, -m,
-// --order and --compat, and (addOverlapFlags) --group and --merge-overlaps.
-// One definition keeps their names and defaults from drifting apart.
+// --order and --compat, (addOverlapFlags) --group and --merge-overlaps,
+// and (addSpanFlags) --lengths and --offsets. One definition keeps their
+// names and defaults from drifting apart.
 type measureFlags struct {
-	qrels        *string
-	ms           multiFlag
-	order        *string
-	compat       *string
-	compats      []string // the values --compat takes
-	group, merge *bool    // nil without addOverlapFlags
-	// lengths and offsets: nil without addSpanFlags
-	lengths, offsets *string
+	qrels, order, compat string
+	ms                   cli.Strings
+	compats              []string // the values --compat takes
+	group, merge         bool     // false without addOverlapFlags
+	lengths, offsets     string   // "" without addSpanFlags
 }
 
 // addMeasureFlags defines --qrels, -m (with the command's usage msUsage),
 // --order and --compat (usage compatUsage) on fs.
 func addMeasureFlags(fs *flag.FlagSet, msUsage, compatUsage string) *measureFlags {
-	f := &measureFlags{}
-	f.qrels = fs.String("qrels", "", "judgments: INEX FOL, TREC qrels, span judgments or the TREC Genomics gold standard (gzip or not)")
+	f := &measureFlags{compats: []string{"inex"}}
+	fs.StringVar(&f.qrels, "qrels", "", "judgments: INEX FOL, TREC qrels, span judgments or the TREC Genomics gold standard (gzip or not)")
 	fs.Var(&f.ms, "m", msUsage)
-	f.order = fs.String("order", "natural", "reading order after the retrieved passages: natural, best or worst")
-	f.compat = fs.String("compat", "", compatUsage)
-	f.compats = []string{"inex"}
+	fs.StringVar(&f.order, "order", "natural", "reading order after the retrieved passages: natural, best or worst")
+	fs.StringVar(&f.compat, "compat", "", compatUsage)
 	return f
 }
 
 // addSpanFlags defines --lengths and --offsets on fs, for span judgments
 // (TREC Genomics and any collection judged by passages).
 func (f *measureFlags) addSpanFlags(fs *flag.FlagSet) *measureFlags {
-	f.lengths = fs.String("lengths", "", "`FILE` of document lengths for span judgments, a \"doc length\" line per document in the offsets' unit: the measures that simulate reading need them")
-	f.offsets = fs.String("offsets", "", "what span judgments' offsets and lengths count: chars or bytes (default: bytes for TREC Genomics judgments, chars otherwise)")
+	fs.StringVar(&f.lengths, "lengths", "", "`FILE` of document lengths for span judgments, a \"doc length\" line per document in the offsets' unit: the measures that simulate reading need them")
+	fs.StringVar(&f.offsets, "offsets", "", "what span judgments' offsets and lengths count: chars or bytes (default: bytes for TREC Genomics judgments, chars otherwise)")
 	return f
-}
-
-// openQrels reads --qrels and gives them --offsets and --lengths.
-func (f *measureFlags) openQrels(warn func(string)) (*inex.Qrels, error) {
-	var unit *inex.Unit
-	var lengths string
-	if f.offsets != nil && *f.offsets != "" {
-		u, err := inex.ParseUnit(*f.offsets)
-		if err != nil {
-			return nil, usageError{"--offsets: " + err.Error()}
-		}
-		unit = &u
-	}
-	if f.lengths != nil {
-		lengths = *f.lengths
-	}
-	return inex.OpenQrelsWith(*f.qrels, unit, lengths, warn)
 }
 
 // addOverlapFlags defines --group and --merge-overlaps on fs.
 func (f *measureFlags) addOverlapFlags(fs *flag.FlagSet) *measureFlags {
-	f.group = fs.Bool("group", false, "group an article's interleaved results at its first appearance instead of failing")
-	f.merge = fs.Bool("merge-overlaps", false, "merge overlapping passages of an article instead of failing")
+	fs.BoolVar(&f.group, "group", false, "group an article's interleaved results at its first appearance instead of failing")
+	fs.BoolVar(&f.merge, "merge-overlaps", false, "merge overlapping passages of an article instead of failing")
 	return f
 }
 
@@ -89,52 +69,32 @@ func (f *measureFlags) check(defaults []string) (effort.Order, []effort.Measure,
 		return 0, nil, err
 	}
 	ms, err := f.measures(defaults)
-	if err != nil {
-		return 0, nil, err
-	}
-	return o, ms, nil
+	return o, ms, err
 }
 
 func (f *measureFlags) requireQrels() error {
-	if *f.qrels == "" {
-		return usageError{"--qrels is required"}
+	if f.qrels == "" {
+		return cli.Usagef("--qrels is required")
 	}
 	return nil
 }
 
 func (f *measureFlags) readingOrder() (effort.Order, error) {
-	o, err := effort.ParseOrder(*f.order)
+	o, err := effort.ParseOrder(f.order)
 	if err != nil {
-		return 0, usageError{err.Error()}
+		return 0, cli.Usage(err)
 	}
 	return o, nil
 }
 
 func (f *measureFlags) checkCompat() error {
 	switch {
-	case *f.compat == "" || slices.Contains(f.compats, *f.compat):
+	case f.compat == "" || slices.Contains(f.compats, f.compat):
 		return nil
 	case len(f.compats) == 1:
-		return usageError{fmt.Sprintf("unknown --compat %q (only %s)", *f.compat, f.compats[0])}
+		return cli.Usagef("unknown --compat %q (only %s)", f.compat, f.compats[0])
 	}
-	return usageError{fmt.Sprintf("unknown --compat %q (%s)", *f.compat, strings.Join(f.compats, " or "))}
-}
-
-// compatINEX tells whether --compat inex was given.
-func (f *measureFlags) compatINEX() bool { return *f.compat == "inex" }
-
-// measuresOn parses the -m names for the judgments q and use: "all" is
-// what q can give to use (scenario.AllMeasureNames); without -m, defaults.
-func (f *measureFlags) measuresOn(q *inex.Qrels, use scenario.Use, defaults []string) ([]effort.Measure, error) {
-	names := []string(f.ms)
-	if len(names) == 0 {
-		names = defaults
-	}
-	ms, err := effort.ParseMeasureList(names, scenario.AllMeasureNames(q, use))
-	if err != nil {
-		return nil, usageError{err.Error()}
-	}
-	return ms, nil
+	return cli.Usagef("unknown --compat %q (%s)", f.compat, strings.Join(f.compats, " or "))
 }
 
 // measures parses the -m names (defaults without -m; nil when defaults is
@@ -150,7 +110,43 @@ func (f *measureFlags) measures(defaults []string) ([]effort.Measure, error) {
 	}
 	ms, err := effort.ParseMeasures(names)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, cli.Usage(err)
 	}
 	return ms, nil
+}
+
+// config is the measures' configuration of the reading order o and
+// --compat inex.
+func (f *measureFlags) config(o effort.Order) effort.Config {
+	return effort.Config{Order: o, CompatINEX: f.compat == "inex"}
+}
+
+// openQrels reads --qrels, giving them --offsets and --lengths.
+func (f *measureFlags) openQrels(warn func(string)) (*inex.Qrels, error) {
+	var unit *inex.Unit
+	if f.offsets != "" {
+		u, err := inex.ParseUnit(f.offsets)
+		if err != nil {
+			return nil, cli.Usagef("--offsets: %v", err)
+		}
+		unit = &u
+	}
+	return inex.OpenQrelsWith(f.qrels, unit, f.lengths, warn)
+}
+
+// selectOn returns the -m measures for use against q
+// (scenario.SelectMeasures: without -m the defaults of q and use).
+func (f *measureFlags) selectOn(q *inex.Qrels, use scenario.Use) ([]effort.Measure, error) {
+	ms, err := scenario.SelectMeasures(f.ms, use, q)
+	if err != nil {
+		return nil, cli.Usage(err)
+	}
+	return ms, nil
+}
+
+// unitNote warns on warn when ms count bytes read (scenario.UnitNote).
+func unitNote(q *inex.Qrels, ms []effort.Measure, warn func(string)) {
+	if note := scenario.UnitNote(q, ms); note != "" {
+		warn(note)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/internal/cli"
 )
 
 func TestMeasureFlags(t *testing.T) {
@@ -35,7 +36,7 @@ func TestMeasureFlags(t *testing.T) {
 			}
 			o, ms, err := f.check(effort.DefaultNames)
 			if tc.err != "" {
-				var u usageError
+				var u *cli.UsageError
 				if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("error %v, want a usage error with %q", err, tc.err)
 				}
@@ -51,7 +52,7 @@ func TestMeasureFlags(t *testing.T) {
 			if o != tc.order || strings.Join(names, ",") != tc.ms {
 				t.Errorf("order %v, measures %v; want %v, %s", o, names, tc.order, tc.ms)
 			}
-			if *f.group || *f.merge || f.compatINEX() {
+			if f.group || f.merge || f.config(0).CompatINEX {
 				t.Error("--group, --merge-overlaps or --compat set by default")
 			}
 		})

@@ -61,13 +61,11 @@ func TestServeFromAnotherFolder(t *testing.T) {
 //     folder's ("Wombatite is rare." after the title: [12,30), 18);
 //   - a rebuild from scratch in 2 shards.
 func TestServeSwitchesToRebuiltIndex(t *testing.T) {
-	defer func(d time.Duration) { reloadEvery = d }(reloadEvery)
-	reloadEvery = 20 * time.Millisecond
 	dir, idx := cmdIndex(t)
 	topics, qrels := filepath.Join(dir, "topics.xml"), filepath.Join(dir, "judgments.qrels")
 	os.WriteFile(topics, []byte(`<inex-topic-file><topic id="1"><title>lens grinding</title></topic></inex-topic-file>`), 0o644)
 	os.WriteFile(qrels, []byte("1 Q0 1 5 40 0 0:5\n"), 0o644)
-	base, stderr := startServe(t, backend.ServeConfig{Index: idx, Topics: topics, Qrels: qrels})
+	base, stderr := startServeListen(t, backend.ServeConfig{Index: idx, Topics: topics, Qrels: qrels}, backend.Listen{RatePerSecond: -1, ReloadEvery: 20 * time.Millisecond})
 	get := func(path string) (string, error) { return getOK(base + path) }
 	// ids returns the ids of the hits of a search for q, or an error
 	ids := func(q string) ([]string, error) {

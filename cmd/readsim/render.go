@@ -7,6 +7,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/render"
 )
 
@@ -17,31 +18,31 @@ import (
 // standalone, to be saved as ID.xhtml in one folder: links to other
 // articles of DIR point to their page (render.PageLink), links to articles
 // not in DIR are plain text. The page's lang is the article's.
-func runRender(e *env, fs *flag.FlagSet, args []string) error {
+func runRender(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	dir := fs.String("articles", "", "the folder of the articles (searched recursively)")
-	var passages multiFlag
+	var passages cli.Strings
 	fs.Var(&passages, "passage", "a passage to anchor and highlight, `OFFSET:LENGTH` in characters (repeatable)")
 	noHighlight := fs.Bool("no-highlight", false, "start with the passage highlight switched off")
 	af := addArticleFlags(fs)
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if *dir == "" {
-		return usageError{"--articles is required"}
+		return cli.Usagef("--articles is required")
 	}
 	if len(pos) != 1 {
-		return usageError{"want exactly one ARTICLE_ID"}
+		return cli.Usagef("want exactly one ARTICLE_ID")
 	}
 	id := pos[0]
 	if !article.WellFormedID(id) {
-		return usageError{fmt.Sprintf("bad article id %q: an id is a file name without .xml, or a path below --articles without .xml (en/3951)", id)}
+		return cli.Usagef("bad article id %q: an id is a file name without .xml, or a path below --articles without .xml (en/3951)", id)
 	}
 	var ps []effort.Span
 	for _, s := range passages {
 		p, err := effort.ParseSpan(s, 1<<40)
 		if err != nil {
-			return usageError{fmt.Sprintf("bad --passage %q: %v (want OFFSET:LENGTH, e.g. 120:45)", s, err)}
+			return cli.Usagef("bad --passage %q: %v (want OFFSET:LENGTH, e.g. 120:45)", s, err)
 		}
 		ps = append(ps, p)
 	}
@@ -54,7 +55,7 @@ func runRender(e *env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	d.Reader = rd
-	warn := func(s string) { fmt.Fprintf(e.stderr, "readsim render: warning: %s\n", s) }
+	warn := func(s string) { fmt.Fprintf(e.Stderr, "readsim render: warning: %s\n", s) }
 	if w := article.ClashWarning(d.Clashes()); w != "" {
 		warn(w)
 	}
@@ -70,16 +71,9 @@ func runRender(e *env, fs *flag.FlagSet, args []string) error {
 	for _, w := range warnings {
 		warn(w)
 	}
-	w := bufio.NewWriterSize(e.stdout, 64<<10)
-	opt := render.Options{
-		NoHighlight: *noHighlight,
-		ArticleURL: func(to string) string {
-			if _, ok := d.Path(to); !ok {
-				return ""
-			}
-			return render.PageLink(id, to)
-		},
-	}
+	w := bufio.NewWriterSize(e.Stdout, 64<<10)
+	has := func(to string) bool { _, ok := d.Path(to); return ok }
+	opt := render.Options{NoHighlight: *noHighlight, ArticleURL: render.PageLinks(id, has)}
 	if err := render.Page(w, a, ps, opt); err != nil {
 		return err
 	}

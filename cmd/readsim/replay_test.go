@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/internal/cli"
 )
 
 // simFiles writes the tiny judgments and run of the hand-derived trace (see
@@ -111,7 +113,7 @@ func TestReplayCommand(t *testing.T) {
 func TestReplayProgressBar(t *testing.T) {
 	qrels, run := simFiles(t)
 	var o, e strings.Builder
-	if s := runMain(&env{stdout: &o, stderr: &e, stderrIsTerminal: true}, []string{"replay", "--qrels", qrels, "--run", run}); s != 0 {
+	if s := program.Run(&cli.Env{Stdout: &o, Stderr: &e, StderrIsTerminal: true}, []string{"replay", "--qrels", qrels, "--run", run}); s != 0 {
 		t.Fatalf("status %d: %s", s, e.String())
 	}
 	if e.Len() == 0 || !strings.HasPrefix(o.String(), `{"ev":"topic"`) {

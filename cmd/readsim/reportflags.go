@@ -5,18 +5,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 )
 
 // reportFlags are --format, --digits and --plot of the commands that write
 // a report (compare, fidelity, calibrate, measures, eval).
 type reportFlags struct {
-	format  *string
+	format  string
 	formats []scenario.ReportFormat // the first is the default
-	digits  *int                    // nil without --digits
-	plot    *string                 // "" without --plot
+	digits  scenario.Digits         // DefaultDigits without --digits
+	plot    string                  // "" without --plot
 }
 
 // The usage of --format and --digits of the commands whose reports are
@@ -36,22 +36,23 @@ var plainFormats = []scenario.ReportFormat{scenario.FormatTable, scenario.Format
 
 // addReportFlags defines --format (formats, the first the default) and,
 // with their usage, --digits and --plot on fs.
-func addReportFlags(fs *flag.FlagSet, usage, digits, plot string, formats ...scenario.ReportFormat) reportFlags {
-	r := reportFlags{format: fs.String("format", string(formats[0]), usage), formats: formats, plot: new(string)}
+func addReportFlags(fs *flag.FlagSet, usage, digits, plot string, formats ...scenario.ReportFormat) *reportFlags {
+	r := &reportFlags{formats: formats, digits: scenario.DefaultDigits}
+	fs.StringVar(&r.format, "format", string(formats[0]), usage)
 	if digits != "" {
-		r.digits = addDigits(fs, digits)
+		fs.Var(&r.digits, "digits", fmt.Sprintf("%s; `N` from 0 to %d", digits, scenario.MaxDigits))
 	}
 	if plot != "" {
-		r.plot = fs.String("plot", "", plot)
+		fs.StringVar(&r.plot, "plot", "", plot)
 	}
 	return r
 }
 
 // parse returns the format asked for; an unknown one is a usage error.
-func (r reportFlags) parse() (scenario.ReportFormat, error) {
-	f, err := scenario.ParseFormat(*r.format, r.formats...)
+func (r *reportFlags) parse() (scenario.ReportFormat, error) {
+	f, err := scenario.ParseFormat(r.format, r.formats...)
 	if err != nil {
-		return "", usageError{"--format: " + err.Error()}
+		return "", cli.Usagef("--format: %v", err)
 	}
 	return f, nil
 }
@@ -63,45 +64,20 @@ type report interface {
 }
 
 // write writes rep on standard output in format f with --digits.
-func (r reportFlags) write(e *env, rep report, f scenario.ReportFormat) error {
-	w := bufio.NewWriter(e.stdout)
-	if err := rep.Write(w, f, *r.digits); err != nil {
+func (r *reportFlags) write(e *cli.Env, rep report, f scenario.ReportFormat) error {
+	w := bufio.NewWriter(e.Stdout)
+	if err := rep.Write(w, f, int(r.digits)); err != nil {
 		return err
 	}
 	return w.Flush()
 }
 
-// digitsFlag is --digits: decimals in tables, 0 to scenario.MaxDigits.
-type digitsFlag struct{ n *int }
-
-func (d digitsFlag) String() string {
-	if d.n == nil {
-		return ""
-	}
-	return strconv.Itoa(*d.n)
-}
-
-func (d digitsFlag) Set(s string) error {
-	n, err := scenario.ParseDigits(s)
-	if err == nil {
-		*d.n = n
-	}
-	return err
-}
-
-// addDigits defines --digits (scenario.DefaultDigits) on fs.
-func addDigits(fs *flag.FlagSet, usage string) *int {
-	n := scenario.DefaultDigits
-	fs.Var(digitsFlag{&n}, "digits", fmt.Sprintf("%s; `N` from 0 to %d", usage, scenario.MaxDigits))
-	return &n
-}
-
 // writeCharts writes the charts into dir and says so on stderr.
-func writeCharts(e *env, dir string, charts map[string]*scenario.Chart) error {
+func writeCharts(e *cli.Env, dir string, charts map[string]*scenario.Chart) error {
 	names, err := scenario.WriteCharts(dir, charts)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "wrote %d charts into %s\n", len(names), dir)
+	fmt.Fprintf(e.Stderr, "wrote %d charts into %s\n", len(names), dir)
 	return nil
 }

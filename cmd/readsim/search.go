@@ -8,91 +8,77 @@ import (
 	"strings"
 
 	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/internal/cli"
 )
 
 // retrievalFlags are the flags search and run share.
 type retrievalFlags struct {
-	idx        *string
-	k          *int
-	titleBoost *float64
-	textBoost  *float64
-	threshold  *float64
+	idx                              string
+	k                                int
+	titleBoost, textBoost, threshold float64
 }
 
-func addRetrievalFlags(fs *flag.FlagSet, k int) retrievalFlags {
-	return retrievalFlags{
-		idx:        fs.String("index", "", "the index folder (`IDX`) built by readsim index"),
-		k:          fs.Int("k", k, "number of articles to fetch per query"),
-		titleBoost: fs.Float64("title-boost", 2, "weight of the title field in fetch"),
-		textBoost:  fs.Float64("text-boost", 1, "weight of the text field in fetch"),
-		threshold:  fs.Float64("threshold", index.DefaultThreshold, "browse keeps the elements scoring at least this fraction of the best one (0 < t ≤ 1)"),
-	}
+func addRetrievalFlags(fs *flag.FlagSet, k int) *retrievalFlags {
+	r := &retrievalFlags{}
+	fs.StringVar(&r.idx, "index", "", "the index folder (`IDX`) built by readsim index")
+	fs.IntVar(&r.k, "k", k, "number of articles to fetch per query")
+	fs.Float64Var(&r.titleBoost, "title-boost", 2, "weight of the title field in fetch")
+	fs.Float64Var(&r.textBoost, "text-boost", 1, "weight of the text field in fetch")
+	fs.Float64Var(&r.threshold, "threshold", index.DefaultThreshold, "browse keeps the elements scoring at least this fraction of the best one (0 < t ≤ 1)")
+	return r
 }
 
-func (r retrievalFlags) check() error {
-	if *r.idx == "" {
-		return usageError{"--index is required"}
+// options checks the flags and returns the search options they give.
+func (r *retrievalFlags) options() (index.Options, error) {
+	switch {
+	case r.idx == "":
+		return index.Options{}, cli.Usagef("--index is required")
+	case r.k <= 0:
+		return index.Options{}, cli.Usagef("--k must be positive")
 	}
-	if *r.k <= 0 {
-		return usageError{"--k must be positive"}
+	o, err := index.NewOptions(r.titleBoost, r.textBoost, r.threshold)
+	if err != nil {
+		return o, cli.Usage(err)
 	}
-	if *r.threshold <= 0 || *r.threshold > 1 {
-		return usageError{"--threshold must be in (0, 1]"}
-	}
-	if *r.titleBoost < 0 || *r.textBoost < 0 || *r.titleBoost+*r.textBoost == 0 {
-		return usageError{"--title-boost and --text-boost must be non-negative, not both zero"}
-	}
-	return nil
+	return o, nil
 }
 
-func (r retrievalFlags) options() index.Options {
-	o := index.Options{TitleBoost: *r.titleBoost, TextBoost: *r.textBoost, Threshold: *r.threshold}
-	// a zero boost switches the field off; Options treats 0 as the default
-	if o.TitleBoost == 0 {
-		o.TitleBoost = 1e-9
-	}
-	if o.TextBoost == 0 {
-		o.TextBoost = 1e-9
-	}
-	return o
-}
-
-func runSearch(e *env, fs *flag.FlagSet, args []string) error {
+func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	rf := addRetrievalFlags(fs, 10)
-	pos, err := parseFlags(fs, args)
+	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if err := rf.check(); err != nil {
+	opt, err := rf.options()
+	if err != nil {
 		return err
 	}
 	if len(pos) == 0 {
-		return usageError{"no query"}
+		return cli.Usagef("no query")
 	}
 	text := strings.Join(pos, " ")
-	x, err := index.Open(*rf.idx)
+	x, err := index.Open(rf.idx)
 	if err != nil {
 		return err
 	}
 	defer x.Close()
 	q, err := x.Prepare(text)
 	if errors.Is(err, index.ErrNoTerms) {
-		return usageError{fmt.Sprintf("query %q: %v", text, err)}
+		return cli.Usagef("query %q: %v", text, err)
 	}
 	if err != nil {
 		return err
 	}
-	opt := rf.options()
-	ctx, stop := commandContext()
+	ctx, stop := cli.Context()
 	defer stop()
-	res, err := x.Search(ctx, q, *rf.k, opt)
+	res, err := x.Search(ctx, q, rf.k, opt)
 	if err != nil {
 		return err
 	}
 	if len(res) == 0 {
-		fmt.Fprintf(e.stderr, "readsim search: no article matches %q\n", text)
+		fmt.Fprintf(e.Stderr, "readsim search: no article matches %q\n", text)
 	}
-	w := bufio.NewWriter(e.stdout)
+	w := bufio.NewWriter(e.Stdout)
 	if err := index.WriteResults(w, res, q); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -35,17 +36,17 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// serveLoopback runs serve(e, cfg) on 127.0.0.1 (a free port) until the test
-// ends and returns its URL. The test fails, with what e.stderr holds, when
+// serveLoopback runs serve(e, cfg, l) on 127.0.0.1 (a free port) until the
+// test ends and returns its URL. The test fails, with what e.Stderr holds, when
 // the server errs or does not start within a minute, and when it does not
 // stop within 10 s of the test's end or ends with an error.
-func serveLoopback(t *testing.T, e *env, cfg serveConfig) string {
+func serveLoopback(t *testing.T, e *cli.Env, cfg backend.ServeConfig, l backend.Listen) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
-	cfg.addr, cfg.ctx, cfg.ready = "127.0.0.1:0", ctx, func(a net.Addr) { ready <- a }
+	l.Addr, l.Ready = "127.0.0.1:0", func(a net.Addr) { ready <- a }
 	done := make(chan error, 1)
-	go func() { done <- serve(e, cfg) }()
+	go func() { done <- serve(ctx, e, cfg, l) }()
 	select {
 	case a := <-ready:
 		t.Cleanup(func() {
@@ -62,7 +63,7 @@ func serveLoopback(t *testing.T, e *env, cfg serveConfig) string {
 		return "http://" + a.String()
 	case err := <-done:
 		cancel()
-		t.Fatalf("serve: %v\n%s", err, e.stderr)
+		t.Fatalf("serve: %v\n%s", err, e.Stderr)
 	case <-time.After(60 * time.Second):
 		cancel()
 		t.Fatal("the server did not start")
@@ -70,13 +71,19 @@ func serveLoopback(t *testing.T, e *env, cfg serveConfig) string {
 	return ""
 }
 
-// startServe runs serve in process on a free loopback port until the test
-// ends, and returns its URL and its standard error.
+// startServe runs serve in process on a free loopback port, with no rate
+// limit, until the test ends, and returns its URL and its standard error.
 func startServe(t *testing.T, cfg backend.ServeConfig) (string, *syncBuffer) {
 	t.Helper()
+	return startServeListen(t, cfg, backend.Listen{RatePerSecond: -1})
+}
+
+// startServeListen is startServe listening as l says.
+func startServeListen(t *testing.T, cfg backend.ServeConfig, l backend.Listen) (string, *syncBuffer) {
+	t.Helper()
 	stderr := &syncBuffer{}
-	e := &env{stdout: &syncBuffer{}, stderr: stderr}
-	return serveLoopback(t, e, serveConfig{ServeConfig: cfg, rate: -1}), stderr
+	e := &cli.Env{Stdout: &syncBuffer{}, Stderr: stderr}
+	return serveLoopback(t, e, cfg, l), stderr
 }
 
 // getOK returns the body of a 200 answer to a GET of u, or an error.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 )
 
@@ -19,7 +20,7 @@ import (
 // signal's number and leave neither the target nor its temporary file.
 func TestSignalLeavesNoTempFile(t *testing.T) {
 	if dir := os.Getenv("READSIM_SIGNAL_CHILD"); dir != "" {
-		removeTempsOnSignal()
+		cli.ExitOnSignal(program.Name, program.Stop)
 		scenario.WriteFileAtomic(filepath.Join(dir, "out.trace.jsonl"), func(f *os.File) error {
 			f.WriteString("half a line")
 			os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644)

@@ -20,6 +20,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
+	"github.com/readsim/readsim/web/backend"
 )
 
 // startStudyDemo serves the demo on the sample with a reading study in a
@@ -33,8 +34,8 @@ func startStudyDemo(t *testing.T) (url, dir, qrels string) {
 	if keep := os.Getenv("READSIM_STUDY_DIR"); keep != "" {
 		dir = keep // the recordings kept (for the README's examples)
 	}
-	cfg.Study, cfg.rate = dir, -1
-	url = serveLoopback(t, e, cfg)
+	cfg.Study = dir
+	url = serveLoopback(t, e, cfg, backend.Listen{RatePerSecond: -1})
 	abs, _ := filepath.Abs(dir)
 	if !strings.Contains(stderr.String(), "reading study at /study: 12 topics, 3 per participant; recordings in "+abs) {
 		t.Errorf("start-up does not say where the recordings go:\n%s", stderr)

@@ -49,4 +49,8 @@ func TestIndexSample(t *testing.T) {
 	if res, err = IndexSample(sample, idx, nil); err != nil || res.Indexed != 0 || res.Unchanged != 52 {
 		t.Errorf("second build: %+v, %v; want the 52 articles unchanged", res, err)
 	}
+	// no folder: the one FindSample finds
+	if found, err := SampleConfig(""); err != nil || found.Articles != sample.Articles || found.Qrels != sample.Qrels {
+		t.Errorf(`SampleConfig(""): %+v, %v; want %+v`, found, err, sample)
+	}
 }

@@ -22,6 +22,21 @@ func buildIndex(t *testing.T, articles, idx string) {
 	}
 }
 
+// twoArticles writes articles 1 ("Fresnel lens" [0,12), then "Lens
+// makers." [12,24)) and 2 ("Bridge") into dir/articles and indexes them
+// into dir/idx.
+func twoArticles(t *testing.T) (dir, articles, idx string) {
+	t.Helper()
+	dir = t.TempDir()
+	articles, idx = filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
+	testfs.Write(t, articles, map[string]string{
+		"1.xml": `<article><header><title>Fresnel lens</title></header><bdy><p>Lens makers.</p></bdy></article>`,
+		"2.xml": `<article><header><title>Bridge</title></header><bdy><p>A bridge over water.</p></bdy></article>`,
+	})
+	buildIndex(t, articles, idx)
+	return dir, articles, idx
+}
+
 // TestAssemblyReload switches an assembly to rebuilt indexes and checks
 // what each request sees. Article 1 is "Fresnel lens" [0,12) followed by
 // one paragraph: "Lens makers." [12,24) first, then "Zorblaxite is a
@@ -38,13 +53,7 @@ func buildIndex(t *testing.T, articles, idx string) {
 //     is served without being opened again.
 //   - After Close nothing is served and closing again does nothing.
 func TestAssemblyReload(t *testing.T) {
-	dir := t.TempDir()
-	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
-	testfs.Write(t, articles, map[string]string{
-		"1.xml": `<article><header><title>Fresnel lens</title></header><bdy><p>Lens makers.</p></bdy></article>`,
-		"2.xml": `<article><header><title>Bridge</title></header><bdy><p>A bridge over water.</p></bdy></article>`,
-	})
-	buildIndex(t, articles, idx)
+	dir, articles, idx := twoArticles(t)
 	a, err := Assemble(ServeConfig{Index: idx})
 	if err != nil {
 		t.Fatal(err)

@@ -14,8 +14,14 @@ import (
 // topics.xml and the runs of runs/ — every regular file but *.md, passage
 // runs before document runs (.trec), so that the simulation view opens on a
 // reader who follows passages, and by name otherwise. The index is the
-// caller's to build.
+// caller's to build. dir "" is the sample FindSample finds.
 func SampleConfig(dir string) (ServeConfig, error) {
+	if dir == "" {
+		var err error
+		if dir, err = FindSample(); err != nil {
+			return ServeConfig{}, err
+		}
+	}
 	articles := filepath.Join(dir, "articles")
 	if st, err := os.Stat(articles); err != nil || !st.IsDir() {
 		return ServeConfig{}, &InputError{fmt.Errorf("%s: not the sample (no articles folder)", dir)}

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Env is what a command may touch of the outside world, so that tests can
+// run commands in-process.
+type Env struct {
+	Stdout, Stderr io.Writer
+	// StderrIsTerminal tells whether progress bars may be drawn on Stderr.
+	StderrIsTerminal bool
+}
+
+// Command is one subcommand.
+type Command struct {
+	Name     string // as typed on the command line
+	Synopsis string // the arguments, for usage lines
+	Summary  string // one line for the command list
+	// Details, when set, follow the summary in the command's help (-h,
+	// NAME help COMMAND): what a user needs beyond the flags.
+	Details string
+	// Run executes the command with its flag set, whose usage message is
+	// the command's help. It returns a UsageError for exit status 2, any
+	// other error for the status Program.Status gives it.
+	Run func(e *Env, fs *flag.FlagSet, args []string) error
+	// HandlesSignals tells that the command stops on a signal by itself (a
+	// server's graceful shutdown): Main does not stop it (ExitOnSignal).
+	HandlesSignals bool
+}
+
+// Program is a command-line program: its name and its commands.
+type Program struct {
+	Name     string
+	Commands map[string]*Command
+	// Footer is the last line of the list of commands.
+	Footer string
+	// Status is the exit status of an error a command returns that is no
+	// UsageError (nil: 1 for every error).
+	Status func(error) int
+	// Stop is called when a signal stops a command (ExitOnSignal): it
+	// removes what must not be left behind.
+	Stop func()
+}
+
+// Describe gives p's commands their names, synopses and summaries from
+// text: a line "NAME SYNOPSIS" for each command, then its one-line summary
+// after a tab; blank lines and lines starting with # are comments. A line
+// naming a command p does not have is an error.
+func (p *Program) Describe(text string) error {
+	var c *Command
+	for i, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "\t"):
+			if c == nil {
+				return fmt.Errorf("line %d: a summary before any command", i+1)
+			}
+			c.Summary = line[1:]
+		case line != "" && line[0] != '#':
+			name, args, _ := strings.Cut(line, " ")
+			if c = p.Commands[name]; c == nil {
+				return fmt.Errorf("line %d: no command %s", i+1, name)
+			}
+			c.Name, c.Synopsis = name, args
+		}
+	}
+	return nil
+}
+
+// Main runs the program on os.Args and exits with its status. Unless the
+// command handles signals itself, a signal of StopSignals stops it
+// (ExitOnSignal).
+func (p *Program) Main() {
+	e := &Env{Stdout: os.Stdout, Stderr: os.Stderr, StderrIsTerminal: IsTerminal(os.Stderr)}
+	if len(os.Args) > 1 {
+		if c := p.Commands[os.Args[1]]; c == nil || !c.HandlesSignals {
+			ExitOnSignal(p.Name, p.Stop)
+		}
+	}
+	os.Exit(p.Run(e, os.Args[1:]))
+}
+
+// Run runs the command line args (without the program's name) and returns
+// the exit status: with no argument, the list of commands on e.Stderr and
+// 2; with help, -h or --help, the list and 0; with help COMMAND, the
+// command's help (COMMAND -h); with version, --version or -version, the
+// version line (Version) on e.Stdout; an unknown command is reported with
+// the list, status 2. A command's -h is status 0; a UsageError is reported
+// as "NAME COMMAND: problem" and the command's usage line, status 2; any
+// other error as "NAME COMMAND: error", with the status p.Status gives it.
+func (p *Program) Run(e *Env, args []string) int {
+	if len(args) == 2 && args[0] == "help" {
+		args = []string{args[1], "-h"}
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		p.printCommands(e.Stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	if args[0] == "version" || args[0] == "--version" || args[0] == "-version" {
+		fmt.Fprintln(e.Stdout, Version(p.Name))
+		return 0
+	}
+	c, ok := p.Commands[args[0]]
+	if !ok {
+		fmt.Fprintf(e.Stderr, "%s: unknown command %q\n\n", p.Name, args[0])
+		p.printCommands(e.Stderr)
+		return 2
+	}
+	err := c.Run(e, p.flags(e, c), args[1:])
+	var ue *UsageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.Stderr, "%s %s: %v\nusage: %s %s %s\n", p.Name, c.Name, ue.Err, p.Name, c.Name, c.Synopsis)
+		return 2
+	}
+	fmt.Fprintf(e.Stderr, "%s %s: %v\n", p.Name, c.Name, err)
+	if p.Status == nil {
+		return 1
+	}
+	return p.Status(err)
+}
+
+// printCommands writes the list of commands, by name.
+func (p *Program) printCommands(w io.Writer) {
+	fmt.Fprintf(w, "usage: %s COMMAND [flags] [arguments]\n\ncommands:\n", p.Name)
+	names := make([]string, 0, len(p.Commands))
+	for n := range p.Commands {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, p.Commands[n].Summary)
+	}
+	fmt.Fprintf(w, "  help      %s help COMMAND: a command's arguments and flags\n", p.Name)
+	fmt.Fprintf(w, "  version   %s's version, commit and Go version\n", p.Name)
+	fmt.Fprintf(w, "\n%s\n", p.Footer)
+}
+
+// flags returns a flag set for c whose usage message, the command's help,
+// prints c's synopsis, summary, details and flags to e.Stderr.
+func (p *Program) flags(e *Env, c *Command) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.Stderr, "usage: %s %s %s\n\n%s\n", p.Name, c.Name, c.Synopsis, c.Summary)
+		if c.Details != "" {
+			fmt.Fprintf(e.Stderr, "\n%s\n", c.Details)
+		}
+		var b strings.Builder
+		fs.SetOutput(&b)
+		fs.PrintDefaults()
+		fs.SetOutput(e.Stderr)
+		if b.Len() > 0 {
+			fmt.Fprintf(e.Stderr, "\nflags:\n%s", b.String())
+		}
+	}
+	return fs
+}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// UsageError is bad usage (an unknown flag, a missing argument, a flag
+// value out of range): Program.Run reports it with the command's usage
+// line, exit status 2.
+type UsageError struct{ Err error }
+
+// Error returns the problem.
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the problem.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usage makes err a UsageError.
+func Usage(err error) error { return &UsageError{err} }
+
+// Usagef is a UsageError formatted as fmt.Errorf does.
+func Usagef(format string, a ...any) error { return &UsageError{fmt.Errorf(format, a...)} }
+
+// Parse parses args with fs, allowing flags before and after positional
+// arguments, and returns the positional arguments in order. "--" ends flag
+// parsing: every argument after it is positional. A flag error is a
+// UsageError; -h or --help is flag.ErrHelp (fs's usage is printed).
+func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, Usage(err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		// fs.Parse stops at the first non-flag or after "--".
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// ParseFlagsOnly is Parse for a command that takes no positional
+// argument: one is a UsageError naming it.
+func ParseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	pos, err := Parse(fs, args)
+	if err == nil && len(pos) > 0 {
+		err = Usagef("unexpected argument %q", pos[0])
+	}
+	return err
+}
+
+// CommaList splits a comma-separated flag value into its items, white
+// space around them trimmed and empty ones dropped.
+func CommaList(s string) []string {
+	var items []string
+	for _, it := range strings.Split(s, ",") {
+		if it = strings.TrimSpace(it); it != "" {
+			items = append(items, it)
+		}
+	}
+	return items
+}
+
+// Strings is a repeatable string flag: each use adds a value.
+type Strings []string
+
+// String returns the values, comma-separated.
+func (s *Strings) String() string { return strings.Join(*s, ",") }
+
+// Set adds v.
+func (s *Strings) Set(v string) error { *s = append(*s, v); return nil }

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"runtime"
+	"runtime/debug"
+)
+
+// Version is the program's version line: "NAME VERSION", with the commit
+// and its time when the binary was built from a checkout ("+changes" when
+// the checkout had uncommitted changes), then Go's version, OS and
+// architecture. VERSION is the module's version, or "devel" for a build
+// that is no released module.
+func Version(name string) string {
+	bi, _ := debug.ReadBuildInfo()
+	return versionLine(name, bi) + ", " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+}
+
+// versionLine is Version's line up to Go's version, from the build
+// information bi (nil: none).
+func versionLine(name string, bi *debug.BuildInfo) string {
+	v, rev, when, dirty := "devel", "", "", false
+	if bi != nil {
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				when = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	line := name + " " + v
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		line += " commit " + rev
+		if dirty {
+			line += "+changes"
+		}
+		if when != "" {
+			line += " (" + when + ")"
+		}
+	}
+	return line
+}
