@@ -28,7 +28,7 @@ func TestCalibrateRecoversSimulatedReaders(t *testing.T) {
 	}{
 		{run, SimulatedReader{T2I: 300, Screen: 300}},
 		{run, SimulatedReader{T2I: 2000, Screen: 2000}},
-		{focused, SimulatedReader{T2I: 600, Screen: 500, Order: effort.Best, Group: true}},
+		{focused, SimulatedReader{Config: effort.Config{Order: effort.Best}, T2I: 600, Screen: 500, Group: true}},
 	} {
 		name := fmt.Sprintf("%s/x=%d/s=%d/%s", tc.run.File, tc.cfg.T2I, tc.cfg.Screen, tc.cfg.Order)
 		t.Run(name, func(t *testing.T) {

@@ -32,10 +32,11 @@ import (
 //     passage)), all non-relevant; a full-article result of an unjudged article
 //     reads nothing. Its scores are those of eval (0; LE = NR).
 type SimulatedReader struct {
-	// Order is what is read after the retrieved passages.
-	Order effort.Order
-	// DocBaseline reads every article in full from its beginning.
-	DocBaseline bool
+	// Config is what eval reads and scores too: the order read after the
+	// retrieved passages, the document baseline (every article in full from
+	// its beginning) and --compat inex (gP[n] repeated past the end of the
+	// list).
+	effort.Config
 	// T2I is the tolerance to irrelevance x in characters; 0 means none (the
 	// reader reads the whole article).
 	T2I int
@@ -44,8 +45,6 @@ type SimulatedReader struct {
 	Screen, NR int
 	// Depth is how many ranks the reader looks at (0: all).
 	Depth int
-	// CompatINEX repeats gP[n] past the end of the list (eval --compat inex).
-	CompatINEX bool
 	// Group and MergeOverlaps are eval's --group and --merge-overlaps.
 	Group, MergeOverlaps bool
 	// Measures are the list scores of the `done` event; their distinct
@@ -111,7 +110,7 @@ func NewReplayer(q *inex.Qrels, run *inex.Run, cfg SimulatedReader) (*Replayer, 
 	p.needs = needsOf(ms, q, run, cfg.Group, cfg.MergeOverlaps)
 	// The reader reads ranked articles, grouped only with --group.
 	p.needs.docs, p.needs.group = true, cfg.Group
-	p.ev = effort.NewEvaluator(ms, effort.Config{Order: cfg.Order, DocBaseline: cfg.DocBaseline, CompatINEX: cfg.CompatINEX})
+	p.ev = effort.NewEvaluator(ms, cfg.Config)
 	p.docNames = docScoreNames(ms)
 	for _, t := range run.Topics {
 		if q.Topics[t.ID] != nil {

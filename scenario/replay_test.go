@@ -48,7 +48,7 @@ func trace(t *testing.T, p *Replayer, topics []string) []string {
 // TestTraceByHand checks a full trace derived event by event from
 // scenario.md and measures.md §2, §3, §6 (natural order, T2I 501, s = 300).
 func TestTraceByHand(t *testing.T) {
-	p := tinyReplayer(t, SimulatedReader{Order: effort.Natural, T2I: 501, Screen: 300, NR: 5,
+	p := tinyReplayer(t, SimulatedReader{Config: effort.Config{Order: effort.Natural}, T2I: 501, Screen: 300, NR: 5,
 		Measures: mustMeasures(t, `AgP\F(0.25)`, `AgP\T2Ip(501)`, `ANCE[4]\LE(300,5)`, `AP`)})
 	// a: reading [200,300) then [0,200) [300,500) [500,510)rel [510,1000);
 	// the 501st non-relevant character is 510, so 511 characters are read,
@@ -119,16 +119,16 @@ func TestTraceOrders(t *testing.T) {
 		want string // jumps "j<to>" and reads "from-to"
 	}{
 		// natural: [200,300), back to 0: [0,200), jump over the read part to 300, on to the end.
-		{"natural", SimulatedReader{Order: effort.Natural}, "j200 200-300 j0 0-200 j300 300-600 600-900 900-1000"},
+		{"natural", SimulatedReader{Config: effort.Config{Order: effort.Natural}}, "j200 200-300 j0 0-200 j300 300-600 600-900 900-1000"},
 		// best: the retrieved passage, the unread relevant [500,510), then the
 		// rest in order; 110 characters are read before offset 0, so screen 1
 		// ends at offset 190, screen 2 (read 300…599) at offset 600.
-		{"best", SimulatedReader{Order: effort.Best}, "j200 200-300 j500 500-510 j0 0-190 190-200 j300 300-500 j510 510-600 600-900 900-1000"},
+		{"best", SimulatedReader{Config: effort.Config{Order: effort.Best}}, "j200 200-300 j500 500-510 j0 0-190 190-200 j300 300-500 j510 510-600 600-900 900-1000"},
 		// worst: retrieved, unread non-relevant text, then the relevant text
 		// last; 500 read before offset 510, so screen 2 ends at offset 610.
-		{"worst", SimulatedReader{Order: effort.Worst}, "j200 200-300 j0 0-200 j300 300-500 j510 510-610 610-910 910-1000 j500 500-510"},
+		{"worst", SimulatedReader{Config: effort.Config{Order: effort.Worst}}, "j200 200-300 j0 0-200 j300 300-500 j510 510-610 610-910 910-1000 j500 500-510"},
 		// document baseline: 0…999 in screens of 300.
-		{"baseline", SimulatedReader{DocBaseline: true}, "0-300 300-600 600-900 900-1000"},
+		{"baseline", SimulatedReader{Config: effort.Config{DocBaseline: true}}, "0-300 300-600 600-900 900-1000"},
 		// a 2,000-character screen: one read per stretch.
 		{"laptop", SimulatedReader{Screen: 2000}, "j200 200-300 j0 0-200 j300 300-1000"},
 	}
@@ -197,7 +197,7 @@ func TestReplayMatchesEval(t *testing.T) {
 	for _, file := range []string{"passage-run.ric.fol", "article-run.trec"} {
 		run := openRun(t, filepath.Join(dir, file))
 		for _, cfg := range []SimulatedReader{
-			{T2I: 300}, {T2I: 2000, Order: effort.Best}, {Order: effort.Worst, Screen: 2000}, {DocBaseline: true, T2I: 300},
+			{T2I: 300}, {Config: effort.Config{Order: effort.Best}, T2I: 2000}, {Config: effort.Config{Order: effort.Worst}, Screen: 2000}, {Config: effort.Config{DocBaseline: true}, T2I: 300},
 		} {
 			name := fmt.Sprintf("%s/%s/base=%v/t2i=%d/s=%d", file, cfg.Order, cfg.DocBaseline, cfg.T2I, cfg.Screen)
 			t.Run(name, func(t *testing.T) {
@@ -206,7 +206,7 @@ func TestReplayMatchesEval(t *testing.T) {
 					t.Fatal(err)
 				}
 				ms := p.Measures()
-				res, err := Evaluate(q, run, EvalOptions{Measures: ms, Config: effort.Config{Order: cfg.Order, DocBaseline: cfg.DocBaseline}}, 2)
+				res, err := Evaluate(q, run, EvalOptions{Measures: ms, Config: cfg.Config}, 2)
 				if err != nil {
 					t.Fatal(err)
 				}

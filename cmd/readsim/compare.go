@@ -84,7 +84,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := rf.write(e, cmp, f); err != nil || rf.plot == "" {
 		return err
 	}
-	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Order: eopt.Config.Order, CompatINEX: eopt.Config.CompatINEX, Group: sf.group, MergeOverlaps: sf.merge})
+	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Config: effort.Config{Order: eopt.Config.Order, CompatINEX: eopt.Config.CompatINEX}, Group: sf.group, MergeOverlaps: sf.merge})
 	if err != nil {
 		return err
 	}

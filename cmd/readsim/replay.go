@@ -62,9 +62,10 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	cfg := sf.config(o)
+	cfg.DocBaseline = *baseline
 	p, err := scenario.NewReplayer(q, r, scenario.SimulatedReader{
-		Order: o, DocBaseline: *baseline, T2I: *t2i, Screen: *screen, NR: *nr, Depth: *depth,
-		CompatINEX: sf.config(o).CompatINEX, Group: sf.group, MergeOverlaps: sf.merge, Measures: ms,
+		Config: cfg, T2I: *t2i, Screen: *screen, NR: *nr, Depth: *depth, Group: sf.group, MergeOverlaps: sf.merge, Measures: ms,
 	})
 	if err != nil {
 		return err

@@ -254,7 +254,7 @@ func (r *Replays) key(req web.ReplayRequest) (playerKey, error) {
 
 // reader is the simulated reader of k, looking at depth ranks (0: all).
 func (k playerKey) reader(depth int) scenario.SimulatedReader {
-	return scenario.SimulatedReader{Order: k.order, T2I: k.t2i, Screen: k.screen, DocBaseline: k.baseline, Depth: depth}
+	return scenario.SimulatedReader{Config: effort.Config{Order: k.order, DocBaseline: k.baseline}, T2I: k.t2i, Screen: k.screen, Depth: depth}
 }
 
 func (r *Replays) player(req web.ReplayRequest) (*scenario.Replayer, error) {
