@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -29,10 +30,19 @@ func Usagef(format string, a ...any) error { return &UsageError{fmt.Errorf(forma
 // parsing: every argument after it is positional. A flag error is a
 // UsageError; -h or --help is flag.ErrHelp (fs's usage is printed).
 func Parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	// The flag package prints a bad flag's error and the whole help; the
+	// UsageError says it once, with the usage line: only -h prints the
+	// help.
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(out)
+				usage()
 				return nil, err
 			}
 			return nil, Usage(err)
