@@ -35,15 +35,23 @@ func TestReplayDefaults(t *testing.T) {
 	}
 }
 
+// TestDefaultNamesFor: the defaults per kind of judgments, written out as
+// the README and readsim help eval give them (eval's eleven; trec_eval's
+// default document measures but gm_map, bpref and iprec_at_recall, with
+// ndcg and ndcg_cut_10; NIST's four, ASPECT only with aspects).
 func TestDefaultNamesFor(t *testing.T) {
+	evalDefaults := []string{`AgP\F(0.25)`, `gP[5]\F(0.25)`, `gP[10]\F(0.25)`, `gP[25]\F(0.25)`, `gP[50]\F(0.25)`,
+		`AgP\T2Ip(300)`, `AgP\T2Ip(2000)`, `AgP\aveChP`, `ANCE[100]\LE(300,5)`, `ANCE[100]\LE(2000,5)`, `AP`}
+	trecDefaults := []string{"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank",
+		"P_5", "P_10", "P_15", "P_20", "P_30", "P_100", "P_200", "P_500", "P_1000", "ndcg", "ndcg_cut_10"}
 	for _, tc := range []struct {
 		j       Judged
 		aspects bool
 		want    []string
 	}{
-		{JudgedText, false, DefaultNames},
-		{JudgedText, true, DefaultNames},
-		{JudgedDocuments, false, DocumentNames},
+		{JudgedText, false, evalDefaults},
+		{JudgedText, true, evalDefaults},
+		{JudgedDocuments, false, trecDefaults},
 		{JudgedSpans, true, []string{"DOCUMENT", "PASSAGE", "ASPECT", "PASSAGE2"}},
 		{JudgedSpans, false, []string{"DOCUMENT", "PASSAGE", "PASSAGE2"}},
 	} {

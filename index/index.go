@@ -37,6 +37,7 @@ type snapshot struct {
 	// refs counts the index's own reference and the requests using the
 	// snapshot; the last one out closes it.
 	refs     atomic.Int64
+	closed   atomic.Bool // its shards are closed
 	gen      uint64
 	stamp    buildStamp // the folder and manifest file it was opened from
 	shards   []bleve.Index
@@ -214,12 +215,14 @@ func (x *snapshot) loadStats() {
 	}
 }
 
+// closeShards closes the snapshot's Bleve indexes. The slice itself is
+// left as it is: Shards and the other counts read it without a reference.
 func (x *snapshot) closeShards() error {
 	var errs []error
 	for _, s := range x.shards {
 		errs = append(errs, s.Close())
 	}
-	x.shards = nil
+	x.closed.Store(true)
 	return errors.Join(errs...)
 }
 
@@ -745,6 +748,9 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 	if err != nil {
 		return nil, err
 	}
+	if len(pq.Terms) == 0 {
+		return nil, nil // a title search: nothing in the text to browse
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -759,6 +765,9 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 }
 
 func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
+	if len(q.Terms) == 0 {
+		return nil // no term to analyse the article for
+	}
 	return browse(d.Text, d.tokens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
 

@@ -266,7 +266,7 @@ var afterFirstRename func()
 // and the parent folder after them, so that a power loss keeps either the
 // old index or the new one whole, never an index without its manifest.
 func swapIn(tmp, idx string) error {
-	if err := syncDir(tmp); err != nil {
+	if err := syncTree(tmp); err != nil {
 		return err
 	}
 	oldDir := fmt.Sprintf("%s.old-%d", idx, os.Getpid())
@@ -294,6 +294,32 @@ func swapIn(tmp, idx string) error {
 	}
 	return nil
 }
+
+// syncTree syncs every folder of the tree at root, the deepest first, so
+// that the entries of the shards' segment files are on disk before the
+// swap makes the tree the index (Bleve syncs the files, not the folders
+// that list them).
+func syncTree(root string) error {
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if err := syncFolder(dirs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// syncFolder is syncDir (tests watch it).
+var syncFolder = syncDir
 
 // recoverSwap puts back in place the index of a build killed between the
 // two renames of swapIn: when idx is missing, the newest complete folder

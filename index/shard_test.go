@@ -436,7 +436,7 @@ func TestReloadUnderLoad(t *testing.T) {
 	if failures.Load() > 0 || requests.Load() < 16 {
 		t.Errorf("%d requests, %d failed (first: %v)", requests.Load(), failures.Load(), firstErr)
 	}
-	if old.refs.Load() != 0 || old.shards != nil {
+	if old.refs.Load() != 0 || !old.closed.Load() {
 		t.Errorf("the first build is still open (%d references)", old.refs.Load())
 	}
 	if !strings.Contains(x.dir, "idx") {

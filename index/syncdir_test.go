@@ -1,7 +1,9 @@
 package index
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -14,5 +16,31 @@ func TestSyncDir(t *testing.T) {
 	}
 	if err := syncDir(filepath.Join(dir, "missing")); err == nil {
 		t.Error("sync of a missing folder: no error")
+	}
+}
+
+// TestSyncTree: before a swap every folder of the new index is synced,
+// the deepest first (a shard's store before the shard, the shard before
+// the index), the files' folders included.
+func TestSyncTree(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"articles-0/store", "articles-1/store"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var synced []string
+	defer func() { syncFolder = syncDir }()
+	syncFolder = func(dir string) error {
+		rel, _ := filepath.Rel(root, dir)
+		synced = append(synced, rel)
+		return syncDir(dir)
+	}
+	if err := syncTree(root); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"articles-1/store", "articles-1", "articles-0/store", "articles-0", "."}
+	if !slices.Equal(synced, want) {
+		t.Errorf("synced %q, want %q", synced, want)
 	}
 }

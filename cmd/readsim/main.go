@@ -82,13 +82,12 @@ func exitStatus(err error) int {
 func isBadInput(err error) bool {
 	var ie *inex.Error
 	var ae *article.Error
-	var de *article.DTDError
 	var am *article.AmbiguousError
 	var xe *index.InputError
 	var me *scenario.MeasureError
 	var be *backend.InputError
 	var pe inputError
-	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &de) || errors.As(err, &am) ||
+	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &am) ||
 		errors.As(err, &xe) || errors.As(err, &me) || errors.As(err, &be) || errors.As(err, &pe)
 }
 

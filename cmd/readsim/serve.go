@@ -36,13 +36,10 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	fs.IntVar(&cfg.StudyTopics, "study-topics", backend.DefaultStudyTopics, "topics per participant of the study (`N`)")
 	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable)")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
-	pos, err := cli.Parse(fs, args)
-	if err != nil {
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case len(pos) > 0:
-		return cli.Usagef("unexpected argument %q", pos[0])
 	case cfg.Index == "" && (cfg.Qrels == "" || len(cfg.Runs) == 0):
 		return cli.Usagef("--index is required (or --qrels with --run, to race runs without an index)")
 	case len(cfg.Runs) > 0 && cfg.Qrels == "":

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -46,7 +47,7 @@ type Reader struct {
 	resolved       map[string]*resolvedDTD // by article folder + "\x00" + system id
 	loaded         map[string]*resolvedDTD // by the DTD file's cleaned path
 	warned         bool                    // a missing DTD was reported
-	fallbackWarned bool                    // a built-in entity standing in was reported
+	fallbackWarned atomic.Bool             // a built-in entity standing in was reported
 }
 
 // resolvedDTD is a DTD read from disk (or the built-in entities) with its
@@ -126,13 +127,17 @@ func isURL(sysID string) bool {
 
 // warnFallback warns, once per Reader, that an article used an XHTML
 // entity its DTD does not declare, which the built-in one stood in for.
+// The parse workers of a build share the Reader: after the warning, a
+// use costs one atomic load, no lock.
 func (rd *Reader) warnFallback(article, name, source string) {
-	rd.mu.Lock()
-	defer rd.mu.Unlock()
-	if rd.fallbackWarned || rd.Warn == nil {
+	if rd.Warn == nil || rd.fallbackWarned.Load() {
 		return
 	}
-	rd.fallbackWarned = true
+	rd.mu.Lock() // Warn is called under mu, as the Reader's other warnings
+	defer rd.mu.Unlock()
+	if !rd.fallbackWarned.CompareAndSwap(false, true) {
+		return
+	}
 	rd.Warn(fmt.Sprintf("%s: &%s; is not declared in %s (a DTD may take the XHTML entities from files it names, which readsim never reads): the built-in XHTML entities (lat1, symbol, special) stand in for the ones it does not declare", article, name, source))
 }
 

@@ -324,6 +324,9 @@ func studyOptions(cfg ServeConfig) (*web.StudyOptions, error) {
 		opt.Topics = append(opt.Topics, web.StudyTopic{ID: t.ID, Title: title, Description: t.Description})
 	}
 	if len(opt.Topics) == 0 {
+		if cfg.Qrels == "" {
+			return nil, &InputError{fmt.Errorf("%s: no topic for the study: the file holds none", cfg.Topics)}
+		}
 		return nil, &InputError{fmt.Errorf("%s: no topic for the study (none is judged in %s)", cfg.Topics, cfg.Qrels)}
 	}
 	if err := os.MkdirAll(cfg.Study, 0o700); err != nil {
