@@ -13,6 +13,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/vellum"
+
+	"github.com/readsim/readsim/internal/durable"
 )
 
 // The manifest (what an index knows of its collection) and the index
@@ -245,14 +247,14 @@ func writeManifest(dir string, m *manifest) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileSync(filepath.Join(dir, articlesName), b); err != nil {
+	if err := durable.WriteFile(dir, articlesName, b); err != nil {
 		return err
 	}
 	m.Totals = sum(m.Articles)
 	if b, err = json.MarshalIndent(m, "", " "); err != nil {
 		return err
 	}
-	return writeFileSync(filepath.Join(dir, manifestName), b)
+	return durable.WriteFile(dir, manifestName, b)
 }
 
 // afterFirstRename, when set (tests), is called between swapIn's two
@@ -286,7 +288,7 @@ func swapIn(tmp, idx string) error {
 		}
 		return err
 	}
-	if err := syncDir(filepath.Dir(idx)); err != nil {
+	if err := durable.SyncDir(filepath.Dir(idx)); err != nil {
 		return err
 	}
 	if hadOld {
@@ -318,8 +320,8 @@ func syncTree(root string) error {
 	return nil
 }
 
-// syncFolder is syncDir (tests watch it).
-var syncFolder = syncDir
+// syncFolder is durable.SyncDir (tests watch it).
+var syncFolder = durable.SyncDir
 
 // recoverSwap puts back in place the index of a build killed between the
 // two renames of swapIn: when idx is missing, the newest complete folder
@@ -334,7 +336,7 @@ func recoverSwap(idx string) error {
 		if err := os.Rename(best, idx); err != nil {
 			return err
 		}
-		return syncDir(filepath.Dir(idx))
+		return durable.SyncDir(filepath.Dir(idx))
 	}
 	return nil
 }

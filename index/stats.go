@@ -10,6 +10,8 @@ import (
 	"sort"
 
 	"github.com/blevesearch/vellum"
+
+	"github.com/readsim/readsim/internal/durable"
 )
 
 // Collection statistics kept beside the Bleve index.
@@ -157,7 +159,7 @@ func writeElemDF(dir, idx string, old *vellum.FST, delta map[string]int64) error
 	if err := b.Close(); err != nil {
 		return err
 	}
-	return writeFileSync(filepath.Join(dir, elemDFName), buf.Bytes())
+	return durable.WriteFile(dir, elemDFName, buf.Bytes())
 }
 
 // advance moves an FST iterator on; it returns nil at the end.
@@ -183,21 +185,4 @@ func loadElemDF(dir string) (*vellum.FST, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return f, nil
-}
-
-// writeFileSync writes a file through a temporary one: a failed write leaves
-// nothing behind.
-func writeFileSync(p string, data []byte) error {
-	f, err := os.Create(p + ".tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err = errors.Join(err, f.Sync(), f.Close()); err == nil {
-		err = os.Rename(p+".tmp", p)
-	}
-	if err != nil {
-		os.Remove(p + ".tmp")
-	}
-	return err
 }

@@ -5,19 +5,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-)
 
-// TestSyncDir checks that a folder syncs and that a missing one is an
-// error.
-func TestSyncDir(t *testing.T) {
-	dir := t.TempDir()
-	if err := syncDir(dir); err != nil {
-		t.Errorf("sync %s: %v", dir, err)
-	}
-	if err := syncDir(filepath.Join(dir, "missing")); err == nil {
-		t.Error("sync of a missing folder: no error")
-	}
-}
+	"github.com/readsim/readsim/internal/durable"
+)
 
 // TestSyncTree: before a swap every folder of the new index is synced,
 // the deepest first (a shard's store before the shard, the shard before
@@ -30,11 +20,11 @@ func TestSyncTree(t *testing.T) {
 		}
 	}
 	var synced []string
-	defer func() { syncFolder = syncDir }()
+	defer func() { syncFolder = durable.SyncDir }()
 	syncFolder = func(dir string) error {
 		rel, _ := filepath.Rel(root, dir)
 		synced = append(synced, rel)
-		return syncDir(dir)
+		return durable.SyncDir(dir)
 	}
 	if err := syncTree(root); err != nil {
 		t.Fatal(err)

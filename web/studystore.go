@@ -17,6 +17,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/readsim/readsim/internal/durable"
 )
 
 // The study's folder holds, per participant P-<16 hex digits>:
@@ -113,7 +115,7 @@ var osFileOps = fileOps{
 	write:   (*os.File).Write,
 	sync:    (*os.File).Sync,
 	close:   (*os.File).Close,
-	syncDir: syncDir,
+	syncDir: durable.SyncDir,
 }
 
 // openStudy opens (creating it if needed) the study's folder and reads the
@@ -231,12 +233,12 @@ func (s *studyStore) newParticipant() (*participant, string, error) {
 	// gives one twice
 	pos := s.next
 	next, _ := json.Marshal(rotation{Next: pos + 1})
-	if err := writeFileSync(s.opt.Dir, rotationFile, append(next, '\n')); err != nil {
+	if err := durable.WriteFile(s.opt.Dir, rotationFile, append(next, '\n')); err != nil {
 		return nil, "", err
 	}
 	s.next++
 	key, _ := json.Marshal(participantKey{Participant: id, TokenSHA256: hex.EncodeToString(p.hash[:]), Topics: p.topics, Position: &pos})
-	if err := writeFileSync(s.opt.Dir, id+".json", append(key, '\n')); err != nil {
+	if err := durable.WriteFile(s.opt.Dir, id+".json", append(key, '\n')); err != nil {
 		return nil, "", err
 	}
 	s.parts[id] = p
@@ -246,43 +248,6 @@ func (s *studyStore) newParticipant() (*participant, string, error) {
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
-}
-
-// writeFileSync writes dir/name atomically and durably: a temporary file,
-// fsync, rename, fsync of the folder.
-func writeFileSync(dir, name string, b []byte) error {
-	f, err := os.CreateTemp(dir, "."+name+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(dir)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
-		return err
-	}
-	return nil
 }
 
 // authenticate returns the participant of a cookie value "ID.TOKEN", or
@@ -403,7 +368,7 @@ func (s *studyStore) withdraw(p *participant) error {
 	if err := os.Remove(s.keyFile(p.id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	syncDir(s.opt.Dir)
+	durable.SyncDir(s.opt.Dir)
 	p.gone = true
 	s.mu.Lock()
 	delete(s.parts, p.id)
