@@ -201,7 +201,8 @@
 //     article as its passage (ric, bic); bic writes the best passage's start
 //     and length.
 //
-// It imports effort (the character span) and index/article (the article
-// model) of readsim, and knows no INEX file: scenario makes runs from its
+// It imports effort (the character span), index/article (the article
+// model) and internal/durable (files written whole) of readsim, and knows
+// no INEX file: scenario makes runs from its
 // hits. scenario, web/backend and cmd/readsim import it.
 package index
