@@ -25,23 +25,15 @@ import (
 // AgP\Read = ½·(gP[1] + gP[3]) = ½·(1/3 + (1/3+0+1)/3) = 7/18.
 // ANCE[3]\LE(300,5): ES ⟨1,5,1⟩, IE ⟨1,1,5⟩: NCE ⟨0, 4, 4−0.8⟩, mean 2.4.
 func TestReadingByHand(t *testing.T) {
-	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 20 100 20 20:20\n1 Q0 b 0 50 0\n1 Q0 c 10 30 0 0:10\n"), nil)
+	q, err := inex.OpenQrels(filepath.Join("testdata", "readings", "byhand.qrels"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const trace = `{"ev":"topic","topic":"1","rank":0,"doc":"","seq":1,"run":"p17","t":0,"source":"recorded"}
-{"ev":"query","topic":"1","rank":0,"doc":"","seq":2,"t":100,"source":"recorded"}
-{"ev":"open","topic":"1","rank":1,"doc":"a","seq":3,"passages":[[20,40]],"t":500,"source":"recorded"}
-{"ev":"read","topic":"1","rank":1,"doc":"a","seq":4,"from":0,"to":30,"t":1000,"source":"recorded"}
-{"ev":"read","topic":"1","rank":1,"doc":"a","seq":5,"from":10,"to":60,"t":2000,"source":"recorded"}
-{"ev":"stop","topic":"1","rank":1,"doc":"a","seq":6,"t":2500,"source":"recorded"}
-{"ev":"open","topic":"1","rank":3,"doc":"b","seq":7,"passages":[],"t":3000,"source":"recorded"}
-{"ev":"read","topic":"1","rank":3,"doc":"b","seq":8,"from":0,"to":50,"t":4000,"source":"recorded"}
-{"ev":"open","topic":"1","rank":2,"doc":"c","seq":9,"passages":[[0,10]],"t":5000,"source":"recorded"}
-{"ev":"read","topic":"1","rank":2,"doc":"c","seq":10,"from":0,"to":5,"t":6000,"source":"recorded"}
-{"ev":"done","topic":"1","rank":0,"doc":"","seq":11,"outcome":"found","t":9000,"source":"recorded"}
-`
-	rd, err := ReadReading("p17.jsonl", strings.NewReader(trace))
+	rds, err := OpenReadings([]string{filepath.Join("testdata", "readings", "byhand.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := rds[0]
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,20 +114,8 @@ func TestBadReadings(t *testing.T) {
 // relevant, 9 s, the first relevant character at 1 s, 25 / 0.15 relevant
 // characters a minute.
 func TestEvalFiguresJSON(t *testing.T) {
-	dir := t.TempDir()
-	qrels, reading := filepath.Join(dir, "q"), filepath.Join(dir, "p17.jsonl")
-	os.WriteFile(qrels, []byte("1 Q0 a 20 100 20 20:20\n1 Q0 b 0 50 0\n1 Q0 c 10 30 0 0:10\n"), 0o644)
-	os.WriteFile(reading, []byte(`{"ev":"topic","topic":"1","rank":0,"doc":"","seq":1,"run":"p17","t":0,"source":"recorded"}
-{"ev":"open","topic":"1","rank":1,"doc":"a","seq":3,"passages":[[20,40]],"t":500,"source":"recorded"}
-{"ev":"read","topic":"1","rank":1,"doc":"a","seq":4,"from":0,"to":30,"t":1000,"source":"recorded"}
-{"ev":"read","topic":"1","rank":1,"doc":"a","seq":5,"from":10,"to":60,"t":2000,"source":"recorded"}
-{"ev":"stop","topic":"1","rank":1,"doc":"a","seq":6,"t":2500,"source":"recorded"}
-{"ev":"open","topic":"1","rank":3,"doc":"b","seq":7,"passages":[],"t":3000,"source":"recorded"}
-{"ev":"read","topic":"1","rank":3,"doc":"b","seq":8,"from":0,"to":50,"t":4000,"source":"recorded"}
-{"ev":"open","topic":"1","rank":2,"doc":"c","seq":9,"passages":[[0,10]],"t":5000,"source":"recorded"}
-{"ev":"read","topic":"1","rank":2,"doc":"c","seq":10,"from":0,"to":5,"t":6000,"source":"recorded"}
-{"ev":"done","topic":"1","rank":0,"doc":"","seq":11,"outcome":"found","t":9000,"source":"recorded"}
-`), 0o644)
+	byhand := filepath.Join("..", "..", "scenario", "testdata", "readings")
+	qrels, reading := filepath.Join(byhand, "byhand.qrels"), filepath.Join(byhand, "byhand.jsonl")
 	status, stdout, stderr := runCLI("eval", "--qrels", qrels, "--readings", "--figures", "--format", "json", "-m", "num_ret", reading)
 	if status != 0 {
 		t.Fatalf("exit %d: %s", status, stderr)
