@@ -203,6 +203,14 @@ func (l *lineReader) next() ([]byte, error) {
 	return b, nil
 }
 
+// skipBOM drops a UTF-8 byte order mark at the start of br: only an exact
+// one; it precedes line 1, so line numbers are unaffected.
+func skipBOM(br *bufio.Reader) {
+	if b, _ := br.Peek(3); len(b) == 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		br.Discard(3)
+	}
+}
+
 // TextLines reads the text file name from r as readsim reads its other
 // text files and calls f with each line (without its line end, valid until
 // f returns) and its number: gzip data is decompressed, a UTF-8 byte order
@@ -214,10 +222,11 @@ func TextLines(name string, r io.Reader, f func(line int, b []byte) error) error
 	if err != nil {
 		return err
 	}
-	br := r.(*bufio.Reader)
-	if b, _ := br.Peek(3); len(b) == 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
-		br.Discard(3)
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
 	}
+	skipBOM(br)
 	l := newLineReader(name, br)
 	for {
 		b, err := l.next()

@@ -101,11 +101,7 @@ func ReadRun(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	if !ok {
 		br = bufio.NewReaderSize(r, 256<<10)
 	}
-	// Only an exact UTF-8 byte order mark is dropped; it precedes line 1, so
-	// line numbers are unaffected.
-	if b, _ := br.Peek(3); len(b) == 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
-		br.Discard(3)
-	}
+	skipBOM(br)
 	// Sniff the format without consuming anything, so that the readers count
 	// every line, blank ones included. Leading blanks longer than the
 	// buffer are read as a text run.
