@@ -45,6 +45,13 @@ func trace(t *testing.T, p *Replayer, topics []string) []string {
 	return lines
 }
 
+// wantEvent writes out one expected trace line of topic 1 in the field order
+// of scenario.md: ev, topic, rank, doc, seq, then fields, the kind's own
+// fields as written by hand (without the braces).
+func wantEvent(kind string, rank int, doc string, seq int, fields string) string {
+	return fmt.Sprintf(`{"ev":%q,"topic":"1","rank":%d,"doc":%q,"seq":%d,%s}`, kind, rank, doc, seq, fields)
+}
+
 // TestTraceByHand checks a full trace derived event by event from
 // scenario.md and measures.md §2, §3, §6 (natural order, T2I 501, s = 300).
 func TestTraceByHand(t *testing.T) {
@@ -61,32 +68,32 @@ func TestTraceByHand(t *testing.T) {
 	// done: Trel 1; AgP = gP[1] of a; ES = ⟨2,5,5⟩ then NR=5 at rank 4;
 	// IE = ⟨1,5,5,5⟩; NCE = ⟨1,1,1,1⟩; ANCE[4] = 1; AP = 1.
 	want := []string{
-		`{"ev":"topic","topic":"1","rank":0,"doc":"","seq":1,"trel":1,"run":"r"}`,
-		`{"ev":"open","topic":"1","rank":1,"doc":"a","seq":2,"len":1000,"nrc":10,"passages":[[200,300]]}`,
-		`{"ev":"jump","topic":"1","rank":1,"doc":"a","seq":3,"to":200}`,
-		`{"ev":"read","topic":"1","rank":1,"doc":"a","seq":4,"from":200,"to":300,"rel":0,"nonrel":100,"screen":1}`,
-		`{"ev":"jump","topic":"1","rank":1,"doc":"a","seq":5,"to":0}`,
-		`{"ev":"read","topic":"1","rank":1,"doc":"a","seq":6,"from":0,"to":200,"rel":0,"nonrel":200,"screen":1}`,
-		`{"ev":"jump","topic":"1","rank":1,"doc":"a","seq":7,"to":300}`,
-		`{"ev":"read","topic":"1","rank":1,"doc":"a","seq":8,"from":300,"to":511,"rel":10,"nonrel":201,"screen":2}`,
-		`{"ev":"stop","topic":"1","rank":1,"doc":"a","seq":9,"reason":"t2i","read":511,"relread":10}`,
-		`{"ev":"score","topic":"1","rank":1,"doc":"a","seq":10,"scores":{"F(0.25)":0,"T2Ip(501)":` + t2ip + `,"LE(300,5)":2}}`,
-		`{"ev":"open","topic":"1","rank":2,"doc":"c","seq":11,"len":0,"nrc":0,"judged":false,"passages":[[50,150]]}`,
-		`{"ev":"jump","topic":"1","rank":2,"doc":"c","seq":12,"to":50}`,
-		`{"ev":"read","topic":"1","rank":2,"doc":"c","seq":13,"from":50,"to":150,"rel":0,"nonrel":100,"screen":1}`,
-		`{"ev":"stop","topic":"1","rank":2,"doc":"c","seq":14,"reason":"end","read":100,"relread":0}`,
-		`{"ev":"score","topic":"1","rank":2,"doc":"c","seq":15,"scores":{"F(0.25)":0,"T2Ip(501)":0,"LE(300,5)":5}}`,
-		`{"ev":"open","topic":"1","rank":3,"doc":"b","seq":16,"len":400,"nrc":0,"passages":[[100,200]]}`,
-		`{"ev":"jump","topic":"1","rank":3,"doc":"b","seq":17,"to":100}`,
-		`{"ev":"read","topic":"1","rank":3,"doc":"b","seq":18,"from":100,"to":200,"rel":0,"nonrel":100,"screen":1}`,
-		`{"ev":"jump","topic":"1","rank":3,"doc":"b","seq":19,"to":0}`,
-		`{"ev":"read","topic":"1","rank":3,"doc":"b","seq":20,"from":0,"to":100,"rel":0,"nonrel":100,"screen":1}`,
-		`{"ev":"jump","topic":"1","rank":3,"doc":"b","seq":21,"to":200}`,
-		`{"ev":"read","topic":"1","rank":3,"doc":"b","seq":22,"from":200,"to":300,"rel":0,"nonrel":100,"screen":1}`,
-		`{"ev":"read","topic":"1","rank":3,"doc":"b","seq":23,"from":300,"to":400,"rel":0,"nonrel":100,"screen":2}`,
-		`{"ev":"stop","topic":"1","rank":3,"doc":"b","seq":24,"reason":"end","read":400,"relread":0}`,
-		`{"ev":"score","topic":"1","rank":3,"doc":"b","seq":25,"scores":{"F(0.25)":0,"T2Ip(501)":0,"LE(300,5)":5}}`,
-		`{"ev":"done","topic":"1","rank":0,"doc":"","seq":26,"scores":{"AgP\\F(0.25)":0,"AgP\\T2Ip(501)":` + t2ip + `,"ANCE[4]\\LE(300,5)":1,"AP":1}}`,
+		wantEvent("topic", 0, "", 1, `"trel":1,"run":"r"`),
+		wantEvent("open", 1, "a", 2, `"len":1000,"nrc":10,"passages":[[200,300]]`),
+		wantEvent("jump", 1, "a", 3, `"to":200`),
+		wantEvent("read", 1, "a", 4, `"from":200,"to":300,"rel":0,"nonrel":100,"screen":1`),
+		wantEvent("jump", 1, "a", 5, `"to":0`),
+		wantEvent("read", 1, "a", 6, `"from":0,"to":200,"rel":0,"nonrel":200,"screen":1`),
+		wantEvent("jump", 1, "a", 7, `"to":300`),
+		wantEvent("read", 1, "a", 8, `"from":300,"to":511,"rel":10,"nonrel":201,"screen":2`),
+		wantEvent("stop", 1, "a", 9, `"reason":"t2i","read":511,"relread":10`),
+		wantEvent("score", 1, "a", 10, `"scores":{"F(0.25)":0,"T2Ip(501)":`+t2ip+`,"LE(300,5)":2}`),
+		wantEvent("open", 2, "c", 11, `"len":0,"nrc":0,"judged":false,"passages":[[50,150]]`),
+		wantEvent("jump", 2, "c", 12, `"to":50`),
+		wantEvent("read", 2, "c", 13, `"from":50,"to":150,"rel":0,"nonrel":100,"screen":1`),
+		wantEvent("stop", 2, "c", 14, `"reason":"end","read":100,"relread":0`),
+		wantEvent("score", 2, "c", 15, `"scores":{"F(0.25)":0,"T2Ip(501)":0,"LE(300,5)":5}`),
+		wantEvent("open", 3, "b", 16, `"len":400,"nrc":0,"passages":[[100,200]]`),
+		wantEvent("jump", 3, "b", 17, `"to":100`),
+		wantEvent("read", 3, "b", 18, `"from":100,"to":200,"rel":0,"nonrel":100,"screen":1`),
+		wantEvent("jump", 3, "b", 19, `"to":0`),
+		wantEvent("read", 3, "b", 20, `"from":0,"to":100,"rel":0,"nonrel":100,"screen":1`),
+		wantEvent("jump", 3, "b", 21, `"to":200`),
+		wantEvent("read", 3, "b", 22, `"from":200,"to":300,"rel":0,"nonrel":100,"screen":1`),
+		wantEvent("read", 3, "b", 23, `"from":300,"to":400,"rel":0,"nonrel":100,"screen":2`),
+		wantEvent("stop", 3, "b", 24, `"reason":"end","read":400,"relread":0`),
+		wantEvent("score", 3, "b", 25, `"scores":{"F(0.25)":0,"T2Ip(501)":0,"LE(300,5)":5}`),
+		wantEvent("done", 0, "", 26, `"scores":{"AgP\\F(0.25)":0,"AgP\\T2Ip(501)":`+t2ip+`,"ANCE[4]\\LE(300,5)":1,"AP":1}`),
 	}
 	got := trace(t, p, nil)
 	for i := 0; i < len(want) || i < len(got); i++ {
