@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -43,15 +42,8 @@ func TestStudyServerLogNoAddress(t *testing.T) {
 			mu.Unlock()
 		}
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, s, nil) }()
-	defer func() { cancel(); <-done }()
-	resp, err := http.Get("http://" + ln.Addr().String() + "/api/search?q=lens")
+	addr, _ := serveLoopback(t, s)
+	resp, err := http.Get("http://" + addr + "/api/search?q=lens")
 	if err == nil {
 		resp.Body.Close()
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +18,34 @@ import (
 
 func wsURL(srv *httptest.Server, query string) string {
 	return "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws/replay" + query
+}
+
+// serveLoopback runs Serve for s on a fresh 127.0.0.1 listener, for the
+// tests of what Serve adds to the handler (its error log, its graceful
+// shutdown). It returns the listener's address and stop, which cancels
+// Serve's context and returns what Serve returned, or an error when Serve
+// has not returned within 10 seconds. The test's cleanup stops Serve if the
+// test has not, without looking at its error.
+func serveLoopback(t *testing.T, s *Server) (addr string, stop func() error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, s, nil) }()
+	stop = sync.OnceValue(func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			return errors.New("Serve did not return within 10 seconds of its context's end")
+		}
+	})
+	t.Cleanup(func() { stop() })
+	return ln.Addr().String(), stop
 }
 
 // readAll reads text messages until the close frame and returns them with
@@ -269,14 +298,8 @@ func TestPing(t *testing.T) {
 func TestGracefulShutdown(t *testing.T) {
 	s, _, rep := newTestServer(t, nil)
 	rep.eventSize = 10
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, s, nil) }()
-	c, _, err := websocket.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/ws/replay?run=runB&topic=endless", nil)
+	addr, stop := serveLoopback(t, s)
+	c, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/ws/replay?run=runB&topic=endless", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +307,9 @@ func TestGracefulShutdown(t *testing.T) {
 	if _, _, err := c.ReadMessage(); err != nil {
 		t.Fatal(err)
 	}
-	cancel()
+	if err := stop(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
 	c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	var code int
 	for {
@@ -299,14 +324,6 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	if code != websocket.CloseGoingAway {
 		t.Errorf("close code %d, want %d", code, websocket.CloseGoingAway)
-	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return")
 	}
 }
 
