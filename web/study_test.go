@@ -37,6 +37,17 @@ func newStudyServer(t *testing.T, dir string, mod func(*StudyOptions)) *Server {
 	return s
 }
 
+// newStudyParticipant starts a study server (newStudyServer's options) over
+// a fresh folder and takes part once: the folder, the server, and the
+// participant's cookie and ID.
+func newStudyParticipant(t *testing.T) (dir string, s *Server, c *http.Cookie, p string) {
+	t.Helper()
+	dir = t.TempDir()
+	s = newStudyServer(t, dir, nil)
+	c = consent(t, s)
+	return dir, s, c, participantID(c)
+}
+
 // consent takes part and returns the participant's cookie.
 func consent(t testing.TB, s http.Handler) *http.Cookie {
 	t.Helper()
@@ -221,10 +232,7 @@ func TestStudyConsent(t *testing.T) {
 // TestStudyBatch: a batch worked by hand is written as goodLines; the
 // participant's page then shows the next topic.
 func TestStudyBatch(t *testing.T) {
-	dir := t.TempDir()
-	s := newStudyServer(t, dir, nil)
-	c := consent(t, s)
-	p := participantID(c)
+	dir, s, c, p := newStudyParticipant(t)
 	w := post(s, c, goodBatch)
 	if w.Code != 200 || strings.TrimSpace(w.Body.String()) != `{"seq":9,"t":4200,"written":8}` {
 		t.Fatalf("%d %s", w.Code, w.Body)
@@ -251,10 +259,7 @@ func TestStudyBatch(t *testing.T) {
 // TestStudyRefused: every bad batch is refused with its status and writes
 // nothing.
 func TestStudyRefused(t *testing.T) {
-	dir := t.TempDir()
-	s := newStudyServer(t, dir, nil)
-	c := consent(t, s)
-	p := participantID(c)
+	dir, s, c, p := newStudyParticipant(t)
 	// a recording with topic T1 open and article 101 (88 characters) open at rank 1
 	start := `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0},{"ev":"open","topic":"T1","doc":"101","rank":1,"seq":2,"t":10}]}`
 	if w := post(s, c, start); w.Code != 200 {
@@ -461,10 +466,7 @@ func TestStudyWithdraw(t *testing.T) {
 // participant, knows the last seq and the topics done, and cuts off a
 // torn last line (a crash mid-write).
 func TestStudyRestart(t *testing.T) {
-	dir := t.TempDir()
-	s := newStudyServer(t, dir, nil)
-	c := consent(t, s)
-	p := participantID(c)
+	dir, s, c, p := newStudyParticipant(t)
 	if w := post(s, c, goodBatch); w.Code != 200 {
 		t.Fatalf("%d %s", w.Code, w.Body)
 	}
@@ -773,11 +775,9 @@ func TestStudyOrigin(t *testing.T) {
 	// through the handlers: an https page's batch to a plain server is
 	// refused and writes nothing; behind a TLS proxy it is taken, and the
 	// cookie of a consent there is Secure
-	dir := t.TempDir()
-	s := newStudyServer(t, dir, nil)
-	c := consent(t, s)
+	dir, s, c, p := newStudyParticipant(t)
 	batch := `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0}]}`
-	if w := post(s, c, batch, func(r *http.Request) { r.Header.Set("Origin", "https://example.com") }); w.Code != 403 || exists(filepath.Join(dir, participantID(c)+".jsonl")) {
+	if w := post(s, c, batch, func(r *http.Request) { r.Header.Set("Origin", "https://example.com") }); w.Code != 403 || exists(filepath.Join(dir, p+".jsonl")) {
 		t.Errorf("an https page's batch to an http server: %d %s", w.Code, w.Body)
 	}
 	proxied := func(r *http.Request) {
