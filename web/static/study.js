@@ -182,6 +182,9 @@
 
   // ---- characters on screen (render's data-o rule, in code points) ----
 
+  // cpLen counts the code points of s, as lane.js's cpLen does: this script
+  // stands alone, since an article page loads one script (render's
+  // Options.ScriptURL), and the replay pages do not load it.
   function cpLen(s) {
     let n = 0;
     for (let i = 0; i < s.length; i++) {
