@@ -1,6 +1,9 @@
 // Package scenario is readsim's evaluation and simulation layer: it replays
 // runs against judgments. It holds
 //
+//   - what a command asks to measure (MeasureRequest: the judgments, the
+//     measures, the reading order, checked in one order for every command;
+//     RequestError for a request it cannot take);
 //   - the evaluation driver (Evaluate, EvaluateFiles: runs × topics ×
 //     measures, the numbers of `readsim eval`) and its reports (WriteEval);
 //   - the simulated reader (Reader, Replayer) and its trace (Event), whose

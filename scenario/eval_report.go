@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
 // EvalReport says how WriteEval writes evaluations.
@@ -131,4 +132,29 @@ func evalTable(results []*Evaluation, ms []effort.Measure, perTopic bool) *Table
 		row(r, "all", func(m int) float64 { return r.All[m] })
 	}
 	return t
+}
+
+// EvalReadingFiles scores the recorded readings of files (OpenReadings,
+// EvaluateReadings) and writes their values (WriteEval) on w, followed,
+// when figures, by each article's and topic's reading figures on a phone
+// screen (WriteFigures with effort.DefaultScreen and effort.DefaultNR),
+// after a blank line except in JSON Lines.
+func EvalReadingFiles(w io.Writer, q *inex.Qrels, files []string, opt EvalOptions, report EvalReport, figures bool) error {
+	rds, err := OpenReadings(files)
+	if err != nil {
+		return err
+	}
+	results, err := EvaluateReadings(q, rds, opt)
+	if err != nil {
+		return err
+	}
+	if err := WriteEval(w, results, opt.Measures, report); err != nil || !figures {
+		return err
+	}
+	if report.Format != FormatJSON {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+	}
+	return WriteFigures(w, q, rds, effort.DefaultScreen, effort.DefaultNR, report.Format, report.Digits)
 }

@@ -254,15 +254,16 @@ func (p *Replayer) Replay(topics []string, emit func(*Event) error) error {
 }
 
 // SelectTopics returns the topics to replay: ids, each of which must be
-// one of Topics, or every topic of Topics when ids is empty. The error
-// names the first topic that is not in both the run and the judgments.
+// one of Topics, or every topic of Topics when ids is empty. The error (a
+// RequestError) names the first topic that is not in both the run and the
+// judgments.
 func (p *Replayer) SelectTopics(ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return p.topics, nil
 	}
 	for _, id := range ids {
 		if p.byID[id] == nil {
-			return nil, fmt.Errorf("topic %s is not in both the run %s and the judgments %s", id, p.run.File, p.q.File)
+			return nil, requestErrorf("topic %s is not in both the run %s and the judgments %s", id, p.run.File, p.q.File)
 		}
 	}
 	return ids, nil

@@ -27,16 +27,19 @@ type TopicQuery struct {
 // TopicFields reads a comma-separated list of topic fields (readsim run
 // --fields): title, castitle, phrasetitle, description or narrative
 // (inex.Topic.Field), spaces around a name and empty names dropped. An
-// unknown name is an error; a list that names none gives nil.
+// unknown name, or a list that names none, is a RequestError.
 func TopicFields(s string) ([]string, error) {
 	var fields []string
 	for _, f := range strings.Split(s, ",") {
 		if f = strings.TrimSpace(f); f != "" {
 			if _, err := (&inex.Topic{}).Field(f); err != nil {
-				return nil, err
+				return nil, &RequestError{err}
 			}
 			fields = append(fields, f)
 		}
+	}
+	if len(fields) == 0 {
+		return nil, requestErrorf("--fields names no field")
 	}
 	return fields, nil
 }
@@ -71,13 +74,14 @@ type MakeRunOptions struct {
 }
 
 // Check tells whether the options make a run: a task of Tasks and a run
-// id without white space (a run file's column).
+// id without white space (a run file's column). The error is a
+// RequestError.
 func (o MakeRunOptions) Check() error {
-	if !slices.Contains(Tasks, o.Task) {
-		return fmt.Errorf("unknown task %q: want one of %s", o.Task, strings.Join(Tasks, ", "))
-	}
-	if strings.ContainsAny(o.RunID, " \t\n") {
-		return errors.New("--run-id must not contain white space")
+	switch {
+	case !slices.Contains(Tasks, o.Task):
+		return requestErrorf("unknown task %q: want one of %s", o.Task, strings.Join(Tasks, ", "))
+	case strings.ContainsAny(o.RunID, " \t\n"):
+		return requestErrorf("--run-id must not contain white space")
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
@@ -16,13 +17,14 @@ func TestTopicFields(t *testing.T) {
 		{"title", []string{"title"}, ""},
 		{" title , description,", []string{"title", "description"}, ""},
 		{"narrative,phrasetitle,castitle", []string{"narrative", "phrasetitle", "castitle"}, ""},
-		{",, ", nil, ""},
+		{",, ", nil, "--fields names no field"},
 		{"title,nosuch", nil, `unknown topic field "nosuch" (title, castitle, phrasetitle, description, narrative)`},
 	} {
 		got, err := TopicFields(tc.s)
 		if tc.err != "" {
-			if err == nil || err.Error() != tc.err {
-				t.Errorf("TopicFields(%q): error %v, want %q", tc.s, err, tc.err)
+			var re *RequestError
+			if !errors.As(err, &re) || err.Error() != tc.err {
+				t.Errorf("TopicFields(%q): error %v, want a RequestError %q", tc.s, err, tc.err)
 			}
 			continue
 		}

@@ -3,8 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
@@ -18,7 +20,7 @@ const maxPermutations = 10_000_000
 // scenario.Compare (scenario.CompareReadings with --readings), reported by
 // scenario.Comparison.Write, charted by scenario.ComparisonCharts.
 func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	sf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
+	sf := addMeasureFlags(fs, scenario.UseCompare, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
 	baseline := fs.String("baseline", "", "the baseline: a run id, a run file or a position from 1 (default: the last run)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of runs instead of each run with the baseline")
@@ -41,7 +43,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	case *readings && (*docBaseline || rf.plot != ""):
 		return cli.Usagef("--readings compares readings: no --doc-baseline or --plot")
 	}
-	if err := scenario.CheckInputs(append([]string{sf.qrels}, pos...)); err != nil {
+	if err := scenario.CheckInputs(append([]string{sf.Qrels}, pos...)); err != nil {
 		return cli.Usage(err)
 	}
 	f, err := rf.parse()
@@ -56,11 +58,24 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	case !(*alpha > 0 && *alpha < 1):
 		return cli.Usagef("--alpha must be between 0 and 1")
 	}
-	q, eopt, err := compareMeasures(e, sf, *readings, rf.plot != "")
+	if *readings {
+		sf.Use = scenario.UseCompareReadings
+	}
+	cfg, _, err := sf.Check(nil)
 	if err != nil {
 		return err
 	}
-	eopt.AllTopics = *allTopics
+	eopt := scenario.EvalOptions{Config: cfg, Group: sf.group, MergeOverlaps: sf.merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
+	q, err := sf.Judgments(eopt.Warn)
+	if err != nil {
+		return err
+	}
+	if eopt.Measures, err = sf.Select(q, eopt.Warn); err != nil {
+		return err
+	}
+	if rf.plot != "" && !q.Lengths() {
+		return cli.Usagef("--plot charts gP and NCE over ranks, which simulate reading: %s gives no document lengths (give --lengths FILE)", sf.Qrels)
+	}
 	copt := scenario.CompareOptions{Eval: eopt, DocBaseline: *docBaseline, AllPairs: *allPairs, Permutations: *perms, Seed: *seed, Test: *test, Alpha: *alpha}
 	if *readings {
 		return compareReadings(e, q, pos, *baseline, copt, rf, f)
@@ -84,47 +99,11 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := rf.write(e, cmp, f); err != nil || rf.plot == "" {
 		return err
 	}
-	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Config: effort.Config{Order: eopt.Config.Order, CompatINEX: eopt.Config.CompatINEX}, Group: sf.group, MergeOverlaps: sf.merge})
+	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Config: cfg, Group: sf.group, MergeOverlaps: sf.merge})
 	if err != nil {
 		return err
 	}
 	return writeCharts(e, rf.plot, charts)
-}
-
-// compareMeasures checks compare's measure flags, reads the judgments and
-// returns them with the evaluation options: the measures asked (or the
-// defaults for the judgments, or for readings), the reading order and
-// --compat, --group and --merge-overlaps. plot: the charts are asked for,
-// which need the documents' lengths.
-func compareMeasures(e *cli.Env, sf *measureFlags, readings, plot bool) (*inex.Qrels, scenario.EvalOptions, error) {
-	opt := scenario.EvalOptions{Group: sf.group, MergeOverlaps: sf.merge, Warn: cli.Warner(e.Stderr)}
-	o, ms, err := sf.check(nil)
-	if err != nil {
-		return nil, opt, err
-	}
-	opt.Config = sf.config(o)
-	use := scenario.UseCompare
-	if readings {
-		use = scenario.UseCompareReadings
-	}
-	if err := scenario.CheckMeasures(ms, use, nil); err != nil {
-		return nil, opt, cli.Usage(err)
-	}
-	q, err := sf.openQrels(opt.Warn)
-	if err != nil {
-		return nil, opt, err
-	}
-	if opt.Measures, err = sf.selectOn(q, use); err != nil {
-		return nil, opt, err
-	}
-	if err := scenario.CheckMeasures(opt.Measures, use, q); err != nil {
-		return nil, opt, cli.Usage(err)
-	}
-	if plot && !q.Lengths() {
-		return nil, opt, cli.Usagef("--plot charts gP and NCE over ranks, which simulate reading: %s gives no document lengths (give --lengths FILE)", sf.qrels)
-	}
-	unitNote(q, opt.Measures, opt.Warn)
-	return q, opt, nil
 }
 
 // compareReadings compares recorded readings (compare --readings), the
@@ -145,4 +124,149 @@ func compareReadings(e *cli.Env, q *inex.Qrels, files []string, baseline string,
 		return err
 	}
 	return rf.write(e, cmp, f)
+}
+
+// runFidelity implements `readsim fidelity` (scenario.md, "Fidelity
+// suite"): scenario.RunFidelity, reported by scenario.Fidelity.Write.
+func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	sf := addMeasureFlags(fs, scenario.UseFidelity, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
+	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
+	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", tableFormats...)
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
+		return err
+	}
+	f, err := rf.parse()
+	if err != nil {
+		return err
+	}
+	cfg, ms, err := sf.Check(effort.DefaultNames)
+	if err != nil {
+		return err
+	}
+	opt := scenario.FidelityOptions{Measures: ms, Config: cfg, Warn: cli.Warner(e.Stderr)}
+	q, err := inex.OpenQrels(sf.Qrels, opt.Warn)
+	if err != nil {
+		return err
+	}
+	if *articles != "" {
+		if opt.Articles, err = article.OpenDir(*articles); err != nil {
+			return err
+		}
+	}
+	fid, err := scenario.RunFidelity(q, opt)
+	if err != nil {
+		return err
+	}
+	if err := rf.write(e, fid, f); err != nil || rf.plot == "" {
+		return err
+	}
+	return writeCharts(e, rf.plot, scenario.FidelityCharts(fid, cfg.CompatINEX))
+}
+
+// runReplay implements `readsim replay`: the trace of scenario.md as JSON
+// Lines, one event per line, topics in the judgments' order (or the order
+// of --topic). Without -m the `done` scores are effort.ReplayDefaults of
+// the configured reader (with --t2i X they include AgP\T2Ip(X)); the
+// `score` events hold the distinct document scores of those measures.
+func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	sf := addMeasureFlags(fs, scenario.UseReplay, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", compatUsage).addOverlapFlags(fs)
+	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML)")
+	var topics cli.Strings
+	fs.Var(&topics, "topic", "replay only this topic, repeatable (default: every topic of the run in the judgments)")
+	var rd scenario.SimulatedReader
+	baseline := fs.Bool("doc-baseline", false, "the document baseline: every article read in full from its start")
+	fs.IntVar(&rd.T2I, "t2i", 0, "tolerance to irrelevance x in characters: stop after the x-th non-relevant character of an article (0: none, read everything)")
+	fs.IntVar(&rd.Screen, "screen", effort.DefaultScreen, "screen size s in characters (300: phone, 2000: laptop); each read event covers at most one screen")
+	fs.IntVar(&rd.NR, "nr", effort.DefaultNR, "NR, the effort of a non-relevant article (LE)")
+	fs.IntVar(&rd.Depth, "depth", 0, "how many ranks the reader looks at (0: all)")
+	out := fs.String("out", "", "write the trace to FILE (atomically) instead of standard output")
+	pos, err := cli.Parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) > 0:
+		return cli.Usagef("unexpected argument %q (the run is given with --run)", pos[0])
+	case *run == "":
+		return cli.Usagef("--run is required")
+	case rd.T2I < 0 || rd.Screen < 1 || rd.NR < 1 || rd.Depth < 0:
+		return cli.Usagef("--t2i and --depth must be >= 0, --screen and --nr >= 1")
+	}
+	if err := scenario.CheckInputs([]string{sf.Qrels, *run}); err != nil {
+		return cli.Usage(err)
+	}
+	if err := scenario.CheckOutput(*out, sf.Qrels, *run); err != nil {
+		return cli.Usage(err)
+	}
+	if rd.Config, rd.Measures, err = sf.Check(nil); err != nil {
+		return err
+	}
+	rd.DocBaseline, rd.Group, rd.MergeOverlaps = *baseline, sf.group, sf.merge
+	warn := cli.Warner(e.Stderr)
+	q, err := inex.OpenQrels(sf.Qrels, warn)
+	if err != nil {
+		return err
+	}
+	r, err := inex.OpenRun(*run, inex.RunOptions{Warn: warn})
+	if err != nil {
+		return err
+	}
+	p, err := scenario.NewReplayer(q, r, rd)
+	if err != nil {
+		return err
+	}
+	ids, err := p.SelectTopics(topics)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		warn(fmt.Sprintf("%s: warning: no topic of the run is in the judgments %s", *run, sf.Qrels))
+	}
+	if msg, err := p.ClipWarning(ids); err != nil {
+		return err
+	} else if msg != "" {
+		warn(msg)
+	}
+	bar := cli.NewBar(e, int64(len(ids)), "replaying topics", false)
+	defer bar.Finish()
+	return scenario.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return p.WriteTrace(w, ids, func() { bar.Add(1) }) })
+}
+
+// runCalibrate implements `readsim calibrate`: scenario.Calibrate over the
+// readings (files of the study mode, or any trace in the reader's schema).
+func runCalibrate(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	qrels := fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
+	fs.Bool("readings", true, "the files are recorded readings (the only kind calibrate reads; accepted for symmetry with eval)")
+	rf := addReportFlags(fs, plainUsage, "decimals in tables", "", plainFormats...)
+	boot := fs.Int("bootstrap", 1000, "resamples of the tolerance's interval (1 to 100000)")
+	seed := fs.Uint64("seed", 1, "seed of the resamples")
+	pos, err := cli.Parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *qrels == "":
+		return cli.Usagef("--qrels is required")
+	case len(pos) == 0:
+		return cli.Usagef("give the readings to calibrate against")
+	case *boot < 1 || *boot > 100000:
+		return cli.Usagef("--bootstrap must be from 1 to 100000")
+	}
+	f, err := rf.parse()
+	if err != nil {
+		return err
+	}
+	q, err := inex.OpenQrels(*qrels, cli.Warner(e.Stderr))
+	if err != nil {
+		return err
+	}
+	rds, err := scenario.OpenReadings(pos)
+	if err != nil {
+		return err
+	}
+	c, err := scenario.Calibrate(q, rds, scenario.CalibrateOptions{Bootstrap: *boot, Seed: *seed})
+	if err != nil {
+		return inputError{err}
+	}
+	return rf.write(e, c, f)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 	"os"
@@ -65,7 +64,7 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 	return d
 }
 
-// demoSetup is the demo's configuration of the sample (demoConfig), its
+// demoSetup is the demo's configuration of the sample (backend.IndexDemo), its
 // index built in a temporary folder (tmp), and the env writing to stdout
 // and stderr that built it.
 func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg backend.ServeConfig, e *cli.Env, tmp string) {
@@ -77,7 +76,7 @@ func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg backend.ServeConfi
 	tmp = t.TempDir()
 	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
 	e = &cli.Env{Stdout: stdout, Stderr: stderr}
-	if cfg, err = demoConfig(e, sample); err != nil {
+	if cfg, err = backend.IndexDemo(sample, backend.DemoIndexPath(), e.Stderr, false); err != nil {
 		t.Fatalf("%v\n%s", err, e.Stderr)
 	}
 	return cfg, e, tmp
@@ -166,30 +165,6 @@ func checkPageWeight(t *testing.T, c *http.Client, base string, assets int, chec
 	t.Logf("heaviest article page beside its text: %d bytes (%s, with %d bytes of stylesheets and scripts)", worst, worstID, assets)
 	if worst > 50_000 {
 		t.Errorf("article %s: %d bytes beside its text, more than 50 KB", worstID, worst)
-	}
-}
-
-func TestDemoIndexReused(t *testing.T) {
-	if testing.Short() {
-		t.Skip("indexes the sample")
-	}
-	sample, err := backend.SampleConfig("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(t.TempDir(), "idx"))
-	var first, second bytes.Buffer
-	if _, err := demoConfig(&cli.Env{Stdout: io.Discard, Stderr: &first}, sample); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := demoConfig(&cli.Env{Stdout: io.Discard, Stderr: &second}, sample); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(first.String(), "built") {
-		t.Errorf("first run: %q", first.String())
-	}
-	if !strings.Contains(second.String(), "reusing the index") {
-		t.Errorf("second run: %q", second.String())
 	}
 }
 

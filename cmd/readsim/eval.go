@@ -1,15 +1,145 @@
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
-	"github.com/readsim/readsim/scenario/inex"
 )
+
+// measureFlags are the flags of scenario.MeasureRequest, shared by eval,
+// compare, fidelity and replay: --qrels, -m, --order and --compat,
+// (addOverlapFlags) --group and --merge-overlaps, and (addSpanFlags)
+// --lengths and --offsets. One definition keeps their names and defaults
+// from drifting apart.
+type measureFlags struct {
+	scenario.MeasureRequest
+	group, merge bool // false without addOverlapFlags
+}
+
+// compatUsage is the usage of --compat of compare, fidelity and replay (eval
+// words it its own way).
+const compatUsage = "inex: gP[k] for k > n repeats gP[n], as the official INEX tool"
+
+// addMeasureFlags defines --qrels, -m (with the command's usage msUsage),
+// --order and --compat (usage compatUsage) on fs, for use.
+func addMeasureFlags(fs *flag.FlagSet, use scenario.Use, msUsage, compatUsage string) *measureFlags {
+	f := &measureFlags{MeasureRequest: scenario.MeasureRequest{Use: use}}
+	fs.StringVar(&f.Qrels, "qrels", "", "judgments: INEX FOL, TREC qrels, span judgments or the TREC Genomics gold standard (gzip or not)")
+	fs.Var((*cli.Strings)(&f.Names), "m", msUsage)
+	fs.StringVar(&f.Order, "order", "natural", "reading order after the retrieved passages: natural, best or worst")
+	fs.StringVar(&f.Compat, "compat", "", compatUsage)
+	return f
+}
+
+// addSpanFlags defines --lengths and --offsets on fs, for span judgments
+// (TREC Genomics and any collection judged by passages).
+func (f *measureFlags) addSpanFlags(fs *flag.FlagSet) *measureFlags {
+	fs.StringVar(&f.Lengths, "lengths", "", "`FILE` of document lengths for span judgments, a \"doc length\" line per document in the offsets' unit: the measures that simulate reading need them")
+	fs.StringVar(&f.Offsets, "offsets", "", "what span judgments' offsets and lengths count: chars or bytes (default: bytes for TREC Genomics judgments, chars otherwise)")
+	return f
+}
+
+// addOverlapFlags defines --group and --merge-overlaps on fs.
+func (f *measureFlags) addOverlapFlags(fs *flag.FlagSet) *measureFlags {
+	fs.BoolVar(&f.group, "group", false, "group an article's interleaved results at its first appearance instead of failing")
+	fs.BoolVar(&f.merge, "merge-overlaps", false, "merge overlapping passages of an article instead of failing")
+	return f
+}
+
+// reportFlags are --format, --digits and --plot of the commands that write
+// a report (compare, fidelity, calibrate, measures, eval).
+type reportFlags struct {
+	format  string
+	formats []scenario.ReportFormat // the first is the default
+	digits  scenario.Digits         // DefaultDigits without --digits
+	plot    string                  // "" without --plot
+}
+
+// The usage of --format and --digits of the commands whose reports are
+// tables of runs (compare and fidelity), and of --format of calibrate and
+// measures; the formats each writes.
+const (
+	tableUsage  = "output: table (readable), tsv, markdown, latex or json"
+	digitsUsage = "decimals in tables, Markdown and LaTeX (tsv and json: full precision)"
+	plainUsage  = "output: table, tsv, markdown or json"
+)
+
+var (
+	tableFormats = []scenario.ReportFormat{scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatLaTeX, scenario.FormatJSON}
+	plainFormats = []scenario.ReportFormat{scenario.FormatTable, scenario.FormatTSV, scenario.FormatMarkdown, scenario.FormatJSON}
+)
+
+// addReportFlags defines --format (formats, the first the default) and,
+// with their usage, --digits and --plot on fs.
+func addReportFlags(fs *flag.FlagSet, usage, digits, plot string, formats ...scenario.ReportFormat) *reportFlags {
+	r := &reportFlags{formats: formats, digits: scenario.DefaultDigits}
+	fs.StringVar(&r.format, "format", string(formats[0]), usage)
+	if digits != "" {
+		fs.Var(&r.digits, "digits", fmt.Sprintf("%s; `N` from 0 to %d", digits, scenario.MaxDigits))
+	}
+	if plot != "" {
+		fs.StringVar(&r.plot, "plot", "", plot)
+	}
+	return r
+}
+
+// parse returns the format asked for; an unknown one is a usage error.
+func (r *reportFlags) parse() (scenario.ReportFormat, error) {
+	f, err := scenario.ParseFormat(r.format, r.formats...)
+	if err != nil {
+		return "", cli.Usagef("--format: %v", err)
+	}
+	return f, nil
+}
+
+// write writes rep (a comparison, the fidelity suite, a calibration) on
+// standard output in format f with --digits.
+func (r *reportFlags) write(e *cli.Env, rep interface {
+	Write(w io.Writer, f scenario.ReportFormat, digits int) error
+}, f scenario.ReportFormat) error {
+	w := bufio.NewWriter(e.Stdout)
+	if err := rep.Write(w, f, int(r.digits)); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+// writeCharts writes the charts into dir and says so on stderr.
+func writeCharts(e *cli.Env, dir string, charts map[string]*scenario.Chart) error {
+	names, err := scenario.WriteCharts(dir, charts)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.Stderr, "wrote %d charts into %s\n", len(names), dir)
+	return nil
+}
+
+// runMeasures prints the catalogue of measures (scenario.WriteCatalogue).
+func runMeasures(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	rf := addReportFlags(fs, plainUsage, "", "", plainFormats...)
+	pos, err := cli.Parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return cli.Usagef("measures takes no argument")
+	}
+	f, err := rf.parse()
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(e.Stdout)
+	if err := scenario.WriteCatalogue(w, f); err != nil {
+		return err
+	}
+	return w.Flush()
+}
 
 // runEval implements `readsim eval` (cli.md, formats.md): every measure
 // asked with -m ("all": scenario.AllMeasureNames; none: the judgments'
@@ -21,9 +151,9 @@ import (
 // reading measures need them) and --offsets says what offsets count.
 func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	defer cli.SoftMemoryLimit(evalMemoryLimit)()
-	mf := addMeasureFlags(fs, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
+	mf := addMeasureFlags(fs, scenario.UseEval, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
-	mf.compats = []string{"inex", "trecgen"}
+	mf.Compats = []string{scenario.CompatINEX, scenario.CompatTrecGen}
 	perTopic := fs.Bool("q", false, "print every topic's value, in topic order, before the all line")
 	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
 	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")
@@ -36,27 +166,33 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := mf.requireQrels(); err != nil {
+	if *readings {
+		mf.Use = scenario.UseReadings
+	}
+	cfg, _, err := mf.Check(nil)
+	if err != nil {
 		return err
 	}
 	if len(runs) == 0 {
 		return cli.Usagef("no run given")
 	}
-	if err := scenario.CheckInputs(append([]string{mf.qrels}, runs...)); err != nil {
+	if err := scenario.CheckInputs(append([]string{mf.Qrels}, runs...)); err != nil {
 		return cli.Usage(err)
-	}
-	o, err := mf.readingOrder()
-	if err != nil {
-		return err
 	}
 	f, err := rf.parse()
 	if err != nil {
 		return err
 	}
-	opt := scenario.EvalOptions{Config: mf.config(o), Group: mf.group, MergeOverlaps: mf.merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
-	opt.Config.DocBaseline = *baseline
-	q, err := evalMeasures(mf, f, *readings, &opt)
+	if mf.Compat == scenario.CompatTrecGen && f != scenario.FormatTSV {
+		return cli.Usagef("--compat trecgen writes NIST's format: drop --format")
+	}
+	cfg.DocBaseline = *baseline
+	opt := scenario.EvalOptions{Config: cfg, Group: mf.group, MergeOverlaps: mf.merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
+	q, err := mf.Judgments(opt.Warn)
 	if err != nil {
+		return err
+	}
+	if opt.Measures, err = mf.Select(q, opt.Warn); err != nil {
 		return err
 	}
 	if *articles != "" {
@@ -68,75 +204,16 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	report := scenario.EvalReport{Format: f, PerTopic: *perTopic, Digits: int(rf.digits)}
 	if *readings {
-		return evalReadings(e, q, runs, opt, report, *figures)
+		return scenario.EvalReadingFiles(e.Stdout, q, runs, opt, report, *figures)
 	}
 	results, err := scenario.EvaluateFiles(q, runs, opt)
 	if err != nil {
 		return err
 	}
-	if mf.compat == "trecgen" {
+	if mf.Compat == scenario.CompatTrecGen {
 		return scenario.WriteTrecGen(e.Stdout, results, opt.Measures)
 	}
 	return scenario.WriteEval(e.Stdout, results, opt.Measures, report)
-}
-
-// evalMeasures checks --compat and -m against the format f, reads the
-// judgments and returns them, with opt.Measures set: the names asked,
-// --compat trecgen's, or the defaults for the judgments or for readings.
-func evalMeasures(mf *measureFlags, f scenario.ReportFormat, readings bool, opt *scenario.EvalOptions) (*inex.Qrels, error) {
-	if err := mf.checkCompat(); err != nil {
-		return nil, err
-	}
-	trecgen := mf.compat == "trecgen"
-	if trecgen && f != scenario.FormatTSV {
-		return nil, cli.Usagef("--compat trecgen writes NIST's format: drop --format")
-	}
-	var err error
-	if len(mf.ms) > 0 {
-		if opt.Measures, err = mf.measures(nil); err != nil {
-			return nil, err
-		}
-	}
-	if trecgen {
-		if opt.Measures, err = scenario.TrecGenMeasures(opt.Measures); err != nil {
-			return nil, cli.Usage(err)
-		}
-	}
-	q, err := mf.openQrels(opt.Warn)
-	if err != nil {
-		return nil, err
-	}
-	if opt.Measures == nil || !trecgen {
-		use := scenario.UseEval
-		if readings {
-			use = scenario.UseReadings
-		}
-		if opt.Measures, err = mf.selectOn(q, use); err != nil {
-			return nil, err
-		}
-	}
-	unitNote(q, opt.Measures, opt.Warn)
-	return q, nil
-}
-
-// evalReadings scores recorded readings (eval --readings) and, with
-// figures, prints their reading figures after the measures.
-func evalReadings(e *cli.Env, q *inex.Qrels, files []string, opt scenario.EvalOptions, report scenario.EvalReport, figures bool) error {
-	rds, err := scenario.OpenReadings(files)
-	if err != nil {
-		return err
-	}
-	results, err := scenario.EvaluateReadings(q, rds, opt)
-	if err != nil {
-		return err
-	}
-	if err := scenario.WriteEval(e.Stdout, results, opt.Measures, report); err != nil || !figures {
-		return err
-	}
-	if report.Format != scenario.FormatJSON {
-		fmt.Fprintln(e.Stdout) // JSON Lines: no blank line between
-	}
-	return scenario.WriteFigures(e.Stdout, q, rds, effort.DefaultScreen, effort.DefaultNR, report.Format, report.Digits)
 }
 
 // evalMemoryLimit is the soft memory limit of eval (unless GOMEMLIMIT says

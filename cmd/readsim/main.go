@@ -44,9 +44,10 @@ var program = &cli.Program{
 		"search":    {Run: runSearch},
 		"serve":     {Run: runServe, HandlesSignals: true},
 	},
-	Footer: "Run 'readsim help COMMAND' (or 'readsim COMMAND -h') for a command's flags; the README has examples.",
-	Status: exitStatus,
-	Stop:   scenario.RemoveTempFiles,
+	Footer:   "Run 'readsim help COMMAND' (or 'readsim COMMAND -h') for a command's flags; the README has examples.",
+	Status:   exitStatus,
+	BadUsage: badUsage,
+	Stop:     scenario.RemoveTempFiles,
 }
 
 //go:embed commands.txt
@@ -60,16 +61,26 @@ func init() {
 
 func main() { program.Main() }
 
-// exitStatus is the exit status of a command's error: 2 for a problem with
-// the user's input, as the library packages report it: a judgments, run or
-// topics file (inex.Error), an article or its DTD (article.Error,
-// article.DTDError), an article id several articles have
+// badUsage tells whether a command's error is bad usage as the library
+// packages report it: a request scenario cannot take
+// (scenario.RequestError: a measure name, a reading order, a mode, a flag
+// value) or a measure the request or its input cannot give
+// (scenario.MeasureError). cli.Program.Run reports it with the usage
+// line, exit status 2, as it does a cli.UsageError.
+func badUsage(err error) bool {
+	var re *scenario.RequestError
+	var me *scenario.MeasureError
+	return errors.As(err, &re) || errors.As(err, &me)
+}
+
+// exitStatus is the exit status of a command's error that is no bad usage:
+// 2 for a problem with the user's input, as the library packages report
+// it: a judgments, run or topics file (inex.Error), an article or its DTD
+// (article.Error, article.DTDError), an article id several articles have
 // (article.AmbiguousError), an articles folder or index
-// (index.InputError), a measure the input cannot give
-// (scenario.MeasureError), what a server is asked to serve
+// (index.InputError), what a server is asked to serve
 // (backend.InputError), or any other file readsim cannot read or parse
-// (inputError); 1 for any other failure. Bad usage (cli.UsageError) is 2
-// as well, decided by cli.Program.Run.
+// (inputError); 1 for any other failure.
 func exitStatus(err error) int {
 	if isBadInput(err) {
 		return 2
@@ -84,11 +95,10 @@ func isBadInput(err error) bool {
 	var ae *article.Error
 	var am *article.AmbiguousError
 	var xe *index.InputError
-	var me *scenario.MeasureError
 	var be *backend.InputError
 	var pe inputError
 	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &am) ||
-		errors.As(err, &xe) || errors.As(err, &me) || errors.As(err, &be) || errors.As(err, &pe)
+		errors.As(err, &xe) || errors.As(err, &be) || errors.As(err, &pe) || badUsage(err)
 }
 
 // inputError is bad input no library error type names (a file that cannot

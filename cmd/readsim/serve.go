@@ -4,25 +4,17 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"net"
 
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/web"
 	"github.com/readsim/readsim/web/backend"
 )
 
-// runServe implements `readsim serve` (backend.Serve).
-//
-// Decisions where cli.md is silent: --topics gives the topic titles and
-// the live system's own run (without it the simulation view offers the
-// --run runs only); --articles overrides the articles folder recorded in the
-// index (needed when the index was moved); --allow-origin widens the
-// WebSocket's same-origin check ("*" for any); the default address is
-// localhost:8080. Without --index, --qrels and --run serve the race and the
-// simulation view alone (no search, no live run): the articles come from
-// --articles when given, and every article without text is drawn as a
-// schematic; start-up says which runs lack text and for how many articles.
-// A running serve switches to a rebuilt index within
-// backend.DefaultReloadEvery, with the article pages and the live run made
-// from it (backend.Assembly.Watch).
+// runServe implements `readsim serve` (backend.Serve; what it serves
+// without an index or with --topics: backend.ServeConfig). Decisions where
+// cli.md is silent: the default address is localhost:8080; --allow-origin
+// widens the WebSocket's same-origin check ("*" for any).
 func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	var cfg backend.ServeConfig
 	var l backend.Listen
@@ -40,16 +32,13 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	switch {
-	case cfg.Index == "" && (cfg.Qrels == "" || len(cfg.Runs) == 0):
-		return cli.Usagef("--index is required (or --qrels with --run, to race runs without an index)")
-	case len(cfg.Runs) > 0 && cfg.Qrels == "":
-		return cli.Usagef("--run needs --qrels")
 	case cfg.LiveK < 1:
 		return cli.Usagef("--k must be at least 1")
 	case cfg.StudyTopics < 1:
 		return cli.Usagef("--study-topics must be at least 1")
-	case cfg.Study != "" && (cfg.Index == "" || cfg.Topics == ""):
-		return cli.Usagef("--study needs --index (participants search) and --topics (they are given topics)")
+	}
+	if err := cfg.Check(); err != nil {
+		return err
 	}
 	return serve(context.Background(), e, cfg, l)
 }
@@ -62,4 +51,43 @@ func serve(ctx context.Context, e *cli.Env, cfg backend.ServeConfig, l backend.L
 	cfg.Warn = func(s string) { fmt.Fprintf(e.Stderr, "readsim: warning: %s\n", s) }
 	l.URLs = e.Stdout
 	return backend.Serve(ctx, cfg, l)
+}
+
+// runDemo implements `readsim demo`: it indexes corpus-sample/
+// (backend.FindSample, or --sample) into backend.DemoIndexPath (an
+// unchanged sample is not read again; a changed one is updated), then
+// serves it with the sample's topics, judgments and runs
+// (backend.SampleConfig), the live system's own run included, and a
+// reading study at /study recording into backend.DemoStudyPath (--study
+// "" turns it off).
+//
+// Decision where cli.md is silent: the demo listens and prints its URLs
+// (with the QR code) first, then indexes, so that its first line is the
+// address to open.
+func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	l := backend.Listen{QR: true}
+	fs.StringVar(&l.Addr, "addr", ":8080", "listen address (`host:port`; all interfaces by default)")
+	dir := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
+	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
+	study := fs.String("study", backend.DemoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
+		return err
+	}
+	sample, err := backend.SampleConfig(*dir)
+	if err != nil {
+		return err
+	}
+	// The URL and its QR code first: indexing may take a while, and a
+	// browser opened on the URL meanwhile waits for the server.
+	if l.Listener, err = net.Listen("tcp", l.Addr); err != nil {
+		return fmt.Errorf("serving on %s: %w", l.Addr, err)
+	}
+	web.PrintURLs(e.Stdout, l.Listener.Addr(), true)
+	cfg, err := backend.IndexDemo(sample, backend.DemoIndexPath(), e.Stderr, e.StderrIsTerminal)
+	if err != nil {
+		l.Listener.Close()
+		return err
+	}
+	cfg.Study = *study
+	return serve(context.Background(), e, cfg, l)
 }

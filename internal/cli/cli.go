@@ -44,6 +44,11 @@ type Program struct {
 	// Status is the exit status of an error a command returns that is no
 	// UsageError (nil: 1 for every error).
 	Status func(error) int
+	// BadUsage tells whether an error a command returns that is no
+	// UsageError is bad usage all the same (a library's error for a request
+	// it cannot take): it is reported as a UsageError is, status 2. nil:
+	// none is.
+	BadUsage func(error) bool
 	// Stop is called when a signal stops a command (ExitOnSignal): it
 	// removes what must not be left behind.
 	Stop func()
@@ -91,8 +96,9 @@ func (p *Program) Main() {
 // 2; with help, -h or --help, the list and 0; with help COMMAND, the
 // command's help (COMMAND -h); with version, --version or -version, the
 // version line (Version) on e.Stdout; an unknown command is reported with
-// the list, status 2. A command's -h is status 0; a UsageError is reported
-// as "NAME COMMAND: problem" and the command's usage line, status 2; any
+// the list, status 2. A command's -h is status 0; a UsageError (or an
+// error p.BadUsage tells is bad usage) is reported as "NAME COMMAND:
+// problem" and the command's usage line, status 2; any
 // other error as "NAME COMMAND: error", with the status p.Status gives it.
 func (p *Program) Run(e *Env, args []string) int {
 	if len(args) == 2 && args[0] == "help" {
@@ -121,7 +127,10 @@ func (p *Program) Run(e *Env, args []string) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.Stderr, "%s %s: %v\nusage: %s %s %s\n", p.Name, c.Name, ue.Err, p.Name, c.Name, c.Synopsis)
+		err = ue.Err
+		fallthrough
+	case p.BadUsage != nil && p.BadUsage(err):
+		fmt.Fprintf(e.Stderr, "%s %s: %v\nusage: %s %s %s\n", p.Name, c.Name, err, p.Name, c.Name, c.Synopsis)
 		return 2
 	}
 	fmt.Fprintf(e.Stderr, "%s %s: %v\n", p.Name, c.Name, err)

@@ -88,6 +88,7 @@ func testProgram() *Program {
 			}
 			return 1
 		},
+		BadUsage: func(err error) bool { return err.Error() == "bad request" },
 	}
 	if err := p.Describe("# the commands\ngreet [-loud] NAME\n\tsay hello\n\nfail KIND\n\tfail as told\n"); err != nil {
 		panic(err)
@@ -120,6 +121,8 @@ func TestRun(t *testing.T) {
 		{[]string{"greet", "-x", "ann"}, 2, "", "tool greet: flag provided but not defined: -x\nusage: tool greet [-loud] NAME\n"},
 		{[]string{"fail", "broken"}, 1, "", "tool fail: broken\n"},
 		{[]string{"fail", "bad input"}, 2, "", "tool fail: bad input\n"},
+		// an error BadUsage tells is bad usage gets the usage line too
+		{[]string{"fail", "bad request"}, 2, "", "tool fail: bad request\nusage: tool fail KIND\n"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

@@ -14,11 +14,23 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web"
 )
 
 // ServeConfig says what a readsim server serves (readsim serve and demo).
+//
+// Decisions where cli.md is silent: Topics gives the topic titles and the
+// live system's own run (without it the simulation view offers the given
+// runs only); Articles overrides the articles folder recorded in the
+// index (needed when the index was moved). Without an index, judgments and
+// runs serve the race and the simulation view alone (no search, no live
+// run): the articles come from Articles when given, and every article
+// without text is drawn as a schematic; start-up says which runs lack text
+// and for how many articles. A running server switches to a rebuilt index
+// within DefaultReloadEvery, with the article pages and the live run made
+// from it (Assembly.Watch).
 type ServeConfig struct {
 	Index    string   // the index folder; "" means no search and no live run
 	Articles string   // the articles folder; "" means the one the index was built from
@@ -35,6 +47,22 @@ type ServeConfig struct {
 	StudyTopics int
 	// Say and Warn print what start-up tells and warns of (nil: nothing).
 	Say, Warn func(string)
+}
+
+// Check tells whether c can be served: an index, or judgments with runs
+// to race without one (no search, no live run); runs need judgments; a
+// study needs an index (participants search) and topics (they are given
+// topics). The error is a scenario.RequestError naming serve's flags.
+func (c ServeConfig) Check() error {
+	switch {
+	case c.Index == "" && (c.Qrels == "" || len(c.Runs) == 0):
+		return &scenario.RequestError{Err: errors.New("--index is required (or --qrels with --run, to race runs without an index)")}
+	case len(c.Runs) > 0 && c.Qrels == "":
+		return &scenario.RequestError{Err: errors.New("--run needs --qrels")}
+	case c.Study != "" && (c.Index == "" || c.Topics == ""):
+		return &scenario.RequestError{Err: errors.New("--study needs --index (participants search) and --topics (they are given topics)")}
+	}
+	return nil
 }
 
 // DefaultStudyTopics is how many topics a study's participant gets by

@@ -3,6 +3,7 @@ package backend
 import (
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/readsim/readsim/index"
@@ -52,5 +53,33 @@ func TestIndexSample(t *testing.T) {
 	// no folder: the one FindSample finds
 	if found, err := SampleConfig(""); err != nil || found.Articles != sample.Articles || found.Qrels != sample.Qrels {
 		t.Errorf(`SampleConfig(""): %+v, %v; want %+v`, found, err, sample)
+	}
+}
+
+// IndexDemo says what it does: on a terminal the count of articles
+// indexed, redrawn on one line, then the build's summary; the next time
+// that the unchanged index is reused.
+func TestIndexDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the sample")
+	}
+	sample, err := SampleConfig("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := filepath.Join(t.TempDir(), "idx")
+	var first, second strings.Builder
+	cfg, err := IndexDemo(sample, idx, &first, true)
+	if err != nil || cfg.Index != idx {
+		t.Fatalf("first: index %q, %v", cfg.Index, err)
+	}
+	if out := first.String(); !strings.HasPrefix(out, "\rreadsim demo: indexing the sample: ") || !strings.Contains(out, "/52 articles\nreadsim index: built ") {
+		t.Errorf("first run said %q", out)
+	}
+	if _, err := IndexDemo(sample, idx, &second, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := second.String(), "readsim demo: reusing the index of the sample in "+idx+" (52 articles, unchanged)\n"; got != want {
+		t.Errorf("second run said %q, want %q", got, want)
 	}
 }

@@ -3,6 +3,7 @@ package backend
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/readsim/readsim/scenario"
 )
 
 // TestServe serves an index of two articles on a free loopback port: the
@@ -81,6 +84,31 @@ func TestServeErrors(t *testing.T) {
 		err := Serve(context.Background(), tc.cfg, Listen{Addr: busy})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+// TestServeConfigCheck: what can be served without an index, and what a
+// study and runs need, each refusal a scenario.RequestError.
+func TestServeConfigCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  ServeConfig
+		err  string
+	}{
+		{"index", ServeConfig{Index: "x"}, ""},
+		{"race without an index", ServeConfig{Qrels: "q", Runs: []string{"r"}}, ""},
+		{"nothing", ServeConfig{}, "--index is required (or --qrels with --run, to race runs without an index)"},
+		{"judgments alone", ServeConfig{Qrels: "q"}, "--index is required"},
+		{"runs without judgments", ServeConfig{Index: "x", Runs: []string{"r"}}, "--run needs --qrels"},
+		{"study without topics", ServeConfig{Index: "x", Study: "s"}, "--study needs --index (participants search) and --topics"},
+		{"study without an index", ServeConfig{Qrels: "q", Runs: []string{"r"}, Topics: "t", Study: "s"}, "--study needs --index"},
+		{"study", ServeConfig{Index: "x", Topics: "t", Study: "s"}, ""},
+	} {
+		err := tc.cfg.Check()
+		var re *scenario.RequestError
+		if tc.err == "" && err != nil || tc.err != "" && (!errors.As(err, &re) || !strings.HasPrefix(err.Error(), tc.err)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.err)
 		}
 	}
 }

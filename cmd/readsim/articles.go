@@ -1,0 +1,331 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index"
+	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/render"
+	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+// articleFlags are the flags of every command that reads articles: where
+// their DTD is when it is not where the articles say, and their language.
+type articleFlags struct {
+	dtd  *string
+	lang *string
+}
+
+// addArticleFlags defines --dtd and --lang on fs.
+func addArticleFlags(fs *flag.FlagSet) *articleFlags {
+	return &articleFlags{
+		dtd:  fs.String("dtd", "", "the collection's DTD `FILE`, used when an article's DOCTYPE names a DTD that is neither beside it nor at the collection root (without one, the XHTML entities are built in)"),
+		lang: fs.String("lang", "", "the articles' language (`en`, zh, ja, ko…) instead of detecting it per article"),
+	}
+}
+
+// reader returns an article reader for the collection rooted at root ("" for
+// single files) that warns on e.Stderr, once, when a DTD is missing.
+func (f *articleFlags) reader(e *cli.Env, cmd, root string) (*article.Reader, error) {
+	lang := strings.TrimSpace(*f.lang)
+	if lang != "" && !article.ValidLang(lang) {
+		return nil, cli.Usagef("--lang %q: want a language tag such as en, zh, ja or ko", lang)
+	}
+	return &article.Reader{
+		Root: root,
+		DTD:  *f.dtd,
+		Lang: lang,
+		Warn: func(msg string) { fmt.Fprintf(e.Stderr, "readsim %s: warning: %s\n", cmd, msg) },
+	}, nil
+}
+
+func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	articles := fs.String("articles", "", "the folder of articles (`DIR`, searched recursively)")
+	idx := fs.String("index", "", "the index folder to build or update (`IDX`)")
+	elements := fs.String("elements", strings.Join(index.DefaultElements, ","), "candidate element names for browse, comma-separated")
+	rebuild := fs.Bool("rebuild", false, "build from scratch even if IDX is an up-to-date index")
+	workers := fs.Int("workers", 0, "parsing goroutines (0: one per CPU)")
+	shards := fs.Int("shards", 0, fmt.Sprintf("number of shards, built concurrently and searched in parallel (1–%d; 0: the index's own, or for a new index one per CPU but at most one per 8 MB of XML); a change rebuilds the index", index.MaxShards))
+	af := addArticleFlags(fs)
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
+		return err
+	}
+	if *articles == "" || *idx == "" {
+		return cli.Usagef("--articles and --index are required")
+	}
+	if *shards < 0 || *shards > index.MaxShards {
+		return cli.Usagef("--shards must be between 1 and %d (0: the default)", index.MaxShards)
+	}
+	// one reader for the whole collection: each DTD read once, a missing
+	// one reported once
+	rd, err := af.reader(e, "index", *articles)
+	if err != nil {
+		return err
+	}
+	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd, Elements: cli.CommaList(*elements)}
+	if len(opt.Elements) == 0 {
+		return cli.Usagef("--elements names no element")
+	}
+	progress, finish := cli.BytesBar(e)
+	if progress != nil {
+		opt.Progress = func(p index.Progress) { progress(p.Bytes, p.TotalBytes, p.String()) }
+	}
+	res, err := index.Build(opt)
+	finish()
+	if err != nil {
+		return err
+	}
+	for _, l := range res.Summary(*idx) {
+		fmt.Fprintf(e.Stderr, "readsim index: %s\n", l)
+	}
+	return nil
+}
+
+// retrievalFlags are the flags search and run share.
+type retrievalFlags struct {
+	idx                              string
+	k                                int
+	titleBoost, textBoost, threshold float64
+}
+
+func addRetrievalFlags(fs *flag.FlagSet, k int) *retrievalFlags {
+	r := &retrievalFlags{}
+	fs.StringVar(&r.idx, "index", "", "the index folder (`IDX`) built by readsim index")
+	fs.IntVar(&r.k, "k", k, "number of articles to fetch per query")
+	fs.Float64Var(&r.titleBoost, "title-boost", 2, "weight of the title field in fetch")
+	fs.Float64Var(&r.textBoost, "text-boost", 1, "weight of the text field in fetch")
+	fs.Float64Var(&r.threshold, "threshold", index.DefaultThreshold, "browse keeps the elements scoring at least this fraction of the best one (0 < t ≤ 1)")
+	return r
+}
+
+// options checks the flags and returns the search options they give.
+func (r *retrievalFlags) options() (index.Options, error) {
+	switch {
+	case r.idx == "":
+		return index.Options{}, cli.Usagef("--index is required")
+	case r.k <= 0:
+		return index.Options{}, cli.Usagef("--k must be positive")
+	}
+	o, err := index.NewOptions(r.titleBoost, r.textBoost, r.threshold)
+	if err != nil {
+		return o, cli.Usage(err)
+	}
+	return o, nil
+}
+
+func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	rf := addRetrievalFlags(fs, 10)
+	pos, err := cli.Parse(fs, args)
+	if err != nil {
+		return err
+	}
+	opt, err := rf.options()
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return cli.Usagef("no query")
+	}
+	text := strings.Join(pos, " ")
+	x, err := index.Open(rf.idx)
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	q, err := x.Prepare(text)
+	if errors.Is(err, index.ErrNoTerms) {
+		return cli.Usagef("query %q: %v", text, err)
+	}
+	if err != nil {
+		return err
+	}
+	ctx, stop := cli.Context()
+	defer stop()
+	res, err := x.Search(ctx, q, rf.k, opt)
+	if err != nil {
+		return err
+	}
+	if len(res) == 0 {
+		fmt.Fprintf(e.Stderr, "readsim search: no article matches %q\n", text)
+	}
+	w := bufio.NewWriter(e.Stdout)
+	if err := index.WriteResults(w, res, q); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	rf := addRetrievalFlags(fs, 100)
+	topicsFile := fs.String("topics", "", "the topic `FILE` (INEX 2009 or 2006 XML, or plain text \"id title…\" lines)")
+	task := fs.String("task", "ric", "ric, focused, bic (FOL text) or doc (TREC document run)")
+	runID := fs.String("run-id", "", "the run id column (default readsim-TASK)")
+	fields := fs.String("fields", "title", "topic fields that make the query, comma-separated: title, castitle, phrasetitle, description, narrative")
+	out := fs.String("out", "", "write the run to `FILE` (written beside, then renamed) instead of standard output")
+	if err := cli.ParseFlagsOnly(fs, args); err != nil {
+		return err
+	}
+	search, err := rf.options()
+	if err != nil {
+		return err
+	}
+	if *topicsFile == "" {
+		return cli.Usagef("--topics is required")
+	}
+	if err := scenario.CheckOutput(*out, *topicsFile); err != nil {
+		return cli.Usage(err)
+	}
+	opt := scenario.MakeRunOptions{Task: *task, K: rf.k, RunID: *runID, Search: search,
+		Warn: func(s string) { fmt.Fprintf(e.Stderr, "readsim run: %s\n", s) }}
+	if err := opt.Check(); err != nil {
+		return err
+	}
+	fieldNames, err := scenario.TopicFields(*fields)
+	if err != nil {
+		return err
+	}
+	ts, err := inex.OpenTopics(*topicsFile)
+	if err != nil {
+		return inputError{err}
+	}
+	x, err := index.Open(rf.idx)
+	if err != nil {
+		return err
+	}
+	defer x.Close()
+	ctx, stop := cli.Context()
+	defer stop()
+	run, err := scenario.MakeRun(ctx, x, scenario.TopicQueries(ts, fieldNames), opt)
+	if err != nil {
+		return err
+	}
+	return scenario.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return inex.WriteRun(w, run) })
+}
+
+// runInspect prints an article's length and elements (Article.WriteElements).
+func runInspect(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	af := addArticleFlags(fs)
+	pos, err := cli.Parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return cli.Usagef("want exactly one article file")
+	}
+	rd, err := af.reader(e, "inspect", "")
+	if err != nil {
+		return err
+	}
+	a, err := rd.ParseFile(pos[0])
+	if err != nil {
+		return err
+	}
+	return a.WriteElements(e.Stdout)
+}
+
+// runRender prints the page of one article, found by id anywhere under DIR
+// (article.Dir: a file name several files have is no id, and the plain id
+// is an input error naming the articles' paths, with a warning saying the
+// clash), with the passages checked by render.CheckPassages. The page is
+// standalone, to be saved as ID.xhtml in one folder: links to other
+// articles of DIR point to their page (render.PageLink), links to articles
+// not in DIR are plain text. The page's lang is the article's.
+func runRender(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	dir := fs.String("articles", "", "the folder of the articles (searched recursively)")
+	var passages cli.Strings
+	fs.Var(&passages, "passage", "a passage to anchor and highlight, `OFFSET:LENGTH` in characters (repeatable)")
+	noHighlight := fs.Bool("no-highlight", false, "start with the passage highlight switched off")
+	af := addArticleFlags(fs)
+	pos, err := cli.Parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *dir == "" {
+		return cli.Usagef("--articles is required")
+	}
+	if len(pos) != 1 {
+		return cli.Usagef("want exactly one ARTICLE_ID")
+	}
+	id := pos[0]
+	if !article.WellFormedID(id) {
+		return cli.Usagef("bad article id %q: an id is a file name without .xml, or a path below --articles without .xml (en/3951)", id)
+	}
+	var ps []effort.Span
+	for _, s := range passages {
+		p, err := effort.ParseSpan(s, 1<<40)
+		if err != nil {
+			return cli.Usagef("bad --passage %q: %v (want OFFSET:LENGTH, e.g. 120:45)", s, err)
+		}
+		ps = append(ps, p)
+	}
+	rd, err := af.reader(e, "render", *dir)
+	if err != nil {
+		return err
+	}
+	d, err := article.OpenDir(*dir)
+	if err != nil {
+		return err
+	}
+	d.Reader = rd
+	warn := func(s string) { fmt.Fprintf(e.Stderr, "readsim render: warning: %s\n", s) }
+	if w := article.ClashWarning(d.Clashes()); w != "" {
+		warn(w)
+	}
+	a, err := d.Parse(id)
+	if err != nil {
+		return err
+	}
+	id = a.ID
+	warnings, err := render.CheckPassages(ps, id, a.Len)
+	if err != nil {
+		return inputError{err}
+	}
+	for _, w := range warnings {
+		warn(w)
+	}
+	w := bufio.NewWriterSize(e.Stdout, 64<<10)
+	has := func(to string) bool { _, ok := d.Path(to); return ok }
+	opt := render.Options{NoHighlight: *noHighlight, ArticleURL: render.PageLinks(id, has)}
+	if err := render.Page(w, a, ps, opt); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+func runAssess(e *cli.Env, fs *flag.FlagSet, args []string) error {
+	dir := fs.String("articles", "", "folder of the articles the quotes are from (required)")
+	out := fs.String("out", "", "write the judgments to this file (atomically) instead of standard output")
+	pos, err := cli.Parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *dir == "" {
+		return cli.Usagef("want --articles DIR and one highlights file")
+	}
+	if err := scenario.CheckOutput(*out, pos[0]); err != nil {
+		return cli.Usage(err)
+	}
+	d, err := article.OpenDir(*dir)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(pos[0])
+	if err != nil {
+		return inputError{err}
+	}
+	defer f.Close()
+	js, err := scenario.Assess(f, pos[0], d.Parse)
+	if err != nil {
+		return err
+	}
+	return scenario.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return inex.WriteJudgments(w, js) })
+}
