@@ -82,23 +82,17 @@ func badUsage(err error) bool {
 // (backend.InputError), or any other file readsim cannot read or parse
 // (inputError); 1 for any other failure.
 func exitStatus(err error) int {
-	if isBadInput(err) {
-		return 2
-	}
-	return 1
-}
-
-// isBadInput tells whether err is a problem with the user's input
-// (exitStatus).
-func isBadInput(err error) bool {
 	var ie *inex.Error
 	var ae *article.Error
 	var am *article.AmbiguousError
 	var xe *index.InputError
 	var be *backend.InputError
 	var pe inputError
-	return errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &am) ||
-		errors.As(err, &xe) || errors.As(err, &be) || errors.As(err, &pe) || badUsage(err)
+	if errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &am) || errors.As(err, &xe) ||
+		errors.As(err, &be) || errors.As(err, &pe) || badUsage(err) {
+		return 2
+	}
+	return 1
 }
 
 // inputError is bad input no library error type names (a file that cannot

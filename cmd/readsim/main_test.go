@@ -155,3 +155,25 @@ func mustWriteFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// A request the library cannot take (scenario.RequestError) and a measure
+// the use cannot give (scenario.MeasureError) are bad usage: exit status
+// 2, the problem and the command's usage line, nothing on stdout.
+func TestLibraryUsageErrors(t *testing.T) {
+	q := "../../corpus-sample/judgments.qrels"
+	r := "../../corpus-sample/runs/ric.fol"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "--qrels", q, "--order", "sideways", r}, `readsim eval: unknown reading order "sideways"`},
+		{[]string{"compare", "--qrels", q, "-m", "num_rel_ret", "--doc-baseline", r}, "readsim compare: num_rel_ret: an official count; compare compares per-topic scores"},
+		{[]string{"replay", "--qrels", q, "--run", r, "--topic", "nosuch"}, "readsim replay: topic nosuch is not in both the run"},
+		{[]string{"serve", "--qrels", q}, "readsim serve: --index is required (or --qrels with --run"},
+	} {
+		status, stdout, stderr := runCLI(tc.args...)
+		if status != 2 || stdout != "" || !strings.HasPrefix(stderr, tc.want) || !strings.Contains(stderr, "\nusage: readsim "+tc.args[0]+" ") {
+			t.Errorf("%v: status %d, stdout %q, stderr %q; want 2 and %q with the usage line", tc.args, status, stdout, stderr, tc.want)
+		}
+	}
+}
