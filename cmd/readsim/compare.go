@@ -80,16 +80,23 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if *readings {
 		return compareReadings(e, q, pos, *baseline, copt, rf, f)
 	}
-	runs := make([]*inex.Run, len(pos))
-	for i, p := range pos {
-		if runs[i], err = inex.OpenRun(p, inex.RunOptions{Warn: eopt.Warn}); err != nil {
+	return compareRuns(e, q, pos, *baseline, copt, rf, f)
+}
+
+// compareRuns compares the runs of files, the baseline named by baseline
+// ("" for the last), and charts them with --plot.
+func compareRuns(e *cli.Env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf *reportFlags, f scenario.ReportFormat) error {
+	runs := make([]*inex.Run, len(files))
+	for i, p := range files {
+		var err error
+		if runs[i], err = inex.OpenRun(p, inex.RunOptions{Warn: copt.Eval.Warn}); err != nil {
 			return err
 		}
 	}
 	copt.Baseline = -1
-	if *baseline != "" {
-		if copt.Baseline = scenario.FindRun(*baseline, pos, runs); copt.Baseline < 0 {
-			return cli.Usagef("--baseline %q is none of the runs (give a run id, a file or a position)", *baseline)
+	if baseline != "" {
+		if copt.Baseline = scenario.FindRun(baseline, files, runs); copt.Baseline < 0 {
+			return cli.Usagef("--baseline %q is none of the runs (give a run id, a file or a position)", baseline)
 		}
 	}
 	cmp, err := scenario.Compare(q, runs, copt)
@@ -99,7 +106,8 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := rf.write(e, cmp, f); err != nil || rf.plot == "" {
 		return err
 	}
-	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Config: cfg, Group: sf.group, MergeOverlaps: sf.merge})
+	ev := copt.Eval
+	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Config: ev.Config, Group: ev.Group, MergeOverlaps: ev.MergeOverlaps})
 	if err != nil {
 		return err
 	}
