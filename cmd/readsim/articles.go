@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -148,9 +149,8 @@ func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := cli.Context()
-	defer stop()
-	res, err := x.Search(ctx, q, rf.k, opt)
+	// a signal ends the process (cli.ExitOnSignal): no context to cancel
+	res, err := x.Search(context.Background(), q, rf.k, opt)
 	if err != nil {
 		return err
 	}
@@ -202,9 +202,7 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	defer x.Close()
-	ctx, stop := cli.Context()
-	defer stop()
-	run, err := scenario.MakeRun(ctx, x, scenario.TopicQueries(ts, fieldNames), opt)
+	run, err := scenario.MakeRun(context.Background(), x, scenario.TopicQueries(ts, fieldNames), opt)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -38,12 +37,6 @@ func signalStatus(s os.Signal) int {
 		return 128 + int(n)
 	}
 	return 128 + int(syscall.SIGINT)
-}
-
-// Context is the context of a command's work: cancelled when a signal of
-// StopSignals arrives, so that an interrupt stops a search.
-func Context() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), StopSignals...)
 }
 
 // Warner returns a function that writes a line to w, safe for concurrent
