@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario/inex"
@@ -112,6 +113,7 @@ func Compare(q *inex.Qrels, runs []*inex.Run, opt CompareOptions) (*Comparison, 
 	ev := opt.Eval
 	ev.Config.DocBaseline = false
 	ev.comparing = true
+	ev.Warn = onceEach(ev.Warn) // the document baseline reads the first run again
 	var evs []*Evaluation
 	var names, files []string
 	for _, r := range runs {
@@ -131,6 +133,25 @@ func Compare(q *inex.Qrels, runs []*inex.Run, opt CompareOptions) (*Comparison, 
 		evs, files, names = append(evs, res), append(files, ""), append(names, names[0]+" (document baseline)")
 	}
 	return CompareEvaluations(evs, names, files, opt)
+}
+
+// onceEach returns warn saying each distinct message once (nil for nil);
+// safe for concurrent use, as warn must be.
+func onceEach(warn func(string)) func(string) {
+	if warn == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	said := map[string]bool{}
+	return func(msg string) {
+		mu.Lock()
+		seen := said[msg]
+		said[msg] = true
+		mu.Unlock()
+		if !seen {
+			warn(msg)
+		}
+	}
 }
 
 // CompareReadings compares recorded readings (EvaluateReading with

@@ -419,8 +419,8 @@ func TestCompareGenomics(t *testing.T) {
 // SelectMeasures: without names the defaults of the judgments and the use
 // (measures.md: the eleven on INEX judgments; trec_eval's usual measures
 // on TREC qrels, compare leaving out the four num_ counts; the reading
-// measures for readings); names as asked; an unknown name or an empty
-// list is an error.
+// measures for readings, those the judgments can give); names as asked;
+// an unknown name or an empty list is an error.
 func TestSelectMeasures(t *testing.T) {
 	inexQ := readQrels(t, "q.fol", "1 Q0 a 5 40 0 0:5\n")
 	trecQ := readQrels(t, "q.trec", "1 0 a 1\n1 0 b 0\n")
@@ -439,7 +439,11 @@ func TestSelectMeasures(t *testing.T) {
 		{"TREC eval", trecQ, UseEval, nil, trecCounts + trecScores, ""},
 		{"TREC compare", trecQ, UseCompare, nil, trecScores, ""},
 		{"readings", inexQ, UseReadings, nil, `AgP\Read gP[5]\Read ANCE[10]\LE(300,5) ANCE[10]\LE(2000,5) AP num_ret num_rel_ret`, ""},
-		{"readings compared", trecQ, UseCompareReadings, nil, `AgP\Read gP[5]\Read ANCE[10]\LE(300,5) ANCE[10]\LE(2000,5) AP`, ""},
+		{"readings compared", inexQ, UseCompareReadings, nil, `AgP\Read gP[5]\Read ANCE[10]\LE(300,5) ANCE[10]\LE(2000,5) AP`, ""},
+		// on judgments of whole documents, of those the ones that need no
+		// passage and no length
+		{"readings, TREC", trecQ, UseReadings, nil, "AP num_ret num_rel_ret", ""},
+		{"readings compared, TREC", trecQ, UseCompareReadings, nil, "AP", ""},
 		{"unknown", inexQ, UseEval, []string{"AP", "nope"}, "", `unknown measure "nope"`},
 		{"none", inexQ, UseEval, []string{","}, "", "no measure"},
 	} {

@@ -18,10 +18,13 @@ const (
 )
 
 // MeasureRequest is what a command is asked to measure against which
-// judgments: the --qrels, -m, --order, --compat, --offsets and --lengths of
-// eval, compare, fidelity and replay. Its methods check it in one order
-// for every command and return a RequestError for a request readsim
-// cannot take (a MeasureError for a measure that cannot serve the use).
+// judgments: the --qrels, -m, --order and --compat of eval, compare,
+// fidelity and replay, and the --offsets and --lengths of eval and compare.
+// Its methods (Check, then Judgments, then Select) hold the checks of the
+// measures that every such command makes, and return a RequestError for a
+// request readsim cannot take (a MeasureError for a measure that cannot
+// serve the use). The command's own checks (its arguments, --format) come
+// before or after them.
 type MeasureRequest struct {
 	Qrels   string   // the judgments file (required)
 	Names   []string // the measures asked (-m); none: the defaults
@@ -51,9 +54,10 @@ func requestErrorf(format string, a ...any) error {
 
 // Check checks the request before the judgments are read, in this order:
 // judgments named, the reading order, --compat, the measures named (their
-// names, and CheckMeasures without judgments except for eval, whose
-// measures are checked against the judgments; with --compat trecgen,
-// TrecGenMeasures). It returns the measures' configuration and the
+// names, "all" standing for every measure the use can give, and
+// CheckMeasures without judgments except for eval and recorded readings,
+// whose measures are checked against the judgments; with --compat
+// trecgen, TrecGenMeasures). It returns the measures' configuration and the
 // measures named (defaults when none are; nil when defaults is nil too:
 // the judgments' defaults are Select's).
 func (r *MeasureRequest) Check(defaults []string) (effort.Config, []effort.Measure, error) {
@@ -83,7 +87,9 @@ func (r *MeasureRequest) Check(defaults []string) (effort.Config, []effort.Measu
 	}
 	var ms []effort.Measure
 	if len(names) > 0 {
-		if ms, err = effort.ParseMeasures(names); err != nil {
+		// "all": every measure the use can give, before the judgments
+		// tell which of them they can (Select)
+		if ms, err = effort.ParseMeasureList(names, usable(effort.AllNames, r.Use, nil)); err != nil {
 			return cfg, nil, &RequestError{err}
 		}
 	}

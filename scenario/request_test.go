@@ -69,6 +69,27 @@ func TestMeasureRequestCheck(t *testing.T) {
 	if cfg, _, err := (&MeasureRequest{Qrels: "q", Order: "natural", Compat: CompatINEX}).Check(nil); err != nil || !cfg.CompatINEX {
 		t.Errorf("--compat inex: %+v %v", cfg, err)
 	}
+	// "all" is every measure the use can give: compare no count, the
+	// fidelity suite and replay no focused measure (no passage ranking)
+	for _, tc := range []struct {
+		use Use
+		bad func(effort.Measure) bool
+	}{
+		{UseCompare, effort.Measure.IsCount},
+		{UseCompareReadings, effort.Measure.IsFocused},
+		{UseFidelity, effort.Measure.IsFocused},
+		{UseReplay, effort.Measure.IsSpan},
+	} {
+		_, ms, err := (&MeasureRequest{Qrels: "q", Order: "natural", Names: []string{"all"}, Use: tc.use}).Check(nil)
+		if err != nil || len(ms) < 10 {
+			t.Errorf("use %d: -m all: %d measures, %v", tc.use, len(ms), err)
+		}
+		for _, m := range ms {
+			if tc.bad(m) {
+				t.Errorf("use %d: -m all holds %s", tc.use, m)
+			}
+		}
+	}
 }
 
 // TestMeasureRequestSelect: without -m the judgments' defaults (TREC
@@ -103,6 +124,18 @@ func TestMeasureRequestSelect(t *testing.T) {
 	var me *MeasureError
 	if _, err := r.Select(q, nil); !errors.As(err, &me) || !strings.Contains(err.Error(), "judgments of characters") {
 		t.Errorf("AgP on TREC qrels in compare: %v, want a MeasureError", err)
+	}
+	// recorded readings on judgments of whole documents: of
+	// effort.ReadingNames (AgP\Read, gP[5]\Read, two ANCE[10]\LE, AP,
+	// num_ret, num_rel_ret) those that need no passage or length
+	rr := MeasureRequest{Qrels: qrels, Order: "natural", Use: UseReadings}
+	ms, err = rr.Select(q, nil)
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.String())
+	}
+	if err != nil || strings.Join(got, " ") != "AP num_ret num_rel_ret" {
+		t.Errorf("readings on TREC qrels: %v %v, want AP num_ret num_rel_ret", got, err)
 	}
 	r.Offsets = "words"
 	var re *RequestError

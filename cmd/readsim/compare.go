@@ -152,7 +152,7 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	opt := scenario.FidelityOptions{Measures: ms, Config: cfg, Warn: cli.Warner(e.Stderr)}
-	q, err := inex.OpenQrels(sf.Qrels, opt.Warn)
+	q, err := sf.Judgments(opt.Warn)
 	if err != nil {
 		return err
 	}
@@ -197,8 +197,6 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usagef("unexpected argument %q (the run is given with --run)", pos[0])
 	case *run == "":
 		return cli.Usagef("--run is required")
-	case rd.T2I < 0 || rd.Screen < 1 || rd.NR < 1 || rd.Depth < 0:
-		return cli.Usagef("--t2i and --depth must be >= 0, --screen and --nr >= 1")
 	}
 	if err := scenario.CheckInputs([]string{sf.Qrels, *run}); err != nil {
 		return cli.Usage(err)
@@ -206,12 +204,15 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, sf.Qrels, *run); err != nil {
 		return cli.Usage(err)
 	}
+	if rd.T2I < 0 || rd.Screen < 1 || rd.NR < 1 || rd.Depth < 0 {
+		return cli.Usagef("--t2i and --depth must be >= 0, --screen and --nr >= 1")
+	}
 	if rd.Config, rd.Measures, err = sf.Check(nil); err != nil {
 		return err
 	}
 	rd.DocBaseline, rd.Group, rd.MergeOverlaps = *baseline, sf.group, sf.merge
 	warn := cli.Warner(e.Stderr)
-	q, err := inex.OpenQrels(sf.Qrels, warn)
+	q, err := sf.Judgments(warn)
 	if err != nil {
 		return err
 	}

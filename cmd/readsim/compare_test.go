@@ -95,6 +95,18 @@ func TestCompareCommand(t *testing.T) {
 			t.Errorf("%s: %v", n, err)
 		}
 	}
+	// The charts read as the comparison does: with --order best the reader
+	// of topic 1 reads a's relevant [500,510) right after the retrieved
+	// [200,300), so its effort to a is 1 screen, not 2: another NCE curve.
+	best := filepath.Join(t.TempDir(), "best")
+	if status, _, stderr := runCLI("compare", "--qrels", qrels, "-m", `ANCE[2]\LE(300,5)`, run, "--doc-baseline", "--order", "best", "--plot", best); status != 0 {
+		t.Fatalf("--plot --order best: %s", stderr)
+	}
+	natural, _ := os.ReadFile(filepath.Join(dir, "NCE-LE(300,5).svg"))
+	ordered, err := os.ReadFile(filepath.Join(best, "NCE-LE(300,5).svg"))
+	if err != nil || string(natural) == string(ordered) {
+		t.Errorf("NCE chart under --order best: %v, the same as under natural order", err)
+	}
 }
 
 // cols returns the columns of a compare --format tsv row that the checks

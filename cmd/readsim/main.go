@@ -5,9 +5,10 @@
 //
 // This package holds flag parsing and wiring only; the work is done in the
 // library packages (effort, scenario, index, render, web), the command-line
-// plumbing in internal/cli. Errors become exit statuses in one place
-// (exitStatus): 0 success, 1 a failure it explains, 2 bad usage or bad
-// input naming the file, the line and the problem.
+// plumbing in internal/cli. Errors become exit statuses in one place, this
+// file (badUsage: a library's bad usage, reported with the usage line;
+// exitStatus: every other error): 0 success, 1 a failure it explains, 2
+// bad usage or bad input naming the file, the line and the problem.
 package main
 
 import (
@@ -73,12 +74,13 @@ func badUsage(err error) bool {
 	return errors.As(err, &re) || errors.As(err, &me)
 }
 
-// exitStatus is the exit status of a command's error that is no bad usage:
-// 2 for a problem with the user's input, as the library packages report
-// it: a judgments, run or topics file (inex.Error), an article or its DTD
-// (article.Error, article.DTDError), an article id several articles have
-// (article.AmbiguousError), an articles folder or index
-// (index.InputError), what a server is asked to serve
+// exitStatus is the exit status of a command's error that is no bad usage
+// (a cli.UsageError or what badUsage tells: cli.Program.Run reports those,
+// status 2): 2 for a problem with the user's input, as the library
+// packages report it: a judgments, run or topics file (inex.Error), an
+// article or its DTD (article.Error, article.DTDError), an article id
+// several articles have (article.AmbiguousError), an articles folder or
+// index (index.InputError), what a server is asked to serve
 // (backend.InputError), or any other file readsim cannot read or parse
 // (inputError); 1 for any other failure.
 func exitStatus(err error) int {
@@ -89,7 +91,7 @@ func exitStatus(err error) int {
 	var be *backend.InputError
 	var pe inputError
 	if errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &am) || errors.As(err, &xe) ||
-		errors.As(err, &be) || errors.As(err, &pe) || badUsage(err) {
+		errors.As(err, &be) || errors.As(err, &pe) {
 		return 2
 	}
 	return 1

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -162,6 +163,8 @@ func mustWriteFile(t *testing.T, path, content string) {
 func TestLibraryUsageErrors(t *testing.T) {
 	q := "../../corpus-sample/judgments.qrels"
 	r := "../../corpus-sample/runs/ric.fol"
+	trec := filepath.Join(t.TempDir(), "trec.qrels")
+	mustWriteFile(t, trec, "2026001 0 1001 1\n")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -170,6 +173,10 @@ func TestLibraryUsageErrors(t *testing.T) {
 		{[]string{"compare", "--qrels", q, "-m", "num_rel_ret", "--doc-baseline", r}, "readsim compare: num_rel_ret: an official count; compare compares per-topic scores"},
 		{[]string{"replay", "--qrels", q, "--run", r, "--topic", "nosuch"}, "readsim replay: topic nosuch is not in both the run"},
 		{[]string{"serve", "--qrels", q}, "readsim serve: --index is required (or --qrels with --run"},
+		// found while evaluating: a measure of characters on judgments of
+		// whole documents; a simulated reader on judgments without lengths
+		{[]string{"eval", "--qrels", trec, "-m", "AgP", "../../corpus-sample/runs/doc.trec"}, `readsim eval: AgP\F(0.25): needs judgments of characters`},
+		{[]string{"fidelity", "--qrels", "../../corpus-sample/spans/judgments.txt"}, "readsim fidelity: ../../corpus-sample/spans/judgments.txt: span judgments give no document lengths"},
 	} {
 		status, stdout, stderr := runCLI(tc.args...)
 		if status != 2 || stdout != "" || !strings.HasPrefix(stderr, tc.want) || !strings.Contains(stderr, "\nusage: readsim "+tc.args[0]+" ") {

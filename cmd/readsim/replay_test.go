@@ -26,6 +26,10 @@ func simFiles(t *testing.T) (qrels, run string) {
 func TestReplayCommand(t *testing.T) {
 	qrels, run := simFiles(t)
 	out := filepath.Join(t.TempDir(), "trace.jsonl")
+	// a's results apart (b between them), and two results of a that overlap
+	interleaved, overlapping := filepath.Join(t.TempDir(), "il.fol"), filepath.Join(t.TempDir(), "ov.fol")
+	mustWriteFile(t, interleaved, "1 Q0 a 1 1.0 r 200 100\n1 Q0 b 2 0.5 r 50 100\n1 Q0 a 3 0.3 r 600 100\n")
+	mustWriteFile(t, overlapping, "1 Q0 a 1 1.0 r 200 100\n1 Q0 a 2 0.5 r 250 100\n")
 	cases := []struct {
 		name   string
 		args   []string
@@ -45,6 +49,8 @@ func TestReplayCommand(t *testing.T) {
 		{"bad order", []string{"--qrels", qrels, "--run", run, "--order", "sideways"}, 2, 0, "", "sideways"},
 		{"missing file", []string{"--qrels", qrels, "--run", run + ".missing"}, 2, 0, "", ".missing"},
 		{"focused measure", []string{"--qrels", qrels, "--run", run, "-m", "iP[0.01]"}, 2, 0, "", "focused"},
+		{"interleaved", []string{"--qrels", qrels, "--run", interleaved}, 2, 0, "", "reappears at line 3"},
+		{"overlapping", []string{"--qrels", qrels, "--run", overlapping}, 2, 0, "", "overlaps the one at line 1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,6 +92,18 @@ func TestReplayCommand(t *testing.T) {
 				t.Errorf("stderr not empty (no terminal, no bar): %q", stderr)
 			}
 		})
+	}
+	// --group opens a once with both its passages (in document order), at
+	// its first appearance; --merge-overlaps reads [200,300) ∪ [250,350) as
+	// one passage.
+	for _, c := range []struct{ run, flag, open string }{
+		{interleaved, "--group", `"doc":"a","seq":2,"len":1000,"nrc":10,"passages":[[200,300],[600,700]]}`},
+		{overlapping, "--merge-overlaps", `"doc":"a","seq":2,"len":1000,"nrc":10,"passages":[[200,350]]}`},
+	} {
+		status, stdout, stderr := runCLI("replay", "--qrels", qrels, "--run", c.run, c.flag)
+		if status != 0 || !strings.Contains(stdout, c.open) {
+			t.Errorf("%s: status %d, stderr %q; trace lacks %s:\n%s", c.flag, status, stderr, c.open, stdout)
+		}
 	}
 	// Topic 2 under the document baseline with the default reader (no T2I):
 	// d is read from 0 in one screen: [0,50) relevant then [50,100).

@@ -31,14 +31,14 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
+	if err := cfg.Check(); err != nil {
+		return err
+	}
 	switch {
 	case cfg.LiveK < 1:
 		return cli.Usagef("--k must be at least 1")
 	case cfg.StudyTopics < 1:
 		return cli.Usagef("--study-topics must be at least 1")
-	}
-	if err := cfg.Check(); err != nil {
-		return err
 	}
 	return serve(context.Background(), e, cfg, l)
 }

@@ -42,7 +42,8 @@ type Program struct {
 	// Footer is the last line of the list of commands.
 	Footer string
 	// Status is the exit status of an error a command returns that is no
-	// UsageError (nil: 1 for every error).
+	// UsageError and that BadUsage does not tell is bad usage (nil: 1 for
+	// every such error).
 	Status func(error) int
 	// BadUsage tells whether an error a command returns that is no
 	// UsageError is bad usage all the same (a library's error for a request
