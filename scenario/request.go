@@ -126,12 +126,7 @@ func (r *MeasureRequest) Select(q *inex.Qrels, warn func(string)) ([]effort.Meas
 	var ms []effort.Measure
 	var err error
 	if r.Compat == CompatTrecGen {
-		if len(r.Names) > 0 {
-			if ms, err = effort.ParseMeasures(r.Names); err != nil {
-				return nil, &RequestError{err}
-			}
-		}
-		ms, err = TrecGenMeasures(ms)
+		_, ms, err = r.Check(nil) // NIST's measures do not depend on q
 	} else if ms, err = SelectMeasures(r.Names, r.Use, q); err != nil {
 		err = &RequestError{err}
 	} else if r.Use == UseCompare || r.Use == UseCompareReadings {
