@@ -15,10 +15,22 @@ import (
 )
 
 // TestMain lets the test binary run as the readsim command inside the
-// scripts of TestScript (testscript installs it in the scripts' PATH).
+// scripts of TestScript (testscript installs it in the scripts' PATH). A
+// test that runs this binary again as a child of its own (the demo's and the
+// signal tests' children, marked by testBinaryEnv) runs the tests alone:
+// testscript's setup would leave its folder behind in a child stopped by a
+// signal.
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) != "readsim" && os.Getenv(testBinaryEnv) != "" {
+		os.Exit(m.Run())
+	}
+	os.Setenv(testBinaryEnv, "1")
 	testscript.Main(m, map[string]func(){"readsim": main})
 }
+
+// testBinaryEnv marks, in the environment of the test binary's children,
+// that testscript is set up by their parent.
+const testBinaryEnv = "READSIM_TESTSCRIPT_PARENT"
 
 // scriptDir holds the scripts of TestScript, one per console example of
 // README.md and docs/.
