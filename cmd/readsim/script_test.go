@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -166,10 +167,16 @@ func matchLine(want, got string) bool {
 	return regexp.MustCompile("^" + strings.Join(parts, ".*") + "$").MatchString(got)
 }
 
+// update makes TestExamplesHaveScripts write a script for each console
+// example that has none.
+var update = flag.Bool("update", false, "write a testdata/script/*.txtar for each console example of README.md and docs/ that has none")
+
 // TestExamplesHaveScripts checks that every console example of README.md
 // and docs/*.md is, byte for byte, the example file of a script in
 // testdata/script (so TestScript runs it), and that every script's example
-// is still shown somewhere.
+// is still shown somewhere. With -update it writes the missing scripts
+// (named after the document and the example's place in it); TestScript then
+// says whether their examples print what they show.
 func TestExamplesHaveScripts(t *testing.T) {
 	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	if err != nil {
@@ -177,13 +184,16 @@ func TestExamplesHaveScripts(t *testing.T) {
 	}
 	docs = append(docs, filepath.Join("..", "..", "README.md"))
 	shown := map[string]string{} // example → the document showing it
+	name := map[string]string{}  // example → a script name for -update
 	for _, doc := range docs {
 		b, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, ex := range consoleBlocks(string(b)) {
-			shown[ex] = filepath.Base(doc)
+		rel := strings.TrimPrefix(filepath.ToSlash(doc), "../../")
+		for i, ex := range consoleBlocks(string(b)) {
+			shown[ex] = rel
+			name[ex] = fmt.Sprintf("%s-%d", strings.NewReplacer("/", "-", ".md", "").Replace(strings.ToLower(rel)), i+1)
 		}
 	}
 	scripts, err := filepath.Glob(filepath.Join(scriptDir, "*.txtar"))
@@ -207,6 +217,14 @@ func TestExamplesHaveScripts(t *testing.T) {
 		}
 	}
 	for ex, doc := range shown {
+		if !tested[ex] && *update {
+			first, _, _ := strings.Cut(ex, "\n")
+			script := fmt.Sprintf("# %s: %s\nexample %s.console\n-- %s.console --\n%s", doc, strings.TrimPrefix(first, "$ "), name[ex], name[ex], ex)
+			if err := os.WriteFile(filepath.Join(scriptDir, name[ex]+".txtar"), []byte(script), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if !tested[ex] {
 			t.Errorf("%s: a console example no script runs (copy it into a testdata/script/*.txtar as NAME.console, checked with \"example NAME.console\"):\n%s", doc, ex)
 		}
