@@ -279,3 +279,28 @@ func TestMatchLines(t *testing.T) {
 		}
 	}
 }
+
+// TestParseConsole checks how a console example splits into commands and
+// their output, on cases worked out by hand.
+func TestParseConsole(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []consoleStep
+		bad  bool
+	}{
+		{text: "$ a\n", want: []consoleStep{{command: "a"}}},
+		{text: "$ a\nx\ny\n$ b\nz\n", want: []consoleStep{{"a", []string{"x", "y"}}, {"b", []string{"z"}}}},
+		{text: "$ a -m x \\\n    -m y\nout\n", want: []consoleStep{{"a -m x  -m y", []string{"out"}}}},
+		{text: "$ a\n\n", want: []consoleStep{{"a", []string{""}}}},
+		{text: "out\n$ a\n", bad: true},
+	} {
+		got, err := parseConsole(c.text)
+		if (err != nil) != c.bad {
+			t.Errorf("parseConsole(%q) error = %v, want an error: %v", c.text, err, c.bad)
+			continue
+		}
+		if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", c.want) {
+			t.Errorf("parseConsole(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
