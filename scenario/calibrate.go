@@ -36,12 +36,17 @@ type CalibrateOptions struct {
 // that showed new text, and U those including it, x lies in (L, U]. A
 // visit that may have ended for another reason only says x > L
 // (right-censored): the article's last visit in a topic whose `done` says
-// "found"; a last screen that showed no new non-relevant text (the reader
-// moved on after reading relevant text: no tolerance was reached there);
-// a last screen that reached the article's end or left no non-relevant
-// character unread. A trace of readsim replay says where its reader
-// stopped and why: its last read ends at the stop, so a stop with reason
-// "t2i" gives x = U exactly and "end" x ≥ U.
+// "found"; a visit in which the participant saw the article's last visible
+// character (the recording's stop says reason "end": the study page writes
+// it when a screen reached the end of the last text drawn, since what
+// follows it, trailing newlines or a folded block, is never on screen); a
+// last screen that showed no new non-relevant text (the reader moved on
+// after reading relevant text: no tolerance was reached there); a last
+// screen that reached the article's length or left no non-relevant
+// character unread. A trace of readsim replay (no times) says where its
+// reader stopped and why: its last read ends at the stop, so a stop with
+// reason "t2i" gives x = U exactly and "end" (it read every character) x ≥
+// U. docs/study.md states the rule.
 //
 // The tolerance's distribution is the nonparametric maximum-likelihood
 // estimate over these intervals (Turnbull 1976: masses on the innermost
@@ -55,7 +60,9 @@ type Calibration struct {
 	T2I, T2ILow, T2IHigh float64
 	// T2IBounded is false when the median lies past every visit that
 	// stopped (most visits were right-censored): the tolerance is then
-	// more than T2I.
+	// more than T2I (a bound, not an estimate), T2ILow the first character
+	// of the 95% interval and T2IHigh +Inf. T2IHigh is +Inf too when the
+	// median is bounded but too many resamples' are not.
 	T2IBounded bool
 	// Screen is the characters on screen at once: the median size of the
 	// full screens (the read events at one time; without times, each read
@@ -160,16 +167,21 @@ func tolerance(a *ReadArticle, scs []screen, length int, rel effort.Spans) (iv i
 	if last >= 0 {
 		before -= scs[last].nonrel
 	}
-	switch a.Stop {
-	case "t2i":
+	recorded := len(a.Views) > 0 && a.Views[0].T >= 0
+	switch {
+	case recorded:
+	case a.Stop == "t2i":
 		if total > 0 {
 			return interval{total - 1, total}, true, false
 		}
-	case "end":
+	case a.Stop == "end":
 		return interval{max(total-1, 0), unbounded}, false, true
 	}
+	// a recording's stop "end": the participant saw the article's last
+	// visible character (what follows it is never drawn)
+	sawEnd := recorded && a.Stop == "end"
 	unreadNonrel := length - rel.Clip(0, length).Len() - total
-	if last < 0 || a.Found || scs[last].nonrel == 0 || scs[last].end >= length || unreadNonrel <= 0 {
+	if last < 0 || a.Found || sawEnd || scs[last].nonrel == 0 || scs[last].end >= length || unreadNonrel <= 0 {
 		return interval{before, unbounded}, false, true
 	}
 	return interval{before, total}, false, false
@@ -680,7 +692,8 @@ func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 			Simulated jsonFloat `json:"simulated_AgP_T2Ip"`
 		}
 		out := struct {
-			T2I           float64            `json:"t2i"`
+			T2I           jsonFloat          `json:"t2i"`
+			T2IMoreThan   jsonFloat          `json:"t2i_more_than"`
 			T2ILow        float64            `json:"t2i_low"`
 			T2IHigh       jsonFloat          `json:"t2i_high"`
 			T2IBounded    bool               `json:"t2i_observed"`
@@ -694,8 +707,12 @@ func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 			RMSE          jsonFloat          `json:"rmse"`
 			Corr          jsonFloat          `json:"correlation"`
 			Topics        []topic            `json:"topics"`
-		}{c.T2I, c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact,
+		}{jsonFloat(c.T2I), jsonFloat(math.NaN()), c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact,
 			jsonFloat(c.RMSE), jsonFloat(c.Correlation), []topic{}}
+		if !c.T2IBounded {
+			// "reads everything": a bound, never a finite estimate
+			out.T2I, out.T2IMoreThan, out.T2IHigh = jsonFloat(math.NaN()), jsonFloat(c.T2I), jsonFloat(math.Inf(1))
+		}
 		for _, t := range c.Topics {
 			out.Topics = append(out.Topics, topic{t.Reading, t.Topic, jsonFloat(t.Recorded), jsonFloat(t.Simulated)})
 		}
@@ -704,9 +721,14 @@ func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 		return enc.Encode(out)
 	}
 	var b strings.Builder
-	t2i := fmt.Sprintf("%.0f characters (95%% interval %.0f–%.0f)", c.T2I, c.T2ILow, c.T2IHigh)
-	if !c.T2IBounded {
-		t2i = fmt.Sprintf("more than %.0f characters (most visits ended before the tolerance: found, read to the end, or left after relevant text)", c.T2I)
+	var t2i string
+	switch {
+	case !c.T2IBounded:
+		t2i = fmt.Sprintf("more than %.0f characters (95%% interval: more than %.0f; most visits ended before the tolerance: found, read to the end, or left after relevant text)", c.T2I, c.T2ILow-1)
+	case math.IsInf(c.T2IHigh, 1):
+		t2i = fmt.Sprintf("%.0f characters (95%% interval: more than %.0f, no upper bound: many visits ended before the tolerance)", c.T2I, c.T2ILow-1)
+	default:
+		t2i = fmt.Sprintf("%.0f characters (95%% interval %.0f–%.0f)", c.T2I, c.T2ILow, c.T2IHigh)
 	}
 	scr := fmt.Sprintf("%d characters", c.Screen)
 	if !c.ScreenBounded {
