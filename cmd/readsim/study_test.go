@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -137,4 +138,46 @@ func TestStudyFolderIsReadings(t *testing.T) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// A study whose topics have no judged article in the index (the INEX
+// topics over the sample's articles, as it were) is refused at start-up,
+// saying why, with exit status 2; one whose judgments meet the index says
+// how many of its topics can be scored. Judgments by hand: topic 2026001
+// judges only article 999999, which the sample does not have; then also
+// 1001, which it has.
+func TestServeStudyNeedsJudgedArticles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the sample")
+	}
+	cfg, _, tmp := demoSetup(t, &syncBuffer{}, &syncBuffer{})
+	cfg.Study = filepath.Join(tmp, "study")
+	for _, tc := range []struct {
+		qrels  string
+		status int
+		want   string
+	}{
+		{"2026001 Q0 999999 10 100 0 0:10\n", 2, "none of the study's 1 topics has a judged article in the index"},
+		{"2026001 Q0 999999 10 100 0 0:10\n2026002 Q0 1001 10 4621 0 0:10\n", 0, "reading study: 1 of 2 topics have a judged article in the index"},
+	} {
+		q := filepath.Join(tmp, "q.qrels")
+		if err := os.WriteFile(q, []byte(tc.qrels), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"serve", "--index", cfg.Index, "--topics", cfg.Topics, "--qrels", q, "--study", cfg.Study, "--addr", "127.0.0.1:0"}
+		if tc.status == 0 {
+			c := cfg
+			c.Qrels = q
+			stderr := &syncBuffer{}
+			serveLoopback(t, &cli.Env{Stdout: &syncBuffer{}, Stderr: stderr}, c, backend.Listen{RatePerSecond: -1})
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("start-up:\n%s\nwant %q", stderr, tc.want)
+			}
+			continue
+		}
+		status, _, stderr := runCLI(args...)
+		if status != tc.status || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%d %q, want %d and %q", status, stderr, tc.status, tc.want)
+		}
+	}
 }
