@@ -221,8 +221,8 @@ func TestStudyConsent(t *testing.T) {
 	if w.Code != http.StatusSeeOther || len(w.Result().Cookies()) != 0 {
 		t.Errorf("second consent: %d %v", w.Code, w.Result().Cookies())
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
-		t.Errorf("second consent: %d files, want the key and rotation.json", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("second consent: %d files, want the key, rotation.json and the consent text's copy", len(ents))
 	}
 	if b := readFile(t, filepath.Join(dir, "rotation.json")); b != "{\"next\":1}\n" {
 		t.Errorf("rotation.json %q, want the next position 1", b)
@@ -394,8 +394,8 @@ func TestStudyLimits(t *testing.T) {
 	if w.Code != 503 || len(w.Result().Cookies()) != 0 {
 		t.Errorf("a third participant: %d", w.Code)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
-		t.Errorf("%d files, want the 2 keys and rotation.json", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 4 {
+		t.Errorf("%d files, want the 2 keys, rotation.json and the consent text's copy", len(ents))
 	}
 	// the topic line is 100 bytes or so: three fit, a fourth does not
 	file := filepath.Join(dir, participantID(c)+".jsonl")
@@ -447,8 +447,8 @@ func TestStudyWithdraw(t *testing.T) {
 			t.Errorf("%s is still there", f)
 		}
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
-		t.Errorf("the other participant's files and rotation.json: %d, want 3", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 5 {
+		t.Errorf("the other participant's files, rotation.json, the consent text's copy and withdrawn.jsonl: %d, want 5", len(ents))
 	}
 	if w := post(s, c, `{"events":[{"ev":"query","topic":"T1","seq":2,"t":0,"q":"x"}]}`); w.Code != 403 {
 		t.Errorf("events after withdrawal: %d", w.Code)

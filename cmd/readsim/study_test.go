@@ -25,6 +25,8 @@ func TestServeStudyFlags(t *testing.T) {
 		{[]string{"serve", "--index", "x", "--study", "d"}, "--study needs --index"},
 		{[]string{"serve", "--qrels", "q", "--run", "r", "--topics", "t", "--study", "d"}, "--study needs --index"},
 		{[]string{"serve", "--index", "x", "--topics", "t", "--study", "d", "--study-topics", "0"}, "--study-topics must be at least 1"},
+		{[]string{"serve", "--index", "x", "--topics", "t", "--consent", "c.md"}, "--consent needs --study"},
+		{[]string{"serve", "--index", "x", "--topics", "t", "--trusted-proxy", "proxy.example"}, `--trusted-proxy: "proxy.example" is not an address or a CIDR`},
 	} {
 		status, _, stderr := runCLI(tc.args...)
 		if status != 2 || !strings.Contains(stderr, tc.want) {

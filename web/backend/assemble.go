@@ -45,6 +45,9 @@ type ServeConfig struct {
 	// StudyTopics the topics per participant (default DefaultStudyTopics).
 	Study       string
 	StudyTopics int
+	// Consent is the study's consent text (a file; "" the built-in text:
+	// web.ParseConsent gives the format).
+	Consent string
 	// Say and Warn print what start-up tells and warns of (nil: nothing).
 	Say, Warn func(string)
 }
@@ -61,6 +64,8 @@ func (c ServeConfig) Check() error {
 		return &scenario.RequestError{Err: errors.New("--run needs --qrels")}
 	case c.Study != "" && (c.Index == "" || c.Topics == ""):
 		return &scenario.RequestError{Err: errors.New("--study needs --index (participants search) and --topics (they are given topics)")}
+	case c.Consent != "" && c.Study == "":
+		return &scenario.RequestError{Err: errors.New("--consent needs --study (it is the study's consent text)")}
 	}
 	return nil
 }
@@ -347,6 +352,11 @@ func studyOptions(cfg ServeConfig, has func(string) bool) (*web.StudyOptions, er
 		judged = q.Topics
 	}
 	opt := &web.StudyOptions{Dir: cfg.Study, PerParticipant: cfg.StudyTopics}
+	if cfg.Consent != "" {
+		if opt.Consent, err = web.OpenConsent(cfg.Consent); err != nil {
+			return nil, &InputError{err}
+		}
+	}
 	var served []string // topics with a judged article the server has
 	for _, t := range ts {
 		if judged != nil && judged[t.ID] == nil {
