@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web/backend"
@@ -180,6 +182,93 @@ func TestServeStudyNeedsJudgedArticles(t *testing.T) {
 		status, _, stderr := runCLI(args...)
 		if status != tc.status || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%d %q, want %d and %q", status, stderr, tc.status, tc.want)
+		}
+	}
+}
+
+// readsim study on a folder made by hand: P-…1 read one topic of two and
+// its last batch was cut short by a crash (a torn line); P-…2 consented
+// two days ago and never read; P-…3 consented a minute ago and has not
+// read yet; P-…4 withdrew, but a crash left its recording. list says so;
+// export writes P-…1's whole lines only, with the consent text agreed to;
+// repair cuts the torn line; clear deletes P-…2's key only.
+func TestStudyCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "study")
+	out := filepath.Join(t.TempDir(), "export")
+	os.Mkdir(dir, 0o700)
+	now := time.Now().UTC()
+	hash := strings.Repeat("ab", 32)
+	key := func(n int, consented time.Time) {
+		id := fmt.Sprintf("P-%016d", n)
+		b := fmt.Sprintf(`{"participant":%q,"token_sha256":%q,"topics":["2026001","2026002"],"position":%d,"consented":%q,"consent_sha256":%q}`+"\n",
+			id, strings.Repeat("00", 32), n, consented.Format(time.RFC3339), hash)
+		if err := os.WriteFile(filepath.Join(dir, id+".json"), []byte(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole := `{"ev":"topic","topic":"2026001","seq":1,"t":0}` + "\n" + `{"ev":"done","topic":"2026001","seq":2,"t":5,"outcome":"gave up"}` + "\n"
+	torn := `{"ev":"topic","topic":"2026002","se`
+	write := func(name, s string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key(1, now.Add(-time.Hour))
+	write("P-0000000000000001.jsonl", whole+torn)
+	key(2, now.Add(-48*time.Hour))
+	key(3, now.Add(-time.Minute))
+	key(4, now.Add(-time.Hour))
+	write("P-0000000000000004.jsonl", whole)
+	write("withdrawn.jsonl", `{"participant":"P-0000000000000004","withdrawn":"2026-11-26T17:00:00Z"}`+"\n")
+	write("consent-"+hash[:16]+".txt", "Title: t\n")
+
+	status, stdout, stderr := runCLI("study", "list", dir)
+	if status != 0 {
+		t.Fatalf("list: %d %s", status, stderr)
+	}
+	for _, want := range []string{
+		"P-0000000000000001  " + now.Add(-time.Hour).Format(time.RFC3339) + "  abababababababab  2       1     2       reading; torn last line (35 bytes",
+		"P-0000000000000002", "2       0     0       no recording",
+		"P-0000000000000004", "withdrawn 2026-11-26T17:00:00Z",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("list lacks %q:\n%s", want, stdout)
+		}
+	}
+	if status, _, stderr := runCLI("study", "export", "--out", out, dir); status != 0 || !strings.Contains(stderr, "exported 1 reading(s)") || !strings.Contains(stderr, "left out 1 withdrawn") {
+		t.Errorf("export: %d %s", status, stderr)
+	}
+	ents, _ := os.ReadDir(out)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "P-0000000000000001.jsonl consent-"+hash[:16]+".txt" {
+		t.Errorf("export holds %s", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "P-0000000000000001.jsonl")); string(b) != whole {
+		t.Errorf("exported %q, want the whole lines", b)
+	}
+	if status, _, stderr := runCLI("study", "export", "--out", out, dir); status != 2 || !strings.Contains(stderr, "not empty") {
+		t.Errorf("export into a folder not empty: %d %s", status, stderr)
+	}
+	if status, _, stderr := runCLI("study", "repair", dir); status != 0 || !strings.Contains(stderr, "P-0000000000000001.jsonl: cut its torn last line (35 bytes)") {
+		t.Errorf("repair: %d %s", status, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "P-0000000000000001.jsonl")); string(b) != whole {
+		t.Errorf("repaired %q", b)
+	}
+	if status, _, stderr := runCLI("study", "clear", dir); status != 0 || !strings.Contains(stderr, "cleared P-0000000000000002") || strings.Contains(stderr, "P-0000000000000003") {
+		t.Errorf("clear: %d %s", status, stderr)
+	}
+	for n, want := range map[int]bool{1: true, 2: false, 3: true} {
+		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("P-%016d.json", n))); (err == nil) != want {
+			t.Errorf("after clear, key %d there: %v, want %v", n, err == nil, want)
+		}
+	}
+	for _, args := range [][]string{{"study", "list"}, {"study", "dance", dir}, {"study", "export", dir}, {"study", "list", filepath.Join(dir, "nope")}} {
+		if status, _, stderr := runCLI(args...); status != 2 || stderr == "" {
+			t.Errorf("%v: %d %s", args, status, stderr)
 		}
 	}
 }
