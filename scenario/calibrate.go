@@ -22,6 +22,69 @@ type CalibrateOptions struct {
 	Seed      uint64
 	// NR is the effort's NR (0: 5).
 	NR int
+	// Warn receives warnings (nil: none): the visits left out.
+	Warn func(string)
+}
+
+// ImplausibleFactor: a screen is implausible when it shows more than this
+// many times the characters of any other screen of the same reading (a
+// single read covering a whole 4,621-character article among screens of
+// 600): a recorder gone wrong, or a page zoomed out to nothing. Such a
+// visit is flagged in the figures and left out of calibration. A reading
+// needs at least three screens to tell.
+const ImplausibleFactor = 2
+
+// ImplausibleScreens returns, per article of rd, the size of its largest
+// screen when that screen is implausible (ImplausibleFactor); articles
+// without one are absent.
+func ImplausibleScreens(rd *Reading) map[*ReadArticle]int {
+	type sized struct {
+		a    *ReadArticle
+		size int
+	}
+	var screens []sized
+	for _, t := range rd.Topics {
+		for _, a := range t.Articles {
+			for i, v := range a.Views {
+				if i == 0 || !sameScreen(a.Views[i-1], v) {
+					screens = append(screens, sized{a: a})
+				}
+				screens[len(screens)-1].size += v.To - v.From
+			}
+		}
+	}
+	if len(screens) < 3 {
+		return nil
+	}
+	// the largest and second-largest sizes
+	first, second := -1, 0
+	for i, sc := range screens {
+		if first < 0 || sc.size > screens[first].size {
+			if first >= 0 {
+				second = max(second, screens[first].size)
+			}
+			first = i
+		} else {
+			second = max(second, sc.size)
+		}
+	}
+	big := screens[first]
+	if big.size <= ImplausibleFactor*second {
+		return nil
+	}
+	return map[*ReadArticle]int{big.a: big.size}
+}
+
+// lastVisited is the article of t seen last (its latest read), or nil.
+func lastVisited(t *ReadTopic) *ReadArticle {
+	var last *ReadArticle
+	var at int64 = -1
+	for _, a := range t.Articles {
+		if n := len(a.Views); n > 0 && a.Views[n-1].T >= at {
+			last, at = a, a.Views[n-1].T
+		}
+	}
+	return last
 }
 
 // Calibration is the simulated reader that best explains recorded readings.
@@ -79,8 +142,10 @@ type Calibration struct {
 	Agreement map[string]float64
 	// Visits counts the article visits used (judged articles with text
 	// read); Censored those right-censored (x > L: found, read to the end,
-	// or left after relevant text); Exact those of a replay's t2i stop.
-	Visits, Censored, Exact int
+	// left after relevant text, or the last of an abandoned topic); Exact
+	// those of a replay's t2i stop. Implausible counts the visits left out
+	// for an implausible screen (ImplausibleScreens).
+	Visits, Censored, Exact, Implausible int
 	// Topics compares, per reading and topic, the recorded AgP\Read with the
 	// fitted reader's AgP\T2Ip(T2I) over the same articles in the same order;
 	// RMSE and Correlation (Pearson) summarise them.
@@ -207,12 +272,28 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 	var visits []visit
 	var full, all []int
 	for _, rd := range readings {
+		odd := ImplausibleScreens(rd)
+		for a, size := range odd {
+			c.Implausible++
+			if opt.Warn != nil {
+				opt.Warn(fmt.Sprintf("%s: warning: article %s (line %d) shows %d characters on one screen, more than %d times any other screen of the reading: the visit is left out of calibration", rd.File, a.Doc, a.Line, size, ImplausibleFactor))
+			}
+		}
 		for _, t := range rd.Topics {
 			j := q.Topics[t.ID]
 			if j == nil {
 				continue
 			}
+			// a recorded topic without its done event was abandoned: its
+			// last visit ended for a reason the recording does not give
+			var abandoned *ReadArticle
+			if t.Start >= 0 && t.Outcome == "" {
+				abandoned = lastVisited(t)
+			}
 			for _, a := range t.Articles {
+				if odd[a] > 0 {
+					continue
+				}
 				jd := j.Docs[a.Doc]
 				var rel effort.Spans
 				length := a.Length
@@ -234,6 +315,9 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 				v := visit{order: a.Order, read: a.Read().Clip(0, jd.Length), shown: a.Shown.Clip(0, jd.Length), rel: jd.Rel, length: jd.Length}
 				var exact, censored bool
 				v.tol, exact, censored = tolerance(a, scs, jd.Length, jd.Rel)
+				if a == abandoned && !censored {
+					v.tol, exact, censored = interval{v.tol.Lo, unbounded}, false, true
+				}
 				if exact {
 					c.Exact++
 				}
@@ -704,10 +788,11 @@ func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 			Visits        int                `json:"visits"`
 			Censored      int                `json:"censored"`
 			Exact         int                `json:"exact"`
+			Implausible   int                `json:"implausible"`
 			RMSE          jsonFloat          `json:"rmse"`
 			Corr          jsonFloat          `json:"correlation"`
 			Topics        []topic            `json:"topics"`
-		}{jsonFloat(c.T2I), jsonFloat(math.NaN()), c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact,
+		}{jsonFloat(c.T2I), jsonFloat(math.NaN()), c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact, c.Implausible,
 			jsonFloat(c.RMSE), jsonFloat(c.Correlation), []topic{}}
 		if !c.T2IBounded {
 			// "reads everything": a bound, never a finite estimate
@@ -737,6 +822,9 @@ func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 	visits := fmt.Sprintf("%d (%d right-censored", c.Visits, c.Censored)
 	if c.Exact > 0 {
 		visits += fmt.Sprintf(", %d exact", c.Exact)
+	}
+	if c.Implausible > 0 {
+		visits += fmt.Sprintf("; %d left out for an implausible screen", c.Implausible)
 	}
 	visits += ")"
 	var orders []string

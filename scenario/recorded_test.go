@@ -1,0 +1,153 @@
+package scenario
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/scenario/inex"
+)
+
+// recording writes a recorded reading of topic 1: each visit is an
+// article and its screens' read ranges (one screen per time t), then the
+// topic's done event (outcome "": none, the topic abandoned).
+func recording(outcome string, visits ...string) string {
+	var b strings.Builder
+	seq, tm := 0, 0
+	line := func(format string, args ...any) {
+		seq++
+		tm += 10
+		fmt.Fprintf(&b, `{"topic":"1","seq":%d,"t":%d,`+format+"}\n", append([]any{seq, tm}, args...)...)
+	}
+	line(`"ev":"topic"`)
+	for _, v := range visits {
+		f := strings.Fields(v)
+		line(`"ev":"open","doc":%q`, f[0])
+		for _, r := range f[1:] {
+			var from, to int
+			fmt.Sscanf(r, "%d-%d", &from, &to)
+			line(`"ev":"read","doc":%q,"from":%d,"to":%d`, f[0], from, to)
+		}
+		line(`"ev":"stop","doc":%q`, f[0])
+	}
+	if outcome != "" {
+		line(`"ev":"done","outcome":%q`, outcome)
+	}
+	return b.String()
+}
+
+// byHandQrels: articles a, b and c of 5,000 characters, nothing relevant
+// but [4000,5000) of a.
+const byHandQrels = "1 Q0 a 1000 5000 4000 4000:1000\n1 Q0 b 0 5000 0\n1 Q0 c 0 5000 0\n"
+
+// Implausible screens by hand: screens of 600 and 650 characters and one
+// of 4,621 (more than twice 650) flag article c; 600, 650 and 1,300 (not
+// more than twice 650) flag nothing; two screens are too few to tell.
+func TestImplausibleScreens(t *testing.T) {
+	for _, tc := range []struct {
+		visits []string
+		want   string
+	}{
+		{[]string{"a 0-600", "b 0-650", "c 0-4621"}, "c:4621"},
+		{[]string{"a 0-600", "b 0-650", "c 0-1300"}, ""},
+		{[]string{"a 0-600 600-1200", "c 0-4621"}, "c:4621"},
+		{[]string{"a 0-600", "c 0-4621"}, ""},
+	} {
+		rd, err := ReadReading("r", strings.NewReader(recording("gave up", tc.visits...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for a, n := range ImplausibleScreens(rd) {
+			got = append(got, fmt.Sprintf("%s:%d", a.Doc, n))
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("%v: %v, want %s", tc.visits, got, tc.want)
+		}
+	}
+}
+
+// The implausible visit is flagged in the figures (table and JSON) and left
+// out of calibration with a warning naming the file, the article and its
+// line: two visits of 600-character screens remain.
+func TestImplausibleLeftOut(t *testing.T) {
+	q, err := inex.ReadQrels("q", strings.NewReader(byHandQrels), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := ReadReading("r.jsonl", strings.NewReader(recording("gave up", "a 0-600 600-1200", "b 0-600 600-1200", "c 0-4621")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	c, err := Calibrate(q, []*Reading{rd}, CalibrateOptions{Bootstrap: 10, Warn: func(s string) { warnings = append(warnings, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Visits != 2 || c.Implausible != 1 || len(warnings) != 1 || !strings.Contains(warnings[0], "r.jsonl: warning: article c (line 10) shows 4621 characters on one screen") {
+		t.Errorf("%d visits, %d implausible, warnings %q", c.Visits, c.Implausible, warnings)
+	}
+	var tbl, js bytes.Buffer
+	if err := WriteFigures(&tbl, q, []*Reading{rd}, effort.DefaultScreen, effort.DefaultNR, FormatTable, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFigures(&js, q, []*Reading{rd}, effort.DefaultScreen, effort.DefaultNR, FormatJSON, 2); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"implausible: a screen of 4621 characters (not calibrated)", "spaces and line breaks count as read characters", "relevant characters per minute"} {
+		if !strings.Contains(tbl.String(), want) {
+			t.Errorf("figures lack %q:\n%s", want, tbl.String())
+		}
+	}
+	if !strings.Contains(js.String(), `"doc":"c"`) || strings.Count(js.String(), `"implausible_screen":4621`) != 1 || strings.Count(js.String(), `"implausible_screen":null`) != 2 {
+		t.Errorf("JSON figures:\n%s", js.String())
+	}
+}
+
+// An abandoned topic (recorded, no done event) is not scored as a finished
+// one: eval leaves it out with a warning; the figures say "abandoned";
+// calibration right-censors its last visit. Here b's visit alone: two
+// screens of 600 non-relevant characters, x in (600, 1200] when the topic
+// is given up, x > 600 when abandoned.
+func TestAbandonedTopic(t *testing.T) {
+	q, err := inex.ReadQrels("q", strings.NewReader(byHandQrels), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		outcome  string
+		censored int
+		bounded  bool
+	}{{"gave up", 0, true}, {"", 1, false}} {
+		rd, err := ReadReading("r.jsonl", strings.NewReader(recording(tc.outcome, "b 0-600 600-1200")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Calibrate(q, []*Reading{rd}, CalibrateOptions{Bootstrap: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Censored != tc.censored || c.T2IBounded != tc.bounded || c.T2ILow != 601 {
+			t.Errorf("outcome %q: %d censored, T2I %v [%v, %v] observed %v", tc.outcome, c.Censored, c.T2I, c.T2ILow, c.T2IHigh, c.T2IBounded)
+		}
+		_, tops := Figures(q, rd, effort.DefaultScreen, effort.DefaultNR)
+		want := tc.outcome
+		if want == "" {
+			want = "abandoned"
+		}
+		if len(tops) != 1 || tops[0].Outcome != want {
+			t.Errorf("outcome %q: figures %+v", tc.outcome, tops)
+		}
+		ms, _ := effort.ParseMeasures([]string{`AgP\Read`})
+		var warnings []string
+		_, err = EvaluateReading(q, rd, EvalOptions{Measures: ms, Warn: func(s string) { warnings = append(warnings, s) }})
+		if tc.outcome != "" && (err != nil || len(warnings) != 0) {
+			t.Errorf("a topic given up: %v %q", err, warnings)
+		}
+		if tc.outcome == "" && (err == nil || !strings.Contains(err.Error(), "abandoned") || len(warnings) != 1 || !strings.Contains(warnings[0], "1 topic(s) were abandoned")) {
+			t.Errorf("an abandoned topic: %v %q", err, warnings)
+		}
+	}
+}
