@@ -151,3 +151,55 @@ func TestAbandonedTopic(t *testing.T) {
 		}
 	}
 }
+
+// The simulated reader's own traces agree with the censoring rule: a
+// replay of a reader who reads everything (no tolerance) stops every
+// visit with reason "end", each right-censored at x ≥ the non-relevant
+// characters of the whole article; so calibration says "more than N", N
+// one less than the most non-relevant characters of a judged article of
+// the run (worked out from the judgments and the run, not the trace). A
+// reader of tolerance 1,000 stops with "t2i" where it reaches it: every
+// visit that does is exact, and the others (articles with fewer
+// non-relevant characters) end censored.
+func TestCalibrateReplayReadsEverything(t *testing.T) {
+	q, err := inex.OpenQrels("../corpus-sample/judgments.qrels", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := inex.OpenRun("../corpus-sample/runs/ric.fol", inex.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	most, short := 0, 0
+	seen := map[string]bool{}
+	for _, rt := range run.Topics {
+		for _, r := range rt.Results {
+			j := q.Topics[rt.ID]
+			if j == nil || j.Docs[r.Article] == nil || seen[rt.ID+" "+r.Article] {
+				continue
+			}
+			seen[rt.ID+" "+r.Article] = true
+			d := j.Docs[r.Article]
+			nonrel := d.Length - d.NRC
+			most = max(most, nonrel)
+			if nonrel < 1000 {
+				short++
+			}
+		}
+	}
+	rd := replayReading(t, q, run, SimulatedReader{Screen: 600}, "all.jsonl")
+	c, err := Calibrate(q, []*Reading{rd}, CalibrateOptions{Bootstrap: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.T2IBounded || c.T2I != float64(most-1) || c.Censored != c.Visits || c.Visits != len(seen) {
+		t.Errorf("reads everything: T2I %v (observed %v), %d of %d visits censored; want more than %d, all %d censored", c.T2I, c.T2IBounded, c.Censored, c.Visits, most-1, len(seen))
+	}
+	rd = replayReading(t, q, run, SimulatedReader{T2I: 1000, Screen: 600}, "x1000.jsonl")
+	if c, err = Calibrate(q, []*Reading{rd}, CalibrateOptions{Bootstrap: 50}); err != nil {
+		t.Fatal(err)
+	}
+	if !c.T2IBounded || c.T2I != 1000 || c.Exact != len(seen)-short || c.Censored != short {
+		t.Errorf("x=1000: T2I %v (observed %v), %d exact, %d censored; want 1000, %d exact, %d censored", c.T2I, c.T2IBounded, c.Exact, c.Censored, len(seen)-short, short)
+	}
+}
