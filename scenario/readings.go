@@ -156,7 +156,27 @@ func OpenReading(path string) (*Reading, error) {
 		defer f.Close()
 		r = f
 	}
-	return ReadReading(path, r)
+	rd, err := ReadReading(path, r)
+	if err != nil && path != inex.Stdin {
+		err = tornLine(path, err)
+	}
+	return rd, err
+}
+
+// tornLine names a torn last line: when the error is at the file's last
+// line and that line has no newline (a batch of the study cut short by a
+// crash), the error says so and how to repair it, instead of the JSON
+// decoder's "unexpected EOF".
+func tornLine(path string, err error) error {
+	var ie *inex.Error
+	if !errors.As(err, &ie) || ie.Line == 0 {
+		return err
+	}
+	b, rerr := os.ReadFile(path)
+	if rerr != nil || len(b) == 0 || b[len(b)-1] == '\n' || bytes.Count(b, []byte{'\n'})+1 != ie.Line {
+		return err
+	}
+	return &inex.Error{File: path, Line: ie.Line, Err: errors.New("the last line is torn (cut short without its newline: a batch interrupted by a crash); readsim study repair DIR cuts it, readsim study export leaves it out")}
 }
 
 // OpenReadings opens every file of paths with OpenReading, in order; the

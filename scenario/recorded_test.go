@@ -3,6 +3,8 @@ package scenario
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -201,5 +203,26 @@ func TestCalibrateReplayReadsEverything(t *testing.T) {
 	}
 	if !c.T2IBounded || c.T2I != 1000 || c.Exact != len(seen)-short || c.Censored != short {
 		t.Errorf("x=1000: T2I %v (observed %v), %d exact, %d censored; want 1000, %d exact, %d censored", c.T2I, c.T2IBounded, c.Exact, c.Censored, len(seen)-short, short)
+	}
+}
+
+// A reading whose last line (the sixth, after five whole ones) is torn
+// (no newline: a batch cut short) is
+// refused naming that line as torn and the repair; a bad last line that
+// ends with its newline keeps the decoder's message.
+func TestTornLastLine(t *testing.T) {
+	dir := t.TempDir()
+	whole := recording("gave up", "a 0-600")
+	for _, tc := range []struct{ text, want string }{
+		{whole + `{"ev":"topic","topic":"2","se`, ":6: the last line is torn (cut short without its newline"},
+		{whole + `{"ev":"topic","topic":"2","se` + "\n", ":6: not a trace event"},
+	} {
+		path := filepath.Join(dir, "r.jsonl")
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := OpenReading(path); err == nil || !strings.Contains(err.Error(), path+tc.want) {
+			t.Errorf("%v, want %q", err, path+tc.want)
+		}
 	}
 }
