@@ -206,10 +206,10 @@ func TestCalibrateReplayReadsEverything(t *testing.T) {
 	}
 }
 
-// A reading whose last line (the sixth, after five whole ones) is torn
-// (no newline: a batch cut short) is
-// refused naming that line as torn and the repair; a bad last line that
-// ends with its newline keeps the decoder's message.
+// A reading whose last line (the sixth, after five whole ones) is torn (no
+// newline: a batch cut short) is refused naming that line as torn and the
+// repair; a bad last line that ends with its newline keeps the decoder's
+// message.
 func TestTornLastLine(t *testing.T) {
 	dir := t.TempDir()
 	whole := recording("gave up", "a 0-600")
