@@ -313,15 +313,15 @@ func (s *Server) handleWithdraw(w http.ResponseWriter, r *http.Request) {
 	if !s.studyForm(w, r) {
 		return
 	}
-	p := s.participantOf(r)
-	if p == nil {
-		// without the cookie: the withdrawal code shown at consent
-		r.ParseForm()
-		if code := r.PostForm.Get("code"); code != "" {
-			if p = s.study.byCode(code); p == nil {
-				s.studyPage(w, r, http.StatusNotFound, map[string]any{"State": "withdrawn", "Nothing": true, "BadCode": true, "Study": true})
-				return
-			}
+	// a withdrawal code names the participant withdrawn (from any phone,
+	// whoever its cookie names); without one, the cookie does
+	own := s.participantOf(r)
+	p := own
+	r.ParseForm()
+	if code := r.PostForm.Get("code"); code != "" {
+		if p = s.study.byCode(code); p == nil {
+			s.studyPage(w, r, http.StatusNotFound, map[string]any{"State": "withdrawn", "Nothing": true, "BadCode": true, "Study": true})
+			return
 		}
 	}
 	if p == nil {
@@ -334,7 +334,9 @@ func (s *Server) handleWithdraw(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusInternalServerError, "Your recording could not be deleted. Please try again, or tell the people running the study.")
 		return
 	}
-	setStudyCookie(w, r, "", 0)
+	if p == own {
+		setStudyCookie(w, r, "", 0)
+	}
 	s.studyPage(w, r, http.StatusOK, map[string]any{"State": "withdrawn", "Participant": p.id, "Study": true})
 }
 

@@ -62,7 +62,8 @@ func TestParseConsent(t *testing.T) {
 // TestStudyConsentOnRecord: the study's own consent text is shown; a
 // consent is stored with its time and the text's hash, the text itself
 // kept in the folder; the participant's page shows a withdrawal code with
-// which a phone without the cookie withdraws them; the withdrawal leaves a
+// which another phone (without the cookie, or with another participant's)
+// withdraws them; the withdrawal leaves a
 // tombstone with its time; a wrong code withdraws no one.
 func TestStudyConsentOnRecord(t *testing.T) {
 	dir := t.TempDir()
@@ -106,9 +107,12 @@ func TestStudyConsentOnRecord(t *testing.T) {
 	if w := post(s, ck, `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0}]}`); w.Code != 200 {
 		t.Fatalf("%d %s", w.Code, w.Body)
 	}
-	withdraw := func(code string) *httptest.ResponseRecorder {
+	withdraw := func(code string, cookies ...*http.Cookie) *httptest.ResponseRecorder {
 		r := httptest.NewRequest("POST", "/study/withdraw", strings.NewReader(url.Values{"code": {code}}.Encode()))
 		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for _, c := range cookies {
+			r.AddCookie(c)
+		}
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, r)
 		return w
@@ -117,9 +121,16 @@ func TestStudyConsentOnRecord(t *testing.T) {
 		t.Errorf("a wrong code: %d\n%s", w.Code, w.Body)
 	}
 	clock = clock.Add(48 * time.Hour)
-	// typed in lower case without dashes, from a phone without the cookie
-	if w := withdraw(strings.ToLower(strings.ReplaceAll(code, "-", " "))); w.Code != 200 || !strings.Contains(w.Body.String(), "is deleted") {
+	// typed in lower case without dashes, from a phone that holds another
+	// participant's cookie: the code's participant is withdrawn, the other
+	// kept with their cookie
+	other := consent(t, s)
+	w := withdraw(strings.ToLower(strings.ReplaceAll(code, "-", " ")), other)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), "is deleted") || !strings.Contains(w.Body.String(), p) {
 		t.Fatalf("withdraw by code: %d\n%s", w.Code, w.Body)
+	}
+	if len(w.Result().Cookies()) != 0 || !exists(filepath.Join(dir, participantID(other)+".json")) {
+		t.Errorf("the other participant's cookie or key is touched: %v", w.Result().Cookies())
 	}
 	for _, f := range []string{p + ".jsonl", p + ".json"} {
 		if exists(filepath.Join(dir, f)) {
