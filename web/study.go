@@ -22,9 +22,9 @@ import (
 //	POST /study/consent  consent=yes: a new participant (a random id and
 //	                     token, a cookie), then /study
 //	POST /study/events   a batch of events (studyevents.go) from the page
-//	POST /study/withdraw deletes the participant's recording and key (the
-//	                     cookie's participant, or code=: the withdrawal
-//	                     code shown at consent) and leaves a tombstone
+//	POST /study/withdraw deletes the participant's recording and key (code=:
+//	                     the withdrawal code's participant, else the
+//	                     cookie's) and leaves a tombstone
 //
 // The participant's pages (/, /search, /article/…) load /static/study.js,
 // which records in the page's own local storage and sends batches: the
@@ -334,10 +334,13 @@ func (s *Server) handleWithdraw(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusInternalServerError, "Your recording could not be deleted. Please try again, or tell the people running the study.")
 		return
 	}
+	data := map[string]any{"State": "withdrawn", "Participant": p.id, "Study": true}
 	if p == own {
 		setStudyCookie(w, r, "", 0)
+	} else if own != nil {
+		data["Keep"] = true // the phone's own participant goes on recording
 	}
-	s.studyPage(w, r, http.StatusOK, map[string]any{"State": "withdrawn", "Participant": p.id, "Study": true})
+	s.studyPage(w, r, http.StatusOK, data)
 }
 
 // handleStudyEvents serves POST /study/events: a batch is checked whole,

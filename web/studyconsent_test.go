@@ -129,7 +129,7 @@ func TestStudyConsentOnRecord(t *testing.T) {
 	if w.Code != 200 || !strings.Contains(w.Body.String(), "is deleted") || !strings.Contains(w.Body.String(), p) {
 		t.Fatalf("withdraw by code: %d\n%s", w.Code, w.Body)
 	}
-	if len(w.Result().Cookies()) != 0 || !exists(filepath.Join(dir, participantID(other)+".json")) {
+	if len(w.Result().Cookies()) != 0 || !exists(filepath.Join(dir, participantID(other)+".json")) || !strings.Contains(w.Body.String(), `data-keep="1"`) {
 		t.Errorf("the other participant's cookie or key is touched: %v", w.Result().Cookies())
 	}
 	for _, f := range []string{p + ".jsonl", p + ".json"} {

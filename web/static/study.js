@@ -325,7 +325,7 @@
 
   function studyPage(main) {
     const d = main.dataset;
-    if (d.state === 'withdrawn' || d.state === 'consent') {
+    if (d.state === 'withdrawn' && !d.keep || d.state === 'consent') {
       try { localStorage.removeItem(KEY); } catch (e) { /* off */ }
       return;
     }
