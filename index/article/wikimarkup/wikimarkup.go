@@ -17,7 +17,8 @@
 //     File:, 파일:, 文件: …) shows its caption only: the file name, its
 //     options (thumb, left, 200px …) and the closing "]]" are hidden; a link
 //     with no caption is hidden whole;
-//   - the brackets of a link left as text ("[[", "]]") are hidden;
+//   - the brackets of a link left as text ("[[", "]]") glued to its words
+//     are hidden;
 //   - doubled apostrophes are hidden; a pair on one line makes the text
 //     between them emphasis (two apostrophes italic, three bold);
 //   - an entity escaped twice ("&gt;" in the text) is shown as its character.
@@ -73,8 +74,9 @@ type Range struct {
 }
 
 // Find returns the ranges of a's text that hold leftover wiki markup,
-// sorted by Start and disjoint. Emphasis and Caption ranges never overlap
-// the Hide ranges around them.
+// sorted by Start (a Caption before a range that starts with it). The
+// ranges are disjoint but for the Caption ranges, which may hold other
+// ranges (emphasis in a caption); no Caption holds another.
 func Find(a *article.Article) []Range {
 	text := []rune(a.Text)
 	skip := make([]bool, len(text))
@@ -98,14 +100,20 @@ func Find(a *article.Article) []Range {
 		s = e + 1
 	}
 	f.entities()
-	sort.Slice(f.out, func(i, j int) bool { return f.out[i].Start < f.out[j].Start })
+	sort.Slice(f.out, func(i, j int) bool {
+		if f.out[i].Start != f.out[j].Start {
+			return f.out[i].Start < f.out[j].Start
+		}
+		return f.out[i].Kind == Caption && f.out[j].Kind != Caption
+	})
 	return f.out
 }
 
 type finder struct {
-	text  []rune
-	taken []bool // skipped (math) or already in a range
-	out   []Range
+	text     []rune
+	taken    []bool // skipped (math) or already in a range
+	out      []Range
+	captions [][2]int // the image captions of the line, marked last
 }
 
 // free reports whether no character of [s, e) is taken.
@@ -154,14 +162,23 @@ func (f *finder) line(s, e int) {
 	f.templates(s, e)
 	f.brackets(s, e)
 	f.quotes(s, e)
+	// captions, whole: they may hold emphasis (the other rules' ranges
+	// are disjoint)
+	for _, c := range f.captions {
+		f.out = append(f.out, Range{Start: c[0], End: c[1], Kind: Caption, Rule: "image-link"})
+	}
+	f.captions = f.captions[:0]
 }
 
 // brackets hides the "[[" and "]]" of links the converter left in the
-// line [s, e) ("netsuke]]s").
+// line [s, e): "[[" glued to the word after it, "]]" to the word before
+// ("netsuke]]s"); free-standing ones are text.
 func (f *finder) brackets(s, e int) {
 	t := f.text
 	for i := s; i+1 < e; i++ {
-		if (t[i] == '[' && t[i+1] == '[' || t[i] == ']' && t[i+1] == ']') && f.add(Range{Start: i, End: i + 2, Kind: Hide, Rule: "brackets"}) {
+		open := t[i] == '[' && t[i+1] == '[' && i+2 < e && !unicode.IsSpace(t[i+2])
+		shut := t[i] == ']' && t[i+1] == ']' && i > s && !unicode.IsSpace(t[i-1])
+		if (open || shut) && f.add(Range{Start: i, End: i + 2, Kind: Hide, Rule: "brackets"}) {
 			i++
 		}
 	}
@@ -220,8 +237,10 @@ func (f *finder) images(s, e int) {
 		}
 		f.add(Range{Start: start, End: capStart, Kind: Hide, Rule: "image-link"})
 		if capStart < close {
-			f.add(Range{Start: capStart, End: close, Kind: Caption, Rule: "image-link"})
+			// the caption is marked after the other rules of the line
+			// (emphasis in it: "The ''coat of arms''")
 			f.add(Range{Start: close, End: end, Kind: Hide, Rule: "image-link"})
+			f.captions = append(f.captions, [2]int{capStart, close})
 		} else if close < end {
 			f.add(Range{Start: close, End: end, Kind: Hide, Rule: "image-link"})
 		}
@@ -374,6 +393,7 @@ func Quiet(rs []Range) []int {
 // article, as it is shown: the Hide ranges left out, the Replace ranges
 // replaced by their character, the rest as it stands.
 func Display(s string, base int, rs []Range) string {
+	rs = Uncaptioned(rs)
 	end := base + utf8.RuneCountInString(s)
 	k := sort.Search(len(rs), func(i int) bool { return rs[i].End > base })
 	if k == len(rs) || rs[k].Start >= end {
@@ -397,4 +417,26 @@ func Display(s string, base int, rs []Range) string {
 		c++
 	}
 	return b.String()
+}
+
+// Uncaptioned returns the ranges of rs but the Captions: disjoint ranges.
+func Uncaptioned(rs []Range) []Range {
+	out := make([]Range, 0, len(rs))
+	for _, r := range rs {
+		if r.Kind != Caption {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Captions returns the Caption ranges of rs.
+func Captions(rs []Range) []Range {
+	var out []Range
+	for _, r := range rs {
+		if r.Kind == Caption {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -24,13 +24,17 @@ func parse(t *testing.T, xml string) *article.Article {
 // show writes the text as a reader sees it: hidden ranges left out,
 // emphasis as _x_ (italic) and *x* (bold), captions as {x}, entities
 // replaced.
-func show(text string, rs []Range) string {
+func show(text string, all []Range) string {
+	rs, caps := Uncaptioned(all), Captions(all)
 	var b strings.Builder
 	c := 0
-	k := 0
+	k, ck := 0, 0
 	for _, r := range text {
 		for k < len(rs) && rs[k].End <= c {
 			k++
+		}
+		if ck < len(caps) && caps[ck].Start == c {
+			b.WriteString("{")
 		}
 		in := k < len(rs) && rs[k].Start <= c
 		if in && c == rs[k].Start {
@@ -39,8 +43,6 @@ func show(text string, rs []Range) string {
 				b.WriteString("_")
 			case Bold:
 				b.WriteString("*")
-			case Caption:
-				b.WriteString("{")
 			case Replace:
 				b.WriteString(rs[k].Text)
 			}
@@ -54,9 +56,11 @@ func show(text string, rs []Range) string {
 				b.WriteString("_")
 			case Bold:
 				b.WriteString("*")
-			case Caption:
-				b.WriteString("}")
 			}
+		}
+		if ck < len(caps) && caps[ck].End == c+1 {
+			b.WriteString("}")
+			ck++
 		}
 		c++
 	}
@@ -78,12 +82,13 @@ func TestRules(t *testing.T) {
 		{"korean image", "<p>파일:Jeongjo.jpg|thumb|left|120px|차남 정조]]</p>", "<p>{차남 정조}</p>"},
 		{"image caption with emphasis element", "<p>Image:B-02.jpg|thumb|left|<it>Dongchimi</it> and banchan]]</p>", "<p>{Dongchimi and banchan}</p>"},
 		{"image without caption", "<p>File:Izu_city.jpg|thumb|\nIzu is</p>", "<p>\nIzu is</p>"},
+		{"emphasis in a caption", "<p>Image:A.png|thumb|The ''coat of arms'' of it]]</p>", "<p>{The _coat of arms_ of it}</p>"},
 		{"image in brackets", "<p>see [[Image:A.png|thumb|A map]] here</p>", "<p>see {A map} here</p>"},
 		{"quotes pair", "<p>the ''Oxford'' and '''Bold''' ones</p>", "<p>the _Oxford_ and *Bold* ones</p>"},
 		{"unpaired quotes", "<p><it>Prince of Wales''</it>, Sa'dabad</p>", "<p>Prince of Wales, Sa'dabad</p>"},
 		{"double escape", "<p>Kimchi &amp;gt; History &amp;amp; more</p>", "<p>Kimchi &gt; History &amp; more</p>"},
 		{"not an entity", "<p>AT&amp;T &amp; co</p>", "<p>AT&amp;T &amp; co</p>"},
-		{"link brackets", "<p>netsuke]]s and [[x</p>", "<p>netsukes and x</p>"},
+		{"link brackets", "<p>netsuke]]s and [[x, not ]]&gt; or [[ </p>", "<p>netsukes and x, not ]]&gt; or [[ </p>"},
 		{"math left alone", "<p><math>\\frac{a}{b}}</math> f''(x)</p>", "<p>\\frac{a}{b}} f(x)</p>"},
 		{"pipe in prose", "<p>a | b = c</p>", "<p>a | b = c</p>"},
 	} {
@@ -94,9 +99,11 @@ func TestRules(t *testing.T) {
 			if got := show(a.Text, rs); got != want {
 				t.Errorf("shown %q, want %q (ranges %+v)", got, want, rs)
 			}
-			for i, r := range rs {
-				if r.Start >= r.End || r.End > a.Len || i > 0 && rs[i-1].End > r.Start {
-					t.Errorf("range %d %+v: empty, outside the text or overlapping the one before", i, r)
+			for _, rs := range [][]Range{Uncaptioned(rs), Captions(rs)} {
+				for i, r := range rs {
+					if r.Start >= r.End || r.End > a.Len || i > 0 && rs[i-1].End > r.Start {
+						t.Errorf("range %d %+v: empty, outside the text or overlapping the one before", i, r)
+					}
 				}
 			}
 		})
