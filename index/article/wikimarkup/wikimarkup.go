@@ -361,9 +361,8 @@ func (f *finder) entities() {
 	text := string(f.text)
 	for _, m := range entity.FindAllStringIndex(text, -1) {
 		ref := text[m[0]:m[1]]
-		ch := html.UnescapeString(ref)
-		r, n := utf8.DecodeRuneInString(ch)
-		if ch == ref || n != len(ch) || r == utf8.RuneError || unicode.IsControl(r) {
+		ch, ok := Entity(ref)
+		if !ok {
 			continue
 		}
 		start := utf8.RuneCountInString(text[:m[0]])
@@ -439,4 +438,59 @@ func Captions(rs []Range) []Range {
 		}
 	}
 	return out
+}
+
+// Templates returns the character spans (start, end pairs, increasing) of
+// the outermost template elements of a (an infobox is
+// <template><name>Infobox Country</name><parameters>…): the renderer folds
+// them, the index does not analyse them, and no snippet starts in one.
+func Templates(a *article.Article) []int {
+	var out []int
+	for i := 0; i < len(a.Elements); i++ {
+		e := &a.Elements[i]
+		if e.Name == "template" {
+			if e.End > e.Start {
+				out = append(out, e.Start, e.End)
+			}
+			i = e.Next - 1
+		}
+	}
+	return out
+}
+
+// Union returns the union of span lists (start, end pairs, each list
+// increasing): increasing, disjoint, touching and overlapping spans joined.
+func Union(lists ...[]int) []int {
+	var all [][2]int
+	for _, l := range lists {
+		for i := 0; i+1 < len(l); i += 2 {
+			if l[i] < l[i+1] {
+				all = append(all, [2]int{l[i], l[i+1]})
+			}
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i][0] < all[j][0] })
+	var out []int
+	for _, sp := range all {
+		if n := len(out); n > 0 && sp[0] <= out[n-1] {
+			out[n-1] = max(out[n-1], sp[1])
+			continue
+		}
+		out = append(out, sp[0], sp[1])
+	}
+	return out
+}
+
+// Entity returns the character a doubly escaped entity reference stands
+// for ("&gt;" → ">"), and whether s is one (the Replace rule).
+func Entity(s string) (string, bool) {
+	if loc := entity.FindStringIndex(s); loc == nil || loc[0] != 0 || loc[1] != len(s) {
+		return "", false
+	}
+	ch := html.UnescapeString(s)
+	r, n := utf8.DecodeRuneInString(ch)
+	if ch == s || n != len(ch) || r == utf8.RuneError || unicode.IsControl(r) {
+		return "", false
+	}
+	return ch, true
 }

@@ -110,6 +110,32 @@ func TestRules(t *testing.T) {
 	}
 }
 
+// TestSpans: the template spans of an article, the union of span lists,
+// the entity rule's character.
+func TestSpans(t *testing.T) {
+	// text: "x" 0, "Infobox Country" 1-16, "Canberra" 16-24, "y" 24, template 25-26
+	a := parse(t, "<article><bdy><p>x</p><template><name>Infobox Country</name><parameters><capital>Canberra</capital></parameters></template><p>y</p><template><name>z</name></template></bdy></article>")
+	if got, want := fmt.Sprint(Templates(a)), "[1 24 25 26]"; got != want {
+		t.Errorf("Templates %s, want %s", got, want)
+	}
+	for _, tc := range []struct {
+		lists [][]int
+		want  string
+	}{
+		{[][]int{{0, 2, 5, 7}, {2, 3, 6, 9}, {20, 21}}, "[0 3 5 9 20 21]"},
+		{[][]int{nil, {4, 4, 1, 2}}, "[1 2]"},
+	} {
+		if got := fmt.Sprint(Union(tc.lists...)); got != tc.want {
+			t.Errorf("Union%v = %s, want %s", tc.lists, got, tc.want)
+		}
+	}
+	for s, want := range map[string]string{"&gt;": ">", "&amp;": "&", "&#233;": "é", "&nosuch;": "", "&gt;x": "", "&#0;": ""} {
+		if got, _ := Entity(s); got != want {
+			t.Errorf("Entity(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 // TestQuietDisplay: Quiet joins touching spans and keeps emphasis and
 // captions out; Display drops hidden text and replaces entities, from any
 // base offset.
