@@ -1250,28 +1250,8 @@ func (r *renderer) text(end int) {
 		if r.evi < len(r.ev) && r.ev[r.evi].at > r.c {
 			next = min(next, r.ev[r.evi].at)
 		}
-		for r.mi < len(r.mk) && r.mk[r.mi].End <= r.c {
-			r.mi++
-		}
-		var m *wikimarkup.Range
-		if r.mi < len(r.mk) {
-			if mr := &r.mk[r.mi]; mr.Start <= r.c {
-				next, m = min(next, mr.End), mr
-			} else {
-				next = min(next, mr.Start)
-			}
-		}
-		for r.ci < len(r.caps) && r.caps[r.ci].End <= r.c {
-			r.ci++
-		}
-		var cp *wikimarkup.Range
-		if r.ci < len(r.caps) {
-			if c := &r.caps[r.ci]; c.Start <= r.c {
-				next, cp = min(next, c.End), c
-			} else {
-				next = min(next, c.Start)
-			}
-		}
+		m := rangeAt(r.mk, &r.mi, r.c, &next)
+		cp := rangeAt(r.caps, &r.ci, r.c, &next)
 		nb := eb
 		if next < end {
 			nb = r.advance(next)
@@ -1295,6 +1275,26 @@ func (r *renderer) text(end int) {
 		r.c, r.b = next, nb
 	}
 	r.fire(false, false)
+}
+
+// rangeAt returns the range of rs (sorted, disjoint) that holds character
+// c, or nil; *i is the first range that does not end at or before c, moved
+// on; *next is lowered to the end of that range, or to the start of the
+// next one, so that a chunk of text from c to *next is wholly in or out of
+// a range.
+func rangeAt(rs []wikimarkup.Range, i *int, c int, next *int) *wikimarkup.Range {
+	for *i < len(rs) && rs[*i].End <= c {
+		*i++
+	}
+	if *i == len(rs) {
+		return nil
+	}
+	if m := &rs[*i]; m.Start <= c {
+		*next = min(*next, m.End)
+		return m
+	}
+	*next = min(*next, rs[*i].Start)
+	return nil
 }
 
 // openMarkup writes the start of the text from the cursor on that falls in
