@@ -99,7 +99,7 @@ func Find(a *article.Article) []Range {
 		f.line(s, e)
 		s = e + 1
 	}
-	f.entities()
+	f.entities(a.Text)
 	sort.Slice(f.out, func(i, j int) bool {
 		if f.out[i].Start != f.out[j].Start {
 			return f.out[i].Start < f.out[j].Start
@@ -148,17 +148,37 @@ func (f *finder) line(s, e int) {
 	if b == e {
 		return
 	}
-	ln := string(t[b:e])
-	switch {
-	case ln[0] == '|' && strings.ContainsRune(ln, '=') && !strings.HasPrefix(ln, "||"),
-		ln == "|-" || ln == "|}" || strings.HasPrefix(ln, "{|"):
-		f.add(Range{Start: b, End: e, Kind: Hide, Rule: "param-line"})
-		return
-	case strings.HasPrefix(ln, "{{") && !strings.Contains(ln, "}}"):
-		f.add(Range{Start: b, End: e, Kind: Hide, Rule: "template-open"})
+	// the characters the rules look for: most lines of prose hold none
+	var colon, other bool
+	for _, r := range t[b:e] {
+		switch r {
+		case ':':
+			colon = true
+		case '|', '{', '}', '[', ']', '\'':
+			other = true
+		}
+	}
+	if !colon && !other {
 		return
 	}
-	f.images(s, e)
+	if t[b] == '|' || t[b] == '{' {
+		ln := string(t[b:e])
+		switch {
+		case ln[0] == '|' && strings.ContainsRune(ln, '=') && !strings.HasPrefix(ln, "||"),
+			ln == "|-" || ln == "|}" || strings.HasPrefix(ln, "{|"):
+			f.add(Range{Start: b, End: e, Kind: Hide, Rule: "param-line"})
+			return
+		case strings.HasPrefix(ln, "{{") && !strings.Contains(ln, "}}"):
+			f.add(Range{Start: b, End: e, Kind: Hide, Rule: "template-open"})
+			return
+		}
+	}
+	if colon {
+		f.images(s, e)
+	}
+	if !other {
+		return
+	}
 	f.templates(s, e)
 	f.brackets(s, e)
 	f.quotes(s, e)
@@ -192,9 +212,41 @@ func trimEnd(t []rune, s, e int) int {
 	return e
 }
 
-// imagePrefix matches the namespace of an image link, in the collection's
-// languages.
-var imagePrefix = regexp.MustCompile(`(?i)(\[\[)?(image|file|파일|그림|文件|檔案|档案|图像|圖像|图片|圖片|ファイル|画像|datei|bild|fichier):`)
+// imageNamespaces are the namespaces of an image link, in the
+// collection's languages, lower-cased.
+var imageNamespaces = map[string]bool{
+	"image": true, "file": true, "파일": true, "그림": true, "文件": true, "檔案": true, "档案": true, "图像": true,
+	"圖像": true, "图片": true, "圖片": true, "ファイル": true, "画像": true, "datei": true, "bild": true, "fichier": true,
+}
+
+// imagePrefixes returns the [start, end) byte offsets in ln of the image
+// link prefixes ("Image:", "[[File:", "파일:"): a namespace of
+// imageNamespaces, in any case, that starts a word, its colon, and the
+// "[[" before it if any.
+func imagePrefixes(ln string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(ln); i++ {
+		if ln[i] != ':' {
+			continue
+		}
+		b := i
+		for b > 0 {
+			r, n := utf8.DecodeLastRuneInString(ln[:b])
+			if !unicode.IsLetter(r) {
+				break
+			}
+			b -= n
+		}
+		if b == i || !imageNamespaces[strings.ToLower(ln[b:i])] {
+			continue
+		}
+		if strings.HasSuffix(ln[:b], "[[") {
+			b -= 2
+		}
+		out = append(out, [2]int{b, i + 1})
+	}
+	return out
+}
 
 // imageOption matches the options of an image link that are not its caption.
 var imageOption = regexp.MustCompile(`(?i)^\s*(thumb|thumbnail|frame|framed|frameless|border|left|right|center|centre|none|upright(\s*=?\s*[0-9.]*)?|baseline|middle|top|bottom|text-top|text-bottom|sub|super|\d+(x\d+)?\s*px|x\d+px|(alt|link|page|class|lang|thumb|thumbtime|upright)\s*=.*)\s*$`)
@@ -202,7 +254,7 @@ var imageOption = regexp.MustCompile(`(?i)^\s*(thumb|thumbnail|frame|framed|fram
 // images finds image links in the line [s, e).
 func (f *finder) images(s, e int) {
 	ln := string(f.text[s:e])
-	for _, m := range imagePrefix.FindAllStringIndex(ln, -1) {
+	for _, m := range imagePrefixes(ln) {
 		start := s + utf8.RuneCountInString(ln[:m[0]])
 		rest := f.text[start+utf8.RuneCountInString(ln[m[0]:m[1]]) : e]
 		// the link ends at "]]", else at the end of the line
@@ -357,8 +409,10 @@ var entity = regexp.MustCompile(`&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-
 
 // entities finds doubly escaped entities: an entity reference standing in
 // the text, shown as its character.
-func (f *finder) entities() {
-	text := string(f.text)
+func (f *finder) entities(text string) {
+	if !strings.Contains(text, "&") {
+		return
+	}
 	for _, m := range entity.FindAllStringIndex(text, -1) {
 		ref := text[m[0]:m[1]]
 		ch, ok := Entity(ref)

@@ -212,3 +212,29 @@ func TestRealArticles(t *testing.T) {
 	}
 	t.Logf("ranges by rule %v; %d characters hidden", rules, hidden)
 }
+
+// BenchmarkFindWikipedia finds the leftover markup of every real article
+// (compare with index/article's BenchmarkParseWikipedia, their parse).
+func BenchmarkFindWikipedia(b *testing.B) {
+	d, err := article.OpenDir(shareddata.Wikipedia(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var as []*article.Article
+	size := 0
+	for _, id := range d.IDs() {
+		a, err := d.Parse(id)
+		if err != nil {
+			b.Fatal(err)
+		}
+		as = append(as, a)
+		size += len(a.Text)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, a := range as {
+			Find(a)
+		}
+	}
+}
