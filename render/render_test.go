@@ -411,6 +411,9 @@ var goldenCases = []struct {
 	{"2005", []effort.Span{{Start: 200, End: 400}, {Start: 1000, End: 1500}, {Start: 2758, End: 2763}}},
 	{"1105", []effort.Span{{Start: 60, End: 300}, {Start: 2100, End: 2400}}},
 	{"hostile", []effort.Span{{Start: 10, End: 25}, {Start: 96, End: 146}}},
+	// one in the infobox, one ending with the footnote mark, one in the
+	// hidden markup of a line
+	{"wikimarkup", []effort.Span{{Start: 51, End: 59}, {Start: 210, End: 223}, {Start: 256, End: 300}}},
 }
 
 // TestGolden guards against unintended changes to whole pages. The golden
