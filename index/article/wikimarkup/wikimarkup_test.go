@@ -1,6 +1,7 @@
 package wikimarkup
 
 import (
+	"encoding/xml"
 	"fmt"
 	"regexp"
 	"strings"
@@ -237,4 +238,44 @@ func BenchmarkFindWikipedia(b *testing.B) {
 			Find(a)
 		}
 	}
+}
+
+// FuzzFind: on any article text, the ranges lie in the text, the ranges
+// other than captions are sorted and disjoint, captions hold no other
+// caption, Replace ranges carry one character, and Quiet and Display keep
+// to the text.
+func FuzzFind(f *testing.F) {
+	for _, s := range []string{"|a = b\n}}x", "Image:a.png|thumb|The ''c'' d]]\ne", "&amp;gt; ''x'' '''y''' [[z]]", "파일:a.jpg|thumb|", "{{a|b}} IND}} 것이다.}}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var b strings.Builder
+		if err := xml.EscapeText(&b, []byte(text)); err != nil {
+			return
+		}
+		a, err := article.Parse(strings.NewReader("<article><p>"+b.String()+"</p></article>"), "f")
+		if err != nil {
+			return
+		}
+		rs := Find(a)
+		for _, l := range [][]Range{Uncaptioned(rs), Captions(rs)} {
+			for i, r := range l {
+				if r.Start < 0 || r.Start >= r.End || r.End > a.Len || i > 0 && l[i-1].End > r.Start {
+					t.Fatalf("range %d %+v of %q: outside the text or overlapping", i, r, a.Text)
+				}
+				if r.Kind == Replace && utf8.RuneCountInString(r.Text) != 1 {
+					t.Fatalf("replace %+v", r)
+				}
+			}
+		}
+		q := Quiet(rs)
+		for i := 1; i < len(q); i++ {
+			if q[i-1] >= q[i] && i%2 == 1 || q[i-1] > q[i] {
+				t.Fatalf("Quiet %v not increasing", q)
+			}
+		}
+		if d := Display(a.Text, 0, rs); utf8.RuneCountInString(d) > a.Len {
+			t.Fatalf("Display longer than the text: %q of %q", d, a.Text)
+		}
+	})
 }
