@@ -1,7 +1,12 @@
 package index
 
 import (
+	"context"
+	"html"
+	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"testing"
 
 	"github.com/readsim/readsim/internal/testfs"
@@ -63,4 +68,61 @@ func TestMarkupUnshown(t *testing.T) {
 			t.Errorf("%q: snippet %q, want %q", tc.q, res[0].Snippet, tc.snippet)
 		}
 	}
+}
+
+// leftover are the wiki markup patterns no snippet may show
+// (docs/articles.md).
+var leftover = regexp.MustCompile(`\|\s*thumb|thumb\s*\||\}\}|\{\{|''|&[a-z]+;|\]\]|(^|\s)\|[^|]*=`)
+
+// TestRealSnippetsClean searches the real articles for each article's
+// title and for words of their leftover markup: no snippet of any result
+// or passage shows leftover markup, and "thumb" finds only the article
+// where it is a word of the prose ("rule of thumb").
+func TestRealSnippetsClean(t *testing.T) {
+	x, _, _ := realIndex(t)
+	files, err := filepath.Glob(filepath.Join(realData, "*", "*.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"kimchi history", "birth place", "religion", "right", "jpg", "file image"}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := titleRE.FindSubmatch(b); m != nil {
+			queries = append(queries, html.UnescapeString(string(m[1])))
+		}
+	}
+	snippets := 0
+	for _, q := range queries {
+		pq, err := x.Prepare(q)
+		if err != nil {
+			continue // a title of stop words only
+		}
+		res, err := x.Search(context.Background(), pq, 10, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			all := []string{r.Snippet}
+			for _, p := range r.Passages {
+				all = append(all, Snippet(r.Doc, p, pq, 160))
+			}
+			for _, s := range all {
+				snippets++
+				if m := leftover.FindString(s); m != "" {
+					t.Errorf("%q: %s: snippet shows %q: %s", q, r.ID, m, s)
+				}
+			}
+		}
+	}
+	var ids []string
+	for _, r := range search(t, x, "thumb") {
+		ids = append(ids, r.ID)
+	}
+	if !reflect.DeepEqual(ids, []string{"54912"}) {
+		t.Errorf("thumb found %v, want only 54912 (Dew point: a rule of thumb)", ids)
+	}
+	t.Logf("%d queries, %d snippets", len(queries), snippets)
 }

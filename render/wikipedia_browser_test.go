@@ -146,7 +146,7 @@ func TestBrowserWikipedia(t *testing.T) {
 		if n := eval(`document.querySelectorAll("sup .rs-nav, a .rs-nav, sup .rs-pass, .rs-ref .rs-nav").length`); n > 0 {
 			t.Errorf("%s: %v arrows inside a footnote mark or a link", id, n)
 		}
-		if left, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(`+visibleText+`.match(/\|\s*thumb|thumb\s*\||\}\}|\{\{|''|&[a-z]+;|\]\]|(^|\n)\s*\|[^|\n]*=/g) || []).join(" ‖ ")`)); err != nil || left != "" {
+		if left, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(`+visibleText+`.match(/\|\s*thumb|thumb\s*\||\}\}|\{\{|''|&[a-z]+;|\]\]|(^|\n)\s*\|[^|\n]*=|(^|\n)[ \t]*\|[ \t]*(\n|$)|=[ \t]*\|[ \t]*(\n|$)/g) || []).join(" ‖ ")`)); err != nil || left != "" {
 			t.Errorf("%s: leftover markup shown: %s (%v)", id, left, err)
 		}
 		if empty, err := chromedp.Run(ctx, chromedp.Evaluate[string](emptyShells)); err != nil || empty != "" {

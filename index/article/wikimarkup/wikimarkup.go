@@ -7,7 +7,8 @@
 // say, the index does not analyse them (Quiet), and snippets leave them out
 // (Display). The rules, with examples, are in docs/articles.md:
 //
-//   - a template parameter line ("| birth_place = Daegu", "|諡號 =") and a
+//   - a template parameter line ("| birth_place = Daegu", "|諡號 =", a
+//     parameter ended by the next one's bar: "ICD9 = |", a lone "|") and a
 //     line opening a template ("{{Infobox …") are hidden whole;
 //   - a template's remnants are hidden: "}}" and a whole "{{…}}" on one
 //     line, and the word glued to "}}" when it is the template's
@@ -161,11 +162,12 @@ func (f *finder) line(s, e int) {
 	if !colon && !other {
 		return
 	}
-	if t[b] == '|' || t[b] == '{' {
-		ln := string(t[b:e])
+	if last := t[trimEnd(t, b, e)-1]; t[b] == '|' || t[b] == '{' || last == '|' {
+		ln := string(t[b:trimEnd(t, b, e)])
 		switch {
 		case ln[0] == '|' && strings.ContainsRune(ln, '=') && !strings.HasPrefix(ln, "||"),
-			ln == "|-" || ln == "|}" || strings.HasPrefix(ln, "{|"):
+			ln == "|" || ln == "|-" || ln == "|}" || strings.HasPrefix(ln, "{|"),
+			last == '|' && paramEnd.MatchString(ln):
 			f.add(Range{Start: b, End: e, Kind: Hide, Rule: "param-line"})
 			return
 		case strings.HasPrefix(ln, "{{") && !strings.Contains(ln, "}}"):
@@ -203,6 +205,10 @@ func (f *finder) brackets(s, e int) {
 		}
 	}
 }
+
+// paramEnd matches a template parameter written on a line of its own and
+// ended by the bar of the next ("ICD9        =  |").
+var paramEnd = regexp.MustCompile(`^[\pL\pN_ -]{1,40}=[^|]*\|$`)
 
 // trimEnd returns the end of [s, e) without its trailing white space.
 func trimEnd(t []rune, s, e int) int {

@@ -74,6 +74,8 @@ func TestRules(t *testing.T) {
 	for _, tc := range []struct{ name, body, want string }{
 		{"param lines", "\n|death_date = \n|birth_place = Daegu|religion = none\n}}}}<p>Kim was born.</p>",
 			"\n\n\n<p>Kim was born.</p>"},
+		{"lone bar and a parameter ended by a bar", "\n |\nICD9        =  |\n}}\n<p>Abdominal pain</p>", "\n \n\n\n<p>Abdominal pain</p>"},
+		{"prose with a bar and an equal sign", "<p>x = 1 | y</p>", "<p>x = 1 | y</p>"},
 		{"chinese param lines", "\n|逝世地點 =\n|諡號 =思悼\n}}<p>朝鮮</p>", "\n\n\n<p>朝鮮</p>"},
 		{"template open line", "\n{{Infobox Person\n| name = Kim\n}}\n<p>x</p>", "\n\n\n\n<p>x</p>"},
 		{"glued close", "<p>{{flagicon|IND}} New Delhi; PHI|1919}} Manila</p>", "<p> New Delhi;  Manila</p>"},
@@ -164,7 +166,7 @@ func TestQuietDisplay(t *testing.T) {
 
 // leftovers are the markup patterns that must not be in what a reader
 // sees of a real article.
-var leftovers = regexp.MustCompile(`\|\s*thumb|thumb\s*\||\}\}|\{\{|''|&[a-z]+;|\]\]|(?m)^\s*\|[^|\n]*=`)
+var leftovers = regexp.MustCompile(`\|\s*thumb|thumb\s*\||\}\}|\{\{|''|&[a-z]+;|\]\]|(?m)^\s*\|[^|\n]*=|(?m)^\s*\|\s*$|(?m)=\s*\|\s*$`)
 
 // TestRealArticles: on every real article, what is shown holds none of the
 // leftover patterns, and every rule that has a case in the collection
