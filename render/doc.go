@@ -73,7 +73,7 @@
 //     rules of package wikimarkup say (docs/articles.md): hidden text in a
 //     <span class="rs-x"> (CSS hides it), emphasis in <i class="rs-em"> or
 //     <b class="rs-em">, an image link's caption in <span class="rs-wcap">
-//     on a line of its own (with <br class="rs-ui"/>), a doubly escaped
+//     on a line of its own (with <br class="rs-ui"/>), labelled "Image", a doubly escaped
 //     entity as its character (<span class="rs-ui rs-rep">) before the
 //     hidden reference. Every character stays on the page.
 //   - Empty shells get the class rs-empty, which CSS hides: a section with

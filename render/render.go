@@ -1328,13 +1328,18 @@ func (r *renderer) openMarkup(m *wikimarkup.Range) string {
 // in the caption of an image link left as text, c (nil for none), and
 // returns its end tag: a span.rs-wcap, on a line of its own (a br before
 // it when text of its element precedes it on its line; the caller writes
-// one after it).
+// one after it), labelled "Image" as an image element is.
 func (r *renderer) openCaption(c *wikimarkup.Range) string {
 	if c == nil {
 		return ""
 	}
-	if r.c == c.Start && r.textBefore(c.Start) {
-		r.out = append(r.out, `<br class="rs-ui"/>`...)
+	if r.c == c.Start {
+		if r.textBefore(c.Start) {
+			r.out = append(r.out, `<br class="rs-ui"/>`...)
+		}
+		r.out = append(r.out, `<span class="rs-ui rs-wlabel"`...)
+		r.out = append(r.out, r.uiLang...)
+		r.out = append(r.out, `>Image</span>`...)
 	}
 	r.startTag("span", "rs-wcap", r.c)
 	r.out = append(r.out, '>')
