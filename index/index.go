@@ -20,6 +20,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/article/wikimarkup"
 )
 
 // Index is an open index, safe for concurrent searches. It can switch to
@@ -650,8 +651,10 @@ type StoredArticle struct {
 	Elems []Elem
 	// breaks are the word breaks between block elements, characters
 	breaks []int
-	// quiet are the spans of the header's metadata (start, end pairs,
-	// characters): they are not analysed (metadata)
+	// quiet are the spans a page does not show as they stand (start, end
+	// pairs, characters): the header's metadata, leftover wiki markup and
+	// templates (unshown); they are not analysed, and snippets leave them
+	// out
 	quiet []int
 	toks  []token
 }
@@ -856,6 +859,22 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	if e-s < width {
 		s = max(p.Start, e-width)
 	}
+	// what a page does not show (metadata, leftover wiki markup,
+	// infoboxes: quiet) is left out; a window that starts in it starts
+	// after it
+	ci := newCharIndex(d.Text)
+	for {
+		k := sort.Search(len(d.quiet)/2, func(k int) bool { return d.quiet[2*k+1] > s })
+		if k == len(d.quiet)/2 || d.quiet[2*k] > s || d.quiet[2*k+1] >= p.End {
+			break
+		}
+		e = min(e+d.quiet[2*k+1]-s, p.End)
+		s = d.quiet[2*k+1]
+		for s < e && strings.TrimSpace(ci.slice(s, s+1)) == "" {
+			s++
+		}
+	}
+	cut := s > p.Start && strings.TrimSpace(shownText(ci, d.quiet, p.Start, s)) != ""
 	// the marked ranges, merged
 	var marks [][2]int
 	for i := sort.Search(len(toks), func(i int) bool { return toks[i].start >= s }); i < len(toks) && toks[i].start < e; i++ {
@@ -869,20 +888,48 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 		}
 		marks = append(marks, [2]int{ms, me})
 	}
-	ci := newCharIndex(d.Text)
 	var b strings.Builder
-	if s > p.Start {
+	if cut {
 		b.WriteString("…")
 	}
 	at := s
 	for _, m := range marks {
-		b.WriteString(ci.slice(at, m[0]))
-		b.WriteString("[" + ci.slice(m[0], m[1]) + "]")
+		b.WriteString(shownText(ci, d.quiet, at, m[0]))
+		b.WriteString("[" + shownText(ci, d.quiet, m[0], m[1]) + "]")
 		at = m[1]
 	}
-	b.WriteString(ci.slice(at, e))
-	if e < p.End {
+	b.WriteString(shownText(ci, d.quiet, at, e))
+	if e < p.End && strings.TrimSpace(shownText(ci, d.quiet, e, p.End)) != "" {
 		b.WriteString("…")
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// shownText returns the characters [from, to) of ci's text as a page
+// shows them: the quiet spans left out, but for a doubly escaped entity
+// ("&gt;"), which is its character (wikimarkup.Entity).
+func shownText(ci *charIndex, quiet []int, from, to int) string {
+	k := sort.Search(len(quiet)/2, func(k int) bool { return quiet[2*k+1] > from })
+	if k == len(quiet)/2 || quiet[2*k] >= to {
+		return ci.slice(from, to)
+	}
+	var b strings.Builder
+	for at := from; at < to; {
+		if k < len(quiet)/2 && quiet[2*k] <= at {
+			qe := min(quiet[2*k+1], to)
+			if ch, ok := wikimarkup.Entity(ci.slice(quiet[2*k], quiet[2*k+1])); ok && at == quiet[2*k] && qe == quiet[2*k+1] {
+				b.WriteString(ch)
+			}
+			at = qe
+			k++
+			continue
+		}
+		next := to
+		if k < len(quiet)/2 {
+			next = min(next, quiet[2*k])
+		}
+		b.WriteString(ci.slice(at, next))
+		at = next
+	}
+	return b.String()
 }
