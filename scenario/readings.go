@@ -440,6 +440,12 @@ func (a *ReadArticle) add(s effort.Span, t int64, scr, line int) {
 // Read returns the characters read (their union).
 func (a *ReadArticle) Read() effort.Spans { return a.seen }
 
+// ErrAllAbandoned is EvaluateReading's error (wrapped in an *inex.Error
+// naming the file) for a reading whose every judged topic was abandoned: a
+// participant who left, or is still reading, before any done event.
+// EvaluateReadings passes over such a reading when others remain.
+var ErrAllAbandoned = errors.New("every judged topic of the reading was abandoned (no done event): nothing to score")
+
 // EvaluateReading scores a reading against q with the measures of opt (the
 // evaluator of readsim eval): each topic's articles in the order first
 // opened are the ranked list; an article's reading order is the order its
@@ -474,7 +480,7 @@ func EvaluateReading(q *inex.Qrels, rd *Reading, opt EvalOptions) (*Evaluation, 
 	}
 	if len(byID) == 0 && !opt.AllTopics {
 		if len(abandoned) > 0 {
-			return nil, &inex.Error{File: rd.File, Err: fmt.Errorf("every judged topic of the reading was abandoned (no done event): nothing to score")}
+			return nil, &inex.Error{File: rd.File, Err: ErrAllAbandoned}
 		}
 		return nil, &inex.Error{File: rd.File, Err: fmt.Errorf("the reading shares no topic with the judgments %s", q.File)}
 	}

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -150,6 +151,58 @@ func TestAbandonedTopic(t *testing.T) {
 		}
 		if tc.outcome == "" && (err == nil || !strings.Contains(err.Error(), "abandoned") || len(warnings) != 1 || !strings.Contains(warnings[0], "1 topic(s) were abandoned")) {
 			t.Errorf("an abandoned topic: %v %q", err, warnings)
+		}
+	}
+}
+
+// Among several readings, one whose every judged topic was abandoned (a
+// participant still reading) is passed over with a warning naming its file,
+// and the others are scored; alone, or with only such readings, it is an
+// error (ErrAllAbandoned).
+func TestEvaluateReadingsPassesOverAbandoned(t *testing.T) {
+	q, err := inex.ReadQrels("q", strings.NewReader(byHandQrels), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(name, outcome string) *Reading {
+		rd, err := ReadReading(name, strings.NewReader(recording(outcome, "b 0-600 600-1200")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rd
+	}
+	ms, _ := effort.ParseMeasures([]string{`AgP\Read`})
+	for _, tc := range []struct {
+		readings []*Reading
+		wantFile []string // files of the evaluations, in order; nil: an error
+		warnings int
+	}{
+		{[]*Reading{read("done.jsonl", "gave up"), read("left.jsonl", "")}, []string{"done.jsonl"}, 2},
+		{[]*Reading{read("left.jsonl", ""), read("done.jsonl", "found")}, []string{"done.jsonl"}, 2},
+		{[]*Reading{read("left.jsonl", "")}, nil, 1},
+		{[]*Reading{read("a.jsonl", ""), read("b.jsonl", "")}, nil, 4},
+	} {
+		var warnings []string
+		evs, err := EvaluateReadings(q, tc.readings, EvalOptions{Measures: ms, Warn: func(s string) { warnings = append(warnings, s) }})
+		if tc.wantFile == nil {
+			if !errors.Is(err, ErrAllAbandoned) {
+				t.Errorf("%d readings, all abandoned: error %v, want ErrAllAbandoned", len(tc.readings), err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		var files []string
+		for _, ev := range evs {
+			files = append(files, ev.File)
+		}
+		if strings.Join(files, " ") != strings.Join(tc.wantFile, " ") || len(warnings) != tc.warnings {
+			t.Errorf("evaluations of %v, warnings %q; want %v and %d warnings", files, warnings, tc.wantFile, tc.warnings)
+		}
+		if !strings.Contains(strings.Join(warnings, "\n"), "left.jsonl: warning: every judged topic was abandoned") {
+			t.Errorf("no warning names the abandoned reading: %q", warnings)
 		}
 	}
 }
