@@ -142,6 +142,11 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// nothing is read or written before the index folder is known to be
+	// one a build may replace
+	if err := checkTarget(opt.Index, opt.Articles); err != nil {
+		return nil, err
+	}
 	// The garbage collector keeps its own pace (GOGC): a build used to
 	// collect less often (GOGC 200) while its batches held every token;
 	// they hold token frequencies now (analyzedField), and GOGC 100 costs
