@@ -165,10 +165,22 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		return failed(&InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
 	}
 	hook("elements")
+	if err := checkShards(name, dir, m.Shards); err != nil {
+		return failed(err)
+	}
 	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
 	for i := range max(m.Shards, 1) {
-		ai, err := bleve.OpenUsing(shardDir(dir, i), cfg)
+		var ai bleve.Index
+		sd := shardDir(dir, i)
+		err := guard(name, sd, func() (err error) {
+			ai, err = bleve.OpenUsing(sd, cfg)
+			return err
+		})
 		if err != nil {
+			var de *DamagedError
+			if errors.As(err, &de) {
+				return failed(err)
+			}
 			if strings.Contains(err.Error(), "timeout") {
 				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked))
 			}
@@ -178,19 +190,25 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		hook("shard")
 	}
 	s.ranks = make([][]uint32, len(s.shards))
-	if err := parallel(len(s.shards), func(i int) error {
-		adv, err := s.shards[i].Advanced()
-		if err != nil {
+	if err := guard(name, dir, func() error {
+		return parallel(len(s.shards), func(i int) error {
+			adv, err := s.shards[i].Advanced()
+			if err != nil {
+				return err
+			}
+			r, err := adv.Reader()
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			s.ranks[i], err = idRanks(r)
 			return err
-		}
-		r, err := adv.Reader()
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		s.ranks[i], err = idRanks(r)
-		return err
+		})
 	}); err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return failed(err)
+		}
 		return failed(fmt.Errorf("index %s: %w", dir, err))
 	}
 	s.loadStats()
@@ -251,7 +269,8 @@ func (x *Index) acquire() *snapshot {
 
 // withSnapshot runs f on the current snapshot, holding a reference to it
 // for f's duration (a Reload meanwhile closes it only after f), or returns
-// errClosed when the index is closed.
+// errClosed when the index is closed. A panic of Bleve reading a damaged
+// segment is a DamagedError (guard).
 func withSnapshot[T any](x *Index, f func(s *snapshot) (T, error)) (T, error) {
 	s := x.acquire()
 	if s == nil {
@@ -259,7 +278,12 @@ func withSnapshot[T any](x *Index, f func(s *snapshot) (T, error)) (T, error) {
 		return zero, errClosed
 	}
 	defer s.release()
-	return f(s)
+	var out T
+	err := guard(x.dir, s.stamp.dir, func() (err error) {
+		out, err = f(s)
+		return err
+	})
+	return out, err
 }
 
 // snap returns the current snapshot, without a reference (for what stays

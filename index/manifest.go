@@ -190,18 +190,31 @@ func checkIndex(dir string, m *manifest) error {
 	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, elemDFName), err)
 	}
+	if m.Shards < 1 || m.Shards > MaxShards {
+		return fmt.Errorf("%s: %d shards, want 1 to %d", manifestPath(dir), m.Shards, MaxShards)
+	}
+	// a damaged segment would make the update panic in Bleve's own
+	// goroutines (its merger), where it cannot be recovered: the segments
+	// are checked first, and a damaged index is built again
+	if err := checkShards(dir, dir, m.Shards); err != nil {
+		return err
+	}
 	want := make([]uint64, m.Shards)
 	for _, e := range m.Articles {
 		want[shardOf(e.ID, m.Shards)]++
 	}
 	for i := range m.Shards {
 		sd := shardDir(dir, i)
-		ai, err := bleve.OpenUsing(sd, map[string]interface{}{"read_only": true, "bolt_timeout": "1s"})
-		if err != nil {
-			return fmt.Errorf("%s: %w", sd, err)
-		}
-		n, err := ai.DocCount()
-		ai.Close()
+		var n uint64
+		err := guard(dir, sd, func() error {
+			ai, err := bleve.OpenUsing(sd, map[string]interface{}{"read_only": true, "bolt_timeout": "1s"})
+			if err != nil {
+				return err
+			}
+			defer ai.Close()
+			n, err = ai.DocCount()
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", sd, err)
 		}
