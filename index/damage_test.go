@@ -1,0 +1,241 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// firstSegment returns the first segment file of shard 0 of the index idx.
+func firstSegment(t *testing.T, idx string) string {
+	t.Helper()
+	zaps, _ := filepath.Glob(filepath.Join(shardDir(idx, 0), "store", "*.zap"))
+	if len(zaps) == 0 {
+		t.Fatalf("no segment file in %s", shardDir(idx, 0))
+	}
+	return zaps[0]
+}
+
+// overwrite writes b at offset off of the file p.
+func overwrite(p string, off int64, b []byte) error {
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(b, off); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// breakKeepingChecksum makes the zap segment p unreadable to Bleve while
+// it passes verifySegment: its footer's sections offset points at the
+// last byte of the data, which says 127 fields follow (zapx/v16
+// loadFieldsNew then reads their offsets past the end, which panics), and
+// the CRC-32 is computed again over the changed bytes.
+func breakKeepingChecksum(p string) error {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	n := len(b) - zapFooterSize // the data
+	b[n-1] = 0x7f
+	foot := b[n:]
+	binary.BigEndian.PutUint64(foot[24:32], uint64(n-1)) // the sections offset
+	binary.BigEndian.PutUint32(foot[zapFooterSize-4:], crc32.ChecksumIEEE(b[:len(b)-4]))
+	return os.WriteFile(p, b, 0o600)
+}
+
+// damages are the ways issue 24 found to damage an index's segments,
+// each with the file the error must name (relative to the index).
+var damages = []struct {
+	name   string
+	damage func(t *testing.T, idx string) error
+	file   func(t *testing.T, idx string) string
+}{
+	{"truncated segment", func(t *testing.T, idx string) error {
+		p := firstSegment(t, idx)
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		return os.Truncate(p, st.Size()/2)
+	}, firstSegment},
+	{"segment cut to a few bytes", func(t *testing.T, idx string) error { return os.Truncate(firstSegment(t, idx), 10) }, firstSegment},
+	{"garbled segment", func(t *testing.T, idx string) error {
+		p := firstSegment(t, idx)
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		return overwrite(p, st.Size()/2, []byte(strings.Repeat("\xff", 64)))
+	}, firstSegment},
+	{"missing segment", func(t *testing.T, idx string) error { return os.Remove(firstSegment(t, idx)) }, firstSegment},
+	{"segment unreadable with a right checksum", func(t *testing.T, idx string) error { return breakKeepingChecksum(firstSegment(t, idx)) },
+		func(t *testing.T, idx string) string { return shardDir(idx, 0) }},
+	{"garbled root.bolt", func(t *testing.T, idx string) error {
+		return overwrite(filepath.Join(shardDir(idx, 0), "store", "root.bolt"), 0, []byte(strings.Repeat("\x00", 8192)))
+	}, func(t *testing.T, idx string) string { return filepath.Join(shardDir(idx, 0), "store", "root.bolt") }},
+	{"missing root.bolt", func(t *testing.T, idx string) error {
+		return os.Remove(filepath.Join(shardDir(idx, 0), "store", "root.bolt"))
+	}, func(t *testing.T, idx string) string { return filepath.Join(shardDir(idx, 0), "store", "root.bolt") }},
+	{"missing index_meta.json", func(t *testing.T, idx string) error {
+		return os.Remove(filepath.Join(shardDir(idx, 0), "index_meta.json"))
+	}, func(t *testing.T, idx string) string { return filepath.Join(shardDir(idx, 0), "index_meta.json") }},
+}
+
+// TestDamagedIndex damages an index each way of damages: Open fails with
+// a DamagedError naming the damaged file (never a panic, never an empty
+// index), and readsim index rebuilds it from scratch, saying why, into an
+// index that searches as a fresh one does.
+func TestDamagedIndex(t *testing.T) {
+	for _, tc := range damages {
+		t.Run(tc.name, func(t *testing.T) {
+			articles, idx, _ := buildTest(t)
+			file := tc.file(t, idx)
+			if err := tc.damage(t, idx); err != nil {
+				t.Fatal(err)
+			}
+			x, err := Open(idx)
+			var de *DamagedError
+			if !errors.As(err, &de) || de.File != file || !strings.Contains(err.Error(), file) {
+				t.Errorf("Open: %v, want a DamagedError naming %s", err, file)
+			}
+			if x != nil {
+				x.Close()
+			}
+			res, err := Build(BuildOptions{Articles: articles, Index: idx})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Full || res.Indexed != 3 || !strings.Contains(res.Rebuilt, file) {
+				t.Errorf("update: full=%v indexed=%d rebuilt=%q, want a full build of 3 naming %s", res.Full, res.Indexed, res.Rebuilt, file)
+			}
+			fresh := filepath.Join(t.TempDir(), "fresh")
+			if _, err := Build(BuildOptions{Articles: articles, Index: fresh}); err != nil {
+				t.Fatal(err)
+			}
+			x, y := openTest(t, idx), openTest(t, fresh)
+			for _, q := range []string{"fresnel lens", "bridge cables"} {
+				if a, b := search(t, x, q), search(t, y, q); !reflect.DeepEqual(a, b) || len(a) == 0 {
+					t.Errorf("%q: rebuilt %+v, fresh %+v", q, a, b)
+				}
+			}
+		})
+	}
+}
+
+// TestReloadIntoDamaged swaps a damaged build into the folder of an open
+// index (as readsim index does, the old folder removed): Reload fails with
+// a DamagedError and the index goes on answering from the build it has;
+// once a sound build is in place, Reload switches to it.
+func TestReloadIntoDamaged(t *testing.T) {
+	for _, tc := range damages {
+		t.Run(tc.name, func(t *testing.T) {
+			articles, idx, _ := buildTest(t)
+			x := openTest(t, idx)
+			before := search(t, x, "fresnel lens")
+			if len(before) != 2 {
+				t.Fatalf("%d results before, want 1001 and 3001", len(before))
+			}
+			os.WriteFile(filepath.Join(articles, "4001.xml"), []byte(`<article><header><title>Fresnel zones</title></header><bdy><p>Fresnel lens zones.</p></bdy></article>`), 0o644)
+			next := filepath.Join(filepath.Dir(idx), "next")
+			if _, err := Build(BuildOptions{Articles: articles, Index: next}); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.damage(t, next); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(idx, idx+".old-1"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(next, idx); err != nil {
+				t.Fatal(err)
+			}
+			os.RemoveAll(idx + ".old-1")
+			switched, err := x.Reload()
+			var de *DamagedError
+			if switched || !errors.As(err, &de) {
+				t.Errorf("Reload into a damaged build: switched %v, %v; want a DamagedError", switched, err)
+			}
+			if got := search(t, x, "fresnel lens"); !reflect.DeepEqual(got, before) {
+				t.Errorf("after the failed reload: %+v, want the old build's %+v", got, before)
+			}
+			if _, err := Build(BuildOptions{Articles: articles, Index: idx}); err != nil {
+				t.Fatal(err)
+			}
+			if switched, err := x.Reload(); !switched || err != nil || x.Articles() != 4 {
+				t.Errorf("Reload after the repair: switched %v, %v, %d articles; want the 4 of the repaired build", switched, err, x.Articles())
+			}
+		})
+	}
+}
+
+// TestGuardedPanics checks the boundary itself: a panic in a request (on
+// the caller's goroutine or on one of parallel's) is a DamagedError
+// naming the index, and the index still answers after it.
+func TestGuardedPanics(t *testing.T) {
+	_, idx, _ := buildTest(t)
+	x := openTest(t, idx)
+	for _, tc := range []struct {
+		name string
+		f    func(s *snapshot) (int, error)
+	}{
+		{"caller", func(*snapshot) (int, error) { panic("runtime error: slice bounds out of range [:99948]") }},
+		{"parallel", func(*snapshot) (int, error) {
+			return 0, parallel(3, func(i int) error {
+				if i == 1 {
+					var b []byte
+					_ = b[5] // an index out of range, as zap's
+				}
+				return nil
+			})
+		}},
+	} {
+		_, err := withSnapshot(x, tc.f)
+		var de *DamagedError
+		if !errors.As(err, &de) || de.Index != idx || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("%s: %v, want a DamagedError of %s saying what Bleve said", tc.name, err, idx)
+		}
+	}
+	if got := search(t, x, "bridge"); len(got) != 1 || got[0].ID != "2001" {
+		t.Errorf("after the panics: %+v, want 2001", got)
+	}
+}
+
+func TestCheckFooter(t *testing.T) {
+	foot := func(numDocs, stored, fields, sections uint64, version uint32) []byte {
+		b := make([]byte, zapFooterSize)
+		for i, v := range []uint64{numDocs, stored, fields, sections, 0} {
+			binary.BigEndian.PutUint64(b[8*i:], v)
+		}
+		binary.BigEndian.PutUint32(b[44:], version)
+		return b
+	}
+	tests := []struct {
+		name string
+		foot []byte
+		n    uint64
+		ok   bool
+	}{
+		{"sound", foot(3, 1000, 1024, 1100, 16), 1200, true},
+		{"stored index ending at the data's end", foot(25, 1000, 1024, 1100, 16), 1200, true},
+		{"one document too many", foot(26, 1000, 1024, 1100, 16), 1200, false},
+		{"another version", foot(3, 1000, 1024, 1100, 15), 1200, false},
+		{"sections past the end", foot(3, 1000, 1024, 1201, 16), 1200, false},
+		{"stored past the end", foot(0, 1201, 1024, 1100, 16), 1200, false},
+		{"fields past the end", foot(3, 1000, 5000, 1100, 16), 1200, false},
+		{"garbage", []byte(strings.Repeat("\xff", zapFooterSize)), 1200, false},
+	}
+	for _, tc := range tests {
+		if err := checkFooter(tc.foot, tc.n); (err == nil) != tc.ok {
+			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
