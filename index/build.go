@@ -271,6 +271,11 @@ func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []fileStamp, 
 	if _, herr := readManifestHead(idx); herr == nil && err != nil && !opt.Rebuild {
 		res.Rebuilt = err.Error() // a manifest without its articles
 	}
+	if old != nil && old.Version == manifestVersion {
+		if err := old.validate(idx, idx); err != nil {
+			res.Rebuilt, old = damageReason(err), nil
+		}
+	}
 	if old != nil && p.next.Shards == 0 && old.Version == manifestVersion {
 		p.next.Shards = old.Shards // keep the index's shards
 	}
@@ -291,7 +296,7 @@ func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []fileStamp, 
 			res.Rebuilt = why
 			old = nil
 		} else if err := checkIndex(idx, old); err != nil {
-			res.Rebuilt = err.Error()
+			res.Rebuilt = damageReason(err)
 			old = nil
 		}
 	}

@@ -40,6 +40,16 @@ func (e *DamagedError) Error() string {
 	return fmt.Sprintf("index %s is damaged: %s: %v; build it again with readsim index --rebuild", e.Index, e.File, e.Err)
 }
 
+// damageReason is err said as the reason to build an index again: for a
+// DamagedError, the file and what is wrong with it.
+func damageReason(err error) string {
+	var de *DamagedError
+	if errors.As(err, &de) {
+		return fmt.Sprintf("%s is damaged: %v", de.File, de.Err)
+	}
+	return err.Error()
+}
+
 // Unwrap returns the cause.
 func (e *DamagedError) Unwrap() error { return e.Err }
 

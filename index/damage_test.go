@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"hash/crc32"
 	"os"
@@ -237,5 +238,63 @@ func TestCheckFooter(t *testing.T) {
 		if err := checkFooter(tc.foot, tc.n); (err == nil) != tc.ok {
 			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
 		}
+	}
+}
+
+// TestDamagedManifest damages an index's manifest: Open names it in a
+// DamagedError, and readsim index accepts the folder (its names are an
+// index's, its first shard a Bleve index) and builds it again.
+func TestDamagedManifest(t *testing.T) {
+	edit := func(f func(m map[string]any)) func(b []byte) []byte {
+		return func(b []byte) []byte {
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				panic(err)
+			}
+			f(m)
+			out, _ := json.Marshal(m)
+			return out
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(b []byte) []byte
+		say    string
+	}{
+		{"truncated", func(b []byte) []byte { return b[:len(b)/2] }, "unexpected end of JSON input"},
+		{"a string for a number", edit(func(m map[string]any) { m["shards"] = "two" }), "cannot unmarshal"},
+		{"a million shards", edit(func(m map[string]any) { m["shards"] = 1000000 }), "1000000 shards, want 1 to 256"},
+		{"no shard", edit(func(m map[string]any) { m["shards"] = 0 }), "0 shards"},
+		{"no element", edit(func(m map[string]any) { m["elements"] = []string{} }), "no candidate element"},
+		{"relative source", edit(func(m map[string]any) { m["source"] = "articles" }), `"articles" is not an absolute path`},
+		{"negative totals", edit(func(m map[string]any) { m["totals"].(map[string]any)["text_len"] = -1 }), "negative totals"},
+		{"languages not adding up", edit(func(m map[string]any) { m["totals"].(map[string]any)["articles"] = 4 }), "4 articles, 3 by language"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			articles, idx, _ := buildTest(t)
+			p := manifestPath(idx)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, tc.change(b), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err = Open(idx)
+			var de *DamagedError
+			if !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), tc.say) {
+				t.Errorf("Open: %v, want a DamagedError naming %s and saying %q", err, p, tc.say)
+			}
+			res, err := Build(BuildOptions{Articles: articles, Index: idx})
+			if err != nil {
+				t.Fatalf("rebuilding: %v", err)
+			}
+			if !res.Full || res.Indexed != 3 {
+				t.Errorf("full=%v indexed=%d, want a full build of 3", res.Full, res.Indexed)
+			}
+			if got := search(t, openTest(t, idx), "bridge"); len(got) != 1 || got[0].ID != "2001" {
+				t.Errorf("after the rebuild: %+v, want 2001", got)
+			}
+		})
 	}
 }

@@ -2,10 +2,13 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -153,15 +156,30 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		return nil, err
 	}
 	m, err := readManifestHead(dir)
-	if err != nil {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF):
+		return failed(&DamagedError{Index: name, File: manifestPath(dir), Err: errors.Unwrap(err)})
+	case err != nil:
 		return failed(&InputError{fmt.Sprintf("index %s: %v", dir, err)})
 	}
 	if m.Version != manifestVersion {
 		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); run readsim index again", dir, m.Version, manifestVersion)})
 	}
+	if err := m.validate(name, dir); err != nil {
+		return failed(err)
+	}
 	s.man = m
 	hook("manifest")
-	if s.elemDF, err = loadElemDF(dir); err != nil {
+	if err := guard(name, filepath.Join(dir, elemDFName), func() (err error) {
+		s.elemDF, err = loadElemDF(dir)
+		return err
+	}); err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return failed(err)
+		}
 		return failed(&InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
 	}
 	hook("elements")

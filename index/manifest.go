@@ -190,9 +190,6 @@ func checkIndex(dir string, m *manifest) error {
 	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, elemDFName), err)
 	}
-	if m.Shards < 1 || m.Shards > MaxShards {
-		return fmt.Errorf("%s: %d shards, want 1 to %d", manifestPath(dir), m.Shards, MaxShards)
-	}
 	// a damaged segment would make the update panic in Bleve's own
 	// goroutines (its merger), where it cannot be recovered: the segments
 	// are checked first, and a damaged index is built again
@@ -215,11 +212,54 @@ func checkIndex(dir string, m *manifest) error {
 			n, err = ai.DocCount()
 			return err
 		})
-		if err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return err
+		} else if err != nil {
 			return fmt.Errorf("%s: %w", sd, err)
 		}
 		if n != want[i] {
 			return fmt.Errorf("%s holds %d articles, its manifest %d", sd, n, want[i])
+		}
+	}
+	return nil
+}
+
+// validate checks the fields of a manifest of this layout read from the
+// folder dir of the index idx, as far as they can be checked without the index: a
+// manifest that passes leaves nothing for Open to trust blindly but the
+// totals' consistency with the shards (the shards' segments are checked
+// by checkShard).
+func (m *manifest) validate(idx, dir string) error {
+	bad := func(f string, args ...any) error {
+		return &DamagedError{Index: idx, File: manifestPath(dir), Err: fmt.Errorf(f, args...)}
+	}
+	t := m.Totals
+	switch {
+	case m.Shards < 1 || m.Shards > MaxShards:
+		return bad("%d shards, want 1 to %d", m.Shards, MaxShards)
+	case len(m.Elements) == 0:
+		return bad("no candidate element")
+	case !filepath.IsAbs(m.Source):
+		return bad("articles folder %q is not an absolute path", m.Source)
+	case m.Built.IsZero():
+		return bad("no build time")
+	case t.Articles < 0 || t.TitleLen < 0 || t.TextLen < 0 || t.Elems < 0 || t.ElemLen < 0:
+		return bad("negative totals %+v", t)
+	}
+	n := 0
+	for lang, c := range t.Langs {
+		if c < 0 {
+			return bad("%d articles in %q", c, lang)
+		}
+		n += c
+	}
+	if t.Langs != nil && n != t.Articles {
+		return bad("%d articles, %d by language", t.Articles, n)
+	}
+	for _, e := range m.Elements {
+		if e == "" {
+			return bad("an empty candidate element name")
 		}
 	}
 	return nil

@@ -25,7 +25,9 @@ var indexEntry = regexp.MustCompile(`^(manifest\.json|articles\.json|elements\.f
 
 // checkTarget checks, before a build does any work, that idx may be
 // written: a path that does not exist, an empty folder, or a folder that
-// holds a readsim index (isIndexManifest) and nothing else, and that it
+// holds a readsim index (isIndexManifest; or, its manifest damaged or
+// lost, only the names of an index and a first shard that is a Bleve
+// index: isShard) and nothing else, and that it
 // neither is, holds nor lies inside the articles folder. Anything else is
 // an InputError naming the path and what is in it; no option overrides it.
 func checkTarget(idx, articles string) error {
@@ -66,20 +68,24 @@ func checkTarget(idx, articles string) error {
 		return nil
 	}
 	held := describeEntries(ents)
-	b, err := os.ReadFile(manifestPath(idx))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return &InputError{fmt.Sprintf("index folder %s holds %s and is not a readsim index (no %s): give an empty or new folder", idx, held, manifestName)}
-	case err != nil:
-		return &InputError{fmt.Sprintf("index folder %s: %v", idx, unwrap(err))}
-	case !isIndexManifest(b):
-		return &InputError{fmt.Sprintf("index folder %s holds %s and is not a readsim index (its %s is not a readsim index's manifest): give an empty or new folder", idx, held, manifestName)}
-	}
 	var foreign []string
 	for _, e := range ents {
 		if !indexEntry.MatchString(e.Name()) {
 			foreign = append(foreign, e.Name())
 		}
+	}
+	b, err := os.ReadFile(manifestPath(idx))
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return &InputError{fmt.Sprintf("index folder %s: %v", idx, unwrap(err))}
+	case err == nil && isIndexManifest(b):
+	case len(foreign) == 0 && isShard(shardDir(idx, 0)):
+		// a readsim index whose manifest is damaged (or was lost): its
+		// names are all an index's and its first shard is a Bleve index
+	case errors.Is(err, fs.ErrNotExist):
+		return &InputError{fmt.Sprintf("index folder %s holds %s and is not a readsim index (no %s): give an empty or new folder", idx, held, manifestName)}
+	default:
+		return &InputError{fmt.Sprintf("index folder %s holds %s and is not a readsim index (its %s is not a readsim index's manifest): give an empty or new folder", idx, held, manifestName)}
 	}
 	if len(foreign) > 0 {
 		sort.Strings(foreign)
@@ -91,6 +97,13 @@ func checkTarget(idx, articles string) error {
 		return &InputError{fmt.Sprintf("index folder %s is a readsim index but also holds %s%s, which readsim did not write: move them out first", idx, strings.Join(foreign, ", "), more)}
 	}
 	return nil
+}
+
+// isShard reports whether dir looks like a shard of a readsim index: a
+// scorch index's index_meta.json.
+func isShard(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "index_meta.json"))
+	return err == nil && strings.Contains(string(b), `"index_type":"scorch"`)
 }
 
 // describeEntries says what a folder's entries are: "12 files", "1 file
