@@ -9,7 +9,8 @@ import (
 )
 
 // snapshotTree returns every file below root (slash-separated path →
-// content) and every folder (path → "<dir>"); a missing root is nil.
+// content), every folder (path → "<dir>") and every symbolic link (path
+// → "<link to target>"); a missing root is nil.
 func snapshotTree(t *testing.T, root string) map[string]string {
 	t.Helper()
 	if _, err := os.Lstat(root); os.IsNotExist(err) {
@@ -25,6 +26,11 @@ func snapshotTree(t *testing.T, root string) map[string]string {
 		if d.IsDir() {
 			out[rel] = "<dir>"
 			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			to, err := os.Readlink(p)
+			out[rel] = "<link to " + to + ">"
+			return err
 		}
 		b, err := os.ReadFile(p)
 		out[rel] = string(b)
@@ -75,6 +81,12 @@ func TestIndexOnlyReplacesAnIndex(t *testing.T) {
 			a := filepath.Join(dir, "articles")
 			return a, a + string(filepath.Separator) + "."
 		}, []string{"is the articles folder"}},
+		{"a symbolic link to the user's folder", func(dir string) (string, string) {
+			os.MkdirAll(filepath.Join(dir, "mine"), 0o755)
+			os.WriteFile(filepath.Join(dir, "mine", "thesis.tex"), []byte("\\chapter{One}"), 0o644)
+			os.Symlink(filepath.Join(dir, "mine"), filepath.Join(dir, "link"))
+			return filepath.Join(dir, "articles"), filepath.Join(dir, "link")
+		}, []string{"link is a symbolic link"}},
 		{"a folder with someone else's manifest.json", func(dir string) (string, string) {
 			os.MkdirAll(filepath.Join(dir, "app"), 0o755)
 			os.WriteFile(filepath.Join(dir, "app", "manifest.json"), []byte(`{"name":"My app","version":"1.0"}`), 0o644)
