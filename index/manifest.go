@@ -400,7 +400,7 @@ func recoverSwap(idx string) error {
 // (idx.old-PID).
 func completeLeftover(idx string) string {
 	for _, pat := range []string{".building-*", ".old-*"} {
-		ms, _ := filepath.Glob(idx + pat)
+		ms := leftovers(idx, pat)
 		best, built := "", time.Time{}
 		for _, m := range ms {
 			if man, err := readManifestHead(m); err == nil && man.Version == manifestVersion && (best == "" || man.Built.After(built)) {
@@ -418,8 +418,7 @@ func completeLeftover(idx string) string {
 // caller holds the lock, so no other build is using them.
 func removeLeftovers(idx string) {
 	for _, pat := range []string{".building-*", ".old-*"} {
-		ms, _ := filepath.Glob(idx + pat)
-		for _, m := range ms {
+		for _, m := range leftovers(idx, pat) {
 			os.RemoveAll(m)
 		}
 	}

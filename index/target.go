@@ -183,3 +183,34 @@ func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
+
+// leftovers returns the folders beside idx that a build of idx left
+// (pat is ".building-*" or ".old-*"): a process id after the dash, and
+// only the names an index folder holds inside (a folder of the user's
+// that happens to be called idx.old-photos, or idx.old-1 holding other
+// files, is not readsim's to remove).
+func leftovers(idx, pat string) []string {
+	ms, _ := filepath.Glob(idx + pat)
+	out := ms[:0]
+	for _, m := range ms {
+		pid := m[len(idx)+len(pat)-1:]
+		if pid == "" || strings.Trim(pid, "0123456789") != "" {
+			continue
+		}
+		if st, err := os.Lstat(m); err != nil || !st.IsDir() {
+			continue
+		}
+		ents, err := os.ReadDir(m)
+		if err != nil {
+			continue
+		}
+		ours := true
+		for _, e := range ents {
+			ours = ours && indexEntry.MatchString(e.Name())
+		}
+		if ours {
+			out = append(out, m)
+		}
+	}
+	return out
+}

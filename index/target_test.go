@@ -70,3 +70,34 @@ func TestBuildChecksTargetFirst(t *testing.T) {
 		t.Errorf("%d entries in the folder after a refused build, want the articles and the file", len(ents))
 	}
 }
+
+// TestLeftoversKeepUserFolders checks that a build removes only the
+// folders its interrupted predecessors left beside the index
+// (IDX.building-PID, IDX.old-PID holding an index's names), never a
+// folder of the user's whose name merely starts like one.
+func TestLeftoversKeepUserFolders(t *testing.T) {
+	articles, idx, _ := buildTest(t)
+	mine := map[string]string{
+		idx + ".old-photos/a.jpg":   "jpeg",
+		idx + ".old-1/notes.txt":    "notes",
+		idx + ".building-/x":        "x",
+		idx + ".building-12x/y.txt": "y",
+	}
+	for p, body := range mine {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	ours := idx + ".building-99999"
+	os.MkdirAll(filepath.Join(ours, "articles-0", "store"), 0o755)
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true}); err != nil {
+		t.Fatal(err)
+	}
+	for p, body := range mine {
+		if b, err := os.ReadFile(p); err != nil || string(b) != body {
+			t.Errorf("%s: %q %v, want %q kept", p, b, err, body)
+		}
+	}
+	if _, err := os.Stat(ours); !os.IsNotExist(err) {
+		t.Errorf("the leftover %s is still there", ours)
+	}
+}
