@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -247,17 +248,57 @@ func checkFooter(foot []byte, n uint64) error {
 }
 
 // guard runs f, a call into Bleve on the index idx, and turns a panic of
-// the zap library reading a damaged segment into a DamagedError naming
-// file (a shard folder, or the index folder when the shard is not known).
-// A panic on another goroutine is not recovered here: parallel and
-// shardSet.each raise their goroutines' panics on the caller's.
+// the libraries that read the index's files (Bleve, zap, bbolt, vellum,
+// roaring) into a DamagedError naming file (a shard folder, or the index
+// folder when the shard is not known). Any other panic is a bug of
+// readsim's: it goes on, with its stack. A panic on another goroutine is
+// not recovered here: parallel and shardSet.each raise their goroutines'
+// panics on the caller's (as a goroutinePanic, with the goroutine's stack).
 func guard(idx, file string, f func() error) (err error) {
 	defer func() {
-		if r := recover(); r != nil {
-			err = &DamagedError{Index: idx, File: file, Err: fmt.Errorf("Bleve failed reading it: %v", r)}
+		r := recover()
+		if r == nil {
+			return
 		}
+		val, stack := r, debug.Stack()
+		if gp, ok := r.(*goroutinePanic); ok {
+			val, stack = gp.val, gp.stack
+		}
+		if !fromIndexLibrary(stack) {
+			panic(r)
+		}
+		err = &DamagedError{Index: idx, File: file, Err: fmt.Errorf("Bleve failed reading it: %v", val)}
 	}()
 	return f()
+}
+
+// indexLibraries are the packages that read an index's files: a panic
+// with one of them on its stack comes from a file they could not read.
+var indexLibraries = []string{"github.com/blevesearch/", "go.etcd.io/bbolt", "github.com/RoaringBitmap/"}
+
+// fromIndexLibrary reports whether a panic's stack passes through one of
+// indexLibraries.
+func fromIndexLibrary(stack []byte) bool {
+	for _, l := range indexLibraries {
+		if bytes.Contains(stack, []byte(l)) {
+			return true
+		}
+	}
+	return false
+}
+
+// goroutinePanic is a panic of one of parallel's goroutines, raised again
+// on the caller's goroutine: its value and the stack of the goroutine it
+// happened on.
+type goroutinePanic struct {
+	val   any
+	stack []byte
+}
+
+// String is the panic's value and the goroutine's stack, as a crash would
+// print them.
+func (p *goroutinePanic) String() string {
+	return fmt.Sprintf("%v\n\n[on a goroutine of parallel]\n%s", p.val, p.stack)
 }
 
 // checkShards checks every shard of the index idx in the folder dir

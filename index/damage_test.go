@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/blevesearch/bleve/v2"
 )
 
 // firstSegment returns the first segment file of shard 0 of the index idx.
@@ -178,22 +180,42 @@ func TestReloadIntoDamaged(t *testing.T) {
 	}
 }
 
-// TestGuardedPanics checks the boundary itself: a panic in a request (on
-// the caller's goroutine or on one of parallel's) is a DamagedError
-// naming the index, and the index still answers after it.
+// TestGuardedPanics checks the boundary itself with a real panic of the
+// zap library (opening a segment breakKeepingChecksum broke, which the
+// checks on open let through): in a request, on the caller's goroutine or
+// on one of parallel's, it is a DamagedError naming the index, and the
+// index still answers after it. A panic of readsim's own code is no
+// damage: it goes on.
 func TestGuardedPanics(t *testing.T) {
 	_, idx, _ := buildTest(t)
 	x := openTest(t, idx)
+	broken := filepath.Join(t.TempDir(), "broken")
+	if err := copyDir(shardDir(idx, 0), broken); err != nil {
+		t.Fatal(err)
+	}
+	zaps, _ := filepath.Glob(filepath.Join(broken, "store", "*.zap"))
+	if len(zaps) == 0 {
+		t.Fatal("no segment")
+	}
+	if err := breakKeepingChecksum(zaps[0]); err != nil {
+		t.Fatal(err)
+	}
+	openBroken := func() error {
+		ai, err := bleve.OpenUsing(broken, map[string]interface{}{"read_only": true})
+		if err == nil {
+			ai.Close()
+		}
+		return err
+	}
 	for _, tc := range []struct {
 		name string
 		f    func(s *snapshot) (int, error)
 	}{
-		{"caller", func(*snapshot) (int, error) { panic("runtime error: slice bounds out of range [:99948]") }},
+		{"caller", func(*snapshot) (int, error) { return 0, openBroken() }},
 		{"parallel", func(*snapshot) (int, error) {
 			return 0, parallel(3, func(i int) error {
 				if i == 1 {
-					var b []byte
-					_ = b[5] // an index out of range, as zap's
+					return openBroken()
 				}
 				return nil
 			})
@@ -202,11 +224,39 @@ func TestGuardedPanics(t *testing.T) {
 		_, err := withSnapshot(x, tc.f)
 		var de *DamagedError
 		if !errors.As(err, &de) || de.Index != idx || !strings.Contains(err.Error(), "out of range") {
-			t.Errorf("%s: %v, want a DamagedError of %s saying what Bleve said", tc.name, err, idx)
+			t.Errorf("%s: %v, want a DamagedError of %s saying what zap said", tc.name, err, idx)
 		}
 	}
 	if got := search(t, x, "bridge"); len(got) != 1 || got[0].ID != "2001" {
 		t.Errorf("after the panics: %+v, want 2001", got)
+	}
+	for _, tc := range []struct {
+		name string
+		f    func() error
+	}{
+		{"caller", func() error { panic("a bug") }},
+		{"parallel", func() error {
+			return parallel(2, func(i int) error {
+				if i == 1 {
+					panic("a bug")
+				}
+				return nil
+			})
+		}},
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if gp, ok := r.(*goroutinePanic); ok {
+					r = gp.val
+				}
+				if r != "a bug" {
+					t.Errorf("%s: a panic of readsim's own code: recovered %v, want it to go on", tc.name, r)
+				}
+			}()
+			err := guard(idx, idx, tc.f)
+			t.Errorf("%s: guard returned %v", tc.name, err)
+		}()
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sort"
 	"sync"
 
@@ -280,8 +281,9 @@ func (p *charPostings) Size() int { return 64 + len(p.docs)*64 }
 
 // parallel runs f(i) for i in [0, n), on goroutines when n > 1, and
 // returns their errors. A panic of f (the zap library reading a damaged
-// segment) is raised again on the caller's goroutine, where guard turns
-// it into an error.
+// segment) is raised again on the caller's goroutine, with the stack of
+// the goroutine it happened on (goroutinePanic), where guard turns it
+// into an error.
 func parallel(n int, f func(i int) error) error {
 	if n == 1 {
 		return f(0)
@@ -293,7 +295,11 @@ func parallel(n int, f func(i int) error) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { panics[i] = recover() }()
+			defer func() {
+				if r := recover(); r != nil {
+					panics[i] = &goroutinePanic{r, debug.Stack()}
+				}
+			}()
 			errs[i] = f(i)
 		}()
 	}
