@@ -60,7 +60,7 @@ func (p *plan) apply() error {
 // its articles make to the element frequencies.
 type shardWriter struct {
 	i, n  int    // shard i of n
-	index string // the index it builds (dir is in a folder beside it)
+	index string // the index it builds or updates (dir is in a folder beside it)
 	dir   string
 	ai    bleve.Index
 	delta map[string]int64
@@ -96,11 +96,14 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 		// Bleve's goroutines of the shard (persister, introducer) inherit
 		// the label
 		stage(fmt.Sprintf("bleve-%d", i), func() {
-			if p.old == nil {
-				w.ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
-			} else {
-				w.ai, err = bleve.OpenUsing(w.dir, buildConfig())
-			}
+			err = guard(p.idx, shardDir(p.idx, i), func() (err error) {
+				if p.old == nil {
+					w.ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
+				} else {
+					w.ai, err = bleve.OpenUsing(w.dir, buildConfig())
+				}
+				return err
+			})
 		})
 		if err != nil {
 			ss.close()
@@ -186,7 +189,7 @@ func (ss shardSet) each(f func(*shardWriter) error) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = guard(w.index, w.dir, func() error { return f(w) })
+			errs[i] = guard(w.index, shardDir(w.index, w.i), func() error { return f(w) })
 		}()
 	}
 	wg.Wait()
@@ -256,7 +259,7 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 		var err error
 		for b := range batches {
 			if err == nil {
-				err = guard(w.index, w.dir, func() error { return w.ai.Batch(b) })
+				err = guard(w.index, shardDir(w.index, w.i), func() error { return w.ai.Batch(b) })
 			}
 		}
 		indexed <- err
