@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"github.com/readsim/readsim/internal/testfs"
 )
 
 // firstSegment returns the first segment file of shard 0 of the index idx.
@@ -155,13 +157,7 @@ func TestReloadIntoDamaged(t *testing.T) {
 			if err := tc.damage(t, next); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Rename(idx, idx+".old-1"); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(next, idx); err != nil {
-				t.Fatal(err)
-			}
-			os.RemoveAll(idx + ".old-1")
+			testfs.Replace(t, next, idx)
 			switched, err := x.Reload()
 			var de *DamagedError
 			if switched || !errors.As(err, &de) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/internal/testfs"
 	"github.com/readsim/readsim/web/backend"
 )
 
@@ -134,15 +135,7 @@ func TestServeKeepsServingDamagedRebuild(t *testing.T) {
 	if err := cmdDamages[0].damage(seg); err != nil {
 		t.Fatal(err)
 	}
-	// swapped in as readsim index does: the old folder renamed away and
-	// removed
-	if err := os.Rename(idx, idx+".old-1"); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(next, idx); err != nil {
-		t.Fatal(err)
-	}
-	os.RemoveAll(idx + ".old-1")
+	testfs.Replace(t, next, idx)
 	damaged := filepath.Join(idx, "articles-0", "store", filepath.Base(seg))
 	waitLog := func(want ...string) {
 		t.Helper()
