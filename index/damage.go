@@ -73,7 +73,7 @@ const zapVersion = 16
 func checkShard(idx, dir string) error {
 	damaged := func(file string, err error) error { return &DamagedError{Index: idx, File: file, Err: err} }
 	meta := filepath.Join(dir, "index_meta.json")
-	b, err := os.ReadFile(meta)
+	b, err := readSmall(meta, maxManifest)
 	if err != nil {
 		return damaged(meta, unwrap(err))
 	}
@@ -186,6 +186,11 @@ type segmentStamp struct {
 // bytes at its end) gives the version Bleve writes and offsets inside the
 // file, and the CRC-32 it ends with is that of every byte before it.
 func verifySegment(p string) error {
+	if st, err := os.Stat(p); err != nil {
+		return unwrap(err)
+	} else if !st.Mode().IsRegular() {
+		return errors.New("not a regular file") // a FIFO would block Open
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return unwrap(err)

@@ -271,7 +271,7 @@ func readManifest(dir string) (*manifest, error) {
 		return nil, err
 	}
 	p := filepath.Join(dir, articlesName)
-	b, err := os.ReadFile(p)
+	b, err := readSmall(p, maxArticlesJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +284,7 @@ func readManifest(dir string) (*manifest, error) {
 // readManifestHead reads the manifest without its articles (Articles is
 // nil): what searching needs.
 func readManifestHead(dir string) (*manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, manifestName))
+	b, err := readSmall(filepath.Join(dir, manifestName), maxManifest)
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,7 @@ func checkTarget(idx, articles string) error {
 			foreign = append(foreign, e.Name())
 		}
 	}
-	b, err := os.ReadFile(manifestPath(idx))
+	b, err := readSmall(manifestPath(idx), maxManifest)
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return &InputError{fmt.Sprintf("index folder %s: %v", idx, unwrap(err))}
@@ -102,7 +102,7 @@ func checkTarget(idx, articles string) error {
 // isShard reports whether dir looks like a shard of a readsim index: a
 // scorch index's index_meta.json.
 func isShard(dir string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "index_meta.json"))
+	b, err := readSmall(filepath.Join(dir, "index_meta.json"), maxManifest)
 	return err == nil && strings.Contains(string(b), `"index_type":"scorch"`)
 }
 
@@ -214,3 +214,26 @@ func leftovers(idx, pat string) []string {
 	}
 	return out
 }
+
+// readSmall reads the file p, which must be a regular file (a FIFO would
+// block the read, a device never end) of at most limit bytes.
+func readSmall(p string, limit int64) ([]byte, error) {
+	st, err := os.Stat(p)
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	case st.Size() > limit:
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a readsim index's file of its kind holds", p, st.Size(), limit)
+	}
+	return os.ReadFile(p)
+}
+
+// maxManifest bounds a manifest.json and an index_meta.json: a
+// manifest without its articles (articles.json) is a few kilobytes.
+const maxManifest = 16 << 20
+
+// maxArticlesJSON bounds the index's larger files, articles.json and
+// elements.fst (94 MB and less at 500k articles).
+const maxArticlesJSON = 8 << 30
