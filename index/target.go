@@ -77,7 +77,7 @@ func checkTarget(idx, articles string) error {
 	b, err := readSmall(manifestPath(idx), maxManifest)
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return &InputError{fmt.Sprintf("index folder %s: %v", idx, unwrap(err))}
+		return &InputError{fmt.Sprintf("index folder %s: %s: %v", idx, manifestName, unwrap(err))}
 	case err == nil && isIndexManifest(b):
 	case len(foreign) == 0 && isShard(shardDir(idx, 0)):
 		// a readsim index whose manifest is damaged (or was lost): its
@@ -223,9 +223,9 @@ func readSmall(p string, limit int64) ([]byte, error) {
 	case err != nil:
 		return nil, err
 	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s: not a regular file", p)
+		return nil, &fs.PathError{Op: "read", Path: p, Err: errors.New("not a regular file")}
 	case st.Size() > limit:
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d a readsim index's file of its kind holds", p, st.Size(), limit)
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fmt.Errorf("%d bytes, more than the %d a readsim index's file of its kind holds", st.Size(), limit)}
 	}
 	return os.ReadFile(p)
 }
