@@ -77,7 +77,7 @@ func checkTarget(idx, articles string) error {
 	b, err := readSmall(manifestPath(idx), maxManifest)
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return &InputError{fmt.Sprintf("index folder %s: %s: %v", idx, manifestName, unwrap(err))}
+		return &InputError{fmt.Sprintf("index folder %s: %v", idx, err)}
 	case err == nil && isIndexManifest(b):
 	case len(foreign) == 0 && isShard(shardDir(idx, 0)):
 		// a readsim index whose manifest is damaged (or was lost): its
