@@ -23,6 +23,11 @@ import (
 // (articles, elements).
 var indexEntry = regexp.MustCompile(`^(manifest\.json|articles\.json|elements\.fst|articles|elements|articles-[0-9]+)$`)
 
+// buildEntry matches the names a build of this layout writes into its
+// folder (leftovers: a folder holding a layout-1 "articles" folder is no
+// build of this readsim's, and may be someone's articles).
+var buildEntry = regexp.MustCompile(`^(manifest\.json|articles\.json|elements\.fst|articles-[0-9]+)$`)
+
 // checkTarget checks, before a build does any work, that idx may be
 // written: a path that does not exist, an empty folder, or a folder that
 // holds a readsim index (isIndexManifest; or, its manifest damaged or
@@ -186,9 +191,9 @@ func within(p, dir string) bool {
 
 // leftovers returns the folders beside idx that a build of idx left
 // (pat is ".building-*" or ".old-*"): a process id after the dash, and
-// only the names an index folder holds inside (a folder of the user's
-// that happens to be called idx.old-photos, or idx.old-1 holding other
-// files, is not readsim's to remove).
+// only the names a build writes inside (buildEntry; a folder of the
+// user's that happens to be called idx.old-photos, or idx.old-1 holding
+// other files, is not readsim's to remove).
 func leftovers(idx, pat string) []string {
 	ms, _ := filepath.Glob(idx + pat)
 	out := ms[:0]
@@ -206,7 +211,7 @@ func leftovers(idx, pat string) []string {
 		}
 		ours := true
 		for _, e := range ents {
-			ours = ours && indexEntry.MatchString(e.Name())
+			ours = ours && buildEntry.MatchString(e.Name())
 		}
 		if ours {
 			out = append(out, m)

@@ -82,6 +82,8 @@ func TestLeftoversKeepUserFolders(t *testing.T) {
 		idx + ".old-1/notes.txt":    "notes",
 		idx + ".building-/x":        "x",
 		idx + ".building-12x/y.txt": "y",
+		// a collection whose articles are in a folder named articles
+		idx + ".old-7/articles/1.xml": "<article/>",
 	}
 	for p, body := range mine {
 		os.MkdirAll(filepath.Dir(p), 0o755)
