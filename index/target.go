@@ -32,9 +32,9 @@ var buildEntry = regexp.MustCompile(`^(manifest\.json|articles\.json|elements\.f
 // written: a path that does not exist, an empty folder, or a folder that
 // holds a readsim index (isIndexManifest; or, its manifest damaged or
 // lost, only the names of an index and a first shard that is a Bleve
-// index: isShard) and nothing else, and that it
-// neither is, holds nor lies inside the articles folder. Anything else is
-// an InputError naming the path and what is in it; no option overrides it.
+// index: isShard) and nothing else; and that idx neither is, holds nor
+// lies inside the articles folder. Anything else is an InputError naming
+// the path and what is in it; no option overrides it.
 func checkTarget(idx, articles string) error {
 	ri, err := resolve(idx)
 	if err != nil {
