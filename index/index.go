@@ -2,10 +2,13 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -154,22 +157,49 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		return nil, err
 	}
 	m, err := readManifestHead(dir)
-	if err != nil {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF):
+		return failed(&DamagedError{Index: name, File: manifestPath(dir), Err: errors.Unwrap(err)})
+	case err != nil:
 		return failed(&InputError{fmt.Sprintf("index %s: %v", dir, err)})
 	}
 	if m.Version != manifestVersion {
 		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); run readsim index again", dir, m.Version, manifestVersion)})
 	}
+	if err := m.validate(name, dir); err != nil {
+		return failed(err)
+	}
 	s.man = m
 	hook("manifest")
-	if s.elemDF, err = loadElemDF(dir); err != nil {
+	if err := guard(name, filepath.Join(dir, elemDFName), func() (err error) {
+		s.elemDF, err = loadElemDF(dir)
+		return err
+	}); err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return failed(err)
+		}
 		return failed(&InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
 	}
 	hook("elements")
+	if err := checkShards(name, dir, m.Shards); err != nil {
+		return failed(err)
+	}
 	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
 	for i := range max(m.Shards, 1) {
-		ai, err := bleve.OpenUsing(shardDir(dir, i), cfg)
+		var ai bleve.Index
+		sd := shardDir(dir, i)
+		err := guard(name, sd, func() (err error) {
+			ai, err = bleve.OpenUsing(sd, cfg)
+			return err
+		})
 		if err != nil {
+			var de *DamagedError
+			if errors.As(err, &de) {
+				return failed(err)
+			}
 			if strings.Contains(err.Error(), "timeout") {
 				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked))
 			}
@@ -179,19 +209,25 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		hook("shard")
 	}
 	s.ranks = make([][]uint32, len(s.shards))
-	if err := parallel(len(s.shards), func(i int) error {
-		adv, err := s.shards[i].Advanced()
-		if err != nil {
+	if err := guard(name, dir, func() error {
+		return parallel(len(s.shards), func(i int) error {
+			adv, err := s.shards[i].Advanced()
+			if err != nil {
+				return err
+			}
+			r, err := adv.Reader()
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			s.ranks[i], err = idRanks(r)
 			return err
-		}
-		r, err := adv.Reader()
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		s.ranks[i], err = idRanks(r)
-		return err
+		})
 	}); err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return failed(err)
+		}
 		return failed(fmt.Errorf("index %s: %w", dir, err))
 	}
 	s.loadStats()
@@ -252,7 +288,8 @@ func (x *Index) acquire() *snapshot {
 
 // withSnapshot runs f on the current snapshot, holding a reference to it
 // for f's duration (a Reload meanwhile closes it only after f), or returns
-// errClosed when the index is closed.
+// errClosed when the index is closed. A panic of Bleve reading a damaged
+// segment is a DamagedError (guard).
 func withSnapshot[T any](x *Index, f func(s *snapshot) (T, error)) (T, error) {
 	s := x.acquire()
 	if s == nil {
@@ -260,7 +297,12 @@ func withSnapshot[T any](x *Index, f func(s *snapshot) (T, error)) (T, error) {
 		return zero, errClosed
 	}
 	defer s.release()
-	return f(s)
+	var out T
+	err := guard(x.dir, s.stamp.dir, func() (err error) {
+		out, err = f(s)
+		return err
+	})
+	return out, err
 }
 
 // snap returns the current snapshot, without a reference (for what stays
