@@ -18,6 +18,8 @@
 //     File:, 파일:, 文件: …) shows its caption only: the file name, its
 //     options (thumb, left, 200px …) and the closing "]]" are hidden; a link
 //     with no caption is hidden whole;
+//   - an image's alternative text left as a line ("alt=Photo of …", also
+//     inside an image's caption element) is hidden whole;
 //   - the brackets of a link left as text ("[[", "]]") glued to its words
 //     are hidden;
 //   - doubled apostrophes are hidden; a pair on one line makes the text
@@ -70,7 +72,7 @@ type Range struct {
 	Text string
 	// Rule names the rule that found the range (docs/articles.md):
 	// "param-line", "template-open", "template-close", "template",
-	// "image-link", "brackets", "quotes", "entity".
+	// "image-link", "image-alt", "brackets", "quotes", "entity".
 	Rule string
 }
 
@@ -147,6 +149,13 @@ func (f *finder) line(s, e int) {
 		b++
 	}
 	if b == e {
+		return
+	}
+	// an image's alternative text left as a line of its own (the converter
+	// puts "alt=Photo of …" in an image's caption): not shown, as the
+	// alternative text of an image is not
+	if e-b > 4 && unicode.ToLower(t[b]) == 'a' && unicode.ToLower(t[b+1]) == 'l' && unicode.ToLower(t[b+2]) == 't' && t[b+3] == '=' {
+		f.add(Range{Start: b, End: e, Kind: Hide, Rule: "image-alt"})
 		return
 	}
 	// the characters the rules look for: most lines of prose hold none

@@ -94,6 +94,8 @@ func TestRules(t *testing.T) {
 		{"link brackets", "<p>netsuke]]s and [[x, not ]]&gt; or [[ </p>", "<p>netsukes and x, not ]]&gt; or [[ </p>"},
 		{"math left alone", "<p><math>\\frac{a}{b}}</math> f''(x)</p>", "<p>\\frac{a}{b}} f(x)</p>"},
 		{"pipe in prose", "<p>a | b = c</p>", "<p>a | b = c</p>"},
+		{"alternative text line", "<p><image><caption>\n\nalt=Photo of cuttlefish\n</caption></image>\nCuttlefish are</p>", "<p><image><caption>\n\n\n</caption></image>\nCuttlefish are</p>"},
+		{"alt in prose", "<p>the alt= attribute</p>", "<p>the alt= attribute</p>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := parse(t, "<article><bdy>"+tc.body+"</bdy></article>")
