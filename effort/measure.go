@@ -138,6 +138,18 @@ type Measure struct {
 // its order by every measure.
 func (m Measure) RanksByScore() bool { return m.family().byScore }
 
+// RanksByLine reports whether the measure ranks a topic's documents or
+// passages in the run's line order, as the official INEX tool does: the
+// INEX list scores (AgP, gP, gR, igP, CE, NCE, ANCE…), the focused measures
+// (iP, AiP) and charAP. The measures that rank by score (RanksByScore), the
+// counts and the Genomics span measures (ranked by their rank column) do
+// not: a run whose scores do not fall down its lines is worth a warning
+// only when such a measure is asked.
+func (m Measure) RanksByLine() bool {
+	f := m.family()
+	return !f.byScore && !f.count && (!f.span || m.List == ListCharAP)
+}
+
 // IsSum reports whether the measure's `all` value is the sum over topics (the
 // official tool's counts) rather than the mean.
 func (m Measure) IsSum() bool { return m.family().sum }

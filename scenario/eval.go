@@ -144,6 +144,14 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 	for _, m := range opt.Measures {
 		allTopics = allTopics || m.AllTopics()
 	}
+	if run.OrderWarning != "" && opt.Warn != nil {
+		for _, m := range opt.Measures {
+			if m.RanksByLine() {
+				opt.Warn(run.OrderWarning)
+				break
+			}
+		}
+	}
 	byID, err := evalTopics(q, run, opt, allTopics)
 	if err != nil {
 		return nil, err
@@ -263,10 +271,13 @@ func scoreTopics(q *inex.Qrels, file string, byID map[string]*inex.RunTopic, top
 	errs := make([]error, len(topics))
 	clipped := make([]clipCount, len(topics))
 	reordered := make([]bool, len(topics)) // trec_eval ranks the topic's articles otherwise
-	byScore := false
+	// The two rankings differ only for a run asked both kinds of measure.
+	byScore, byLine := false, false
 	for _, m := range opt.Measures {
 		byScore = byScore || m.RanksByScore()
+		byLine = byLine || m.RanksByLine()
 	}
+	byScore = byScore && byLine
 	if workers < 1 {
 		workers = 1
 	}
