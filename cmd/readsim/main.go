@@ -44,6 +44,7 @@ var program = &cli.Program{
 		"run":       {Run: runRun},
 		"search":    {Run: runSearch},
 		"serve":     {Run: runServe, HandlesSignals: true},
+		"trec_eval": {Run: runTrecEval},
 	},
 	Footer:   "Run 'readsim help COMMAND' (or 'readsim COMMAND -h') for a command's flags; the README has examples.",
 	Status:   exitStatus,

@@ -1,0 +1,263 @@
+package inex
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/readsim/readsim/effort"
+)
+
+// trec_eval's own reading of TREC qrels and TREC runs, for `readsim
+// trec_eval` (docs/trec_eval.md): exactly the lines trec_eval 10.0 reads
+// and the values it reads from them (C's atol and atof), with its
+// refusals given as Errors naming the file, the line and the problem.
+// readsim's other commands read these formats with ReadQrels and ReadRun.
+
+// TrecEvalQrels are TREC qrels as trec_eval reads them.
+type TrecEvalQrels struct {
+	File string
+	// IDs are the judged topics in byte order (trec_eval's order).
+	IDs []string
+	// Judged are each topic's judgments, sorted by document.
+	Judged map[string][]effort.TrecJudgment
+}
+
+// TrecEvalRun is a TREC run as trec_eval reads it.
+type TrecEvalRun struct {
+	File string
+	// RunID is the last line's run id (trec_eval prints it).
+	RunID string
+	// Docs are each topic's documents with their scores, in line order.
+	Docs map[string][]effort.TrecDoc
+	// Lines is the number of results read.
+	Lines int
+}
+
+// isCSpace is C's isspace.
+func isCSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// cFields splits b at C white space into dst.
+func cFields(dst [][]byte, b []byte) [][]byte {
+	dst = dst[:0]
+	i := 0
+	for i < len(b) {
+		for i < len(b) && isCSpace(b[i]) {
+			i++
+		}
+		j := i
+		for j < len(b) && !isCSpace(b[j]) {
+			j++
+		}
+		if j > i {
+			dst = append(dst, b[i:j])
+		}
+		i = j
+	}
+	return dst
+}
+
+// arena holds the text of many short strings in large blocks, so that a
+// run of millions of lines costs its documents' bytes and no more.
+type arena struct {
+	block []byte
+}
+
+func (a *arena) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(a.block)+len(b) > cap(a.block) {
+		a.block = make([]byte, 0, max(1<<20, len(b)))
+	}
+	n := len(a.block)
+	a.block = append(a.block, b...)
+	s := a.block[n:]
+	return unsafe.String(&s[0], len(s))
+}
+
+// trecLines calls line with each line of the file r (without its end of
+// line) and its number, stopping at the first error.
+func trecLines(name string, r io.Reader, line func(n int, b []byte) error) error {
+	br := bufio.NewReaderSize(r, 1<<20)
+	n := 0
+	for {
+		b, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long := append([]byte(nil), b...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				if len(long) > MaxLineBytes {
+					return errorf(name, n+1, "line longer than %d bytes", MaxLineBytes)
+				}
+				b, err = br.ReadSlice('\n')
+				long = append(long, b...)
+			}
+			b = long
+		}
+		if len(b) > 0 {
+			n++
+			if b[len(b)-1] == '\n' {
+				b = b[:len(b)-1]
+			}
+			if lerr := line(n, b); lerr != nil {
+				return lerr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &Error{File: name, Err: err}
+		}
+	}
+}
+
+// OpenTrecEvalQrels reads TREC qrels ("-": standard input) as trec_eval
+// does: a line is "topic iteration document relevance", the relevance an
+// integer (C's atol: "2.7" is 2, "x" is 0; negative: in the pool but not
+// judged); a line starting with # is a comment. Unlike trec_eval, which
+// gives only the count of lines before, every refusal names the line: a
+// blank line, a line of other than 4 columns, an empty file.
+func OpenTrecEvalQrels(path string) (*TrecEvalQrels, error) {
+	r, closeFn, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	name := path
+	if path == Stdin {
+		name = "standard input"
+	}
+	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}}
+	var a arena
+	var fs [][]byte
+	err = trecLines(name, r, func(n int, b []byte) error {
+		if len(b) > 0 && b[0] == '#' {
+			return nil
+		}
+		fs = cFields(fs, b)
+		if len(fs) != 4 {
+			if len(fs) == 0 {
+				return errorf(name, n, "a blank line: trec_eval refuses it (Malformed line); want topic iteration document relevance")
+			}
+			return errorf(name, n, "%d columns, want 4: topic iteration document relevance (trec_eval: Malformed line)", len(fs))
+		}
+		topic := string(fs[0])
+		if _, ok := q.Judged[topic]; !ok {
+			topic = a.str(fs[0])
+			q.IDs = append(q.IDs, topic)
+		}
+		q.Judged[topic] = append(q.Judged[topic], effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(q.IDs) == 0 {
+		return nil, &Error{File: name, Err: errors.New("no judgment (trec_eval: Cannot read qrels file)")}
+	}
+	slices.Sort(q.IDs)
+	for _, js := range q.Judged {
+		slices.SortStableFunc(js, func(x, y effort.TrecJudgment) int { return strings.Compare(x.Docno, y.Docno) })
+	}
+	return q, nil
+}
+
+// OpenTrecEvalRun reads a TREC run ("-": standard input) as trec_eval does:
+// a line is "topic iteration document rank score run-id", more columns
+// ignored; the rank is not read (trec_eval ranks by score), the score is
+// C's atof of its column ("12abc" is 12, "x" is 0); blank lines and lines
+// whose first non-blank character is # are skipped. The run id is the last
+// line's.
+func OpenTrecEvalRun(path string) (*TrecEvalRun, error) {
+	r, closeFn, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	name := path
+	if path == Stdin {
+		name = "standard input"
+	}
+	run := &TrecEvalRun{File: name, Docs: map[string][]effort.TrecDoc{}}
+	var a arena
+	var fs [][]byte
+	var lastID []byte
+	var cur string
+	var docs []effort.TrecDoc
+	flush := func() {
+		if cur != "" || docs != nil {
+			run.Docs[cur] = docs
+		}
+	}
+	err = trecLines(name, r, func(n int, b []byte) error {
+		i := 0
+		for i < len(b) && isCSpace(b[i]) {
+			i++
+		}
+		if i == len(b) || b[i] == '#' {
+			return nil
+		}
+		fs = cFields(fs, b[i:])
+		if len(fs) < 6 {
+			return errorf(name, n, "%d columns, want 6: topic iteration document rank score run-id (trec_eval: Malformed line)", len(fs))
+		}
+		if docs == nil || string(fs[0]) != cur {
+			flush()
+			if prev, ok := run.Docs[string(fs[0])]; ok {
+				cur, docs = string(fs[0]), prev
+			} else {
+				cur, docs = a.str(fs[0]), make([]effort.TrecDoc, 0, max(16, len(docs)))
+			}
+		}
+		docs = append(docs, effort.TrecDoc{Docno: a.str(fs[2]), Sim: cAtofBytes(fs[4])})
+		lastID = append(lastID[:0], fs[5]...)
+		run.Lines++
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	flush()
+	if run.Lines == 0 {
+		return nil, &Error{File: name, Err: errors.New("no result (trec_eval: Cannot read results file)")}
+	}
+	run.RunID = string(lastID)
+	return run, nil
+}
+
+// cAtol is C's atol of b.
+func cAtol(b []byte) int {
+	i, neg := 0, false
+	for i < len(b) && isCSpace(b[i]) {
+		i++
+	}
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	n := 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if n < 1<<40 {
+			n = n*10 + int(b[i]-'0')
+		}
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
+// cAtofBytes is C's atof of b: a plain decimal number fast, anything else
+// through effort.CAtofPrefix.
+func cAtofBytes(b []byte) float64 {
+	if v, ok := parseFloat(b); ok {
+		return v
+	}
+	return effort.CAtofPrefix(string(b))
+}
