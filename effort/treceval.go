@@ -341,7 +341,7 @@ var trecDefs = []trecDef{
 		return nil
 	}},
 	{name: "rbp", kind: tkPairs, single: true, calc: calcRBP},
-	{name: "rbp_resid", kind: tkDouble, single: true, calc: calcRBPResid},
+	{name: "rbp_resid", kind: tkPairs, single: true, calc: calcRBPResid},
 	{name: "unj", kind: tkCutLong, single: true, longs: []int{5, 10, 20}, calc: calcUnj},
 }
 
@@ -452,18 +452,43 @@ func TrecSelect(args []string) ([]*TrecMeasure, error) {
 		}
 	}
 	var out []*TrecMeasure
+	shared := map[string]string{} // a group's parameters set so far
 	for i := range trecDefs {
 		d := &trecDefs[i]
 		if !marked[d.name] {
 			continue
 		}
-		m, err := newTrecMeasure(d, params[d.name])
+		p, own := params[d.name]
+		g := trecShared[d.name]
+		if g != "" && !own {
+			p = shared[g]
+		}
+		m, err := newTrecMeasure(d, p)
 		if err != nil {
 			return nil, err
 		}
+		if g != "" && own {
+			shared[g] = p
+		}
 		out = append(out, m)
 	}
+	// the measures of a group compute with the parameters set last
+	for _, m := range out {
+		if g := trecShared[m.def.name]; g != "" && shared[g] != "" {
+			last, _ := newTrecMeasure(m.def, shared[g])
+			m.pairs = last.pairs
+		}
+	}
 	return out, nil
+}
+
+// trecShared are the measures whose parameters trec_eval keeps in one
+// variable: a measure given none prints and computes with those of one
+// before it in the group, and every measure of the group computes with the
+// parameters given last.
+var trecShared = map[string]string{
+	"rbp": "rbp", "rbp_resid": "rbp",
+	"dcg": "ndcg", "ideal_dcg": "ndcg", "ndcg": "ndcg",
 }
 
 // TrecMeasureNames lists the measures of trec_eval that readsim computes,
@@ -1057,8 +1082,13 @@ func calcBinG(c *TrecConfig, r *TrecRels, _ *TrecMeasure, v []float64) error {
 	return nil
 }
 
-func calcRBPResid(_ *TrecConfig, r *TrecRels, _ *TrecMeasure, v []float64) error {
-	const p = 0.9
+func calcRBPResid(_ *TrecConfig, r *TrecRels, m *TrecMeasure, v []float64) error {
+	p := 0.9
+	for _, pr := range m.pairs {
+		if pr.name == "p" {
+			p = pr.value
+		}
+	}
 	unj, sum, cur := 0, 0.0, 1.0
 	for _, rel := range r.Rel {
 		if rel < 0 {

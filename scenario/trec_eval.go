@@ -54,15 +54,15 @@ func TrecEval(w io.Writer, q *inex.TrecEvalQrels, run *inex.TrecEvalRun, opt Tre
 	if len(topics) == 0 {
 		return &inex.Error{File: run.File, Err: fmt.Errorf("no topic of the run is judged in %s (trec_eval: No queries with both results and relevance info)", q.File)}
 	}
-	relLen := -1
+	relLen, relName := -1, ""
 	for _, m := range opt.Measures {
 		if m.IsRelString() {
-			relLen = m.RelStringLen()
+			relLen, relName = m.RelStringLen(), m.Names[0]
 		}
 	}
 	values := make([]float64, nv*len(topics))
 	relstr := make([]string, len(topics))
-	if err := trecEvalTopics(q, run, topics, opt, nv, relLen, values, relstr); err != nil {
+	if err := trecEvalTopics(q, run, topics, opt, nv, relLen, relName, values, relstr); err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -117,7 +117,7 @@ func TrecEval(w io.Writer, q *inex.TrecEvalQrels, run *inex.TrecEvalRun, opt Tre
 
 // trecEvalTopics computes the values of every topic (nv each, in values)
 // and its relstring (relLen ≥ 0) with opt.Workers goroutines.
-func trecEvalTopics(q *inex.TrecEvalQrels, run *inex.TrecEvalRun, topics []string, opt TrecEvalOptions, nv, relLen int, values []float64, relstr []string) error {
+func trecEvalTopics(q *inex.TrecEvalQrels, run *inex.TrecEvalRun, topics []string, opt TrecEvalOptions, nv, relLen int, relName string, values []float64, relstr []string) error {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -161,7 +161,9 @@ func trecEvalTopics(q *inex.TrecEvalQrels, run *inex.TrecEvalRun, topics []strin
 				if !ok {
 					effort.TrecMissing(opt.Measures, v)
 				}
-				if relLen >= 0 && ok {
+				// trec_eval clears relstring for a missing topic, but not
+				// relstring_N (it looks for the name "relstring")
+				if relLen >= 0 && (ok || relName != "relstring") {
 					relstr[t] = effort.TrecRelString(&r, relLen)
 				}
 			}
