@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -123,6 +124,7 @@ func trecEvalTopics(q *inex.TrecEvalQrels, run *inex.TrecEvalRun, topics []strin
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, len(topics))
+	inherit := trecStaleLevels(q, topics)
 	errs := make([]error, len(topics))
 	var next sync.Mutex
 	n := 0
@@ -154,6 +156,9 @@ func trecEvalTopics(q *inex.TrecEvalQrels, run *inex.TrecEvalRun, topics []strin
 					errs[t] = &inex.Error{File: file, Err: fmt.Errorf("topic %s: %w", id, err)}
 					continue
 				}
+				if in := inherit[t]; in != nil {
+					r.RelLevels, r.NumRelLevels = in.levels, in.n
+				}
 				if err := effort.TrecTopic(&opt.Config, &r, opt.Measures, v); err != nil {
 					errs[t] = err
 					continue
@@ -176,6 +181,54 @@ func trecEvalTopics(q *inex.TrecEvalQrels, run *inex.TrecEvalRun, topics []strin
 		}
 	}
 	return nil
+}
+
+// staleLevels are the judgment counts by level that trec_eval gives a
+// topic whose judgments are all negative.
+type staleLevels struct {
+	levels []int
+	n      int
+}
+
+// trecStaleLevels returns, for each topic evaluated (in trec_eval's
+// order) whose judgments are all negative, the counts by level that
+// trec_eval's measures see there: it counts the levels in a buffer kept
+// from topic to topic, clearing only the levels 0…m of the topic's highest
+// judgment m, and keeps the number of levels of the topic before when no
+// level counts. Such a topic has no relevant document, and its measures
+// are 0 but for ideal_dcg (and bpref's count of non-relevant documents,
+// which changes nothing there). nil for the other topics.
+func trecStaleLevels(q *inex.TrecEvalQrels, topics []string) []*staleLevels {
+	out := make([]*staleLevels, len(topics))
+	var buf []int
+	n := 0
+	for t, id := range topics {
+		js := q.Judged[id]
+		maxRel := -1
+		for _, j := range js {
+			maxRel = max(maxRel, j.Rel)
+		}
+		if maxRel < 0 {
+			out[t] = &staleLevels{levels: slices.Clone(buf), n: n}
+			continue
+		}
+		if len(buf) < maxRel+1 {
+			buf = append(buf, make([]int, maxRel+1-len(buf))...)
+		}
+		clear(buf[:maxRel+1])
+		for _, j := range js {
+			if j.Rel >= 0 {
+				buf[j.Rel]++
+			}
+		}
+		for lvl := maxRel; lvl >= 0; lvl-- {
+			if buf[lvl] > 0 {
+				n = lvl + 1
+				break
+			}
+		}
+	}
+	return out
 }
 
 // appendName appends trec_eval's "%-22s\t%s\t".

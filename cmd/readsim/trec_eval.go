@@ -131,7 +131,7 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	for _, o := range opts {
 		switch o.opt {
 		case 'h':
-			fmt.Fprint(e.Stdout, trecEvalHelp())
+			fmt.Fprint(e.Stderr, trecEvalHelp())
 			return nil
 		case 'v':
 			fmt.Fprintln(e.Stdout, cli.Version("readsim")+" (trec_eval 10.0's measures and output)")
@@ -197,7 +197,8 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	return scenario.TrecEval(e.Stdout, q, run, opt)
 }
 
-// trecEvalHelp is the help of readsim trec_eval: its options and measures.
+// trecEvalHelp is the help of readsim trec_eval (on standard error, as every
+// command's): its options and measures.
 func trecEvalHelp() string {
 	var b strings.Builder
 	b.WriteString(`usage: readsim trec_eval [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] [-M num] [-J] QRELS RUN
