@@ -3,6 +3,7 @@ package effort
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -68,6 +69,10 @@ type TrecRels struct {
 	// the highest level counted.
 	RelLevels    []int
 	NumRelLevels int
+
+	// buffers reused from topic to topic
+	judged         map[uint64]int32
+	hashes, sorted []uint64
 }
 
 // TrecDuplicateError is trec_eval's refusal of a document ranked or judged
@@ -103,9 +108,6 @@ func TrecRank(cfg *TrecConfig, judged []TrecJudgment, docs []TrecDoc, r *TrecRel
 		n = cfg.MaxDocs
 	}
 	docs = docs[:n]
-	// duplicates among the ranked documents: equal docnos of equal scores
-	// are neighbours; others are found through the judgments' lookup below
-	// or a sorted copy when there are few
 	maxRel := 0
 	for i, j := range judged {
 		if i == 0 || j.Rel > maxRel {
@@ -115,7 +117,22 @@ func TrecRank(cfg *TrecConfig, judged []TrecJudgment, docs []TrecDoc, r *TrecRel
 			return &TrecDuplicateError{Docno: j.Docno, Judged: true}
 		}
 	}
-	if err := trecDuplicates(docs); err != nil {
+	// documents are found by a hash of their name, checked by the name
+	if r.judged == nil {
+		r.judged = map[uint64]int32{}
+	}
+	clear(r.judged)
+	for i, j := range judged {
+		h := maphash.String(trecSeed, j.Docno)
+		if k, dup := r.judged[h]; !dup || judged[k].Docno > j.Docno {
+			r.judged[h] = int32(i) // on a collision, the search below goes on
+		}
+	}
+	r.hashes = slices.Grow(r.hashes[:0], n)[:n]
+	for i, d := range docs {
+		r.hashes[i] = maphash.String(trecSeed, d.Docno)
+	}
+	if err := trecDuplicates(docs, r.hashes, &r.sorted); err != nil {
 		return err
 	}
 	if maxRel < 0 {
@@ -130,12 +147,17 @@ func TrecRank(cfg *TrecConfig, judged []TrecJudgment, docs []TrecDoc, r *TrecRel
 	}
 	r.Rel = slices.Grow(r.Rel[:0], n)[:0]
 	r.NumRelRet, r.NumNonpool, r.NumUnjudged = 0, 0, 0
-	for _, d := range docs {
+	for i, d := range docs {
 		rel := TrecNonpool
-		if k, ok := slices.BinarySearchFunc(judged, d.Docno, func(j TrecJudgment, s string) int { return strings.Compare(j.Docno, s) }); ok {
-			rel = judged[k].Rel
-			if rel < 0 {
-				rel = TrecUnjudged
+		if k, ok := r.judged[r.hashes[i]]; ok {
+			if judged[k].Docno != d.Docno {
+				k, ok = searchJudged(judged, d.Docno)
+			}
+			if ok {
+				rel = judged[k].Rel
+				if rel < 0 {
+					rel = TrecUnjudged
+				}
 			}
 		}
 		if cfg.JudgedOnly && rel < 0 {
@@ -164,19 +186,32 @@ func TrecRank(cfg *TrecConfig, judged []TrecJudgment, docs []TrecDoc, r *TrecRel
 	return nil
 }
 
-// trecDuplicates reports a docno ranked twice.
-func trecDuplicates(docs []TrecDoc) error {
-	if len(docs) < 2 {
-		return nil
-	}
-	names := make([]string, len(docs))
-	for i, d := range docs {
-		names[i] = d.Docno
-	}
-	slices.Sort(names)
-	for i := 1; i < len(names); i++ {
-		if names[i] == names[i-1] {
-			return &TrecDuplicateError{Docno: names[i]}
+var trecSeed = maphash.MakeSeed()
+
+// searchJudged finds docno among judged (sorted by Docno).
+func searchJudged(judged []TrecJudgment, docno string) (int32, bool) {
+	k, ok := slices.BinarySearchFunc(judged, docno, func(j TrecJudgment, s string) int { return strings.Compare(j.Docno, s) })
+	return int32(k), ok
+}
+
+// trecDuplicates reports a document of docs ranked twice: two equal
+// hashes (h[i] is docs[i]'s) are two equal names, or a collision.
+func trecDuplicates(docs []TrecDoc, h []uint64, buf *[]uint64) error {
+	s := append((*buf)[:0], h...)
+	*buf = s
+	slices.Sort(s)
+	for i := 1; i < len(s); i++ {
+		if s[i] != s[i-1] {
+			continue
+		}
+		seen := map[string]bool{}
+		for k, d := range docs {
+			if h[k] == s[i] {
+				if seen[d.Docno] {
+					return &TrecDuplicateError{Docno: d.Docno}
+				}
+				seen[d.Docno] = true
+			}
 		}
 	}
 	return nil

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"errors"
 	"runtime"
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario/inex"
@@ -41,36 +43,199 @@ const trecMissingDoc = "ceci_nest_pas_un_docno"
 // judgments' topic order (byte order), each measure's lines in trec_eval's
 // order, then the summary ("all"). A judged topic absent from the run is
 // an error without -c (trec_eval then repeats the topic before it, or
-// crashes); a run that shares no topic with the judgments is an error.
+// crashes).
 func TrecEval(w io.Writer, q *inex.TrecEvalQrels, run *inex.TrecEvalRun, opt TrecEvalOptions) error {
-	nv, at := effort.TrecValues(opt.Measures)
-	var topics []string
-	for _, id := range q.IDs {
-		if _, ok := run.Docs[id]; ok || opt.Complete {
-			topics = append(topics, id)
-			continue
-		}
-		return &inex.Error{File: run.File, Err: fmt.Errorf("topic %s is judged in %s but has no result here: trec_eval 10.0 would print the topic before it again under its id (or crash); give -c to evaluate it as retrieving nothing", id, q.File)}
-	}
-	if len(topics) == 0 {
-		return &inex.Error{File: run.File, Err: fmt.Errorf("no topic of the run is judged in %s (trec_eval: No queries with both results and relevance info)", q.File)}
-	}
-	relLen, relName := -1, ""
-	for _, m := range opt.Measures {
-		if m.IsRelString() {
-			relLen, relName = m.RelStringLen(), m.Names[0]
+	e := newTrecEvaluator(q, opt)
+	ids := make([]int, 0, len(run.Docs))
+	for id := range run.Docs {
+		if t, ok := e.index[id]; ok {
+			ids = append(ids, t)
 		}
 	}
-	values := make([]float64, nv*len(topics))
-	relstr := make([]string, len(topics))
-	if err := trecEvalTopics(q, run, topics, opt, nv, relLen, relName, values, relstr); err != nil {
+	parallel(opt.Workers, len(ids), func(r *effort.TrecRels, k int) {
+		t := ids[k]
+		e.topic(t, run.Docs[q.IDs[t]], r)
+	})
+	return e.write(w, run.File, run.RunID)
+}
+
+// TrecEvalFile is TrecEval of the run file at path ("-": standard input).
+// A file whose topics each hold consecutive lines (as runs are written) is
+// evaluated topic by topic while it is read, holding one topic's results at
+// a time; any other run is read whole first.
+func TrecEvalFile(w io.Writer, q *inex.TrecEvalQrels, path string, opt TrecEvalOptions) error {
+	if path != inex.Stdin {
+		err := trecEvalStream(w, q, path, opt)
+		if !errors.Is(err, inex.ErrTopicSplit) {
+			return err
+		}
+	}
+	run, err := inex.OpenTrecEvalRun(path)
+	if err != nil {
 		return err
 	}
+	return TrecEval(w, q, run, opt)
+}
+
+// trecEvalStream evaluates the topics of the run at path as the reader
+// hands them over, on opt.Workers goroutines.
+func trecEvalStream(w io.Writer, q *inex.TrecEvalQrels, path string, opt TrecEvalOptions) error {
+	e := newTrecEvaluator(q, opt)
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	blocks := make(chan *inex.TrecRunBlock, workers)
+	free := make(chan *inex.TrecRunBlock, 2*workers+1)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var r effort.TrecRels
+			for b := range blocks {
+				if t, ok := e.index[b.Topic]; ok {
+					e.topic(t, b.Docs, &r)
+				}
+				select {
+				case free <- b:
+				default:
+				}
+			}
+		}()
+	}
+	runID, file, err := inex.StreamTrecEvalRun(path, free, func(b *inex.TrecRunBlock) { blocks <- b })
+	close(blocks)
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	return e.write(w, file, runID)
+}
+
+// parallel calls f(r, k) for k in [0, n) on workers goroutines (0:
+// GOMAXPROCS), each with its own TrecRels.
+func parallel(workers, n int, f func(r *effort.TrecRels, k int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var r effort.TrecRels
+			for k := int(next.Add(1) - 1); k < n; k = int(next.Add(1) - 1) {
+				f(&r, k)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// trecEvaluator holds the values of every judged topic as they are
+// computed, in any order, and prints them in trec_eval's.
+type trecEvaluator struct {
+	q       *inex.TrecEvalQrels
+	opt     TrecEvalOptions
+	nv      int
+	at      []int
+	index   map[string]int // judged topic → its place in q.IDs
+	values  []float64      // nv per judged topic
+	relstr  []string
+	present []bool  // the topic is in the run
+	errs    []error // the topic's ranking is refused
+	inherit []*staleLevels
+	relLen  int
+	relName string
+}
+
+func newTrecEvaluator(q *inex.TrecEvalQrels, opt TrecEvalOptions) *trecEvaluator {
+	e := &trecEvaluator{q: q, opt: opt, relLen: -1, index: make(map[string]int, len(q.IDs))}
+	e.nv, e.at = effort.TrecValues(opt.Measures)
+	for t, id := range q.IDs {
+		e.index[id] = t
+	}
+	n := len(q.IDs)
+	e.values, e.relstr = make([]float64, e.nv*n), make([]string, n)
+	e.present, e.errs = make([]bool, n), make([]error, n)
+	e.inherit = trecStaleLevels(q, q.IDs)
+	for _, m := range opt.Measures {
+		if m.IsRelString() {
+			e.relLen, e.relName = m.RelStringLen(), m.Names[0]
+		}
+	}
+	return e
+}
+
+// topic computes judged topic t's values from its results docs (nil: a
+// judged topic absent from the run, under -c), using r.
+func (e *trecEvaluator) topic(t int, docs []effort.TrecDoc, r *effort.TrecRels) {
+	id, present := e.q.IDs[t], docs != nil
+	e.present[t] = present
+	if !present {
+		docs = []effort.TrecDoc{{Docno: trecMissingDoc, Sim: 1}}
+	}
+	if err := effort.TrecRank(&e.opt.Config, e.q.Judged[id], docs, r); err != nil {
+		file := "the run"
+		if de, isDup := err.(*effort.TrecDuplicateError); isDup && de.Judged {
+			file = e.q.File
+		}
+		e.errs[t] = &inex.Error{File: file, Err: fmt.Errorf("topic %s: %w", id, err)}
+		return
+	}
+	if in := e.inherit[t]; in != nil {
+		r.RelLevels, r.NumRelLevels = in.levels, in.n
+	}
+	v := e.values[t*e.nv : (t+1)*e.nv]
+	if err := effort.TrecTopic(&e.opt.Config, r, e.opt.Measures, v); err != nil {
+		e.errs[t] = err
+		return
+	}
+	if !present {
+		effort.TrecMissing(e.opt.Measures, v)
+	}
+	// trec_eval clears relstring for a missing topic, but not relstring_N
+	// (it looks for the name "relstring")
+	if e.relLen >= 0 && (present || e.relName != "relstring") {
+		e.relstr[t] = effort.TrecRelString(r, e.relLen)
+	}
+}
+
+// write evaluates the judged topics absent from the run (-c) or refuses
+// them, reports the first topic refused in trec_eval's order, and prints
+// the values. runFile names the run in errors.
+func (e *trecEvaluator) write(w io.Writer, runFile, runID string) error {
+	var r effort.TrecRels
+	var topics []int
+	for t, id := range e.q.IDs {
+		if e.errs[t] != nil {
+			if ie, ok := e.errs[t].(*inex.Error); ok && ie.File == "the run" {
+				ie.File = runFile
+			}
+			return e.errs[t]
+		}
+		if !e.present[t] {
+			if !e.opt.Complete {
+				return &inex.Error{File: runFile, Err: fmt.Errorf("topic %s is judged in %s but has no result here: trec_eval 10.0 would print the topic before it again under its id (or crash); give -c to evaluate it as retrieving nothing", id, e.q.File)}
+			}
+			if e.topic(t, nil, &r); e.errs[t] != nil {
+				return e.errs[t]
+			}
+		}
+		topics = append(topics, t)
+	}
+	if len(topics) == 0 {
+		return &inex.Error{File: runFile, Err: fmt.Errorf("no topic of the run is judged in %s (trec_eval: No queries with both results and relevance info)", e.q.File)}
+	}
+	nv, opt := e.nv, e.opt
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var line []byte
 	sum := make([]float64, nv)
-	for t, id := range topics {
-		v := values[t*nv : (t+1)*nv]
+	for _, t := range topics {
+		id := e.q.IDs[t]
+		v := e.values[t*nv : (t+1)*nv]
 		for i := range sum {
 			sum[i] += v[i]
 		}
@@ -84,13 +249,13 @@ func TrecEval(w io.Writer, q *inex.TrecEvalQrels, run *inex.TrecEvalRun, opt Tre
 			if m.IsRelString() {
 				line = appendName(line[:0], m.Names[0], id)
 				line = append(line, '\'')
-				line = append(line, relstr[t]...)
+				line = append(line, e.relstr[t]...)
 				line = append(line, '\'', '\n')
 				bw.Write(line)
 				continue
 			}
 			for k, name := range m.Names {
-				line = appendValue(appendName(line[:0], name, id), v[at[i]+k], m.IsCount())
+				line = appendValue(appendName(line[:0], name, id), v[e.at[i]+k], m.IsCount())
 				bw.Write(line)
 			}
 		}
@@ -102,85 +267,18 @@ func TrecEval(w io.Writer, q *inex.TrecEvalQrels, run *inex.TrecEvalRun, opt Tre
 			case m.IsRelString():
 				continue
 			case m.IsRunID():
-				line = append(appendName(line[:0], "runid", "all"), run.RunID...)
+				line = append(appendName(line[:0], "runid", "all"), runID...)
 				line = append(line, '\n')
 				bw.Write(line)
 				continue
 			}
 			for k, name := range m.Names {
-				line = appendValue(appendName(line[:0], name, "all"), sum[at[i]+k], m.IsCount())
+				line = appendValue(appendName(line[:0], name, "all"), sum[e.at[i]+k], m.IsCount())
 				bw.Write(line)
 			}
 		}
 	}
 	return bw.Flush()
-}
-
-// trecEvalTopics computes the values of every topic (nv each, in values)
-// and its relstring (relLen ≥ 0) with opt.Workers goroutines.
-func trecEvalTopics(q *inex.TrecEvalQrels, run *inex.TrecEvalRun, topics []string, opt TrecEvalOptions, nv, relLen int, relName string, values []float64, relstr []string) error {
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(topics))
-	inherit := trecStaleLevels(q, topics)
-	errs := make([]error, len(topics))
-	var next sync.Mutex
-	n := 0
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var r effort.TrecRels
-			for {
-				next.Lock()
-				t := n
-				n++
-				next.Unlock()
-				if t >= len(topics) {
-					return
-				}
-				id := topics[t]
-				docs, ok := run.Docs[id]
-				if !ok {
-					docs = []effort.TrecDoc{{Docno: trecMissingDoc, Sim: 1}}
-				}
-				v := values[t*nv : (t+1)*nv]
-				if err := effort.TrecRank(&opt.Config, q.Judged[id], docs, &r); err != nil {
-					file := run.File
-					if de, isDup := err.(*effort.TrecDuplicateError); isDup && de.Judged {
-						file = q.File
-					}
-					errs[t] = &inex.Error{File: file, Err: fmt.Errorf("topic %s: %w", id, err)}
-					continue
-				}
-				if in := inherit[t]; in != nil {
-					r.RelLevels, r.NumRelLevels = in.levels, in.n
-				}
-				if err := effort.TrecTopic(&opt.Config, &r, opt.Measures, v); err != nil {
-					errs[t] = err
-					continue
-				}
-				if !ok {
-					effort.TrecMissing(opt.Measures, v)
-				}
-				// trec_eval clears relstring for a missing topic, but not
-				// relstring_N (it looks for the name "relstring")
-				if relLen >= 0 && (ok || relName != "relstring") {
-					relstr[t] = effort.TrecRelString(&r, relLen)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // staleLevels are the judgment counts by level that trec_eval gives a

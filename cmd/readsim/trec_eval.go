@@ -190,11 +190,7 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	run, err := inex.OpenTrecEvalRun(files[1])
-	if err != nil {
-		return err
-	}
-	return scenario.TrecEval(e.Stdout, q, run, opt)
+	return scenario.TrecEvalFile(e.Stdout, q, files[1], opt)
 }
 
 // trecEvalHelp is the help of readsim trec_eval (on standard error, as every

@@ -168,6 +168,23 @@ func OpenTrecEvalQrels(path string) (*TrecEvalQrels, error) {
 	return q, nil
 }
 
+// trecRunLine reads line n, b, of a run: its topic, document, score and
+// run id (split into *fs); skip for a blank line or a comment.
+func trecRunLine(name string, n int, b []byte, fs *[][]byte) (skip bool, err error) {
+	i := 0
+	for i < len(b) && isCSpace(b[i]) {
+		i++
+	}
+	if i == len(b) || b[i] == '#' {
+		return true, nil
+	}
+	*fs = cFields(*fs, b[i:])
+	if len(*fs) < 6 {
+		return false, errorf(name, n, "%d columns, want 6: topic iteration document rank score run-id (trec_eval: Malformed line)", len(*fs))
+	}
+	return false, nil
+}
+
 // OpenTrecEvalRun reads a TREC run ("-": standard input) as trec_eval does:
 // a line is "topic iteration document rank score run-id", more columns
 // ignored; the rank is not read (trec_eval ranks by score), the score is
@@ -191,21 +208,13 @@ func OpenTrecEvalRun(path string) (*TrecEvalRun, error) {
 	var cur string
 	var docs []effort.TrecDoc
 	flush := func() {
-		if cur != "" || docs != nil {
+		if docs != nil {
 			run.Docs[cur] = docs
 		}
 	}
 	err = trecLines(name, r, func(n int, b []byte) error {
-		i := 0
-		for i < len(b) && isCSpace(b[i]) {
-			i++
-		}
-		if i == len(b) || b[i] == '#' {
-			return nil
-		}
-		fs = cFields(fs, b[i:])
-		if len(fs) < 6 {
-			return errorf(name, n, "%d columns, want 6: topic iteration document rank score run-id (trec_eval: Malformed line)", len(fs))
+		if skip, err := trecRunLine(name, n, b, &fs); skip || err != nil {
+			return err
 		}
 		if docs == nil || string(fs[0]) != cur {
 			flush()
@@ -229,6 +238,90 @@ func OpenTrecEvalRun(path string) (*TrecEvalRun, error) {
 	}
 	run.RunID = string(lastID)
 	return run, nil
+}
+
+// ErrTopicSplit is StreamTrecEvalRun's answer to a run whose topic has
+// lines apart, after lines of another topic: read it with OpenTrecEvalRun.
+var ErrTopicSplit = errors.New("a topic's lines are not together")
+
+// TrecRunBlock is one topic's results, as StreamTrecEvalRun hands them
+// over. Its documents' names live in the block: it may be handed back for
+// reuse once they are no longer needed.
+type TrecRunBlock struct {
+	Topic string
+	Docs  []effort.TrecDoc
+	text  []byte
+}
+
+func (b *TrecRunBlock) str(s []byte) string {
+	if len(s) == 0 {
+		return ""
+	}
+	if len(b.text)+len(s) > cap(b.text) {
+		b.text = make([]byte, 0, max(2*cap(b.text), len(s), 4096))
+	}
+	n := len(b.text)
+	b.text = append(b.text, s...)
+	t := b.text[n:]
+	return unsafe.String(&t[0], len(t))
+}
+
+// StreamTrecEvalRun reads the run file at path as OpenTrecEvalRun does,
+// handing each topic's results to emit as soon as its last line is read,
+// so that only the topics in flight are held. It takes the blocks to fill
+// from free when it holds one (emit's receiver hands them back there),
+// else makes one. It returns the run id (the last line's) and the file's
+// name, or ErrTopicSplit as soon as a topic's lines turn out not to be
+// together (the blocks emitted until then are to be dropped).
+func StreamTrecEvalRun(path string, free <-chan *TrecRunBlock, emit func(*TrecRunBlock)) (runID, file string, err error) {
+	r, closeFn, err := open(path)
+	if err != nil {
+		return "", path, err
+	}
+	defer closeFn()
+	var fs [][]byte
+	var lastID []byte
+	var cur *TrecRunBlock
+	seen := map[string]bool{}
+	lines := 0
+	get := func(topic []byte) *TrecRunBlock {
+		var b *TrecRunBlock
+		select {
+		case b = <-free:
+			b.Docs, b.text = b.Docs[:0], b.text[:0]
+		default:
+			b = &TrecRunBlock{Docs: make([]effort.TrecDoc, 0, 1024)}
+		}
+		b.Topic = string(topic)
+		return b
+	}
+	err = trecLines(path, r, func(n int, b []byte) error {
+		if skip, err := trecRunLine(path, n, b, &fs); skip || err != nil {
+			return err
+		}
+		if cur == nil || string(fs[0]) != cur.Topic {
+			if seen[string(fs[0])] {
+				return ErrTopicSplit
+			}
+			if cur != nil {
+				emit(cur)
+			}
+			cur = get(fs[0])
+			seen[cur.Topic] = true
+		}
+		cur.Docs = append(cur.Docs, effort.TrecDoc{Docno: cur.str(fs[2]), Sim: cAtofBytes(fs[4])})
+		lastID = append(lastID[:0], fs[5]...)
+		lines++
+		return nil
+	})
+	if err != nil {
+		return "", path, err
+	}
+	if lines == 0 {
+		return "", path, &Error{File: path, Err: errors.New("no result (trec_eval: Cannot read results file)")}
+	}
+	emit(cur)
+	return string(lastID), path, nil
 }
 
 // cAtol is C's atol of b.
