@@ -114,7 +114,7 @@ func TrecRank(cfg *TrecConfig, judged []TrecJudgment, docs []TrecDoc, r *TrecRel
 			maxRel = j.Rel
 		}
 		if i > 0 && judged[i-1].Docno == j.Docno {
-			return &TrecDuplicateError{Docno: j.Docno, Judged: true}
+			return &TrecDuplicateError{Docno: strings.Clone(j.Docno), Judged: true}
 		}
 	}
 	// documents are found by a hash of their name, checked by the name
@@ -208,7 +208,7 @@ func trecDuplicates(docs []TrecDoc, h []uint64, buf *[]uint64) error {
 		for k, d := range docs {
 			if h[k] == s[i] {
 				if seen[d.Docno] {
-					return &TrecDuplicateError{Docno: d.Docno}
+					return &TrecDuplicateError{Docno: strings.Clone(d.Docno)}
 				}
 				seen[d.Docno] = true
 			}

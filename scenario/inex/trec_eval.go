@@ -2,10 +2,14 @@ package inex
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/readsim/readsim/effort"
@@ -270,20 +274,104 @@ func (b *TrecRunBlock) str(s []byte) string {
 // handing each topic's results to emit as soon as its last line is read,
 // so that only the topics in flight are held. It takes the blocks to fill
 // from free when it holds one (emit's receiver hands them back there),
-// else makes one. It returns the run id (the last line's) and the file's
-// name, or ErrTopicSplit as soon as a topic's lines turn out not to be
-// together (the blocks emitted until then are to be dropped).
+// else makes one. A large file (not gzip) is read in chunks, one per
+// processor, at once: emit is then called from several goroutines. It
+// returns the run id (the last line's) and the file's name, or
+// ErrTopicSplit when a topic's lines turn out not to be together (the
+// blocks emitted until then are to be dropped).
 func StreamTrecEvalRun(path string, free <-chan *TrecRunBlock, emit func(*TrecRunBlock)) (runID, file string, err error) {
+	if f, size, ok := plainFile(path); ok {
+		defer f.Close()
+		if chunks := chunkBounds(f, size, runtime.GOMAXPROCS(0)); len(chunks) > 2 {
+			return streamChunks(f, path, chunks, free, emit)
+		}
+	}
 	r, closeFn, err := open(path)
 	if err != nil {
 		return "", path, err
 	}
 	defer closeFn()
+	c := streamChunk(path, r, free, emit, false)
+	if c.err != nil {
+		return "", path, c.err
+	}
+	if c.results == 0 {
+		return "", path, &Error{File: path, Err: errors.New("no result (trec_eval: Cannot read results file)")}
+	}
+	return string(c.lastID), path, nil
+}
+
+// plainFile opens path when it is a regular file of at least 8 MB that is
+// not gzip, for reading in chunks.
+func plainFile(path string) (*os.File, int64, bool) {
+	if path == Stdin {
+		return nil, 0, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, false
+	}
+	st, err := f.Stat()
+	var magic [2]byte
+	if err != nil || !st.Mode().IsRegular() || st.Size() < 8<<20 {
+		f.Close()
+		return nil, 0, false
+	}
+	if _, err := f.ReadAt(magic[:], 0); err != nil || (magic[0] == 0x1f && magic[1] == 0x8b) {
+		f.Close()
+		return nil, 0, false
+	}
+	return f, st.Size(), true
+}
+
+// chunkBounds cuts f (size bytes) into about n chunks at line ends: the
+// offsets where they start, and size.
+func chunkBounds(f *os.File, size int64, n int) []int64 {
+	bounds := []int64{0}
+	buf := make([]byte, 64<<10)
+	for i := 1; i < n; i++ {
+		pos := size * int64(i) / int64(n)
+		if pos <= bounds[len(bounds)-1] {
+			continue
+		}
+		for {
+			k, err := f.ReadAt(buf, pos)
+			if j := bytes.IndexByte(buf[:k], '\n'); j >= 0 {
+				pos += int64(j) + 1
+				break
+			}
+			pos += int64(k)
+			if err != nil {
+				pos = size
+				break
+			}
+		}
+		if pos < size {
+			bounds = append(bounds, pos)
+		}
+	}
+	return append(bounds, size)
+}
+
+// chunkRun is what reading one chunk of a run found.
+type chunkRun struct {
+	first, last *TrecRunBlock // held back: they may go on in the chunks around
+	topics      []string      // in order
+	lines       int           // every line, blank and comment ones too
+	results     int
+	lastID      []byte
+	err         error
+	errLine     int // the line of err within the chunk (0: none)
+}
+
+// streamChunk reads the lines of r, emitting each topic's block when the
+// next topic starts; with hold, the first and last blocks are kept back
+// (chunkRun.first, last), else all are emitted.
+func streamChunk(name string, r io.Reader, free <-chan *TrecRunBlock, emit func(*TrecRunBlock), hold bool) chunkRun {
+	var c chunkRun
 	var fs [][]byte
-	var lastID []byte
 	var cur *TrecRunBlock
 	seen := map[string]bool{}
-	lines := 0
 	get := func(topic []byte) *TrecRunBlock {
 		var b *TrecRunBlock
 		select {
@@ -295,8 +383,12 @@ func StreamTrecEvalRun(path string, free <-chan *TrecRunBlock, emit func(*TrecRu
 		b.Topic = string(topic)
 		return b
 	}
-	err = trecLines(path, r, func(n int, b []byte) error {
-		if skip, err := trecRunLine(path, n, b, &fs); skip || err != nil {
+	c.err = trecLines(name, r, func(n int, b []byte) error {
+		c.lines = n
+		if skip, err := trecRunLine(name, n, b, &fs); skip || err != nil {
+			if err != nil {
+				c.errLine = n
+			}
 			return err
 		}
 		if cur == nil || string(fs[0]) != cur.Topic {
@@ -304,24 +396,97 @@ func StreamTrecEvalRun(path string, free <-chan *TrecRunBlock, emit func(*TrecRu
 				return ErrTopicSplit
 			}
 			if cur != nil {
-				emit(cur)
+				if hold && c.first == nil {
+					c.first = cur
+				} else {
+					emit(cur)
+				}
 			}
 			cur = get(fs[0])
 			seen[cur.Topic] = true
+			c.topics = append(c.topics, cur.Topic)
 		}
 		cur.Docs = append(cur.Docs, effort.TrecDoc{Docno: cur.str(fs[2]), Sim: cAtofBytes(fs[4])})
-		lastID = append(lastID[:0], fs[5]...)
-		lines++
+		c.lastID = append(c.lastID[:0], fs[5]...)
+		c.results++
 		return nil
 	})
-	if err != nil {
-		return "", path, err
+	switch {
+	case cur == nil:
+	case !hold:
+		emit(cur)
+	case c.first == nil:
+		c.first, c.last = cur, cur
+	default:
+		c.last = cur
 	}
-	if lines == 0 {
+	return c
+}
+
+// streamChunks reads the chunks of f (bounds: their offsets) at once and
+// joins the topics that go on from one chunk to the next.
+func streamChunks(f *os.File, path string, bounds []int64, free <-chan *TrecRunBlock, emit func(*TrecRunBlock)) (runID, file string, err error) {
+	cs := make([]chunkRun, len(bounds)-1)
+	var wg sync.WaitGroup
+	for i := range cs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := io.NewSectionReader(f, bounds[i], bounds[i+1]-bounds[i])
+			cs[i] = streamChunk(path, r, free, emit, true)
+		}()
+	}
+	wg.Wait()
+	lines, results := 0, 0
+	for _, c := range cs {
+		if c.err != nil {
+			if ie, ok := c.err.(*Error); ok && c.errLine > 0 {
+				ie.Line = lines + c.errLine
+			}
+			return "", path, c.err
+		}
+		lines += c.lines
+		results += c.results
+	}
+	if results == 0 {
 		return "", path, &Error{File: path, Err: errors.New("no result (trec_eval: Cannot read results file)")}
 	}
-	emit(cur)
-	return string(lastID), path, nil
+	// a topic may go on across chunk ends, and nowhere else
+	where := map[string]int{}
+	var pending *TrecRunBlock
+	for i, c := range cs {
+		for k, t := range c.topics {
+			if j, ok := where[t]; ok && !(k == 0 && j == i-1 && pending != nil && pending.Topic == t) {
+				return "", path, ErrTopicSplit
+			}
+			where[t] = i
+		}
+		if c.first == nil {
+			continue
+		}
+		if pending != nil && pending.Topic == c.first.Topic {
+			pending.Docs = append(pending.Docs, c.first.Docs...)
+			if c.first != c.last {
+				emit(pending)
+				pending = c.last
+			}
+			continue
+		}
+		if pending != nil {
+			emit(pending)
+		}
+		if c.first != c.last {
+			emit(c.first)
+		}
+		pending = c.last
+	}
+	emit(pending)
+	for i := len(cs) - 1; i >= 0; i-- {
+		if cs[i].results > 0 {
+			return string(cs[i].lastID), path, nil
+		}
+	}
+	return "", path, nil
 }
 
 // cAtol is C's atol of b.
