@@ -2,10 +2,10 @@ package scenario
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
-	"errors"
 	"runtime"
 	"slices"
 	"strconv"
