@@ -108,6 +108,10 @@ const (
 	ListAspect   // ASPECT (TREC Genomics)
 	ListPassage2 // PASSAGE2 (TREC Genomics)
 	ListCharAP   // charAP: PASSAGE2 in the run's line order
+	// ListTrec is one value of a trec_eval measure beyond those above
+	// (bpref, infAP, iprec_at_recall_0.50, success_10, set_F…:
+	// treceval_names.go), computed as trec_eval computes it.
+	ListTrec
 )
 
 // Measure is a parsed measure name: a list score, its rank or recall level,
@@ -124,6 +128,8 @@ type Measure struct {
 	// Name, when not empty, is the name the measure was asked by (an alias
 	// such as MAgP or nDCG@10): reports print it.
 	Name string
+	// trec is the trec_eval measure value of ListTrec.
+	trec *trecValue
 }
 
 // RanksByScore reports whether the measure ranks a topic's documents as
@@ -186,6 +192,9 @@ func (m Measure) String() string {
 
 // Canonical returns the measure's canonical name, whatever it was asked by.
 func (m Measure) Canonical() string {
+	if m.List == ListTrec && m.trec != nil {
+		return m.trec.name
+	}
 	f := m.family()
 	l := f.head
 	switch f.param {

@@ -359,12 +359,18 @@ type inputNeeds struct {
 	// ranked: the run has a rank column (else a result's rank is its
 	// position in its topic).
 	passages, lengths, ranked bool
+	// levels: some measure needs the topic's judgments by grade
+	// (effort.TopicInput.Levels: the trec_eval measures of ListTrec).
+	levels bool
 }
 
 // needsOf returns what the measures ms need of run against q, with the
 // --group and --merge-overlaps options.
 func needsOf(ms []effort.Measure, q *inex.Qrels, run *inex.Run, group, merge bool) inputNeeds {
 	n := inputNeeds{merge: merge, lengths: q.Lengths(), ranked: run.Ranked}
+	for _, m := range ms {
+		n.levels = n.levels || m.List == effort.ListTrec
+	}
 	strict := false
 	for _, m := range ms {
 		switch {
@@ -405,6 +411,17 @@ func firstFull(run *inex.Run) int {
 func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, n inputNeeds, cl *clipCount) ([]inex.RankedArticle, error) {
 	in.Trel, in.TrelChars, in.Ideal = j.Trel, j.RelChars, j.Ideal
 	in.GoldPassages, in.Aspects = j.GoldPassages, j.Aspects
+	in.Levels = in.Levels[:0]
+	if n.levels {
+		for _, d := range j.Docs {
+			if d.Grade >= 0 && !d.Unjudged {
+				for len(in.Levels) <= d.Grade {
+					in.Levels = append(in.Levels, 0)
+				}
+				in.Levels[d.Grade]++
+			}
+		}
+	}
 	in.Docs, in.Passages, in.Ranked, in.RunDocs = in.Docs[:0], in.Passages[:0], in.Ranked[:0], 0
 	in.Scored = true // a run's articles have its scores (a FOL article: its first line's)
 	if t == nil {
@@ -424,7 +441,7 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 	for _, d := range docs {
 		rd := effort.RankedDoc{Ret: d.Ret, Full: d.Full, Entry: d.Entry, ID: d.Article, Score: d.Score}
 		if jd := j.Docs[d.Article]; jd != nil {
-			rd.Judged, rd.L, rd.Rel, rd.Grade = true, jd.Length, jd.Rel, jd.Grade
+			rd.Judged, rd.L, rd.Rel, rd.Grade, rd.Unjudged = true, jd.Length, jd.Rel, jd.Grade, jd.Unjudged
 			if k := len(rd.Ret); n.lengths && k > 0 && rd.Ret[k-1].End > jd.Length {
 				clipped = true
 				rd.Ret = rd.Ret.Clip(0, jd.Length)
