@@ -172,20 +172,42 @@ func OpenTrecEvalQrels(path string) (*TrecEvalQrels, error) {
 	return q, nil
 }
 
-// trecRunLine reads line n, b, of a run: its topic, document, score and
-// run id (split into *fs); skip for a blank line or a comment.
-func trecRunLine(name string, n int, b []byte, fs *[][]byte) (skip bool, err error) {
+// cSpace is C's isspace as a table.
+var cSpace = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
+
+// runFields are the columns of a run line that trec_eval reads: topic,
+// document, score and run id.
+type runFields struct{ topic, doc, score, id []byte }
+
+// trecRunLine reads line n, b, of a run into f; skip for a blank line or
+// a comment. It finds the columns by their offsets, without a slice of
+// fields: it is the inner loop of reading a run.
+func trecRunLine(name string, n int, b []byte, f *runFields) (skip bool, err error) {
 	i := 0
-	for i < len(b) && isCSpace(b[i]) {
+	for i < len(b) && cSpace[b[i]] {
 		i++
 	}
 	if i == len(b) || b[i] == '#' {
 		return true, nil
 	}
-	*fs = cFields(*fs, b[i:])
-	if len(*fs) < 6 {
-		return false, errorf(name, n, "%d columns, want 6: topic iteration document rank score run-id (trec_eval: Malformed line)", len(*fs))
+	var cols [6][]byte
+	k := 0
+	for k < 6 && i < len(b) {
+		j := i
+		for j < len(b) && !cSpace[b[j]] {
+			j++
+		}
+		cols[k] = b[i:j]
+		k++
+		for j < len(b) && cSpace[b[j]] {
+			j++
+		}
+		i = j
 	}
+	if k < 6 {
+		return false, errorf(name, n, "%d columns, want 6: topic iteration document rank score run-id (trec_eval: Malformed line)", k)
+	}
+	f.topic, f.doc, f.score, f.id = cols[0], cols[2], cols[4], cols[5]
 	return false, nil
 }
 
@@ -207,7 +229,7 @@ func OpenTrecEvalRun(path string) (*TrecEvalRun, error) {
 	}
 	run := &TrecEvalRun{File: name, Docs: map[string][]effort.TrecDoc{}}
 	var a arena
-	var fs [][]byte
+	var fs runFields
 	var lastID []byte
 	var cur string
 	var docs []effort.TrecDoc
@@ -220,16 +242,16 @@ func OpenTrecEvalRun(path string) (*TrecEvalRun, error) {
 		if skip, err := trecRunLine(name, n, b, &fs); skip || err != nil {
 			return err
 		}
-		if docs == nil || string(fs[0]) != cur {
+		if docs == nil || string(fs.topic) != cur {
 			flush()
-			if prev, ok := run.Docs[string(fs[0])]; ok {
-				cur, docs = string(fs[0]), prev
+			if prev, ok := run.Docs[string(fs.topic)]; ok {
+				cur, docs = string(fs.topic), prev
 			} else {
-				cur, docs = a.str(fs[0]), make([]effort.TrecDoc, 0, max(16, len(docs)))
+				cur, docs = a.str(fs.topic), make([]effort.TrecDoc, 0, max(16, len(docs)))
 			}
 		}
-		docs = append(docs, effort.TrecDoc{Docno: a.str(fs[2]), Sim: cAtofBytes(fs[4])})
-		lastID = append(lastID[:0], fs[5]...)
+		docs = append(docs, effort.TrecDoc{Docno: a.str(fs.doc), Sim: cAtofBytes(fs.score)})
+		lastID = append(lastID[:0], fs.id...)
 		run.Lines++
 		return nil
 	})
@@ -369,7 +391,7 @@ type chunkRun struct {
 // (chunkRun.first, last), else all are emitted.
 func streamChunk(name string, r io.Reader, free <-chan *TrecRunBlock, emit func(*TrecRunBlock), hold bool) chunkRun {
 	var c chunkRun
-	var fs [][]byte
+	var fs runFields
 	var cur *TrecRunBlock
 	seen := map[string]bool{}
 	get := func(topic []byte) *TrecRunBlock {
@@ -391,8 +413,8 @@ func streamChunk(name string, r io.Reader, free <-chan *TrecRunBlock, emit func(
 			}
 			return err
 		}
-		if cur == nil || string(fs[0]) != cur.Topic {
-			if seen[string(fs[0])] {
+		if cur == nil || string(fs.topic) != cur.Topic {
+			if seen[string(fs.topic)] {
 				return ErrTopicSplit
 			}
 			if cur != nil {
@@ -402,12 +424,12 @@ func streamChunk(name string, r io.Reader, free <-chan *TrecRunBlock, emit func(
 					emit(cur)
 				}
 			}
-			cur = get(fs[0])
+			cur = get(fs.topic)
 			seen[cur.Topic] = true
 			c.topics = append(c.topics, cur.Topic)
 		}
-		cur.Docs = append(cur.Docs, effort.TrecDoc{Docno: cur.str(fs[2]), Sim: cAtofBytes(fs[4])})
-		c.lastID = append(c.lastID[:0], fs[5]...)
+		cur.Docs = append(cur.Docs, effort.TrecDoc{Docno: cur.str(fs.doc), Sim: cAtofBytes(fs.score)})
+		c.lastID = append(c.lastID[:0], fs.id...)
 		c.results++
 		return nil
 	})
