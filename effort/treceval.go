@@ -89,20 +89,24 @@ func (e *TrecDuplicateError) Error() string {
 	return fmt.Sprintf("document %s is retrieved twice for the topic (trec_eval refuses it: duplicate docs)", e.Docno)
 }
 
+// TrecOrder compares two documents as trec_eval ranks them: by Sim,
+// descending, then by Docno, descending in byte order.
+func TrecOrder(a, b TrecDoc) int {
+	switch {
+	case a.Sim > b.Sim:
+		return -1
+	case a.Sim < b.Sim:
+		return 1
+	}
+	return strings.Compare(b.Docno, a.Docno)
+}
+
 // TrecRank ranks docs as trec_eval does (by Sim, descending, then by docno,
 // descending in byte order), keeps the first cfg.MaxDocs, and gives each its
 // relevance from judged (sorted by Docno, as ReadTrec's judgments are). docs
 // is reordered. r's slices are reused.
 func TrecRank(cfg *TrecConfig, judged []TrecJudgment, docs []TrecDoc, r *TrecRels) error {
-	slices.SortFunc(docs, func(a, b TrecDoc) int {
-		switch {
-		case a.Sim > b.Sim:
-			return -1
-		case a.Sim < b.Sim:
-			return 1
-		}
-		return strings.Compare(b.Docno, a.Docno)
-	})
+	slices.SortFunc(docs, TrecOrder)
 	n := len(docs)
 	if cfg.MaxDocs > 0 && n > cfg.MaxDocs {
 		n = cfg.MaxDocs
@@ -1118,12 +1122,7 @@ func calcBinG(c *TrecConfig, r *TrecRels, _ *TrecMeasure, v []float64) error {
 }
 
 func calcRBPResid(_ *TrecConfig, r *TrecRels, m *TrecMeasure, v []float64) error {
-	p := 0.9
-	for _, pr := range m.pairs {
-		if pr.name == "p" {
-			p = pr.value
-		}
-	}
+	p := m.persistence()
 	unj, sum, cur := 0, 0.0, 1.0
 	for _, rel := range r.Rel {
 		if rel < 0 {

@@ -275,12 +275,7 @@ func calcG(_ *TrecConfig, r *TrecRels, m *TrecMeasure, v []float64) error {
 // greatest gain (trec_eval starts both from an uninitialized variable;
 // readsim from 0, what it holds in practice).
 func calcRBP(_ *TrecConfig, r *TrecRels, m *TrecMeasure, v []float64) error {
-	p := 0.9
-	for _, pr := range m.pairs {
-		if pr.name == "p" {
-			p = pr.value
-		}
-	}
+	p := m.persistence()
 	gs := trecGains(m, r)
 	lo, hi := 0.0, 0.0
 	for _, g := range gs {
@@ -300,4 +295,15 @@ func calcRBP(_ *TrecConfig, r *TrecRels, m *TrecMeasure, v []float64) error {
 	}
 	v[0] = (1.0 - p) * sum
 	return nil
+}
+
+// persistence is rbp's and rbp_resid's p: the parameter p=x, 0.9 without.
+func (m *TrecMeasure) persistence() float64 {
+	p := 0.9
+	for _, pr := range m.pairs {
+		if pr.name == "p" {
+			p = pr.value
+		}
+	}
+	return p
 }

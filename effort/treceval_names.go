@@ -146,15 +146,7 @@ func trecListValue(a *valueArgs) float64 {
 		}
 		r := &w.trec
 		if t.Scored {
-			slices.SortStableFunc(w.trecDocs, func(x, y TrecDoc) int {
-				switch {
-				case x.Sim > y.Sim:
-					return -1
-				case x.Sim < y.Sim:
-					return 1
-				}
-				return strings.Compare(y.Docno, x.Docno)
-			})
+			slices.SortStableFunc(w.trecDocs, TrecOrder)
 		}
 		r.Rel = r.Rel[:0]
 		r.NumRelRet, r.NumNonpool, r.NumUnjudged = 0, 0, 0

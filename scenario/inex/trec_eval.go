@@ -121,6 +121,16 @@ func trecLines(name string, r io.Reader, line func(n int, b []byte) error) error
 	}
 }
 
+// openNamed opens path as open does, with the name its errors give it
+// ("standard input" for "-").
+func openNamed(path string) (io.Reader, func() error, string, error) {
+	r, closeFn, err := open(path)
+	if path == Stdin {
+		path = "standard input"
+	}
+	return r, closeFn, path, err
+}
+
 // OpenTrecEvalQrels reads TREC qrels ("-": standard input) as trec_eval
 // does: a line is "topic iteration document relevance", the relevance an
 // integer (C's atol: "2.7" is 2, "x" is 0; negative: in the pool but not
@@ -128,15 +138,11 @@ func trecLines(name string, r io.Reader, line func(n int, b []byte) error) error
 // gives only the count of lines before, every refusal names the line: a
 // blank line, a line of other than 4 columns, an empty file.
 func OpenTrecEvalQrels(path string) (*TrecEvalQrels, error) {
-	r, closeFn, err := open(path)
+	r, closeFn, name, err := openNamed(path)
 	if err != nil {
 		return nil, err
 	}
 	defer closeFn()
-	name := path
-	if path == Stdin {
-		name = "standard input"
-	}
 	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}}
 	var a arena
 	var fs [][]byte
@@ -218,15 +224,11 @@ func trecRunLine(name string, n int, b []byte, f *runFields) (skip bool, err err
 // whose first non-blank character is # are skipped. The run id is the last
 // line's.
 func OpenTrecEvalRun(path string) (*TrecEvalRun, error) {
-	r, closeFn, err := open(path)
+	r, closeFn, name, err := openNamed(path)
 	if err != nil {
 		return nil, err
 	}
 	defer closeFn()
-	name := path
-	if path == Stdin {
-		name = "standard input"
-	}
 	run := &TrecEvalRun{File: name, Docs: map[string][]effort.TrecDoc{}}
 	var a arena
 	var fs runFields
