@@ -696,6 +696,9 @@ func CAtofPrefix(s string) float64 {
 			return v
 		}
 	}
+	if len(rest) > 2 && rest[0] == '0' && rest[1] == 'x' && isHex(rest[2]) {
+		return hexPrefix(s[:i], s[i+2:])
+	}
 	digits := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
@@ -724,6 +727,40 @@ func CAtofPrefix(s string) float64 {
 		}
 	}
 	v, _ := strconv.ParseFloat(s[:i], 64)
+	return v
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// hexPrefix is strtod of a hexadecimal number: sign, then the digits after
+// 0x (hex digits, a point, more, an optional p exponent).
+func hexPrefix(sign, s string) float64 {
+	i := 0
+	for i < len(s) && isHex(s[i]) {
+		i++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && isHex(s[i]) {
+			i++
+		}
+	}
+	exp := "p0"
+	if i < len(s) && (s[i] == 'p' || s[i] == 'P') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			exp, i = s[i:j], j
+		}
+	}
+	v, _ := strconv.ParseFloat(sign+"0x"+s[:i]+exp, 64)
 	return v
 }
 
