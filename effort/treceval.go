@@ -282,6 +282,9 @@ type trecDef struct {
 	doubles []float64
 	// calc sets the measure's values (zero on entry) for one topic.
 	calc func(c *TrecConfig, r *TrecRels, m *TrecMeasure, v []float64) error
+	// jg, for the measures of judgment groups (-R qrels_jg), sets them
+	// from the topic's ranking against each group's judgments.
+	jg func(c *TrecConfig, groups []TrecRels, m *TrecMeasure, v []float64)
 }
 
 var (
@@ -379,6 +382,9 @@ var trecDefs = []trecDef{
 		v[0] = float64(r.NumRet - r.NumNonpool - r.NumUnjudged - r.NumRelRet)
 		return nil
 	}},
+	{name: "map_avgjg", kind: tkDouble, single: true, jg: calcMapJG},
+	{name: "P_avgjg", kind: tkCutLong, single: true, longs: trecCuts, jg: calcPJG},
+	{name: "Rprec_mult_avgjg", kind: tkCutDouble, single: true, doubles: []float64{0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0}, jg: calcRprecMultJG},
 	{name: "rbp", kind: tkPairs, single: true, calc: calcRBP},
 	{name: "rbp_resid", kind: tkPairs, single: true, calc: calcRBPResid},
 	{name: "unj", kind: tkCutLong, single: true, longs: []int{5, 10, 20}, calc: calcUnj},
@@ -407,12 +413,11 @@ var TrecNicknames = []struct {
 	{"qrels_jg", []string{"runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"}},
 }
 
-// trecLater are trec_eval 10.0's measures of the preference and judgment
-// group formats (-R prefs, qrels_prefs, qrels_jg) and yaap, which readsim
-// does not compute yet.
+// trecLater are trec_eval 10.0's measures of the preference formats (-R
+// prefs, qrels_prefs) and yaap, which readsim does not compute yet.
 var trecLater = []string{"prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
 	"prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
-	"prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap"}
+	"prefs_avgjg_imp", "yaap"}
 
 // TrecMeasure is one measure of trec_eval asked for, with its parameters.
 type TrecMeasure struct {
@@ -482,7 +487,7 @@ func TrecSelect(args []string) ([]*TrecMeasure, error) {
 		}
 		for _, n := range names {
 			if slices.Contains(trecLater, n) {
-				return nil, &TrecError{fmt.Sprintf("-m %s: %s is a measure of trec_eval's preference or judgment group formats (-R prefs, qrels_prefs, qrels_jg), which readsim does not compute", a, n)}
+				return nil, &TrecError{fmt.Sprintf("-m %s: %s is a measure of trec_eval's preference formats (-R prefs, qrels_prefs) or yaap, which readsim does not compute", a, n)}
 			}
 			if trecDefNamed(n) == nil {
 				return nil, &TrecError{fmt.Sprintf("-m %s: no such measure or nickname of trec_eval (trec_eval: illegal measure); readsim trec_eval -h lists them", a)}
@@ -528,6 +533,112 @@ func TrecSelect(args []string) ([]*TrecMeasure, error) {
 var trecShared = map[string]string{
 	"rbp": "rbp", "rbp_resid": "rbp",
 	"dcg": "ndcg", "ideal_dcg": "ndcg", "ndcg": "ndcg",
+}
+
+// TrecCheckFormat refuses the measures that trec_eval cannot compute from
+// the judgments' format: with judgment groups (-R qrels_jg, groups true)
+// only runid, num_q and the *_avgjg measures; with qrels, any other.
+func TrecCheckFormat(ms []*TrecMeasure, groups bool) error {
+	for _, m := range ms {
+		jg := m.def.jg != nil
+		switch {
+		case m.def.name == "runid" || m.def.name == "num_q":
+		case groups && !jg:
+			return &TrecError{fmt.Sprintf("-m %s: trec_eval computes it from qrels, not from judgment groups (-R qrels_jg: runid, num_q, map_avgjg, P_avgjg, Rprec_mult_avgjg)", m.def.name)}
+		case !groups && jg:
+			return &TrecError{fmt.Sprintf("-m %s: a measure of judgment groups: give them with -R qrels_jg", m.def.name)}
+		}
+	}
+	return nil
+}
+
+// TrecTopicGroups computes the measures ms of one topic judged by groups
+// (-R qrels_jg: groups[g] is its ranking against group g's judgments)
+// into v, zeroing it first. Only runid, num_q and the measures of
+// TrecCheckFormat's judgment groups are computed.
+func TrecTopicGroups(c *TrecConfig, groups []TrecRels, ms []*TrecMeasure, v []float64) {
+	clear(v)
+	k := 0
+	for _, m := range ms {
+		switch {
+		case m.def.jg != nil:
+			m.def.jg(c, groups, m, v[k:k+len(m.Names)])
+		case m.def.name == "num_q":
+			v[k] = 1
+		}
+		k += len(m.Names)
+	}
+}
+
+// avgJG divides the sums over n judgment groups by n, when more than one.
+func avgJG(v []float64, n int) {
+	if n > 1 {
+		for i := range v {
+			v[i] /= float64(n)
+		}
+	}
+}
+
+func calcMapJG(c *TrecConfig, groups []TrecRels, _ *TrecMeasure, v []float64) {
+	for g := range groups {
+		r := &groups[g]
+		relSoFar, sum := 0, 0.0
+		for i, rel := range r.Rel {
+			if rel >= c.RelevanceLevel {
+				relSoFar++
+				sum += float64(relSoFar) / float64(i+1)
+			}
+		}
+		if relSoFar > 0 {
+			v[0] += sum / float64(r.NumRel)
+		}
+	}
+	avgJG(v, len(groups))
+}
+
+func calcPJG(c *TrecConfig, groups []TrecRels, m *TrecMeasure, v []float64) {
+	for g := range groups {
+		k, relSoFar := 0, 0
+		for i, rel := range groups[g].Rel {
+			if i == m.longs[k] {
+				v[k] += float64(relSoFar) / float64(i)
+				if k++; k == len(m.longs) {
+					break
+				}
+			}
+			if rel >= c.RelevanceLevel {
+				relSoFar++
+			}
+		}
+		for ; k < len(m.longs); k++ {
+			v[k] += float64(relSoFar) / float64(m.longs[k])
+		}
+	}
+	avgJG(v, len(groups))
+}
+
+func calcRprecMultJG(c *TrecConfig, groups []TrecRels, m *TrecMeasure, v []float64) {
+	for g := range groups {
+		r := &groups[g]
+		cut := recallCutoffs(m.doubles, r.NumRel)
+		cur := len(cut) - 1
+		for cur >= 0 && cut[cur] > r.NumRet {
+			v[cur] += float64(r.NumRelRet) / float64(cut[cur])
+			cur--
+		}
+		relSoFar := r.NumRelRet
+		for i := r.NumRet; i > 0 && relSoFar > 0; i-- {
+			precis := float64(relSoFar) / float64(i)
+			for cur >= 0 && i == cut[cur] {
+				v[cur] += precis
+				cur--
+			}
+			if r.Rel[i-1] >= c.RelevanceLevel {
+				relSoFar--
+			}
+		}
+	}
+	avgJG(v, len(groups))
 }
 
 // TrecMeasureNames lists the measures of trec_eval that readsim computes,

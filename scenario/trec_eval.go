@@ -177,6 +177,10 @@ func (e *trecEvaluator) topic(t int, docs []effort.TrecDoc, r *effort.TrecRels) 
 	if !present {
 		docs = []effort.TrecDoc{{Docno: trecMissingDoc, Sim: 1}}
 	}
+	if e.q.Groups != nil {
+		e.groups(t, id, docs)
+		return
+	}
 	if err := effort.TrecRank(&e.opt.Config, e.q.Judged[id], docs, r); err != nil {
 		file := "the run"
 		if de, isDup := err.(*effort.TrecDuplicateError); isDup && de.Judged {
@@ -201,6 +205,20 @@ func (e *trecEvaluator) topic(t int, docs []effort.TrecDoc, r *effort.TrecRels) 
 	if e.relLen >= 0 && (present || e.relName != "relstring") {
 		e.relstr[t] = effort.TrecRelString(r, e.relLen)
 	}
+}
+
+// groups computes judged topic t's values (id) against each of its
+// judgment groups (-R qrels_jg).
+func (e *trecEvaluator) groups(t int, id string, docs []effort.TrecDoc) {
+	gs := e.q.Groups[id]
+	rs := make([]effort.TrecRels, len(gs))
+	for g, judged := range gs {
+		if err := effort.TrecRank(&e.opt.Config, judged, docs, &rs[g]); err != nil {
+			e.errs[t] = &inex.Error{File: "the run", Err: fmt.Errorf("topic %s: %w", id, err)}
+			return
+		}
+	}
+	effort.TrecTopicGroups(&e.opt.Config, rs, e.opt.Measures, e.values[t*e.nv:(t+1)*e.nv])
 }
 
 // write evaluates the judged topics absent from the run (-c) or refuses

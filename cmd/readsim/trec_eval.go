@@ -128,6 +128,7 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	}
 	opt := scenario.TrecEvalOptions{Config: effort.TrecConfig{RelevanceLevel: 1}}
 	var measures []string
+	groups := false
 	for _, o := range opts {
 		switch o.opt {
 		case 'h':
@@ -169,9 +170,10 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 				}
 			}
 		case 'R':
-			if o.val != "qrels" {
-				return cli.Usagef("-R %s: readsim reads the qrels format only (trec_eval's prefs, qrels_prefs and qrels_jg are not supported)", o.val)
+			if o.val != "qrels" && o.val != "qrels_jg" {
+				return cli.Usagef("-R %s: readsim reads the qrels and qrels_jg formats (trec_eval's prefs and qrels_prefs are not supported)", o.val)
 			}
+			groups = o.val == "qrels_jg"
 		case 'T':
 			if o.val != "trec_results" {
 				return cli.Usagef("-T %s: the only results format is trec_results", o.val)
@@ -186,7 +188,14 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	if opt.Measures, err = effort.TrecSelect(measures); err != nil {
 		return cli.Usage(err)
 	}
-	q, err := inex.OpenTrecEvalQrels(files[0])
+	if err := effort.TrecCheckFormat(opt.Measures, groups); err != nil {
+		return cli.Usage(err)
+	}
+	open := inex.OpenTrecEvalQrels
+	if groups {
+		open = inex.OpenTrecEvalQrelsJG
+	}
+	q, err := open(files[0])
 	if err != nil {
 		return err
 	}
@@ -210,7 +219,8 @@ against the TREC qrels QRELS (docs/trec_eval.md).
   -N, --Number_docs_in_coll N    documents in the collection (utility)
   -M, --Max_retrieved_per_topic N keep the first N documents of each topic
   -J, --Judged_docs_only         drop unjudged documents
-  -R qrels, -T trec_results      the only formats read
+  -R qrels|qrels_jg              judgments, or judgment groups (measures qrels_jg)
+  -T trec_results                the only results format
   -h, -v                         this help; the version
 
 Nicknames:`)

@@ -154,6 +154,8 @@ func TestTrecEvalRefusals(t *testing.T) {
 		{"three utility coefficients", []string{"-m", "utility.1,2,3", q, run}, 2, []string{"4 coefficients"}},
 		{"bad pairs", []string{"-m", "ndcg.1=2=3", q, run}, 2, []string{"level=gain pairs"}},
 		{"preference format", []string{"-R", "prefs", q, run}, 2, []string{"-R prefs"}},
+		{"qrels measure on judgment groups", []string{"-R", "qrels_jg", "-m", "map", q, run}, 2, []string{"-m map: trec_eval computes it from qrels"}},
+		{"judgment-group measure on qrels", []string{"-m", "map_avgjg", q, run}, 2, []string{"give them with -R qrels_jg"}},
 		{"one file", []string{q}, 2, []string{"1 file(s) given"}},
 		{"unknown option", []string{"-x", q, run}, 2, []string{"unknown option -x"}},
 		{"-l without a number", []string{"-l", "two", q, run}, 2, []string{"-l two: not an integer"}},
@@ -201,7 +203,7 @@ var quicktestLine = regexp.MustCompile(`^\s*\./trec_eval (.*) \| diff - (test/\S
 // every case of the Makefile's quicktest target through readsim trec_eval,
 // comparing the bytes with the expected file and with the built
 // trec_eval's output. The cases of formats readsim does not read (-R
-// prefs, qrels_prefs, qrels_jg) and of -Z are reported as skipped.
+// prefs, qrels_prefs) and of -Z are reported as skipped.
 func TestTrecEvalQuicktest(t *testing.T) {
 	src := os.Getenv("TREC_EVAL_SRC")
 	if src == "" {
@@ -233,7 +235,7 @@ func TestTrecEvalQuicktest(t *testing.T) {
 		n++
 		t.Run(expected, func(t *testing.T) {
 			for _, a := range args {
-				if a == "prefs" || a == "qrels_prefs" || a == "qrels_jg" || a == "-Z" {
+				if a == "prefs" || a == "qrels_prefs" || a == "-Z" {
 					t.Skipf("readsim does not read trec_eval's %s", a)
 				}
 			}

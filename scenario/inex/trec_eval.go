@@ -28,6 +28,72 @@ type TrecEvalQrels struct {
 	IDs []string
 	// Judged are each topic's judgments, sorted by document.
 	Judged map[string][]effort.TrecJudgment
+	// Groups, for judgment groups (-R qrels_jg), are each topic's groups
+	// in byte order of their names, each sorted by document; Judged is
+	// then empty.
+	Groups map[string][][]effort.TrecJudgment
+}
+
+// OpenTrecEvalQrelsJG reads judgment groups (trec_eval's -R qrels_jg) as
+// trec_eval does: a line is "topic group document relevance", each group a
+// set of judgments of the topic (one assessor's); no comment, no blank
+// line; a document judged twice in a group is refused.
+func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
+	r, closeFn, name, err := openNamed(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	type line struct {
+		jg string
+		j  effort.TrecJudgment
+		n  int
+	}
+	byTopic := map[string][]line{}
+	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}, Groups: map[string][][]effort.TrecJudgment{}}
+	var a arena
+	var fs [][]byte
+	err = trecLines(name, r, func(n int, b []byte) error {
+		fs = cFields(fs, b)
+		if len(fs) != 4 {
+			return errorf(name, n, "%d columns, want 4: topic group document relevance (trec_eval: Malformed line)", len(fs))
+		}
+		topic := string(fs[0])
+		if _, ok := byTopic[topic]; !ok {
+			topic = a.str(fs[0])
+			q.IDs = append(q.IDs, topic)
+		}
+		byTopic[topic] = append(byTopic[topic], line{a.str(fs[1]), effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])}, n})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(q.IDs) == 0 {
+		return nil, &Error{File: name, Err: errors.New("no judgment (trec_eval: Cannot read qrels file)")}
+	}
+	slices.Sort(q.IDs)
+	for _, id := range q.IDs {
+		ls := byTopic[id]
+		slices.SortStableFunc(ls, func(x, y line) int {
+			if c := strings.Compare(x.jg, y.jg); c != 0 {
+				return c
+			}
+			return strings.Compare(x.j.Docno, y.j.Docno)
+		})
+		var groups [][]effort.TrecJudgment
+		for i, l := range ls {
+			switch {
+			case i == 0 || l.jg != ls[i-1].jg:
+				groups = append(groups, nil)
+			case l.j.Docno == ls[i-1].j.Docno:
+				return nil, errorf(name, l.n, "topic %s, group %s: document %s judged twice (trec_eval: duplicate docs)", id, l.jg, l.j.Docno)
+			}
+			groups[len(groups)-1] = append(groups[len(groups)-1], l.j)
+		}
+		q.Groups[id] = groups
+	}
+	return q, nil
 }
 
 // TrecEvalRun is a TREC run as trec_eval reads it.
