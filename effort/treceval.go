@@ -82,6 +82,7 @@ type TrecDuplicateError struct {
 	Judged bool // in the judgments (else in the run)
 }
 
+// Error says which document is given twice, and where.
 func (e *TrecDuplicateError) Error() string {
 	if e.Judged {
 		return fmt.Sprintf("document %s is judged twice for the topic (trec_eval refuses it: duplicate docs)", e.Docno)
@@ -455,6 +456,7 @@ type trecPair struct {
 // TrecError is a measure request trec_eval refuses.
 type TrecError struct{ Msg string }
 
+// Error returns the message.
 func (e *TrecError) Error() string { return e.Msg }
 
 // TrecSelect returns the measures that trec_eval's -m arguments args ask
