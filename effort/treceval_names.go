@@ -58,7 +58,7 @@ var trecEvalNamed = []struct {
 }
 
 var (
-	trecCutName   = regexp.MustCompile(`^(map_cut|relative_P|success|unj)_([0-9]+)$`)
+	trecCutName   = regexp.MustCompile(`^(map_cut|relative_P|success|unj)[_.]([0-9]+)$`)
 	trecLevelName = regexp.MustCompile(`^(iprec_at_recall|Rprec_mult)_([0-9]*\.?[0-9]+)$`)
 	irmName       = regexp.MustCompile(`^(IPrec|Success)@([0-9]*\.?[0-9]+)$`)
 	irmRBP        = regexp.MustCompile(`^RBP(\(p=([0-9]*\.?[0-9]+)\))?$`)
@@ -121,6 +121,9 @@ func parseTrecName(name string) (Measure, bool, error) {
 	value := tm.Names[0]
 	if d.kind == tkPairs && param != "" {
 		value = name // RBP(p=0.8)
+	}
+	if trecCutName.MatchString(name) {
+		name = value // success.10 (trec_eval's -m form) prints as success_10
 	}
 	return Measure{List: ListTrec, Name: name, trec: &trecValue{name: value, m: tm}}, true, nil
 }

@@ -138,3 +138,25 @@ func TestCNumbers(t *testing.T) {
 		}
 	}
 }
+
+// readsim's measure lists read trec_eval's names of ListTrec measures,
+// with trec_eval's -m form of cutoffs (success.1,5,10), and ir_measures'.
+func TestTrecNamesInLists(t *testing.T) {
+	ms, err := ParseMeasureList([]string{"success.1,5,10", "map_cut_20,bpref,Bpref,IPrec@0.5,RBP(p=0.8),SetF"}, AllNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.String()+"="+m.Canonical())
+	}
+	want := "success_1=success_1 success_5=success_5 success_10=success_10 map_cut_20=map_cut_20 bpref=bpref Bpref=bpref IPrec@0.5=iprec_at_recall_0.50 RBP(p=0.8)=RBP(p=0.8) SetF=set_F"
+	if strings.Join(got, " ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
+	}
+	for _, bad := range []string{"success_0", "IPrec@1.5", "unj.x"} {
+		if _, err := ParseMeasure(bad); err == nil {
+			t.Errorf("%s read", bad)
+		}
+	}
+}
