@@ -204,35 +204,48 @@ func openNamed(path string) (io.Reader, func() error, string, error) {
 // gives only the count of lines before, every refusal names the line: a
 // blank line, a line of other than 4 columns, an empty file.
 func OpenTrecEvalQrels(path string) (*TrecEvalQrels, error) {
-	r, closeFn, name, err := openNamed(path)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFn()
-	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}}
-	var a arena
-	var fs [][]byte
-	err = trecLines(name, r, func(n int, b []byte) error {
-		if len(b) > 0 && b[0] == '#' {
-			return nil
-		}
-		fs = cFields(fs, b)
-		if len(fs) != 4 {
-			if len(fs) == 0 {
-				return errorf(name, n, "a blank line: trec_eval refuses it (Malformed line); want topic iteration document relevance")
+	var parts []qrelsPart
+	name := path
+	if f, size, ok := plainFile(path); ok {
+		defer f.Close()
+		if bounds := chunkBounds(f, size, runtime.GOMAXPROCS(0)); len(bounds) > 2 {
+			parts = make([]qrelsPart, len(bounds)-1)
+			var wg sync.WaitGroup
+			for i := range parts {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					parts[i] = readQrelsPart(path, io.NewSectionReader(f, bounds[i], bounds[i+1]-bounds[i]))
+				}()
 			}
-			return errorf(name, n, "%d columns, want 4: topic iteration document relevance (trec_eval: Malformed line)", len(fs))
+			wg.Wait()
 		}
-		topic := string(fs[0])
-		if _, ok := q.Judged[topic]; !ok {
-			topic = a.str(fs[0])
-			q.IDs = append(q.IDs, topic)
+	}
+	if parts == nil {
+		r, closeFn, n, err := openNamed(path)
+		if err != nil {
+			return nil, err
 		}
-		q.Judged[topic] = append(q.Judged[topic], effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])})
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		defer closeFn()
+		name = n
+		parts = []qrelsPart{readQrelsPart(name, r)}
+	}
+	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}}
+	lines := 0
+	for _, p := range parts {
+		if p.err != nil {
+			if ie, ok := p.err.(*Error); ok && p.errLine > 0 {
+				ie.Line = lines + p.errLine
+			}
+			return nil, p.err
+		}
+		lines += p.lines
+		for _, id := range p.ids {
+			if _, ok := q.Judged[id]; !ok {
+				q.IDs = append(q.IDs, id)
+			}
+			q.Judged[id] = append(q.Judged[id], p.judged[id]...)
+		}
 	}
 	if len(q.IDs) == 0 {
 		return nil, &Error{File: name, Err: errors.New("no judgment (trec_eval: Cannot read qrels file)")}
@@ -242,6 +255,80 @@ func OpenTrecEvalQrels(path string) (*TrecEvalQrels, error) {
 		slices.SortStableFunc(js, func(x, y effort.TrecJudgment) int { return strings.Compare(x.Docno, y.Docno) })
 	}
 	return q, nil
+}
+
+// qrelsPart is what reading a part of a qrels file found.
+type qrelsPart struct {
+	ids     []string // in order of first appearance
+	judged  map[string][]effort.TrecJudgment
+	lines   int
+	err     error
+	errLine int // the line of err within the part
+}
+
+// readQrelsPart reads the judgment lines of r (OpenTrecEvalQrels).
+func readQrelsPart(name string, r io.Reader) qrelsPart {
+	p := qrelsPart{judged: map[string][]effort.TrecJudgment{}}
+	var a arena
+	var cur string
+	var js []effort.TrecJudgment
+	p.err = trecLines(name, r, func(n int, b []byte) error {
+		p.lines = n
+		if len(b) > 0 && b[0] == '#' {
+			return nil
+		}
+		fs, k := fourColumns(b)
+		if k != 4 {
+			p.errLine = n
+			if k == 0 {
+				return errorf(name, n, "a blank line: trec_eval refuses it (Malformed line); want topic iteration document relevance")
+			}
+			return errorf(name, n, "%d columns, want 4: topic iteration document relevance (trec_eval: Malformed line)", k)
+		}
+		if js == nil || string(fs[0]) != cur {
+			if js != nil {
+				p.judged[cur] = js
+			}
+			var ok bool
+			if js, ok = p.judged[string(fs[0])]; ok {
+				cur = string(fs[0])
+			} else {
+				cur = a.str(fs[0])
+				p.ids = append(p.ids, cur)
+				js = make([]effort.TrecJudgment, 0, 64)
+			}
+		}
+		js = append(js, effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])})
+		return nil
+	})
+	if js != nil {
+		p.judged[cur] = js
+	}
+	return p
+}
+
+// fourColumns finds the columns of a judgment line by their offsets: the
+// first four, and how many there are (5 for more than 4).
+func fourColumns(b []byte) (cols [4][]byte, k int) {
+	i := 0
+	for k < 5 {
+		for i < len(b) && cSpace[b[i]] {
+			i++
+		}
+		if i == len(b) {
+			break
+		}
+		j := i
+		for j < len(b) && !cSpace[b[j]] {
+			j++
+		}
+		if k < 4 {
+			cols[k] = b[i:j]
+		}
+		k++
+		i = j
+	}
+	return cols, k
 }
 
 // cSpace is C's isspace as a table.
@@ -391,8 +478,11 @@ func StreamTrecEvalRun(path string, free <-chan *TrecRunBlock, emit func(*TrecRu
 	return string(c.lastID), path, nil
 }
 
-// plainFile opens path when it is a regular file of at least 8 MB that is
-// not gzip, for reading in chunks.
+// chunkMin is the least size of a file read in chunks.
+var chunkMin int64 = 8 << 20
+
+// plainFile opens path when it is a regular file of at least chunkMin
+// bytes that is not gzip, for reading in chunks.
 func plainFile(path string) (*os.File, int64, bool) {
 	if path == Stdin {
 		return nil, 0, false
@@ -403,7 +493,7 @@ func plainFile(path string) (*os.File, int64, bool) {
 	}
 	st, err := f.Stat()
 	var magic [2]byte
-	if err != nil || !st.Mode().IsRegular() || st.Size() < 8<<20 {
+	if err != nil || !st.Mode().IsRegular() || st.Size() < chunkMin {
 		f.Close()
 		return nil, 0, false
 	}
