@@ -168,15 +168,7 @@ func TrecRank(cfg *TrecConfig, judged []TrecJudgment, docs []TrecDoc, r *TrecRel
 		if cfg.JudgedOnly && rel < 0 {
 			continue
 		}
-		r.Rel = append(r.Rel, rel)
-		switch {
-		case rel == TrecNonpool:
-			r.NumNonpool++
-		case rel == TrecUnjudged:
-			r.NumUnjudged++
-		case rel >= cfg.RelevanceLevel:
-			r.NumRelRet++
-		}
+		r.rank(rel, cfg.RelevanceLevel)
 	}
 	r.NumRet = len(r.Rel)
 	r.NumRel, r.NumRelLevels = 0, 0
@@ -197,6 +189,20 @@ var trecSeed = maphash.MakeSeed()
 func searchJudged(judged []TrecJudgment, docno string) (int32, bool) {
 	k, ok := slices.BinarySearchFunc(judged, docno, func(j TrecJudgment, s string) int { return strings.Compare(j.Docno, s) })
 	return int32(k), ok
+}
+
+// rank appends a document of relevance rel to r's ranking and counts it
+// (level: the least relevant judgment).
+func (r *TrecRels) rank(rel, level int) {
+	r.Rel = append(r.Rel, rel)
+	switch {
+	case rel == TrecNonpool:
+		r.NumNonpool++
+	case rel == TrecUnjudged:
+		r.NumUnjudged++
+	case rel >= level:
+		r.NumRelRet++
+	}
 }
 
 // trecDuplicates reports a document of docs ranked twice: two equal

@@ -154,16 +154,7 @@ func trecListValue(a *valueArgs) float64 {
 		r.Rel = r.Rel[:0]
 		r.NumRelRet, r.NumNonpool, r.NumUnjudged = 0, 0, 0
 		for _, d := range w.trecDocs {
-			rel := rels[d.Docno]
-			r.Rel = append(r.Rel, rel)
-			switch {
-			case rel == TrecNonpool:
-				r.NumNonpool++
-			case rel == TrecUnjudged:
-				r.NumUnjudged++
-			case rel >= 1:
-				r.NumRelRet++
-			}
+			r.rank(rels[d.Docno], 1)
 		}
 		r.NumRet = len(r.Rel)
 		r.RelLevels = append(r.RelLevels[:0], t.Levels...)
