@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,11 +35,7 @@ func TestWriteFile(t *testing.T) {
 // TestWrite: a failing write leaves the old file and no temporary file; a
 // successful one replaces it.
 func TestWrite(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.txt")
-	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, path := oldFile(t)
 	err := Write(path, 0o644, func(f *os.File) error {
 		f.WriteString("half")
 		return errors.New("disk full")
@@ -59,6 +56,16 @@ func TestWrite(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "new" || st.Mode().Perm() != 0o644 {
 		t.Errorf("file holds %q with mode %v, want new and 0644", b, st.Mode().Perm())
 	}
+}
+
+// oldFile is a new folder holding out.txt, whose content is "old".
+func oldFile(t *testing.T) (dir, path string) {
+	dir = t.TempDir()
+	path = filepath.Join(dir, "out.txt")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
 }
 
 // TestWriteMode: a new file gets the permissions asked for, a replaced
@@ -104,8 +111,12 @@ func TestWriteRefuses(t *testing.T) {
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(sub, 0o644, func(*os.File) error { return nil }); err == nil {
-		t.Error("a folder at the path: no error")
+	wrote := false
+	if err := Write(sub, 0o644, func(*os.File) error { wrote = true; return nil }); err == nil || !strings.Contains(err.Error(), sub+": a folder") {
+		t.Errorf("a folder at the path: error %v, want one that names it a folder", err)
+	}
+	if wrote {
+		t.Error("a folder at the path: written before it was refused")
 	}
 	if st, err := os.Stat(sub); err != nil || !st.IsDir() {
 		t.Errorf("the folder is gone: %v", err)
@@ -134,11 +145,7 @@ func TestWriteRefuses(t *testing.T) {
 // TestRemoveTempFiles: the temporary file being written is removed (as on
 // a signal), so the write fails and leaves the old file.
 func TestRemoveTempFiles(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.txt")
-	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, path := oldFile(t)
 	err := Write(path, 0o644, func(f *os.File) error {
 		f.WriteString("half")
 		if m, _ := filepath.Glob(filepath.Join(dir, ".out.txt.tmp*")); len(m) != 1 {
