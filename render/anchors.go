@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 )
 
+// eventKind is what a passage puts on the page besides its marks.
 type eventKind uint8
 
 const (
@@ -14,6 +15,7 @@ const (
 	evNav                     // after its last non-whitespace character
 )
 
+// event is an anchor or the arrows of a passage, at a character offset.
 type event struct {
 	kind eventKind
 	k    int // 1-based passage number

@@ -110,6 +110,7 @@ const (
 	labelWarnings
 )
 
+// labels are the header fields' labels, by label number.
 var labels = [...]string{"", "Article id", "Revision", "Last edited", "Contributor", "user id", "IP address", "Conversion warnings"}
 
 // Synthetic groups: page elements around consecutive children of one
@@ -120,6 +121,7 @@ const (
 	groupRow         // cells directly in a table: <tr>
 )
 
+// elemInfo is what classify decided about an element.
 type elemInfo struct {
 	kind     kind
 	hasBlock bool  // some descendant becomes a block element

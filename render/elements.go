@@ -48,6 +48,7 @@ func (r *renderer) startTag(tag, class string, off int) {
 	r.out = append(r.out, '"')
 }
 
+// headings are the heading tags by level less one.
 var headings = [...]string{"h1", "h2", "h3", "h4", "h5", "h6"}
 
 // closeTags holds the end tag of every element writeOpen writes with simple.

@@ -14,6 +14,7 @@ func appendText(dst []byte, s string) []byte { return appendEscaped(dst, s, fals
 // normalisation keeps.
 func appendAttr(dst []byte, s string) []byte { return appendEscaped(dst, s, true) }
 
+// appendEscaped is appendText, or appendAttr when attr is true.
 func appendEscaped(dst []byte, s string, attr bool) []byte {
 	last := 0
 	for i := 0; i < len(s); {

@@ -24,6 +24,7 @@ func (r *renderer) title() string {
 	return r.a.ID
 }
 
+// page writes the whole document: the head, the top bar and the body.
 func (r *renderer) page() error {
 	r.out = append(r.out, `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE html>
@@ -78,6 +79,7 @@ func (r *renderer) page() error {
 	return nil
 }
 
+// arrow writes an arrow link: glyph to href, labelled for screen readers.
 func (r *renderer) arrow(glyph, href, label string) {
 	r.out = append(r.out, `<a class="rs-arrow" href="`...)
 	r.out = appendAttr(r.out, href)
@@ -119,10 +121,13 @@ func (r *renderer) body() error {
 	return nil
 }
 
+// corrupt is the error for element i of an inconsistent article.
 func (r *renderer) corrupt(i int, what string) error {
 	return fmt.Errorf("render: article %s: element %d (%s): %s", r.a.ID, i, r.a.XPath(i), what)
 }
 
+// closeTop writes the text up to the end of the innermost open element
+// and closes it.
 func (r *renderer) closeTop() {
 	f := r.stack[len(r.stack)-1]
 	r.text(r.a.Elements[f.el].End)

@@ -115,6 +115,8 @@ func AppendPage(dst []byte, a *article.Article, passages []effort.Span, opt Opti
 	return r.out, nil
 }
 
+// frame is an element open on the page: the renderer's stack holds one
+// for each element from the root to the cursor.
 type frame struct {
 	el         int
 	close      string
@@ -125,6 +127,8 @@ type frame struct {
 	group      uint8 // the synthetic group open in this element
 }
 
+// renderer holds the state of one AppendPage: the article, its
+// passages, what classify decided and the cursor of the walk.
 type renderer struct {
 	a     *article.Article
 	opt   Options
