@@ -18,6 +18,7 @@ import (
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/internal/durable"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web/backend"
@@ -50,7 +51,7 @@ var program = &cli.Program{
 	Footer:   "Run 'readsim help COMMAND' (or 'readsim COMMAND -h') for a command's flags; the README has examples.",
 	Status:   exitStatus,
 	BadUsage: badUsage,
-	Stop:     scenario.RemoveTempFiles,
+	Stop:     durable.RemoveTempFiles,
 }
 
 //go:embed commands.txt
