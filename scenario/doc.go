@@ -14,10 +14,11 @@
 //   - one report writer (Table: table, TSV, Markdown, LaTeX; JSON through
 //     encoding/json) for every command, and the catalogue of measures
 //     (WriteCatalogue);
-//   - runs made from the index's hits (MakeRun) and judgments made from
-//     highlighted quotes (Assess).
+//   - the queries of a run made from topics (TopicFields, TopicQueries) and
+//     judgments made from highlighted quotes (Assess).
 //
-// It imports effort, index/article, index (MakeRun), scenario/inex and
-// internal/durable (its charts are written as every output file is);
-// nothing below it imports it.
+// It imports effort, index/article, scenario/inex and internal/durable (its
+// charts are written as every output file is); nothing below it imports it.
+// It does not import the search engine: runs made from the index's hits
+// (MakeRun) live in the program's wiring, which knows both.
 package scenario

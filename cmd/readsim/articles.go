@@ -18,6 +18,7 @@ import (
 	"github.com/readsim/readsim/render"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
+	"github.com/readsim/readsim/web/backend"
 )
 
 // articleFlags are the flags of every command that reads articles: where
@@ -185,7 +186,7 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, *topicsFile); err != nil {
 		return cli.Usage(err)
 	}
-	opt := scenario.MakeRunOptions{Task: *task, K: rf.k, RunID: *runID, Search: search,
+	opt := backend.MakeRunOptions{Task: *task, K: rf.k, RunID: *runID, Search: search,
 		Warn: func(s string) { fmt.Fprintf(e.Stderr, "readsim run: %s\n", s) }}
 	if err := opt.Check(); err != nil {
 		return err
@@ -203,7 +204,7 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	defer x.Close()
-	run, err := scenario.MakeRun(context.Background(), x, scenario.TopicQueries(ts, fieldNames), opt)
+	run, err := backend.MakeRun(context.Background(), x, scenario.TopicQueries(ts, fieldNames), opt)
 	if err != nil {
 		return err
 	}

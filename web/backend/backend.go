@@ -369,10 +369,10 @@ func (r *Replays) Relevant(topic, doc string) []effort.Span {
 
 // LiveRun is the live system's own run over the topics: relevant in context
 // (the fetched articles with their passages), k articles per topic, built
-// from the index's hits (scenario.MakeRun).
+// from the index's hits (MakeRun).
 func LiveRun(ctx context.Context, x *index.Index, ts []inex.Topic, k int, runID string) (*inex.Run, error) {
 	tq := scenario.TopicQueries(ts, []string{"title"})
-	run, err := scenario.MakeRun(ctx, x, tq, scenario.MakeRunOptions{Task: "ric", K: k, RunID: runID})
+	run, err := MakeRun(ctx, x, tq, MakeRunOptions{Task: "ric", K: k, RunID: runID})
 	if err != nil {
 		return nil, err
 	}
