@@ -203,6 +203,6 @@
 //
 // It imports effort (the character span), index/article (the article
 // model) and internal/durable (files written whole) of readsim, and knows
-// no INEX file: scenario makes runs from its
-// hits. scenario, web/backend and cmd/readsim import it.
+// no INEX file: internal/app makes runs from its hits (MakeRun).
+// internal/app and cmd/readsim import it; scenario does not.
 package index

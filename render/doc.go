@@ -184,5 +184,5 @@
 //
 // It imports effort (the character span), index/article (the article
 // model) and index/article/wikimarkup (the leftover-markup rules) of
-// readsim; web/backend and cmd/readsim import it.
+// readsim; internal/app and cmd/readsim import it.
 package render

@@ -37,5 +37,5 @@
 // It imports only effort of readsim (the character span of its JSON) and
 // internal/durable (the study's files):
 // everything else reaches it through the interfaces above, which
-// web/backend implements with the index, the renderer and scenario.
+// internal/app implements with the index, the renderer and scenario.
 package web

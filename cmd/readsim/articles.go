@@ -13,12 +13,12 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/internal/durable"
 	"github.com/readsim/readsim/render"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
-	"github.com/readsim/readsim/web/backend"
 )
 
 // articleFlags are the flags of every command that reads articles: where
@@ -186,7 +186,7 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, *topicsFile); err != nil {
 		return cli.Usage(err)
 	}
-	opt := backend.MakeRunOptions{Task: *task, K: rf.k, RunID: *runID, Search: search,
+	opt := app.MakeRunOptions{Task: *task, K: rf.k, RunID: *runID, Search: search,
 		Warn: func(s string) { fmt.Fprintf(e.Stderr, "readsim run: %s\n", s) }}
 	if err := opt.Check(); err != nil {
 		return err
@@ -204,7 +204,7 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	defer x.Close()
-	run, err := backend.MakeRun(context.Background(), x, scenario.TopicQueries(ts, fieldNames), opt)
+	run, err := app.MakeRun(context.Background(), x, scenario.TopicQueries(ts, fieldNames), opt)
 	if err != nil {
 		return err
 	}

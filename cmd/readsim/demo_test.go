@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
-	"github.com/readsim/readsim/web/backend"
 )
 
 // demoServer is the demo on the sample, served on loopback for a test.
@@ -60,23 +60,23 @@ func startDemoRate(t *testing.T, rate float64) *demoServer {
 		t.Fatal(err)
 	}
 	cfg.Runs = []string{d.runFile}
-	d.url = serveLoopback(t, e, cfg, backend.Listen{RatePerSecond: rate})
+	d.url = serveLoopback(t, e, cfg, app.Listen{RatePerSecond: rate})
 	return d
 }
 
-// demoSetup is the demo's configuration of the sample (backend.IndexDemo), its
+// demoSetup is the demo's configuration of the sample (app.IndexDemo), its
 // index built in a temporary folder (tmp), and the env writing to stdout
 // and stderr that built it.
-func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg backend.ServeConfig, e *cli.Env, tmp string) {
+func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg app.ServeConfig, e *cli.Env, tmp string) {
 	t.Helper()
-	sample, err := backend.SampleConfig("")
+	sample, err := app.SampleConfig("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmp = t.TempDir()
 	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
 	e = &cli.Env{Stdout: stdout, Stderr: stderr}
-	if cfg, err = backend.IndexDemo(sample, backend.DemoIndexPath(), e.Stderr, false); err != nil {
+	if cfg, err = app.IndexDemo(sample, app.DemoIndexPath(), e.Stderr, false); err != nil {
 		t.Fatalf("%v\n%s", err, e.Stderr)
 	}
 	return cfg, e, tmp
@@ -133,7 +133,7 @@ func TestArticlePageWeight(t *testing.T) {
 		t.Skip("indexes the sample")
 	}
 	d := startDemo(t)
-	checkPageWeight(t, http.DefaultClient, d.url, len(backend.CSS()), nil)
+	checkPageWeight(t, http.DefaultClient, d.url, len(app.CSS()), nil)
 }
 
 // checkPageWeight fetches with c from the server at base the page of every
@@ -143,7 +143,7 @@ func TestArticlePageWeight(t *testing.T) {
 // check, when not nil, sees each page.
 func checkPageWeight(t *testing.T, c *http.Client, base string, assets int, check func(id string, page []byte)) {
 	t.Helper()
-	sample, _ := backend.FindSample()
+	sample, _ := app.FindSample()
 	dir, err := article.OpenDir(filepath.Join(sample, "articles"))
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +170,7 @@ func checkPageWeight(t *testing.T, c *http.Client, base string, assets int, chec
 
 func TestFindSampleFromSubfolder(t *testing.T) {
 	// The test runs in cmd/readsim: the sample is two folders up.
-	got, err := backend.FindSample()
+	got, err := app.FindSample()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,11 +205,11 @@ func TestServeUsage(t *testing.T) {
 // simulation view; no article has text (start-up says so per run), and
 // there is no search.
 func TestServeWithoutIndex(t *testing.T) {
-	sample, err := backend.FindSample()
+	sample, err := app.FindSample()
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, stderr := startServe(t, backend.ServeConfig{Qrels: filepath.Join(sample, "judgments.qrels"), Runs: []string{filepath.Join(sample, "runs", "ric.fol")}})
+	base, stderr := startServe(t, app.ServeConfig{Qrels: filepath.Join(sample, "judgments.qrels"), Runs: []string{filepath.Join(sample, "runs", "ric.fol")}})
 	// the sample's judged topics: 12, each with the run's articles
 	if !regexp.MustCompile(`run readsim-ric: (\d+) of its (\d+) articles have no text`).MatchString(stderr.String()) ||
 		!strings.Contains(stderr.String(), "(no index: no search)") {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/internal/testfs"
-	"github.com/readsim/readsim/web/backend"
 )
 
 // cmdSegment is the first segment file of the first shard of idx.
@@ -51,14 +51,14 @@ var cmdDamages = []struct {
 
 // startServeErr runs serve on loopback and returns its error, failing the
 // test when it starts (it should not, on a damaged index) or hangs.
-func startServeErr(t *testing.T, cfg backend.ServeConfig) error {
+func startServeErr(t *testing.T, cfg app.ServeConfig) error {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	e := &cli.Env{Stdout: &syncBuffer{}, Stderr: &syncBuffer{}}
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, e, cfg, backend.Listen{Addr: "127.0.0.1:0", RatePerSecond: -1})
+		done <- serve(ctx, e, cfg, app.Listen{Addr: "127.0.0.1:0", RatePerSecond: -1})
 	}()
 	select {
 	case err := <-done:
@@ -95,7 +95,7 @@ func TestDamagedIndexCommands(t *testing.T) {
 				}
 				checkText(t, args[0], stderr, []string{"is damaged", seg, "readsim index"}, []string{"panic", "no article"})
 			}
-			err := startServeErr(t, backend.ServeConfig{Index: idx})
+			err := startServeErr(t, app.ServeConfig{Index: idx})
 			if err == nil || exitStatus(err) != 2 || !strings.Contains(err.Error(), seg) {
 				t.Errorf("serve: %v (exit %d), want exit 2 naming %s", err, exitStatus(err), seg)
 			}
@@ -121,7 +121,7 @@ func TestDamagedIndexCommands(t *testing.T) {
 func TestServeKeepsServingDamagedRebuild(t *testing.T) {
 	dir, idx := cmdIndex(t)
 	articles := filepath.Join(dir, "articles")
-	base, stderr := startServeListen(t, backend.ServeConfig{Index: idx}, backend.Listen{RatePerSecond: -1, ReloadEvery: 20 * time.Millisecond})
+	base, stderr := startServeListen(t, app.ServeConfig{Index: idx}, app.Listen{RatePerSecond: -1, ReloadEvery: 20 * time.Millisecond})
 	if body, err := getOK(base + "/api/search?q=bridge"); err != nil || !strings.Contains(body, `"2"`) {
 		t.Fatalf("before: %v %s", err, body)
 	}

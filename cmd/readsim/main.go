@@ -17,11 +17,11 @@ import (
 
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/internal/durable"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
-	"github.com/readsim/readsim/web/backend"
 )
 
 // program is readsim: its commands, by name, with their synopses and
@@ -85,7 +85,7 @@ func badUsage(err error) bool {
 // several articles have (article.AmbiguousError), an articles folder or
 // index (index.InputError), a damaged index (index.DamagedError: building
 // it again repairs it), what a server is asked to serve
-// (backend.InputError), or any other file readsim cannot read or parse
+// (app.InputError), or any other file readsim cannot read or parse
 // (inputError); 1 for any other failure.
 func exitStatus(err error) int {
 	var ie *inex.Error
@@ -93,7 +93,7 @@ func exitStatus(err error) int {
 	var am *article.AmbiguousError
 	var xe *index.InputError
 	var de *index.DamagedError
-	var be *backend.InputError
+	var be *app.InputError
 	var pe inputError
 	if errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &am) || errors.As(err, &xe) ||
 		errors.As(err, &de) || errors.As(err, &be) || errors.As(err, &pe) {

@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/readsim/readsim/index/article/shareddata"
-	"github.com/readsim/readsim/web/backend"
+	"github.com/readsim/readsim/internal/app"
 )
 
 // evalTopic runs readsim eval -q on one run file with the given measures
@@ -334,7 +334,7 @@ func startINEX(t *testing.T) *inexServer {
 	dir := shareddata.INEX(t)
 	qrels := filepath.Join(dir, "inex2009-2010.qrels")
 	x := &inexServer{qrels: qrels, ric: filepath.Join(dir, "passage-run.ric.fol"), trec: filepath.Join(dir, "article-run.trec")}
-	x.url, x.stderr = startServe(t, backend.ServeConfig{Qrels: qrels, Runs: []string{x.ric, x.trec}, Topics: filepath.Join(dir, "inex2009-topics.xml")})
+	x.url, x.stderr = startServe(t, app.ServeConfig{Qrels: qrels, Runs: []string{x.ric, x.trec}, Topics: filepath.Join(dir, "inex2009-topics.xml")})
 	return x
 }
 

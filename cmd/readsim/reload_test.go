@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/readsim/readsim/web/backend"
+	"github.com/readsim/readsim/internal/app"
 )
 
 // TestServeFromAnotherFolder indexes with a relative --articles path, then
@@ -34,7 +34,7 @@ func TestServeFromAnotherFolder(t *testing.T) {
 		t.Fatalf("index: %d %s", code, errs)
 	}
 	t.Chdir(filepath.Join(dir, "elsewhere"))
-	base, stderr := startServe(t, backend.ServeConfig{Index: filepath.Join("..", "work", "idx")})
+	base, stderr := startServe(t, app.ServeConfig{Index: filepath.Join("..", "work", "idx")})
 	page, err := getOK(base + "/article/1?q=lighthouses")
 	if err != nil || !strings.Contains(page, `<mark data-o="24">Fresnel made lenses for lighthouses.</mark>`) {
 		t.Errorf("article 1 served from another folder: %v\n%s\n%s", err, page, stderr)
@@ -65,7 +65,7 @@ func TestServeSwitchesToRebuiltIndex(t *testing.T) {
 	topics, qrels := filepath.Join(dir, "topics.xml"), filepath.Join(dir, "judgments.qrels")
 	os.WriteFile(topics, []byte(`<inex-topic-file><topic id="1"><title>lens grinding</title></topic></inex-topic-file>`), 0o644)
 	os.WriteFile(qrels, []byte("1 Q0 1 5 40 0 0:5\n"), 0o644)
-	base, stderr := startServeListen(t, backend.ServeConfig{Index: idx, Topics: topics, Qrels: qrels}, backend.Listen{RatePerSecond: -1, ReloadEvery: 20 * time.Millisecond})
+	base, stderr := startServeListen(t, app.ServeConfig{Index: idx, Topics: topics, Qrels: qrels}, app.Listen{RatePerSecond: -1, ReloadEvery: 20 * time.Millisecond})
 	get := func(path string) (string, error) { return getOK(base + path) }
 	// ids returns the ids of the hits of a search for q, or an error
 	ids := func(q string) ([]string, error) {

@@ -6,18 +6,18 @@ import (
 	"fmt"
 	"net"
 
+	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web"
-	"github.com/readsim/readsim/web/backend"
 )
 
-// runServe implements `readsim serve` (backend.Serve; what it serves
-// without an index or with --topics: backend.ServeConfig). Decisions where
+// runServe implements `readsim serve` (app.Serve; what it serves
+// without an index or with --topics: app.ServeConfig). Decisions where
 // cli.md is silent: the default address is localhost:8080; --allow-origin
 // widens the WebSocket's same-origin check ("*" for any).
 func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	var cfg backend.ServeConfig
-	var l backend.Listen
+	var cfg app.ServeConfig
+	var l app.Listen
 	fs.StringVar(&cfg.Index, "index", "", "the index folder (`IDX`) built by readsim index")
 	fs.StringVar(&l.Addr, "addr", "localhost:8080", "listen address (`host:port`)")
 	fs.StringVar(&cfg.Qrels, "qrels", "", "judgments (INEX FOL) for the simulation view")
@@ -25,7 +25,7 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	fs.StringVar(&cfg.Articles, "articles", "", "articles folder (`DIR`); default: the one the index was built from")
 	fs.IntVar(&cfg.LiveK, "k", 100, "articles per topic of the live system's run")
 	fs.StringVar(&cfg.Study, "study", "", "run a reading study at /study, recording into `DIR` (needs --index and --topics)")
-	fs.IntVar(&cfg.StudyTopics, "study-topics", backend.DefaultStudyTopics, "topics per participant of the study (`N`)")
+	fs.IntVar(&cfg.StudyTopics, "study-topics", app.DefaultStudyTopics, "topics per participant of the study (`N`)")
 	fs.StringVar(&cfg.Consent, "consent", "", "the study's consent text (`FILE`: Title, Researcher, Contact, Ethics, Retention, then the text; docs/study.md)")
 	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable)")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
@@ -53,37 +53,37 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	return serve(context.Background(), e, cfg, l)
 }
 
-// serve is backend.Serve saying what it does on e: the URLs on standard
+// serve is app.Serve saying what it does on e: the URLs on standard
 // output, the start-up lines, warnings and the server's log on standard
 // error, each after "readsim: ".
-func serve(ctx context.Context, e *cli.Env, cfg backend.ServeConfig, l backend.Listen) error {
+func serve(ctx context.Context, e *cli.Env, cfg app.ServeConfig, l app.Listen) error {
 	cfg.Say = func(s string) { fmt.Fprintf(e.Stderr, "readsim: %s\n", s) }
 	cfg.Warn = func(s string) { fmt.Fprintf(e.Stderr, "readsim: warning: %s\n", s) }
 	l.URLs = e.Stdout
-	return backend.Serve(ctx, cfg, l)
+	return app.Serve(ctx, cfg, l)
 }
 
 // runDemo implements `readsim demo`: it indexes corpus-sample/
-// (backend.FindSample, or --sample) into backend.DemoIndexPath (an
+// (app.FindSample, or --sample) into app.DemoIndexPath (an
 // unchanged sample is not read again; a changed one is updated), then
 // serves it with the sample's topics, judgments and runs
-// (backend.SampleConfig), the live system's own run included, and a
-// reading study at /study recording into backend.DemoStudyPath (--study
+// (app.SampleConfig), the live system's own run included, and a
+// reading study at /study recording into app.DemoStudyPath (--study
 // "" turns it off).
 //
 // Decision where cli.md is silent: the demo listens and prints its URLs
 // (with the QR code) first, then indexes, so that its first line is the
 // address to open.
 func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	l := backend.Listen{QR: true}
+	l := app.Listen{QR: true}
 	fs.StringVar(&l.Addr, "addr", ":8080", "listen address (`host:port`; all interfaces by default)")
 	dir := fs.String("sample", "", "the sample folder (`DIR`); default: corpus-sample/ found from the working folder")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
-	study := fs.String("study", backend.DemoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
+	study := fs.String("study", app.DemoStudyPath(), "the reading study's recordings (`DIR`; \"\": no study at /study)")
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	sample, err := backend.SampleConfig(*dir)
+	sample, err := app.SampleConfig(*dir)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return fmt.Errorf("serving on %s: %w", l.Addr, err)
 	}
 	web.PrintURLs(e.Stdout, l.Listener.Addr(), true)
-	cfg, err := backend.IndexDemo(sample, backend.DemoIndexPath(), e.Stderr, e.StderrIsTerminal)
+	cfg, err := app.IndexDemo(sample, app.DemoIndexPath(), e.Stderr, e.StderrIsTerminal)
 	if err != nil {
 		l.Listener.Close()
 		return err

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
-	"github.com/readsim/readsim/web/backend"
 )
 
 // The helpers of this file run readsim serve in process for the tests and
@@ -40,7 +40,7 @@ func (s *syncBuffer) String() string {
 // test ends and returns its URL. The test fails, with what e.Stderr holds, when
 // the server errs or does not start within a minute, and when it does not
 // stop within 10 s of the test's end or ends with an error.
-func serveLoopback(t *testing.T, e *cli.Env, cfg backend.ServeConfig, l backend.Listen) string {
+func serveLoopback(t *testing.T, e *cli.Env, cfg app.ServeConfig, l app.Listen) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
@@ -73,13 +73,13 @@ func serveLoopback(t *testing.T, e *cli.Env, cfg backend.ServeConfig, l backend.
 
 // startServe runs serve in process on a free loopback port, with no rate
 // limit, until the test ends, and returns its URL and its standard error.
-func startServe(t *testing.T, cfg backend.ServeConfig) (string, *syncBuffer) {
+func startServe(t *testing.T, cfg app.ServeConfig) (string, *syncBuffer) {
 	t.Helper()
-	return startServeListen(t, cfg, backend.Listen{RatePerSecond: -1})
+	return startServeListen(t, cfg, app.Listen{RatePerSecond: -1})
 }
 
 // startServeListen is startServe listening as l says.
-func startServeListen(t *testing.T, cfg backend.ServeConfig, l backend.Listen) (string, *syncBuffer) {
+func startServeListen(t *testing.T, cfg app.ServeConfig, l app.Listen) (string, *syncBuffer) {
 	t.Helper()
 	stderr := &syncBuffer{}
 	e := &cli.Env{Stdout: &syncBuffer{}, Stderr: stderr}

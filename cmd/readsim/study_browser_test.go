@@ -18,9 +18,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
-	"github.com/readsim/readsim/web/backend"
 )
 
 // startStudyDemo serves the demo on the sample with a reading study in a
@@ -44,7 +44,7 @@ func startStudyDemoTopics(t *testing.T, perParticipant int, consent string) (url
 		dir = keep // the recordings kept (for the README's examples)
 	}
 	cfg.Study = dir
-	url = serveLoopback(t, e, cfg, backend.Listen{RatePerSecond: -1})
+	url = serveLoopback(t, e, cfg, app.Listen{RatePerSecond: -1})
 	abs, _ := filepath.Abs(dir)
 	if !strings.Contains(stderr.String(), fmt.Sprintf("reading study at /study: 12 topics, %d per participant; recordings in %s", perParticipant, abs)) {
 		t.Errorf("start-up does not say where the recordings go:\n%s", stderr)

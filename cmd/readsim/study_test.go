@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
-	"github.com/readsim/readsim/web/backend"
 )
 
 // The study's flags: --study needs an index and topics; --study-topics is
@@ -63,7 +63,7 @@ func TestStudyArticlePageWeight(t *testing.T) {
 	}
 	u, _, _ := startStudyDemo(t)
 	c := participantClient(t, u)
-	assets := len(backend.CSS()) + len(fetchOK(t, c, u+"/static/study.js")) + len(fetchOK(t, c, u+"/static/study.css"))
+	assets := len(app.CSS()) + len(fetchOK(t, c, u+"/static/study.js")) + len(fetchOK(t, c, u+"/static/study.css"))
 	checkPageWeight(t, c, u, assets, func(id string, page []byte) {
 		if !strings.Contains(string(page), `<script src="/static/study.js" defer="defer"></script>`) {
 			t.Fatalf("%s: a participant's page without the recorder", id)
@@ -173,7 +173,7 @@ func TestServeStudyNeedsJudgedArticles(t *testing.T) {
 			c := cfg
 			c.Qrels = q
 			stderr := &syncBuffer{}
-			serveLoopback(t, &cli.Env{Stdout: &syncBuffer{}, Stderr: stderr}, c, backend.Listen{RatePerSecond: -1})
+			serveLoopback(t, &cli.Env{Stdout: &syncBuffer{}, Stderr: stderr}, c, app.Listen{RatePerSecond: -1})
 			if !strings.Contains(stderr.String(), tc.want) {
 				t.Errorf("start-up:\n%s\nwant %q", stderr, tc.want)
 			}
