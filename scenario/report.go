@@ -42,32 +42,6 @@ const DefaultDigits = 4
 // any two float64 apart, so more would print noise.
 const MaxDigits = 17
 
-// ParseDigits reads a number of decimals for tables (--digits): an integer
-// from 0 to MaxDigits.
-func ParseDigits(s string) (int, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil || n < 0 || n > MaxDigits {
-		return 0, fmt.Errorf("%q: want an integer from 0 to %d", s, MaxDigits)
-	}
-	return n, nil
-}
-
-// Digits is a number of decimals for tables that reads itself from text
-// (ParseDigits): the flag.Value of --digits.
-type Digits int
-
-// String returns the number.
-func (d *Digits) String() string { return strconv.Itoa(int(*d)) }
-
-// Set reads s (ParseDigits); out of range, d is left as it was.
-func (d *Digits) Set(s string) error {
-	n, err := ParseDigits(s)
-	if err == nil {
-		*d = Digits(n)
-	}
-	return err
-}
-
 // Column is a column of a Table.
 type Column struct {
 	Name string

@@ -57,7 +57,7 @@ func (f *measureFlags) addOverlapFlags(fs *flag.FlagSet) *measureFlags {
 type reportFlags struct {
 	format  string
 	formats []scenario.ReportFormat // the first is the default
-	digits  scenario.Digits         // DefaultDigits without --digits
+	digits  digitsFlag              // DefaultDigits without --digits
 	plot    string                  // "" without --plot
 }
 
