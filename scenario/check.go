@@ -7,17 +7,20 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// Use is what measures are asked for: each command accepts some of them.
+// Use is what a kind of evaluation can give, and so which measures it
+// accepts: the scores come from judged runs, from a simulated reader or
+// from recorded readings, either as they are or compared topic by topic
+// (where an official count, a sum over the topics, means nothing).
 type Use int
 
-// The uses.
+// The uses. The command that asks for each is in parentheses.
 const (
-	UseEval            Use = iota // eval: every measure
-	UseCompare                    // compare: per-topic scores, not the official counts
-	UseFidelity                   // the fidelity suite: ranked articles, no focused measure or count
-	UseReplay                     // replay: list scores of ranked articles, no focused measure
-	UseReadings                   // recorded readings: ranked articles read by people, no focused measure
-	UseCompareReadings            // readings compared: as UseReadings, and no official count
+	UseAll               Use = iota // runs against judgments: every measure (eval)
+	UsePerTopic                     // runs' per-topic scores: no official count (compare)
+	UseSimulatedPerTopic            // a simulated reader's per-topic list scores of ranked whole articles: no focused, span or count measure (the fidelity suite)
+	UseSimulated                    // a simulated reader's list scores of ranked whole articles: no focused or span measure (replay)
+	UseRecorded                     // recorded readings of ranked articles by people: no focused or span measure (readings)
+	UseRecordedPerTopic             // as UseRecorded, compared topic by topic: and no official count (readings compared)
 )
 
 // MeasureError is a measure that cannot serve the use or the judgments: a
@@ -54,7 +57,7 @@ func (e *MeasureError) Error() string {
 //     simulate a reader of whole articles, so they need the lengths
 //     whatever the measures.
 func CheckMeasures(ms []effort.Measure, use Use, q *inex.Qrels) error {
-	if q != nil && (use == UseReplay || use == UseFidelity) && q.Passages() && !q.Lengths() {
+	if q != nil && (use == UseSimulated || use == UseSimulatedPerTopic) && q.Passages() && !q.Lengths() {
 		return &MeasureError{Why: fmt.Sprintf("%s: %s give no document lengths, and the simulated reader reads whole documents: use readsim eval (with --lengths FILE for the reading measures)", q.File, q.Format)}
 	}
 	for _, m := range ms {
@@ -66,17 +69,17 @@ func CheckMeasures(ms []effort.Measure, use Use, q *inex.Qrels) error {
 			why = fmt.Sprintf("simulates reading each document to its end, and %s (%s) gives no document lengths: give --lengths FILE (`doc length` per line, in %s), or use a measure of the retrieved text (PASSAGE2, charAP, PASSAGE, DOCUMENT, iP[x], AiP, AgP\\F(0.25), char_prec…)", q.File, q.Format, q.Unit)
 		case q != nil && !q.Aspects() && m.NeedsAspects():
 			why = fmt.Sprintf("needs aspects, and %s gives none (span judgments: the aspects column, `topic doc offset length [grade] aspects`)", q.File)
-		case (use == UseCompare || use == UseCompareReadings) && m.IsCount():
+		case (use == UsePerTopic || use == UseRecordedPerTopic) && m.IsCount():
 			why = "an official count; compare compares per-topic scores"
-		case use == UseFidelity && (m.IsFocused() || m.IsCount() || m.IsSpan()):
+		case use == UseSimulatedPerTopic && (m.IsFocused() || m.IsCount() || m.IsSpan()):
 			why = "the suite's simulated runs are ranked articles; use a list score of eval"
-		case use == UseReplay && m.IsFocused():
+		case use == UseSimulated && m.IsFocused():
 			why = "a focused measure (ranked passages); the simulated reader reads ranked articles"
-		case use == UseReplay && m.IsSpan():
+		case use == UseSimulated && m.IsSpan():
 			why = "a span measure (ranked passages); the simulated reader reads ranked articles"
-		case (use == UseReadings || use == UseCompareReadings) && (m.IsFocused() || m.IsSpan()):
+		case (use == UseRecorded || use == UseRecordedPerTopic) && (m.IsFocused() || m.IsSpan()):
 			why = "a measure of ranked passages; a reading is of ranked articles"
-		case use != UseReadings && use != UseCompareReadings && m.Doc.Kind == effort.DocRead:
+		case use != UseRecorded && use != UseRecordedPerTopic && m.Doc.Kind == effort.DocRead:
 			why = "Read scores what people read: evaluate recorded readings (eval --readings)"
 		}
 		if why != "" {

@@ -145,7 +145,7 @@ func evaluateFile(q *inex.Qrels, path string, opt EvalOptions, workers int) (*Ev
 // as with AllTopics, for every measure asked with it (a warning says so
 // when the run misses topics and other measures are asked).
 func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Evaluation, error) {
-	if err := CheckMeasures(opt.Measures, UseEval, q); err != nil {
+	if err := CheckMeasures(opt.Measures, UseAll, q); err != nil {
 		return nil, err
 	}
 	n := needsOf(opt.Measures, q, run, opt.Group, opt.MergeOverlaps)

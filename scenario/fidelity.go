@@ -119,7 +119,7 @@ type simDoc struct {
 // element sets are clipped to the judged length; a parsed article whose
 // length differs from the judgments' is reported in a warning.
 func RunFidelity(q *inex.Qrels, opt FidelityOptions) (*Fidelity, error) {
-	if err := CheckMeasures(opt.Measures, UseFidelity, q); err != nil {
+	if err := CheckMeasures(opt.Measures, UseSimulatedPerTopic, q); err != nil {
 		return nil, err
 	}
 	sets := []string{"S", "SLD"}

@@ -18,14 +18,14 @@ import (
 // (effort.DocumentNames; compare leaves out their counts); on span
 // judgments (TREC Genomics and the like) the TREC Genomics measures (ASPECT
 // only when q has aspects); otherwise effort.DefaultNames. Recorded
-// readings have their own: effort.ReadingNames (UseReadings) and
-// effort.ReadingListNames (UseCompareReadings), those q can give (on
+// readings have their own: effort.ReadingNames (UseRecorded) and
+// effort.ReadingListNames (UseRecordedPerTopic), those q can give (on
 // judgments of whole documents, AP and the counts).
 func DefaultMeasureNames(q *inex.Qrels, use Use) []string {
 	switch use {
-	case UseReadings:
+	case UseRecorded:
 		return usable(effort.ReadingNames, use, q)
-	case UseCompareReadings:
+	case UseRecordedPerTopic:
 		return usable(effort.ReadingListNames, use, q)
 	}
 	j := judged(q)

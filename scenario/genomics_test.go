@@ -434,18 +434,18 @@ func TestSelectMeasures(t *testing.T) {
 		want  string // the measures, space-separated
 		err   string
 	}{
-		{"INEX eval", inexQ, UseEval, nil, `AgP\F(0.25) gP[5]\F(0.25) gP[10]\F(0.25) gP[25]\F(0.25) gP[50]\F(0.25) AgP\T2Ip(300) AgP\T2Ip(2000) AgP\aveChP ANCE[100]\LE(300,5) ANCE[100]\LE(2000,5) AP`, ""},
-		{"INEX asked", inexQ, UseCompare, []string{"AP,AgP", "AP"}, `AP AgP\F(0.25)`, ""},
-		{"TREC eval", trecQ, UseEval, nil, trecCounts + trecScores, ""},
-		{"TREC compare", trecQ, UseCompare, nil, trecScores, ""},
-		{"readings", inexQ, UseReadings, nil, `AgP\Read gP[5]\Read ANCE[10]\LE(300,5) ANCE[10]\LE(2000,5) AP num_ret num_rel_ret`, ""},
-		{"readings compared", inexQ, UseCompareReadings, nil, `AgP\Read gP[5]\Read ANCE[10]\LE(300,5) ANCE[10]\LE(2000,5) AP`, ""},
+		{"INEX eval", inexQ, UseAll, nil, `AgP\F(0.25) gP[5]\F(0.25) gP[10]\F(0.25) gP[25]\F(0.25) gP[50]\F(0.25) AgP\T2Ip(300) AgP\T2Ip(2000) AgP\aveChP ANCE[100]\LE(300,5) ANCE[100]\LE(2000,5) AP`, ""},
+		{"INEX asked", inexQ, UsePerTopic, []string{"AP,AgP", "AP"}, `AP AgP\F(0.25)`, ""},
+		{"TREC eval", trecQ, UseAll, nil, trecCounts + trecScores, ""},
+		{"TREC compare", trecQ, UsePerTopic, nil, trecScores, ""},
+		{"readings", inexQ, UseRecorded, nil, `AgP\Read gP[5]\Read ANCE[10]\LE(300,5) ANCE[10]\LE(2000,5) AP num_ret num_rel_ret`, ""},
+		{"readings compared", inexQ, UseRecordedPerTopic, nil, `AgP\Read gP[5]\Read ANCE[10]\LE(300,5) ANCE[10]\LE(2000,5) AP`, ""},
 		// on judgments of whole documents, of those the ones that need no
 		// passage and no length
-		{"readings, TREC", trecQ, UseReadings, nil, "AP num_ret num_rel_ret", ""},
-		{"readings compared, TREC", trecQ, UseCompareReadings, nil, "AP", ""},
-		{"unknown", inexQ, UseEval, []string{"AP", "nope"}, "", `unknown measure "nope"`},
-		{"none", inexQ, UseEval, []string{","}, "", "no measure"},
+		{"readings, TREC", trecQ, UseRecorded, nil, "AP num_ret num_rel_ret", ""},
+		{"readings compared, TREC", trecQ, UseRecordedPerTopic, nil, "AP", ""},
+		{"unknown", inexQ, UseAll, []string{"AP", "nope"}, "", `unknown measure "nope"`},
+		{"none", inexQ, UseAll, []string{","}, "", "no measure"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ms, err := SelectMeasures(tc.names, tc.use, tc.q)

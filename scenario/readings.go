@@ -455,7 +455,7 @@ var ErrAllAbandoned = errors.New("every judged topic of the reading was abandone
 // scored as a finished one); with opt.AllTopics, judged topics not read
 // (or abandoned) score 0.
 func EvaluateReading(q *inex.Qrels, rd *Reading, opt EvalOptions) (*Evaluation, error) {
-	if err := CheckMeasures(opt.Measures, UseReadings, q); err != nil {
+	if err := CheckMeasures(opt.Measures, UseRecorded, q); err != nil {
 		return nil, err
 	}
 	if err := checkLengths(q, rd); err != nil {

@@ -104,7 +104,7 @@ func NewReplayer(q *inex.Qrels, run *inex.Run, cfg SimulatedReader) (*Replayer, 
 		ms = effort.ReplayDefaults(cfg.T2I, cfg.screen(), cfg.nr())
 	}
 	if q.Passages() && !q.Lengths() {
-		return nil, CheckMeasures(nil, UseReplay, q)
+		return nil, CheckMeasures(nil, UseSimulated, q)
 	}
 	p := &Replayer{q: q, run: run, cfg: cfg, ms: ms, byID: map[string]*inex.RunTopic{}}
 	p.needs = needsOf(ms, q, run, cfg.Group, cfg.MergeOverlaps)

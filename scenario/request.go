@@ -96,7 +96,7 @@ func (r *MeasureRequest) Check(defaults []string) (effort.Config, []effort.Measu
 	switch {
 	case r.Compat == CompatTrecGen:
 		ms, err = TrecGenMeasures(ms)
-	case ms != nil && r.Use != UseEval && r.Use != UseReadings:
+	case ms != nil && r.Use != UseAll && r.Use != UseRecorded:
 		err = CheckMeasures(ms, r.Use, nil)
 	}
 	return cfg, ms, err
@@ -129,7 +129,7 @@ func (r *MeasureRequest) Select(q *inex.Qrels, warn func(string)) ([]effort.Meas
 		_, ms, err = r.Check(nil) // NIST's measures do not depend on q
 	} else if ms, err = SelectMeasures(r.Names, r.Use, q); err != nil {
 		err = &RequestError{err}
-	} else if r.Use == UseCompare || r.Use == UseCompareReadings {
+	} else if r.Use == UsePerTopic || r.Use == UseRecordedPerTopic {
 		err = CheckMeasures(ms, r.Use, q)
 	}
 	if err != nil {

@@ -23,7 +23,7 @@ func TestMeasureRequestCheck(t *testing.T) {
 		measure  bool // the error is a MeasureError, not a RequestError
 	}{
 		{name: "defaults", r: MeasureRequest{Qrels: "q"}, defaults: effort.DefaultNames, ms: strings.Join(effort.DefaultNames, ",")},
-		{name: "no defaults", r: MeasureRequest{Qrels: "q", Use: UseCompare}},
+		{name: "no defaults", r: MeasureRequest{Qrels: "q", Use: UsePerTopic}},
 		{name: "order and measures", r: MeasureRequest{Qrels: "q", Order: "best", Names: []string{"AgP", "AP"}}, order: effort.Best, ms: `AgP\F(0.25),AP`},
 		{name: "repeat dropped", r: MeasureRequest{Qrels: "q", Names: []string{`AgP\F(0.25)`, "AgP"}}, ms: `AgP\F(0.25)`},
 		{name: "no qrels", r: MeasureRequest{Order: "x"}, err: "--qrels is required"},
@@ -32,9 +32,9 @@ func TestMeasureRequestCheck(t *testing.T) {
 		{name: "bad compat of two", r: MeasureRequest{Qrels: "q", Compat: "y", Compats: []string{CompatINEX, CompatTrecGen}}, err: `unknown --compat "y" (inex or trecgen)`},
 		{name: "bad measure", r: MeasureRequest{Qrels: "q", Names: []string{"nope"}}, err: `unknown measure "nope"`},
 		// compare takes no count; eval takes it
-		{name: "count in compare", r: MeasureRequest{Qrels: "q", Names: []string{"num_rel_ret"}, Use: UseCompare}, err: "num_rel_ret: an official count", measure: true},
+		{name: "count in compare", r: MeasureRequest{Qrels: "q", Names: []string{"num_rel_ret"}, Use: UsePerTopic}, err: "num_rel_ret: an official count", measure: true},
 		{name: "count in eval", r: MeasureRequest{Qrels: "q", Names: []string{"num_rel_ret"}}, ms: "num_rel_ret"},
-		{name: "focused in replay", r: MeasureRequest{Qrels: "q", Names: []string{"iP[0.01]"}, Use: UseReplay}, err: "a focused measure", measure: true},
+		{name: "focused in replay", r: MeasureRequest{Qrels: "q", Names: []string{"iP[0.01]"}, Use: UseSimulated}, err: "a focused measure", measure: true},
 		{name: "trecgen defaults", r: MeasureRequest{Qrels: "q", Compat: CompatTrecGen, Compats: []string{CompatINEX, CompatTrecGen}}, ms: strings.Join(effort.GenomicsNames, ",")},
 		{name: "trecgen refuses AP", r: MeasureRequest{Qrels: "q", Compat: CompatTrecGen, Compats: []string{CompatINEX, CompatTrecGen}, Names: []string{"AP"}}, err: "AP: --compat trecgen writes NIST's TREC Genomics measures only", measure: true},
 	} {
@@ -75,10 +75,10 @@ func TestMeasureRequestCheck(t *testing.T) {
 		use Use
 		bad func(effort.Measure) bool
 	}{
-		{UseCompare, effort.Measure.IsCount},
-		{UseCompareReadings, effort.Measure.IsFocused},
-		{UseFidelity, effort.Measure.IsFocused},
-		{UseReplay, effort.Measure.IsSpan},
+		{UsePerTopic, effort.Measure.IsCount},
+		{UseRecordedPerTopic, effort.Measure.IsFocused},
+		{UseSimulatedPerTopic, effort.Measure.IsFocused},
+		{UseSimulated, effort.Measure.IsSpan},
 	} {
 		_, ms, err := (&MeasureRequest{Qrels: "q", Order: "natural", Names: []string{"all"}, Use: tc.use}).Check(nil)
 		if err != nil || len(ms) < 10 {
@@ -103,7 +103,7 @@ func TestMeasureRequestSelect(t *testing.T) {
 	if err := os.WriteFile(qrels, []byte("1 0 d1 1\n1 0 d2 0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := MeasureRequest{Qrels: qrels, Order: "natural", Use: UseCompare}
+	r := MeasureRequest{Qrels: qrels, Order: "natural", Use: UsePerTopic}
 	q, err := r.Judgments(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +128,7 @@ func TestMeasureRequestSelect(t *testing.T) {
 	// recorded readings on judgments of whole documents: of
 	// effort.ReadingNames (AgP\Read, gP[5]\Read, two ANCE[10]\LE, AP,
 	// num_ret, num_rel_ret) those that need no passage or length
-	rr := MeasureRequest{Qrels: qrels, Order: "natural", Use: UseReadings}
+	rr := MeasureRequest{Qrels: qrels, Order: "natural", Use: UseRecorded}
 	ms, err = rr.Select(q, nil)
 	var got []string
 	for _, m := range ms {

@@ -21,7 +21,7 @@ const maxPermutations = 10_000_000
 // scenario.Compare (scenario.CompareReadings with --readings), reported by
 // scenario.Comparison.Write, charted by scenario.ComparisonCharts.
 func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	sf := addMeasureFlags(fs, scenario.UseCompare, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
+	sf := addMeasureFlags(fs, scenario.UsePerTopic, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
 	baseline := fs.String("baseline", "", "the baseline: a run id, a run file or a position from 1 (default: the last run)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of runs instead of each run with the baseline")
@@ -60,7 +60,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usagef("--alpha must be between 0 and 1")
 	}
 	if *readings {
-		sf.Use = scenario.UseCompareReadings
+		sf.Use = scenario.UseRecordedPerTopic
 	}
 	cfg, _, err := sf.Check(nil)
 	if err != nil {
@@ -138,7 +138,7 @@ func compareReadings(e *cli.Env, q *inex.Qrels, files []string, baseline string,
 // runFidelity implements `readsim fidelity` (scenario.md, "Fidelity
 // suite"): scenario.RunFidelity, reported by scenario.Fidelity.Write.
 func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	sf := addMeasureFlags(fs, scenario.UseFidelity, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
+	sf := addMeasureFlags(fs, scenario.UseSimulatedPerTopic, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
 	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", tableFormats...)
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
@@ -178,7 +178,7 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 // the configured reader (with --t2i X they include AgP\T2Ip(X)); the
 // `score` events hold the distinct document scores of those measures.
 func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	sf := addMeasureFlags(fs, scenario.UseReplay, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", compatUsage).addOverlapFlags(fs)
+	sf := addMeasureFlags(fs, scenario.UseSimulated, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", compatUsage).addOverlapFlags(fs)
 	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML)")
 	var topics cli.Strings
 	fs.Var(&topics, "topic", "replay only this topic, repeatable (default: every topic of the run in the judgments)")

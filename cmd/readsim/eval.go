@@ -151,7 +151,7 @@ func runMeasures(e *cli.Env, fs *flag.FlagSet, args []string) error {
 // reading measures need them) and --offsets says what offsets count.
 func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	defer cli.SoftMemoryLimit(evalMemoryLimit)()
-	mf := addMeasureFlags(fs, scenario.UseEval, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
+	mf := addMeasureFlags(fs, scenario.UseAll, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
 		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
 	mf.Compats = []string{scenario.CompatINEX, scenario.CompatTrecGen}
 	perTopic := fs.Bool("q", false, "print every topic's value, in topic order, before the all line")
@@ -167,7 +167,7 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if *readings {
-		mf.Use = scenario.UseReadings
+		mf.Use = scenario.UseRecorded
 	}
 	cfg, _, err := mf.Check(nil)
 	if err != nil {
