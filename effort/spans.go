@@ -55,7 +55,9 @@ func (s Span) Len() int {
 type Spans []Span
 
 // Normalize sorts ps, drops empty spans and merges overlapping or adjacent
-// ones, in place, and returns the result (which shares ps's storage).
+// ones, in place, and returns the result (which shares ps's storage): the
+// set of characters ps covers. render.ShownPassages differs: it keeps
+// adjacent passages apart, each a result with its own anchor.
 func Normalize(ps []Span) Spans {
 	sorted := true
 	for i := 1; i < len(ps); i++ {

@@ -232,7 +232,7 @@ func checkPage(a *article.Article, ps []effort.Span, page []byte, opt Options) (
 	if want := xmlSafe(a.Text); f.text != want {
 		return nil, fmt.Errorf("the text on the page differs from the article's:\n page: %.200q\n want: %.200q", f.text, want)
 	}
-	return f, checkPassages(a, NormalizePassages(ps, a.Len), f, opt)
+	return f, checkPassages(a, ShownPassages(ps, a.Len), f, opt)
 }
 
 // checkPassages checks the anchors, arrows and marks against the passages.

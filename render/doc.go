@@ -102,7 +102,7 @@
 // At the top, in a bar with the id "top": ← (Options.ResultsURL, back to the
 // result list), ↓ (to the first passage, absent when there are no passages)
 // and the highlight switch. effort.Span k (1-based, in document order after
-// NormalizePassages) starts with an empty element whose id is AnchorID(k) and
+// ShownPassages) starts with an empty element whose id is AnchorID(k) and
 // ends with the arrows again: ← and ↓ to passage k+1, or, after the last
 // passage, ← and ↑ (back to "top"). Every arrow is a tap target of at least
 // 48×48 CSS px.

@@ -73,8 +73,8 @@ func ExamplePage_server() {
 }
 
 // The passages a page shows, and the anchors a result list can link to.
-func ExampleNormalizePassages() {
-	ps := render.NormalizePassages([]effort.Span{{Start: 50, End: 90}, {Start: 10, End: 20}, {Start: 80, End: 120}}, 100)
+func ExampleShownPassages() {
+	ps := render.ShownPassages([]effort.Span{{Start: 50, End: 90}, {Start: 10, End: 20}, {Start: 80, End: 120}}, 100)
 	for k, p := range ps {
 		fmt.Printf("#%s: [%d,%d)\n", render.AnchorID(k+1), p.Start, p.End)
 	}

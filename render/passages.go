@@ -10,7 +10,7 @@ import (
 // CheckPassages checks the passages asked for on article id of n characters
 // before its page is made (readsim render): a passage that starts at or
 // past the end is an error; one that runs past the end is clipped, and
-// overlapping ones are merged (NormalizePassages), each with a warning.
+// overlapping ones are merged (ShownPassages), each with a warning.
 func CheckPassages(ps []effort.Span, id string, n int) (warnings []string, err error) {
 	for _, p := range ps {
 		switch {
@@ -20,17 +20,21 @@ func CheckPassages(ps []effort.Span, id string, n int) (warnings []string, err e
 			warnings = append(warnings, fmt.Sprintf("passage %d:%d runs past the end of article %s (%d characters): clipped", p.Start, p.End-p.Start, id, n))
 		}
 	}
-	if m := NormalizePassages(ps, n); len(m) < len(ps) {
+	if m := ShownPassages(ps, n); len(m) < len(ps) {
 		warnings = append(warnings, fmt.Sprintf("overlapping passages merged: %d passages shown", len(m)))
 	}
 	return warnings, nil
 }
 
-// NormalizePassages returns the passages Page shows for an article of n
+// ShownPassages returns the passages Page shows for an article of n
 // characters: clipped to [0, n], empty ones dropped, sorted by start, and
 // overlapping ones merged into their union. Passages that only touch (one
-// ends where the next starts) stay separate. The input is not modified.
-func NormalizePassages(ps []effort.Span, n int) []effort.Span {
+// ends where the next starts) stay separate, since each is a result with
+// its own anchor. The input is not modified.
+//
+// It is not effort.Normalize, which makes a set of characters: that one
+// merges touching spans too, clips nothing and works in place.
+func ShownPassages(ps []effort.Span, n int) []effort.Span {
 	out := make([]effort.Span, 0, len(ps))
 	for _, p := range ps {
 		p.Start = max(p.Start, 0)

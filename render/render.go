@@ -50,11 +50,11 @@ type Options struct {
 const TopID = "top"
 
 // AnchorID returns the id of the anchor at the start of passage k (1-based,
-// in the order of NormalizePassages): "p1", "p2", …
+// in the order of ShownPassages): "p1", "p2", …
 func AnchorID(k int) string { return "p" + strconv.Itoa(k) }
 
 // Page writes the page of article a with the given passages (normalised with
-// NormalizePassages) to w. It returns an error when a is not consistent (its
+// ShownPassages) to w. It returns an error when a is not consistent (its
 // elements' spans do not nest, Len is not the length of Text: an Article not
 // made by package article) or when writing fails.
 func Page(w io.Writer, a *article.Article, passages []effort.Span, opt Options) error {
@@ -78,7 +78,7 @@ func AppendPage(dst []byte, a *article.Article, passages []effort.Span, opt Opti
 		a:     a,
 		opt:   opt,
 		out:   dst,
-		ps:    NormalizePassages(passages, a.Len),
+		ps:    ShownPassages(passages, a.Len),
 		ascii: len(a.Text) == a.Len,
 	}
 	if r.opt.ResultsURL == "" {

@@ -272,7 +272,7 @@ func TestPage(t *testing.T) {
 	}
 }
 
-func TestNormalizePassages(t *testing.T) {
+func TestShownPassages(t *testing.T) {
 	tests := []struct {
 		in   []effort.Span
 		n    int
@@ -285,9 +285,9 @@ func TestNormalizePassages(t *testing.T) {
 		{[]effort.Span{{Start: -3, End: 2}, {Start: 8, End: 15}, {Start: 12, End: 14}, {Start: 4, End: 4}, {Start: 5, End: 3}}, 10, []effort.Span{{Start: 0, End: 2}, {Start: 8, End: 10}}},
 	}
 	for _, tt := range tests {
-		got := NormalizePassages(tt.in, tt.n)
+		got := ShownPassages(tt.in, tt.n)
 		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("NormalizePassages(%v, %d) = %v, want %v", tt.in, tt.n, got, tt.want)
+			t.Errorf("ShownPassages(%v, %d) = %v, want %v", tt.in, tt.n, got, tt.want)
 		}
 	}
 }

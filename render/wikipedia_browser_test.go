@@ -44,7 +44,7 @@ func TestBrowserWikipedia(t *testing.T) {
 	}
 	pages := map[string]*page{}
 	for _, d := range docs {
-		ps := NormalizePassages(bodyPassages(d.a), d.a.Len)
+		ps := ShownPassages(bodyPassages(d.a), d.a.Len)
 		if d.a.ID == "australia" {
 			// in the lead and the history, not in the infobox
 			ps = nil
