@@ -53,7 +53,7 @@ const TopID = "top"
 // in the order of ShownPassages): "p1", "p2", …
 func AnchorID(k int) string { return "p" + strconv.Itoa(k) }
 
-// Page writes the page of article a with the given passages (normalised with
+// Page writes the page of article a with the given passages (those of
 // ShownPassages) to w. It returns an error when a is not consistent (its
 // elements' spans do not nest, Len is not the length of Text: an Article not
 // made by package article) or when writing fails.

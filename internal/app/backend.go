@@ -17,9 +17,6 @@ import (
 	"github.com/readsim/readsim/web"
 )
 
-// SnippetWidth is the length of a result's snippet in characters.
-const SnippetWidth = 180
-
 // Search is the live system: fetch and browse over an index.
 type Search struct {
 	X   *index.Index
@@ -39,7 +36,7 @@ func (s *Search) Search(ctx context.Context, q string, k int) ([]web.Hit, error)
 	}
 	opt := s.Opt
 	if opt.SnippetWidth == 0 {
-		opt.SnippetWidth = SnippetWidth
+		opt.SnippetWidth = index.DefaultSnippetWidth
 	}
 	// a little more than shown: wordSnippet drops the cut words at the ends
 	opt.SnippetWidth += wordSlack
