@@ -97,11 +97,7 @@ func ReadRun(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReaderSize(r, 256<<10)
-	}
-	skipBOM(br)
+	br := r.(*bufio.Reader)
 	// Sniff the format without consuming anything, so that the readers count
 	// every line, blank ones included. Leading blanks longer than the
 	// buffer are read as a text run.

@@ -58,11 +58,15 @@ const MaxTopicsBytes = 64 << 20
 // OpenTopics reads a topic file of any of the three formats ("-" is
 // standard input).
 func OpenTopics(path string) ([]Topic, error) {
-	r, closeFn, err := open(path)
+	f, err := Open(path, MaxTopicsBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer closeFn()
+	defer f.Close()
+	r, err := Decode(displayName(path), f, MaxTopicsBytes+1)
+	if err != nil {
+		return nil, err
+	}
 	b, err := io.ReadAll(io.LimitReader(r, MaxTopicsBytes+1))
 	if err != nil {
 		return nil, &Error{File: path, Err: err}

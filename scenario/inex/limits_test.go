@@ -1,0 +1,223 @@
+package inex
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// gzipRepeat returns a gzip file whose content is head followed by body
+// repeated n times, made small and fast: body is compressed once as one
+// gzip member, which is concatenated (a gzip reader reads the members
+// one after another).
+func gzipRepeat(t testing.TB, head string, body string, n int) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&out, gzip.BestCompression)
+	zw.Write([]byte(head))
+	zw.Close()
+	var m bytes.Buffer
+	zw, _ = gzip.NewWriterLevel(&m, gzip.BestCompression)
+	zw.Write([]byte(body))
+	zw.Close()
+	for range n {
+		out.Write(m.Bytes())
+	}
+	return out.Bytes()
+}
+
+// countingReader counts what a reader took from it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// readers are every text reader of the package, by name.
+var readers = []struct {
+	name string
+	read func(name string, r io.Reader) error
+}{
+	{"run", func(n string, r io.Reader) error { _, err := ReadRun(n, r, RunOptions{}); return err }},
+	{"judgments", func(n string, r io.Reader) error { _, err := ReadQrels(n, r, nil); return err }},
+	{"lengths", func(n string, r io.Reader) error { _, err := ReadLengths(n, r); return err }},
+	{"text lines", func(n string, r io.Reader) error {
+		return TextLines(n, r, func(int, []byte) error { return nil })
+	}},
+}
+
+// A gzip bomb (newlines that decompress a thousand times their size) stops
+// at the gzip ratio, having read a small part of the file; a run, judgments
+// or lengths with an error at line 2 of 20 million lines stops at line 2,
+// having read only the start of the file.
+func TestGzipBounds(t *testing.T) {
+	// 2 GiB of newlines: 32 members of 64 MiB each
+	bomb := gzipRepeat(t, "", strings.Repeat("\n", 64<<20), 32)
+	if len(bomb) > 4<<20 {
+		t.Fatalf("the bomb is %d bytes compressed: the test meant it small", len(bomb))
+	}
+	for _, rd := range readers {
+		t.Run("bomb/"+rd.name, func(t *testing.T) {
+			c := &countingReader{r: bytes.NewReader(bomb)}
+			err := rd.read("bomb.gz", c)
+			if err == nil || !strings.Contains(err.Error(), "times its size") || !strings.Contains(err.Error(), "bomb.gz:") {
+				t.Fatalf("err = %v, want the gzip ratio refused", err)
+			}
+			// the ratio is reached by 200 × 256 KiB (the read-ahead)
+			// decompressed: far from the whole file
+			if c.n >= int64(len(bomb)) {
+				t.Errorf("read %d of %d compressed bytes: the whole file", c.n, len(bomb))
+			}
+		})
+	}
+	lines := []struct {
+		reader, good, bad, want string
+	}{
+		{"run", "1 Q0 a 1 1.0 r 0 10\n", "1 Q0 a x 1.0 r 0 10\n", `:2: rank "x" is not a non-negative integer`},
+		{"judgments", "1 Q0 a 10 100 0 0:10\n", "1 Q0 b 10 -5 0 0:10\n", `:2: negative length "-5"`},
+		{"lengths", "a 100\n", "b x\n", `:2: length "x" is not a non-negative integer`},
+	}
+	for _, tc := range lines {
+		t.Run("line 2/"+tc.reader, func(t *testing.T) {
+			// 20 million lines: 20 members of a million lines
+			gz := gzipRepeat(t, tc.good+tc.bad, strings.Repeat(tc.good, 1_000_000), 20)
+			c := &countingReader{r: bytes.NewReader(gz)}
+			for _, rd := range readers {
+				if rd.name != tc.reader {
+					continue
+				}
+				err := rd.read("big.gz", c)
+				if err == nil || !strings.Contains(err.Error(), "big.gz"+tc.want) {
+					t.Fatalf("err = %v, want %q", err, tc.want)
+				}
+			}
+			if c.n > 1<<20 {
+				t.Errorf("read %d compressed bytes before the error at line 2", c.n)
+			}
+		})
+	}
+}
+
+// newlines is an endless stream of newlines.
+type newlines struct{}
+
+func (newlines) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '\n'
+	}
+	return len(p), nil
+}
+
+// A file of more than MaxLines lines stops at line MaxLines+1.
+func TestMaxLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 100 million lines")
+	}
+	err := TextLines("many", newlines{}, func(int, []byte) error { return nil })
+	want := "many:100000001: more than 100000000 lines"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+}
+
+// Open refuses what is not a regular file, and a file larger than its
+// bound by its size, before reading it: a sparse file of 5 GiB (no disk
+// used) is refused at once.
+func TestOpenRefuses(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	if err := syscall.Mkfifo(p("fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(p("sparse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(5 << 30); err != nil {
+		t.Skip("no sparse file here:", err)
+	}
+	f.Close()
+	os.WriteFile(p("small"), []byte("0123456789"), 0o644)
+	for _, tc := range []struct {
+		path string
+		max  int64
+		want string
+	}{
+		{p("fifo"), 0, "fifo: not a regular file"},
+		{dir, 0, ": a folder, not a file"},
+		{p("sparse"), 0, "sparse: 5368709120 bytes, larger than 4 GiB"},
+		{p("small"), 9, "small: 10 bytes, larger than 9 bytes"},
+		{p("none"), 0, "none: no such file"},
+	} {
+		f, err := Open(tc.path, tc.max)
+		if err == nil {
+			f.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Open(%s) = %v, want %q", tc.path, err, tc.want)
+		}
+	}
+	if f, err := Open(p("small"), 10); err != nil {
+		t.Errorf("a file of its bound: %v", err)
+	} else {
+		f.Close()
+	}
+}
+
+// One rule for byte-order marks: a UTF-8 BOM is dropped by every reader
+// (the judgments read with one equal those read without), and UTF-16 and
+// UTF-32 are refused naming the encoding.
+func TestByteOrderMarks(t *testing.T) {
+	bom := "\xef\xbb\xbf"
+	for _, tc := range []struct{ name, in string }{
+		{"FOL", folQrels}, {"TREC", trecQrels}, {"Genomics", genomicsQrels}, {"span", spanQrels},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plain, err := ReadQrels("q", strings.NewReader(tc.in), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gz bytes.Buffer
+			zw := gzip.NewWriter(&gz)
+			zw.Write([]byte(bom + tc.in))
+			zw.Close()
+			for _, in := range []io.Reader{strings.NewReader(bom + tc.in), &gz} {
+				q, err := ReadQrels("q", in, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(q.IDs, " ") != strings.Join(plain.IDs, " ") {
+					t.Errorf("topics %q with a BOM, %q without", q.IDs, plain.IDs)
+				}
+				for _, id := range plain.IDs {
+					if len(q.Topics[id].Docs) != len(plain.Topics[id].Docs) {
+						t.Errorf("topic %s: %d judgments with a BOM, %d without", id, len(q.Topics[id].Docs), len(plain.Topics[id].Docs))
+					}
+				}
+			}
+		})
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"UTF-16 LE", "\xff\xfe1\x00 \x00", "UTF-16"},
+		{"UTF-16 BE", "\xfe\xff\x001\x00 ", "UTF-16"},
+		{"UTF-32 LE", "\xff\xfe\x00\x001\x00\x00\x00", "UTF-32"},
+		{"UTF-32 BE", "\x00\x00\xfe\xff\x00\x00\x001", "UTF-32"},
+	} {
+		for _, rd := range readers {
+			err := rd.read("f", strings.NewReader(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s, %s: err = %v, want %q", tc.name, rd.name, err, tc.want)
+			}
+		}
+	}
+}
