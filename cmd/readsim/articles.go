@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/readsim/readsim/effort"
@@ -316,9 +315,9 @@ func runAssess(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(pos[0])
+	f, err := inex.Open(pos[0], 0)
 	if err != nil {
-		return inputError{err}
+		return err
 	}
 	defer f.Close()
 	js, err := scenario.Assess(f, pos[0], d.Parse)
