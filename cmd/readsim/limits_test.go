@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/readsim/readsim/index/article/shareddata"
 )
 
 // gzipMembers returns a gzip file of head followed by body n times, small
@@ -127,5 +129,51 @@ func TestInputBoundsCatalogue(t *testing.T) {
 	_, without, _ := runCLI("eval", "--qrels", p("q"), "-m", "num_rel", p("run"))
 	if with != without || !strings.Contains(with, "num_rel\tall\t1") {
 		t.Errorf("with a BOM %q, without %q", with, without)
+	}
+}
+
+// withBOM writes a copy of file src to dir with a UTF-8 byte-order mark
+// before its first line, gzip-compressed when gz.
+func withBOM(t *testing.T, dir, src string, gz bool) string {
+	t.Helper()
+	b := append([]byte("\xef\xbb\xbf"), readFile(t, src)...)
+	name := filepath.Join(dir, filepath.Base(src))
+	if gz {
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(b)
+		zw.Close()
+		b, name = z.Bytes(), name+".gz"
+	}
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// A UTF-8 byte-order mark before the first line of the real Genomics gold
+// standard and runs, plain or gzip, changes nothing: --compat trecgen is
+// still NIST's output byte for byte (the BOM stayed in the first topic's
+// id, whose judgments were lost). The same for INEX judgments and a run.
+func TestByteOrderMarkRealData(t *testing.T) {
+	d := shareddata.Genomics(t)
+	n1 := readFile(t, filepath.Join(d, "york07-ga-01.nist.tsv"))
+	for _, gz := range []bool{false, true} {
+		dir := t.TempDir()
+		gold := withBOM(t, dir, filepath.Join(d, "gold-standard-07.txt"), gz)
+		run := withBOM(t, dir, filepath.Join(d, "york07-ga-01.txt"), gz)
+		status, stdout, stderr := runCLI("eval", "--qrels", gold, "--compat", "trecgen", run)
+		if status != 0 || stdout != string(n1) {
+			t.Errorf("gzip %v: status %d, %s; output differs from NIST's:\n%.300s", gz, status, stderr, stdout)
+		}
+	}
+	in := shareddata.INEX(t)
+	qrels, fol := filepath.Join(in, "inex2009-2010.qrels"), filepath.Join(in, "passage-run.ric.fol")
+	_, want, _ := runCLI("eval", "--qrels", qrels, "-q", fol)
+	dir := t.TempDir()
+	bq, br := withBOM(t, dir, qrels, false), withBOM(t, dir, fol, true)
+	status, got, stderr := runCLI("eval", "--qrels", bq, "-q", br)
+	if status != 0 || got != want || want == "" {
+		t.Errorf("INEX with a BOM: status %d, %s; the scores differ: %d bytes, %d without", status, stderr, len(got), len(want))
 	}
 }
