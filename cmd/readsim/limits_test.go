@@ -111,6 +111,15 @@ func TestInputBoundsCatalogue(t *testing.T) {
 		{"a reading's unknown outcome", []string{"eval", "--qrels", p("q"), "--readings", p("outcome.jsonl")}, []string{p("outcome.jsonl") + `:2: unknown outcome "maybe"`}},
 		{"a reading's len against the judgments", []string{"eval", "--qrels", p("q"), "--readings", p("len.jsonl")}, []string{p("len.jsonl") + ":2: article a is opened with len 99, but it has 100 characters"}},
 		{"a UTF-16 reading", []string{"eval", "--qrels", p("q"), "--readings", p("utf16.jsonl")}, []string{p("utf16.jsonl"), "UTF-16"}},
+		{"--threshold NaN", []string{"search", "--index", p("none"), "--threshold", "NaN", "q"}, []string{"--threshold NaN: want a finite number"}},
+		{"--title-boost Inf", []string{"search", "--index", p("none"), "--title-boost", "Inf", "q"}, []string{"--title-boost +Inf: want a finite number"}},
+		{"--text-boost -Inf", []string{"run", "--index", p("none"), "--text-boost", "-Inf", "--topics", p("q")}, []string{"--text-boost -Inf: want a finite number"}},
+		{"--workers -1", []string{"index", "--articles", articles, "--index", p("idx"), "--workers", "-1"}, []string{"--workers must be from 1 to 1024"}},
+		{"an unknown --lang", []string{"inspect", "--lang", "english", articles + "/bridges/2001.xml"}, []string{`--lang "english": want the code of a language`}},
+		{"--lang xx", []string{"index", "--articles", articles, "--index", p("idx"), "--lang", "xx"}, []string{`--lang "xx"`}},
+		{"--addr without a port", []string{"serve", "--addr", "localhost", "--index", p("none")}, []string{`--addr "localhost": want host:port`}},
+		{"--addr past port 65535", []string{"serve", "--addr", ":99999", "--index", p("none")}, []string{`--addr ":99999"`, "invalid port"}},
+		{"demo --addr with a space", []string{"demo", "--addr", "local host:80"}, []string{`--addr "local host:80"`}},
 		{"UTF-32 judgments", []string{"eval", "--qrels", p("utf32.qrels"), p("run")}, []string{p("utf32.qrels"), "UTF-32"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

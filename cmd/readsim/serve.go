@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"strings"
 
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web"
@@ -29,6 +30,9 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable)")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
+		return err
+	}
+	if err := checkAddr(l.Addr); err != nil {
 		return err
 	}
 	if err := cfg.Check(); err != nil {
@@ -73,6 +77,9 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
+	if err := checkAddr(l.Addr); err != nil {
+		return err
+	}
 	sample, err := backend.SampleConfig(*dir)
 	if err != nil {
 		return err
@@ -90,4 +97,21 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	cfg.Study = *study
 	return serve(context.Background(), e, cfg, l)
+}
+
+// checkAddr refuses a listen address that is not host:port (the host may
+// be empty, for every interface; the port a number from 0 to 65535 or a
+// service name) as bad input, before anything is read or listened on.
+func checkAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && strings.ContainsAny(host, " \t/\\") {
+		err = fmt.Errorf("host %q is not a host name or an address", host)
+	}
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
+	if err != nil {
+		return cli.Usagef("--addr %q: want host:port, such as localhost:8080 or :8080 (%v)", addr, err)
+	}
+	return nil
 }

@@ -221,3 +221,51 @@ func TestByteOrderMarks(t *testing.T) {
 		}
 	}
 }
+
+// What was accepted silently is refused, or accepted with a named warning
+// that names the first line (issue 24).
+func TestSilentAcceptances(t *testing.T) {
+	for _, tc := range []struct {
+		name, reader, in string
+		err, warning     string
+	}{
+		{"a zero-length FOL passage", "judgments", "1 Q0 a 10 100 0 0:10 50:0\n", "", "q:1: warning: zero-length passages (ignored)"},
+		{"a bep past the article", "judgments", "1 Q0 a 10 100 150 0:10\n", "", "q:1: warning: bep past the article's length"},
+		{"a zero-length span", "judgments", "q1 d1 0 10\nq1 d2 5 0\n", "", "q:2: warning: zero-length passages (kept"},
+		{"duplicate span judgments", "judgments", "q1 d1 0 10\nq1 d1 20 5\nq1 d1 0 10\n", "", "q:3: warning: duplicate span judgments"},
+		{"duplicate Genomics judgments", "judgments", "200\t1\t0\t10\tA\n200\t1\t0\t10\tB\n", "", "q:2: warning: duplicate span judgments"},
+		{"a NUL in a FOL topic", "judgments", "1\x00 Q0 a 10 100 0 0:10\n", `q:1: topic id "1\x00" holds a NUL byte`, ""},
+		{"Latin-1 in a TREC qrels document", "judgments", "1 0 caf\xe9 1\n", `q:1: document id "caf\xe9" is not UTF-8 text`, ""},
+		{"a NUL in a span document", "judgments", "q1 d\x001 0 10\n", `q:1: document id "d\x001" holds a NUL byte`, ""},
+		{"a NUL in a run's article", "run", "1 Q0 a\x00 1 1.0 r 0 10\n", `q:1: article id "a\x00" holds a NUL byte`, ""},
+		{"invalid UTF-8 in a run's topic", "run", "1 Q0 a 1 1.0 r 0 10\n\xff Q0 a 1 1.0 r 0 10\n", `q:2: topic id "\xff" is not UTF-8 text`, ""},
+		{"a zero-length run passage", "run", "1 Q0 a 1 1.0 r 0 10\n1 Q0 b 2 0.5 r 7 0\n", "", "q:2: warning: zero-length passages (they retrieve nothing)"},
+		{"a NUL in a lengths document", "lengths", "a 10\nb\x00 10\n", `q:2: document id "b\x00" holds a NUL byte`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var warns []string
+			warn := func(s string) { warns = append(warns, s) }
+			var err error
+			switch tc.reader {
+			case "judgments":
+				_, err = ReadQrels("q", strings.NewReader(tc.in), warn)
+			case "run":
+				_, err = ReadRun("q", strings.NewReader(tc.in), RunOptions{Warn: warn})
+			case "lengths":
+				_, err = ReadLengths("q", strings.NewReader(tc.in))
+			}
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Errorf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(warns) != 1 || !strings.HasPrefix(warns[0], tc.warning) {
+				t.Errorf("warnings %q, want one %q", warns, tc.warning)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -476,6 +477,18 @@ func scoreError(file string, line int, what string, b []byte) error {
 		return errorf(file, line, "%s %q has an underscore, where C's atof (trec_eval's reader) stops, reading %q: readsim refuses it; write the number without underscores", what, b, b[:bytes.IndexByte(b, '_')])
 	}
 	return errorf(file, line, "%s %q is not a finite number", what, b)
+}
+
+// idField checks an id column (what: "topic id", "article id"): no NUL
+// byte and valid UTF-8, which every id readsim writes (JSON, XHTML) needs.
+func idField(file string, line int, what string, b []byte) error {
+	switch {
+	case bytes.IndexByte(b, 0) >= 0:
+		return errorf(file, line, "%s %q holds a NUL byte", what, b)
+	case !utf8.Valid(b):
+		return errorf(file, line, "%s %q is not UTF-8 text", what, b)
+	}
+	return nil
 }
 
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }

@@ -201,6 +201,19 @@ func (t *textReader) line(ln int, b []byte) error {
 	if !ok {
 		return scoreError(t.name, ln, "rsv", fs[c.rsv])
 	}
+	if string(fs[c.article]) != t.prevArticle {
+		if err := idField(t.name, ln, "article id", fs[c.article]); err != nil {
+			return err
+		}
+	}
+	if t.cur == nil || t.cur.ID != string(fs[0]) {
+		if err := idField(t.name, ln, "topic id", fs[0]); err != nil {
+			return err
+		}
+	}
+	if !p.Full && p.Start == p.End {
+		t.w.add("zero-length passages (they retrieve nothing)", ln)
+	}
 	run := t.run
 	if run.ID == "" {
 		run.ID = string(fs[c.id])

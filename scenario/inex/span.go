@@ -183,6 +183,7 @@ type spanReader struct {
 	ids     map[string]map[goldKey]int // per topic: distinct passages
 	aspects map[string]map[string]int  // per topic: distinct aspects
 	asp     []int
+	w       *warnings // the judgments' warnings
 }
 
 type goldKey struct {
@@ -190,8 +191,8 @@ type goldKey struct {
 	start, end int
 }
 
-func newSpanReader(q *Qrels) *spanReader {
-	return &spanReader{q: q, in: interner{}, ids: map[string]map[goldKey]int{}, aspects: map[string]map[string]int{}}
+func newSpanReader(q *Qrels, w *warnings) *spanReader {
+	return &spanReader{q: q, in: interner{}, ids: map[string]map[goldKey]int{}, aspects: map[string]map[string]int{}, w: w}
 }
 
 // spanLine is what a line of span judgments gives besides its topic and
@@ -228,6 +229,9 @@ func (r *spanReader) line(name string, ln int, b []byte) error {
 	if sl.grade <= 0 {
 		return nil
 	}
+	if sl.span.Start == sl.span.End {
+		r.w.add("zero-length passages (kept, as NIST's scorer keeps them: their aspects count, they hold no character)", ln)
+	}
 	g := effort.GoldPassage{Span: sl.span}
 	key := goldKey{doc, g.Start, g.End}
 	ids := r.ids[topic]
@@ -235,6 +239,8 @@ func (r *spanReader) line(name string, ln int, b []byte) error {
 	if !ok {
 		id = len(ids)
 		ids[key] = id
+	} else {
+		r.w.add("duplicate span judgments (the same passage of a document again: one passage, its aspects joined)", ln)
 	}
 	g.ID = id
 	if sl.hasAspects {
@@ -499,6 +505,9 @@ func ReadLengths(name string, r io.Reader) (map[string]int, error) {
 		}
 		n, err := intField(name, ln, "length", fs[1])
 		if err != nil {
+			return nil, err
+		}
+		if err := idField(name, ln, "document id", fs[0]); err != nil {
 			return nil, err
 		}
 		doc := string(fs[0])
