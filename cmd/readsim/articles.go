@@ -194,7 +194,7 @@ func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
 
 func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	rf := addRetrievalFlags(fs, 100)
-	topicsFile := fs.String("topics", "", "the topic `FILE` (INEX 2009 or 2006 XML, or plain text \"id title…\" lines)")
+	topicsFile := fs.String("topics", "", "the topic `FILE` (INEX 2009 or 2006 XML, or plain text \"id title…\" lines; gzip or not)")
 	task := fs.String("task", "ric", "ric, focused, bic (FOL text) or doc (TREC document run)")
 	runID := fs.String("run-id", "", "the run id column (default readsim-TASK)")
 	fields := fs.String("fields", "title", "topic fields that make the query, comma-separated: title, castitle, phrasetitle, description, narrative")

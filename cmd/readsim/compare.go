@@ -178,7 +178,7 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 // `score` events hold the distinct document scores of those measures.
 func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, scenario.UseReplay, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", compatUsage).addOverlapFlags(fs)
-	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML)")
+	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML; gzip or not)")
 	var topics cli.Strings
 	fs.Var(&topics, "topic", "replay only this topic, repeatable (default: every topic of the run in the judgments)")
 	var rd scenario.SimulatedReader

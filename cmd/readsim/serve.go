@@ -21,13 +21,13 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	var l backend.Listen
 	fs.StringVar(&cfg.Index, "index", "", "the index folder (`IDX`) built by readsim index")
 	fs.StringVar(&l.Addr, "addr", "localhost:8080", "listen address (`host:port`)")
-	fs.StringVar(&cfg.Qrels, "qrels", "", "judgments (INEX FOL) for the simulation view")
-	fs.StringVar(&cfg.Topics, "topics", "", "topics `FILE`: titles, and the live system's own run")
+	fs.StringVar(&cfg.Qrels, "qrels", "", "judgments (INEX FOL, gzip or not) for the simulation view")
+	fs.StringVar(&cfg.Topics, "topics", "", "topics `FILE` (gzip or not): titles, and the live system's own run")
 	fs.StringVar(&cfg.Articles, "articles", "", "articles folder (`DIR`); default: the one the index was built from")
 	fs.IntVar(&cfg.LiveK, "k", 100, "articles per topic of the live system's run")
 	fs.StringVar(&cfg.Study, "study", "", "run a reading study at /study, recording into `DIR` (needs --index and --topics)")
 	fs.IntVar(&cfg.StudyTopics, "study-topics", backend.DefaultStudyTopics, "topics per participant of the study (`N`)")
-	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable)")
+	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable; gzip or not)")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err

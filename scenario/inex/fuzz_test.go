@@ -2,7 +2,10 @@ package inex
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
+	"io"
+	"slices"
 	"testing"
 )
 
@@ -96,6 +99,56 @@ func FuzzReadLengths(f *testing.F) {
 		for d, n := range ls {
 			if n < 0 || n > MaxLength || d == "" {
 				t.Fatalf("length %q %d", d, n)
+			}
+		}
+	})
+}
+
+var errEnough = errors.New("enough lines")
+
+// FuzzTextLines: the one decoder reads any input as lines or refuses it
+// with an *Error, never a panic; the same bytes gzip-compressed, or after
+// a UTF-8 byte-order mark, give the same lines or the same refusal.
+func FuzzTextLines(f *testing.F) {
+	for _, s := range []string{folQrels, "a\r\nb\n\nc", "\xef\xbb\xbfx\n", "\xff\xfe1\x00", "\x00\x00\xfe\xff", "\x1f\x8b\x08", "\n\n\n"} {
+		f.Add([]byte(s))
+	}
+	read := func(r io.Reader) ([]string, error) {
+		var out []string
+		err := TextLines("t", r, func(_ int, b []byte) error {
+			if len(out) == 1000 {
+				return errEnough // a small gzip input may hold a MiB of lines
+			}
+			out = append(out, string(b))
+			return nil
+		})
+		if err == errEnough {
+			err = nil
+		}
+		return out, err
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		plain, err := read(bytes.NewReader(b))
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+		}
+		if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+			return // gzip already: compressing it again reads it as text
+		}
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(b)
+		zw.Close()
+		for name, in := range map[string][]byte{"gzip": z.Bytes(), "BOM": append([]byte("\xef\xbb\xbf"), b...)} {
+			if name == "BOM" && bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+				continue // one BOM is dropped, a second one is text
+			}
+			got, gerr := read(bytes.NewReader(in))
+			if (err == nil) != (gerr == nil) || !slices.Equal(got, plain) {
+				t.Fatalf("%s: %q, %v; plain %q, %v", name, got, gerr, plain, err)
 			}
 		}
 	})

@@ -65,7 +65,7 @@ const (
 	// GzipRatioFloor is what any gzip input may decompress to before
 	// MaxGzipRatio applies (a tiny gzip file of a few judgment lines has a
 	// large ratio too).
-	GzipRatioFloor = 16 << 20
+	GzipRatioFloor = 1 << 20
 	// MaxLines is the most lines (blank ones counted) of a text input.
 	MaxLines = 100_000_000
 )
@@ -189,10 +189,10 @@ func Decode(name string, r io.Reader, maxBytes int64) (*bufio.Reader, error) {
 		raw = nil
 	}
 	out := bufio.NewReaderSize(&capReader{r: text, max: maxBytes, compressed: raw}, 256<<10)
+	skipBOM(out)
 	if err := checkEncoding(name, out); err != nil {
 		return nil, err
 	}
-	skipBOM(out)
 	return out, nil
 }
 
