@@ -63,7 +63,7 @@ func OpenTopics(path string) ([]Topic, error) {
 		return nil, err
 	}
 	defer f.Close()
-	r, err := Decode(displayName(path), f, MaxTopicsBytes+1)
+	r, err := Decode(displayName(path), f, MaxTopicsBytes)
 	if err != nil {
 		return nil, err
 	}
