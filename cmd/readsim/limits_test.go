@@ -68,19 +68,15 @@ func TestInputBoundsCatalogue(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sparse := p("sparse.xml")
-	if f, err := os.Create(sparse); err != nil {
-		t.Fatal(err)
-	} else {
-		f.Truncate(2 << 30)
-		f.Close()
-	}
-	bigReading := p("big.jsonl")
-	if f, err := os.Create(bigReading); err != nil {
-		t.Fatal(err)
-	} else {
-		f.Truncate(415 << 20)
-		f.Close()
+	// sparse files: their size costs no disk
+	sparse, bigReading := p("sparse.xml"), p("big.jsonl")
+	for path, size := range map[string]int64{sparse: 2 << 30, bigReading: 415 << 20} {
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(path, size); err != nil {
+			t.Fatal(err)
+		}
 	}
 	articles := "../../corpus-sample/articles"
 	for _, tc := range []struct {

@@ -176,7 +176,7 @@ func Decode(name string, r io.Reader, maxBytes int64) (*bufio.Reader, error) {
 		maxBytes = MaxInputBytes
 	}
 	raw := &countReader{r: r}
-	br := bufio.NewReaderSize(raw, 256<<10)
+	br := bufio.NewReaderSize(raw, 64<<10) // small: the gzip ratio counts what it holds
 	magic, _ := br.Peek(4)
 	var text io.Reader = br
 	if len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b {
