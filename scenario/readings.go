@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,6 +49,10 @@ const (
 	MaxReadingLine = 1 << 20
 	// MaxReadingEvents is the most events one reading file may hold.
 	MaxReadingEvents = 1 << 22
+	// MaxReadSpans is the most separate spans (neither overlapping nor
+	// touching) read of one article: 16,384 screens read apart, where a
+	// reader going down an article reads one.
+	MaxReadSpans = 1 << 14
 	// MaxReadingBytes is the largest reading file, as stored and once
 	// decompressed: 256 MiB, some 2.4 million events (a replay's events
 	// average 108 bytes on the sample, 69 to 278; a recording's 96). A
@@ -189,7 +194,7 @@ func OpenReadings(paths []string) ([]*Reading, error) {
 // r; name names it in errors. Every problem is an *inex.Error naming the
 // line, found when the line is read.
 func ReadReading(name string, r io.Reader) (*Reading, error) {
-	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}, t: -1}
+	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}, arts: map[*ReadTopic]map[string]*ReadArticle{}, t: -1}
 	events := 0
 	err := inex.TextLinesLimit(name, r, MaxReadingBytes, MaxReadingLine, func(ln int, b []byte) error {
 		p.line = ln
@@ -219,6 +224,8 @@ func ReadReading(name string, r io.Reader) (*Reading, error) {
 type readingParser struct {
 	rd   *Reading
 	byID map[string]*ReadTopic
+	// arts are each topic's articles by id
+	arts map[*ReadTopic]map[string]*ReadArticle
 	cur  *ReadTopic   // the topic of the last event
 	art  *ReadArticle // the article last opened in cur, if any
 	last *ReadArticle // the article last opened in cur, still after its stop
@@ -382,6 +389,9 @@ func (p *readingParser) event(b []byte) error {
 			scr = int(*e.Screen)
 		}
 		art.add(effort.Span{Start: int(*e.From), End: int(*e.To)}, t, scr, p.line)
+		if len(art.seen) > MaxReadSpans {
+			return p.bad("more than %d separate spans read in article %s: not a reading readsim reads", MaxReadSpans, art.Doc)
+		}
 	case "jump":
 		art := p.art
 		if art == nil || art.Doc != doc {
@@ -452,12 +462,7 @@ func (p *readingParser) open(e *traceLine, t int64) error {
 	if e.Len != nil {
 		n = int(*e.Len)
 	}
-	p.art = nil
-	for _, a := range p.cur.Articles {
-		if a.Doc == doc {
-			p.art = a
-		}
-	}
+	p.art = p.arts[p.cur][doc]
 	if p.art != nil {
 		p.last = p.art
 		if n > 0 && p.art.Length > 0 && n != p.art.Length {
@@ -483,6 +488,10 @@ func (p *readingParser) open(e *traceLine, t int64) error {
 	}
 	art.Shown = effort.Normalize(art.Shown)
 	p.cur.Articles = append(p.cur.Articles, art)
+	if p.arts[p.cur] == nil {
+		p.arts[p.cur] = map[string]*ReadArticle{}
+	}
+	p.arts[p.cur][doc] = art
 	p.art, p.last = art, art
 	return nil
 }
@@ -525,17 +534,26 @@ func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\
 
 // add records that span s was on screen at time t (a read event of
 // screen number scr at line line): its characters not read before join the
-// reading order, in document order.
+// reading order, in document order. It finds the spans read before that s
+// meets by binary search, so that a reading of many reads costs n log n.
 func (a *ReadArticle) add(s effort.Span, t int64, scr, line int) {
-	var fresh effort.Spans
-	fresh = effort.AppendDifference(fresh, effort.Spans{s}, a.seen)
+	seen := a.seen
+	// seen is normalised (ordered, neither overlapping nor touching):
+	// seen[i:j] are the spans that overlap or touch s
+	i := sort.Search(len(seen), func(k int) bool { return seen[k].End >= s.Start })
+	j := sort.Search(len(seen), func(k int) bool { return seen[k].Start > s.End })
+	fresh := effort.AppendDifference(nil, effort.Spans{s}, seen[i:j])
 	a.Views = append(a.Views, View{From: s.Start, To: s.End, T: t, Screen: scr, First: len(a.Order), Added: len(fresh), Line: line})
 	for _, f := range fresh {
 		a.Order = append(a.Order, f)
 		a.Times = append(a.Times, t)
 	}
 	if len(fresh) > 0 {
-		a.seen = effort.Union(a.seen, fresh)
+		merged := s
+		if j > i {
+			merged = effort.Span{Start: min(s.Start, seen[i].Start), End: max(s.End, seen[j-1].End)}
+		}
+		a.seen = slices.Replace(seen, i, j, merged)
 	}
 }
 
