@@ -82,6 +82,9 @@ func ReadDTD(path string) (*DTD, error) {
 	if len(b) > MaxDTDBytes {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d MiB: not a DTD readsim reads", MaxDTDBytes>>20)}
 	}
+	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		return nil, &Error{File: path, Msg: "gzip data: a DTD is read as text, not compressed (decompress it with gunzip)"}
+	}
 	return ParseDTD(b, path)
 }
 

@@ -33,6 +33,7 @@ func TestArticleFileBounds(t *testing.T) {
 	zw.Close()
 	os.WriteFile(p("a.xml.gz"), gz.Bytes(), 0o644)
 	os.WriteFile(p("big.dtd"), bytes.Repeat([]byte(" "), MaxDTDBytes+1), 0o644)
+	os.WriteFile(p("a.dtd.gz"), gz.Bytes(), 0o644)
 	for _, tc := range []struct {
 		name string
 		read func() error
@@ -43,6 +44,7 @@ func TestArticleFileBounds(t *testing.T) {
 		{"a folder", func() error { _, err := ParseFile(dir); return err }, "a folder, not an article file"},
 		{"gzip", func() error { _, err := ParseFile(p("a.xml.gz")); return err }, "a.xml.gz: gzip data: articles are read as XML files"},
 		{"a DTD past 4 MiB", func() error { _, err := ReadDTD(p("big.dtd")); return err }, "big.dtd: 4194305 bytes, larger than 4 MiB: not a DTD readsim reads"},
+		{"a gzip DTD", func() error { _, err := ReadDTD(p("a.dtd.gz")); return err }, "a.dtd.gz: gzip data: a DTD is read as text"},
 		{"a FIFO as DTD", func() error { _, err := ReadDTD(p("fifo.xml")); return err }, "fifo.xml: not a regular file"},
 	} {
 		if err := tc.read(); err == nil || !strings.Contains(err.Error(), tc.want) {
