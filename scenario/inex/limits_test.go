@@ -3,6 +3,7 @@ package inex
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -253,6 +254,34 @@ func TestSilentAcceptances(t *testing.T) {
 			}
 			if len(warns) != 1 || !strings.HasPrefix(warns[0], tc.warning) {
 				t.Errorf("warnings %q, want one %q", warns, tc.warning)
+			}
+		})
+	}
+}
+
+// BenchmarkTextLines reads 32 MiB of run lines through the one decoder,
+// plain and gzip: the cost of the bounds (a count per read, a line count
+// per line) is in the numbers of the plain case.
+func BenchmarkTextLines(b *testing.B) {
+	var text bytes.Buffer
+	for i := 0; text.Len() < 32<<20; i++ {
+		fmt.Fprintf(&text, "%d Q0 %d %d %.4f run %d %d\n", i/1500, 1000+i%7919, i%1500+1, 1/float64(i%1500+1), i%5000, 300)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text.Bytes())
+	zw.Close()
+	for _, tc := range []struct {
+		name string
+		in   []byte
+	}{{"plain", text.Bytes()}, {"gzip", gz.Bytes()}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(text.Len()))
+			for b.Loop() {
+				n := 0
+				if err := TextLines("r", bytes.NewReader(tc.in), func(int, []byte) error { n++; return nil }); err != nil || n == 0 {
+					b.Fatal(err, n)
+				}
 			}
 		})
 	}
