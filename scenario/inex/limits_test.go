@@ -286,3 +286,24 @@ func BenchmarkTextLines(b *testing.B) {
 		})
 	}
 }
+
+// A span judgment of 200,000 aspects (a 1.5 MB line), one of them listed
+// twice, is read at once: its passage has each aspect once, the topic
+// counts them all.
+func TestManyAspects(t *testing.T) {
+	const n = 200_000
+	var b strings.Builder
+	b.WriteString("q1 d1 0 10 1 ")
+	for i := range n {
+		fmt.Fprintf(&b, "a%d|", i)
+	}
+	b.WriteString("a7\n")
+	q, err := ReadQrels("q", strings.NewReader(b.String()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tj := q.Topics["q1"]
+	if got := len(tj.Docs["d1"].Passages[0].Aspects); tj.Aspects != n || got != n {
+		t.Errorf("%d aspects in the topic, %d in the passage; want %d", tj.Aspects, got, n)
+	}
+}

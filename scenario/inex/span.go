@@ -183,7 +183,8 @@ type spanReader struct {
 	ids     map[string]map[goldKey]int // per topic: distinct passages
 	aspects map[string]map[string]int  // per topic: distinct aspects
 	asp     []int
-	w       *warnings // the judgments' warnings
+	listed  map[string]map[int]int // per topic: the line each aspect was last listed on
+	w       *warnings              // the judgments' warnings
 }
 
 type goldKey struct {
@@ -192,7 +193,7 @@ type goldKey struct {
 }
 
 func newSpanReader(q *Qrels, w *warnings) *spanReader {
-	return &spanReader{q: q, in: interner{}, ids: map[string]map[goldKey]int{}, aspects: map[string]map[string]int{}, w: w}
+	return &spanReader{q: q, in: interner{}, ids: map[string]map[goldKey]int{}, aspects: map[string]map[string]int{}, listed: map[string]map[int]int{}, w: w}
 }
 
 // spanLine is what a line of span judgments gives besides its topic and
@@ -245,7 +246,7 @@ func (r *spanReader) line(name string, ln int, b []byte) error {
 	g.ID = id
 	if sl.hasAspects {
 		q.hasAspects = true
-		g.Aspects = r.aspectIDs(topic, sl.aspects)
+		g.Aspects = r.aspectIDs(topic, sl.aspects, ln)
 	}
 	j.Passages = append(j.Passages, g)
 	return nil
@@ -294,22 +295,24 @@ func (r *spanReader) columns(name string, ln int) (spanLine, error) {
 }
 
 // aspectIDs returns the numbers of the distinct aspects of an aspects
-// column ('|'-separated) of topic, numbering new ones in order.
-func (r *spanReader) aspectIDs(topic string, aspects []byte) []int {
+// column ('|'-separated) of topic, numbering new ones in order. A repeat
+// within the column is found by the line each aspect was last listed on
+// (r.listed), so that a line of a million aspects costs a million steps.
+func (r *spanReader) aspectIDs(topic string, aspects []byte, ln int) []int {
 	as := r.aspects[topic]
 	r.asp = r.asp[:0]
-	for _, a := range bytes.Split(aspects, []byte{'|'}) {
-		s := string(trimASCII(a))
-		k, ok := as[s]
+	for a := range bytes.SplitSeq(aspects, []byte{'|'}) {
+		s := trimASCII(a)
+		k, ok := as[string(s)]
 		if !ok {
 			k = len(as)
-			as[s] = k
+			as[string(s)] = k
 		}
-		dup := false
-		for _, x := range r.asp {
-			dup = dup || x == k
+		if r.listed[topic] == nil {
+			r.listed[topic] = map[int]int{}
 		}
-		if !dup {
+		if r.listed[topic][k] != ln {
+			r.listed[topic][k] = ln
 			r.asp = append(r.asp, k)
 		}
 	}
