@@ -230,6 +230,8 @@ func TestSilentAcceptances(t *testing.T) {
 		{"invalid UTF-8 in a run's topic", "run", "1 Q0 a 1 1.0 r 0 10\n\xff Q0 a 1 1.0 r 0 10\n", `q:2: topic id "\xff" is not UTF-8 text`, ""},
 		{"a zero-length run passage", "run", "1 Q0 a 1 1.0 r 0 10\n1 Q0 b 2 0.5 r 7 0\n", "", "q:2: warning: zero-length passages (they retrieve nothing)"},
 		{"a NUL in a lengths document", "lengths", "a 10\nb\x00 10\n", `q:2: document id "b\x00" holds a NUL byte`, ""},
+		{"a NUL in a plain topic id", "topics", "1 bridges\n2\x00 pigeons\n", `q:2: topic id "2\x00" holds a NUL byte`, ""},
+		{"Latin-1 in a plain topic id", "topics", "caf\xe9 culture\n", `q:1: topic id "caf\xe9" is not UTF-8 text`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var warns []string
@@ -242,6 +244,8 @@ func TestSilentAcceptances(t *testing.T) {
 				_, err = ReadRun("q", strings.NewReader(tc.in), RunOptions{Warn: warn})
 			case "lengths":
 				_, err = ReadLengths("q", strings.NewReader(tc.in))
+			case "topics":
+				_, err = ReadTopics([]byte(tc.in), "q")
 			}
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
@@ -305,5 +309,19 @@ func TestManyAspects(t *testing.T) {
 	tj := q.Topics["q1"]
 	if got := len(tj.Docs["d1"].Passages[0].Aspects); tj.Aspects != n || got != n {
 		t.Errorf("%d aspects in the topic, %d in the passage; want %d", tj.Aspects, got, n)
+	}
+}
+
+// A UTF-8 byte-order mark before a topic file, plain or XML, is no part of
+// the first topic's id.
+func TestTopicsByteOrderMark(t *testing.T) {
+	for _, in := range []string{
+		"\xef\xbb\xbf2026001 bridges\n",
+		"\xef\xbb\xbf<inex-topic-file><topic id=\"2026001\"><title>bridges</title></topic></inex-topic-file>",
+	} {
+		ts, err := ReadTopics([]byte(in), "t")
+		if err != nil || len(ts) != 1 || ts[0].ID != "2026001" {
+			t.Errorf("%q: %+v, %v; want topic 2026001", in, ts, err)
+		}
 	}
 }

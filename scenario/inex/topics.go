@@ -79,7 +79,8 @@ func OpenTopics(path string) ([]Topic, error) {
 
 // ReadTopics parses topics from b; name is used in error messages.
 func ReadTopics(b []byte, name string) ([]Topic, error) {
-	trim := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a UTF-8 byte-order mark, as Decode drops it
+	trim := bytes.TrimLeft(b, " \t\r\n")
 	var ts []Topic
 	var err error
 	if bytes.HasPrefix(trim, []byte("<")) {
@@ -115,6 +116,9 @@ func readTopicsPlain(b []byte, name string) ([]Topic, error) {
 		f := strings.Fields(s)
 		if len(f) < 2 {
 			return nil, &Error{File: name, Line: line, Err: fmt.Errorf("want \"id title words…\", got %q", s)}
+		}
+		if err := idField(name, line, "topic id", []byte(f[0])); err != nil {
+			return nil, err
 		}
 		ts = append(ts, Topic{ID: f[0], Title: strings.Join(f[1:], " ")})
 	}
