@@ -22,7 +22,7 @@ import (
 )
 
 // HighlightsFormat describes the highlights file for `readsim assess -h`.
-const HighlightsFormat = `The highlights file (UTF-8 text, one item per line):
+const HighlightsFormat = `The highlights file (UTF-8 text, gzip or not, one item per line):
 
   # a comment
   topic 2026001
