@@ -41,10 +41,11 @@ func TestInputBoundsCatalogue(t *testing.T) {
 	good := "1 Q0 a 10 100 0 0:10\n"
 	run := "1 Q0 a 1 1.0 r 0 10\n"
 	topic := `{"ev":"topic","topic":"1","seq":1}` + "\n"
+	bomb := gzipMembers(t, "", strings.Repeat("\n", 64<<20), 32) // 2 GiB of newlines in 2 MB
 	files := map[string][]byte{
 		"q":              []byte(good),
 		"run":            []byte(run),
-		"bomb.gz":        gzipMembers(t, "", strings.Repeat("\n", 64<<20), 32),
+		"bomb.gz":        bomb,
 		"line2.gz":       gzipMembers(t, run+"1 Q0 b x 1.0 r 0 10\n", strings.Repeat(run, 1_000_000), 20),
 		"hl":             []byte("topic 1\narticle 1001\n"),
 		"dup.jsonl":      []byte(topic + `{"ev":"open","topic":"1","doc":"a","seq":2,"len":100,"len":100}` + "\n"),
@@ -53,7 +54,7 @@ func TestInputBoundsCatalogue(t *testing.T) {
 		"outcome.jsonl":  []byte(topic + `{"ev":"done","topic":"1","seq":2,"outcome":"maybe"}` + "\n"),
 		"len.jsonl":      []byte(topic + `{"ev":"open","topic":"1","doc":"a","seq":2,"len":99}` + "\n"),
 		"utf16.jsonl":    append([]byte{0xFF, 0xFE}, []byte("{\x00\"\x00")...),
-		"readings.bomb":  gzipMembers(t, "", strings.Repeat("\n", 64<<20), 32),
+		"readings.bomb":  bomb,
 		"bom.qrels":      []byte("\xef\xbb\xbf" + good),
 		"utf32.qrels":    []byte("\xff\xfe\x00\x001\x00\x00\x00"),
 		"a.xml.gz":       gzipMembers(t, "<article><name>x</name><body>x</body></article>", "", 0),
