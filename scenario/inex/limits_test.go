@@ -165,7 +165,7 @@ func TestOpenRefuses(t *testing.T) {
 
 // One rule for byte-order marks: a UTF-8 BOM is dropped by every reader
 // (the judgments read with one equal those read without), and UTF-16 and
-// UTF-32 are refused naming the encoding.
+// UTF-32 are refused naming the encoding, as is gzip inside gzip.
 func TestByteOrderMarks(t *testing.T) {
 	bom := "\xef\xbb\xbf"
 	for _, tc := range []struct{ name, in string }{
@@ -196,7 +196,15 @@ func TestByteOrderMarks(t *testing.T) {
 			}
 		})
 	}
+	var inner, outer bytes.Buffer
+	zw := gzip.NewWriter(&inner)
+	zw.Write([]byte(folQrels))
+	zw.Close()
+	zw = gzip.NewWriter(&outer)
+	zw.Write(inner.Bytes())
+	zw.Close()
 	for _, tc := range []struct{ name, in, want string }{
+		{"gzip inside gzip", outer.String(), "f: gzip data inside gzip data"},
 		{"UTF-16 LE", "\xff\xfe1\x00 \x00", "UTF-16"},
 		{"UTF-16 BE", "\xfe\xff\x001\x00 ", "UTF-16"},
 		{"UTF-32 LE", "\xff\xfe\x00\x001\x00\x00\x00", "UTF-32"},

@@ -189,6 +189,9 @@ func Decode(name string, r io.Reader, maxBytes int64) (*bufio.Reader, error) {
 		raw = nil
 	}
 	out := bufio.NewReaderSize(&capReader{r: text, max: maxBytes, compressed: raw}, 256<<10)
+	if b, _ := out.Peek(2); raw != nil && len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
+		return nil, &Error{File: name, Err: errors.New("gzip data inside gzip data: readsim decompresses one layer; decompress the file once (gunzip) and give that")}
+	}
 	skipBOM(out)
 	if err := checkEncoding(name, out); err != nil {
 		return nil, err
