@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzReadQrels: any input is read or refused with an *Error, never a
@@ -149,6 +151,46 @@ func FuzzTextLines(f *testing.F) {
 			got, gerr := read(bytes.NewReader(in))
 			if (err == nil) != (gerr == nil) || !slices.Equal(got, plain) {
 				t.Fatalf("%s: %q, %v; plain %q, %v", name, got, gerr, plain, err)
+			}
+		}
+	})
+}
+
+// FuzzReadTopics: any topic file is read or refused with an *Error, never
+// a panic; the topics read have distinct non-empty ids without white space
+// or NUL, in UTF-8, and a UTF-8 byte-order mark before the file changes
+// none of them.
+func FuzzReadTopics(f *testing.F) {
+	for _, s := range []string{"1 a\n2 b c\n", "# c\n\n3 x\n", "\xef\xbb\xbf4 y\n",
+		`<inex-topic-file><topic id="2009001" ct_no="1"><title>a b</title><castitle>//article[about(., a)]</castitle></topic></inex-topic-file>`,
+		`<?xml version="1.0" encoding="iso-8859-1"?><inex-topic-file><topic id="3"><title>caf` + "\xe9" + `</title></topic></inex-topic-file>`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ts, err := ReadTopics(b, "t")
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+		}
+		seen := map[string]bool{}
+		for _, tp := range ts {
+			if tp.ID == "" || seen[tp.ID] || strings.ContainsAny(tp.ID, " \t\r\n\x00") || !utf8.ValidString(tp.ID) {
+				t.Fatalf("topic id %q", tp.ID)
+			}
+			seen[tp.ID] = true
+		}
+		if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+			return
+		}
+		got, gerr := ReadTopics(append([]byte("\xef\xbb\xbf"), b...), "t")
+		if (err == nil) != (gerr == nil) || len(got) != len(ts) {
+			t.Fatalf("with a BOM: %d topics, %v; without: %d, %v", len(got), gerr, len(ts), err)
+		}
+		for i := range got {
+			if got[i].ID != ts[i].ID {
+				t.Fatalf("with a BOM: topic %q, without %q", got[i].ID, ts[i].ID)
 			}
 		}
 	})
