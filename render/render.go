@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/article/wikimarkup"
 )
 
 // Options says how Page links the page to the rest of the prototype. The
@@ -138,6 +139,8 @@ func AppendPage(dst []byte, a *article.Article, passages []effort.Span, opt Opti
 		copy(r.out, dst)
 	}
 	r.events()
+	mk := wikimarkup.Find(a)
+	r.mk, r.caps = wikimarkup.Uncaptioned(mk), wikimarkup.Captions(mk)
 	r.classify()
 	if err := r.page(); err != nil {
 		return dst, err
@@ -187,13 +190,17 @@ const (
 	kRef                      // a footnote mark: <a class="rs-ref"> or <sup class="rs-ref">
 	kLink                     // a link to an article: <a href=ArticleURL(id)>
 	kExtLink                  // an http(s) link: <a class="rs-ext" href=…>
+	kTemplate                 // a template (infobox): <details class="rs-tpl">
+	kTplName                  // its name: <summary>
+	kTplParams                // its parameters: <table class="rs-ib">
+	kTplParam                 // a parameter: <tr><th>label</th><td>…</td></tr>
 )
 
 // blockKinds are the kinds that always become block elements.
-var blockKinds = func() (b [kExtLink + 1]bool) {
+var blockKinds = func() (b [kTplParam + 1]bool) {
 	for _, k := range []kind{kRoot, kHeader, kTitle, kField, kCategories, kCatItem, kBody, kSection,
 		kHeading, kPara, kList, kOList, kItem, kRefList, kFootnote, kTable, kRow, kCell, kHeadCell,
-		kTableCaption, kImage, kFigCaption, kIndent} {
+		kTableCaption, kImage, kFigCaption, kIndent, kTemplate, kTplName, kTplParams, kTplParam} {
 		b[k] = true
 	}
 	return
@@ -257,6 +264,7 @@ type elemInfo struct {
 	hasBlock bool  // some descendant becomes a block element
 	level    uint8 // number of section ancestors (and self, for sections)
 	label    uint8 // kField, kSubField: labels[label]
+	empty    bool  // a shell with nothing to show (emptyShell): class rs-empty
 	group    uint8 // the synthetic group this element stands in
 }
 
@@ -278,7 +286,8 @@ type frame struct {
 	close      string
 	structural bool  // ul, ol, table, tr: whitespace here is left alone
 	flow       bool  // a container of blocks: whitespace here is not marked
-	link       bool  // an <a>
+	link       bool  // an <a>, or a footnote mark: no arrows inside
+	sup        bool  // a footnote mark written as a sup (not a link)
 	group      uint8 // the synthetic group open in this element
 }
 
@@ -303,6 +312,10 @@ type renderer struct {
 	uiLang    string          // ` lang="en"` on the page's own words, when the article is not English
 	stack     []frame
 	linkDepth int
+	mk        []wikimarkup.Range // leftover wiki markup (wikimarkup.Find)
+	mi        int                // the first of mk that does not end at or before the cursor
+	caps      []wikimarkup.Range // the captions of image links left as text (they may hold mk's ranges)
+	ci        int                // the first of caps that does not end at or before the cursor
 }
 
 // events lists the anchors and arrows of the passages in document order.
@@ -370,6 +383,9 @@ func (r *renderer) classify() {
 	}
 	r.markBlocks()
 	r.flex = cats && r.rootHoldsBlocks()
+	for i := len(els) - 1; i >= 0; i-- { // sub-sections first
+		r.info[i].empty = r.emptyShell(i)
+	}
 }
 
 // kindOf decides what element i becomes, with its label and synthetic
@@ -397,6 +413,14 @@ func (r *renderer) kindOf(i, ep int) (k kind, label, group uint8) {
 		}
 	}
 	switch {
+	case e.Name == "template" && pk != kTemplate && pk != kTplParams:
+		k = kTemplate
+	case pk == kTemplate && e.Name == "name":
+		k = kTplName
+	case pk == kTemplate && e.Name == "parameters":
+		k = kTplParams
+	case pk == kTplParams:
+		k = kTplParam
 	case pk == kTable && (e.Name == "row" || e.Name == "tr"):
 		k = kRow
 	case pk == kTable && (e.Name == "header" || e.Name == "th"):
@@ -486,12 +510,15 @@ func (r *renderer) linkKind(i int, k kind) kind {
 }
 
 // note records the footnote number of element i of kind k: the number of a
-// reflist entry (the first entry of each number is its target) or the one a
-// footnote mark points to.
+// reflist entry (the first entry of each number with some text is its
+// target) or the one a footnote mark points to.
 func (r *renderer) note(i int, k kind) {
 	e := &r.a.Elements[i]
 	switch k {
 	case kFootnote:
+		if r.blank(e.Start, e.End) {
+			return // an empty entry is no target: its marks are plain text
+		}
 		if id, _ := e.Attr("id"); isNumber(id) && !r.notes[id] {
 			if r.notes == nil {
 				r.notes = map[string]bool{}
@@ -548,6 +575,77 @@ func (r *renderer) rootHoldsBlocks() bool {
 		i = e.Next
 	}
 	return isSpace(r.a.Slice(prev, r.a.Len))
+}
+
+// emptyShell reports whether element i is a shell with nothing to show
+// and no passage wholly in it: a section with nothing but white space (and
+// hidden markup) beside its heading and its empty sub-sections, an image
+// with no caption, an empty list, list item, paragraph, reference list or
+// entry, or template parameter. CSS hides it (class rs-empty); its
+// characters stay on the page.
+func (r *renderer) emptyShell(i int) bool {
+	e := &r.a.Elements[i]
+	switch r.info[i].kind {
+	case kSection:
+		// the text beside its own headings
+		s := e.Start
+		for j := i + 1; j < e.Next; j++ {
+			if r.info[j].kind == kHeading && r.touched(r.a.Elements[j].Start, r.a.Elements[j].End) {
+				return false // a passage in its heading: shown
+			}
+			if r.info[j].kind == kHeading && int(r.eparent[j]) == i || r.info[j].kind == kSection && r.info[j].empty {
+				if !r.blank(s, r.a.Elements[j].Start) {
+					return false
+				}
+				s = max(s, r.a.Elements[j].End)
+				j = r.a.Elements[j].Next - 1
+			}
+		}
+		if !r.blank(s, e.End) {
+			return false
+		}
+	case kImage, kItem, kList, kOList, kPara, kTplParam, kRefList, kFootnote:
+		if !r.blank(e.Start, e.End) {
+			return false
+		}
+	default:
+		return false
+	}
+	return !r.holds(e.Start, e.End)
+}
+
+// holds reports whether a passage lies wholly in [start, end): its anchor
+// would stand there (a passage that goes on beyond has its anchor moved to
+// its next text).
+func (r *renderer) holds(start, end int) bool {
+	k := sort.Search(len(r.ps), func(k int) bool { return r.ps[k].Start >= start })
+	return k < len(r.ps) && r.ps[k].End <= end
+}
+
+// blank reports whether the characters [start, end) are white space or
+// hidden markup only.
+func (r *renderer) blank(start, end int) bool {
+	k := sort.Search(len(r.mk), func(k int) bool { return r.mk[k].End > start })
+	for c := start; c < end; {
+		if k < len(r.mk) && r.mk[k].Start <= c && r.mk[k].Kind == wikimarkup.Hide {
+			c = r.mk[k].End
+			k++
+			continue
+		}
+		stop := end
+		if k < len(r.mk) && r.mk[k].Start < stop {
+			stop = r.mk[k].Start
+		}
+		if stop > c {
+			if !isSpace(r.a.Slice(c, stop)) {
+				return false
+			}
+			c = stop
+		} else {
+			k++
+		}
+	}
+	return true
 }
 
 // touched reports whether a passage has a character in [start, end).
@@ -791,7 +889,8 @@ var closeTags = map[string]string{}
 
 func init() {
 	for _, tag := range []string{"h1", "h2", "h3", "h4", "h5", "h6", "header", "div", "section", "p", "ul", "ol",
-		"li", "tr", "td", "th", "b", "i", "u", "sub", "sup", "code", "span", "caption", "figure", "figcaption"} {
+		"li", "tr", "td", "th", "b", "i", "u", "sub", "sup", "code", "span", "caption", "figure", "figcaption",
+		"summary", "table"} {
 		closeTags[tag] = "</" + tag + ">"
 	}
 }
@@ -839,7 +938,7 @@ func (r *renderer) open(i int) {
 // plainTags are the kinds written as one start tag (with a class when not
 // empty) and its end tag; flow and structural are their frame's
 // white-space rules.
-var plainTags = [kExtLink + 1]struct {
+var plainTags = [kTplParam + 1]struct {
 	tag, class       string
 	flow, structural bool
 }{
@@ -877,7 +976,12 @@ var plainTags = [kExtLink + 1]struct {
 func (r *renderer) writeOpen(f *frame, off int, first bool) {
 	in := r.info[f.el]
 	if t := &plainTags[in.kind]; t.tag != "" {
-		r.simple(f, t.tag, t.class, off)
+		class := r.classOf(f.el, t.class)
+		if e := &r.a.Elements[f.el]; (in.kind == kCell || in.kind == kHeadCell) && e.End-e.Start > longCell &&
+			utf8.RuneCountInString(strings.TrimSpace(r.a.Slice(e.Start, e.End))) > longCell {
+			class = strings.TrimSpace(class + " rs-long")
+		}
+		r.simple(f, t.tag, class, off)
 		f.flow, f.structural = t.flow, t.structural
 		switch {
 		case !first:
@@ -919,9 +1023,9 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		f.structural = true
 	case kPara:
 		if in.hasBlock {
-			r.simple(f, "div", "rs-p", off)
+			r.simple(f, "div", r.classOf(f.el, "rs-p"), off)
 		} else {
-			r.simple(f, "p", "", off)
+			r.simple(f, "p", r.classOf(f.el, ""), off)
 		}
 	case kFootnote:
 		r.openFootnote(f, off, first)
@@ -930,6 +1034,27 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		r.out = append(r.out, "><table>"...)
 		f.close = "</table></div>"
 		f.structural = true
+	case kTemplate:
+		r.startTag("details", r.classOf(f.el, "rs-tpl"), off)
+		if e := &r.a.Elements[f.el]; r.touched(e.Start, e.End) {
+			r.out = append(r.out, ` open="open"`...)
+		}
+		r.out = append(r.out, '>')
+		f.close = "</details>"
+		f.flow = true
+	case kTplName:
+		r.simple(f, "summary", r.classOf(f.el, ""), off)
+	case kTplParams:
+		r.simple(f, "table", r.classOf(f.el, "rs-ib"), off)
+		f.structural = true
+	case kTplParam:
+		r.startTag("tr", r.classOf(f.el, ""), off)
+		r.out = append(r.out, `><th class="rs-ui">`...)
+		if first {
+			r.out = appendText(r.out, strings.ReplaceAll(r.a.Elements[f.el].Name, "_", " "))
+		}
+		r.out = append(r.out, `</th><td>`...)
+		f.close = "</td></tr>"
 	case kBreak:
 		r.startTag("br", "", off)
 		r.out = append(r.out, "/>"...)
@@ -945,6 +1070,23 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 			r.simple(f, "span", "", off)
 		}
 	}
+}
+
+// longCell is the number of characters above which a table cell is long
+// (class rs-long: at least 10em wide, so that a note is not squeezed to a
+// few characters a line).
+const longCell = 24
+
+// classOf returns class, with rs-empty added when element i is an empty
+// shell (emptyShell).
+func (r *renderer) classOf(i int, class string) string {
+	switch {
+	case !r.info[i].empty:
+		return class
+	case class == "":
+		return "rs-empty"
+	}
+	return class + " rs-empty"
 }
 
 // simple writes a start tag (with class when not empty) at character off
@@ -983,7 +1125,7 @@ func (r *renderer) heading(f *frame, off, level int) {
 // an li with its number as value and, the first time and outside links, as
 // the target of its marks.
 func (r *renderer) openFootnote(f *frame, off int, first bool) {
-	r.startTag("li", "rs-fn", off)
+	r.startTag("li", r.classOf(f.el, "rs-fn"), off)
 	if n := r.noteOf[f.el]; n != "" {
 		if first && r.linkDepth == 0 {
 			r.out = append(r.out, ` id="rs-fn-`...)
@@ -1000,11 +1142,13 @@ func (r *renderer) openFootnote(f *frame, off int, first bool) {
 
 // openRef writes the start tag of a footnote mark at character off: a link
 // to its footnote when the footnote is on the page and the mark is not in
-// a link, else a sup.
+// a link, else a sup. Either way its frame counts as a link: arrows follow
+// the mark, never stand in it.
 func (r *renderer) openRef(f *frame, off int, first bool) {
 	n := r.noteOf[f.el]
-	if first && (!r.notes[n] || r.linkDepth > 0) || !first && !f.link {
+	if first && (!r.notes[n] || r.linkDepth > 0) || !first && f.sup {
 		r.simple(f, "sup", "rs-ref", off)
+		f.link, f.sup = true, true // no arrows inside a mark either
 		return
 	}
 	r.startTag("a", "rs-ref", off)
@@ -1106,10 +1250,14 @@ func (r *renderer) text(end int) {
 		if r.evi < len(r.ev) && r.ev[r.evi].at > r.c {
 			next = min(next, r.ev[r.evi].at)
 		}
+		m := rangeAt(r.mk, &r.mi, r.c, &next)
+		cp := rangeAt(r.caps, &r.ci, r.c, &next)
 		nb := eb
 		if next < end {
 			nb = r.advance(next)
 		}
+		closeCaption := r.openCaption(cp)
+		closeMarkup := r.openMarkup(m)
 		if in {
 			r.out = append(r.out, `<mark data-o="`...)
 			r.out = strconv.AppendInt(r.out, int64(r.c), 10)
@@ -1119,9 +1267,111 @@ func (r *renderer) text(end int) {
 		} else {
 			r.out = appendText(r.out, r.a.Text[r.b:nb])
 		}
+		r.out = append(r.out, closeMarkup...)
+		r.out = append(r.out, closeCaption...)
+		if cp != nil && next == cp.End {
+			r.out = append(r.out, `<br class="rs-ui"/>`...)
+		}
 		r.c, r.b = next, nb
 	}
 	r.fire(false, false)
+}
+
+// rangeAt returns the range of rs (sorted, disjoint) that holds character
+// c, or nil; *i is the first range that does not end at or before c, moved
+// on; *next is lowered to the end of that range, or to the start of the
+// next one, so that a chunk of text from c to *next is wholly in or out of
+// a range.
+func rangeAt(rs []wikimarkup.Range, i *int, c int, next *int) *wikimarkup.Range {
+	for *i < len(rs) && rs[*i].End <= c {
+		*i++
+	}
+	if *i == len(rs) {
+		return nil
+	}
+	if m := &rs[*i]; m.Start <= c {
+		*next = min(*next, m.End)
+		return m
+	}
+	*next = min(*next, rs[*i].Start)
+	return nil
+}
+
+// openMarkup writes the start of the text from the cursor on that falls in
+// the leftover-markup range m (nil for none) and returns its end tag: hidden
+// text in a span.rs-x (CSS hides it), a doubly escaped entity as its
+// character (page text, class rs-ui) followed by the hidden reference,
+// emphasis as i or b.
+func (r *renderer) openMarkup(m *wikimarkup.Range) string {
+	if m == nil {
+		return ""
+	}
+	tag, class, close := "span", "rs-x", "</span>"
+	switch m.Kind {
+	case wikimarkup.Replace:
+		if r.c == m.Start {
+			r.out = append(r.out, `<span class="rs-ui rs-rep">`...)
+			r.out = appendText(r.out, m.Text)
+			r.out = append(r.out, `</span>`...)
+		}
+	case wikimarkup.Italic:
+		tag, class, close = "i", "rs-em", "</i>"
+	case wikimarkup.Bold:
+		tag, class, close = "b", "rs-em", "</b>"
+	}
+	r.startTag(tag, class, r.c)
+	r.out = append(r.out, '>')
+	return close
+}
+
+// openCaption writes the start of the text from the cursor on that falls
+// in the caption of an image link left as text, c (nil for none), and
+// returns its end tag: a span.rs-wcap, on a line of its own (a br before
+// it when text of its element precedes it on its line; the caller writes
+// one after it), labelled "Image" as an image element is.
+func (r *renderer) openCaption(c *wikimarkup.Range) string {
+	if c == nil {
+		return ""
+	}
+	if r.c == c.Start {
+		if r.textBefore(c.Start) {
+			r.out = append(r.out, `<br class="rs-ui"/>`...)
+		}
+		r.out = append(r.out, `<span class="rs-ui rs-wlabel"`...)
+		r.out = append(r.out, r.uiLang...)
+		r.out = append(r.out, `>Image</span>`...)
+	}
+	r.startTag("span", "rs-wcap", r.c)
+	r.out = append(r.out, '>')
+	return "</span>"
+}
+
+// textBefore reports whether text other than white space and hidden
+// markup stands before character c on its line within the innermost open
+// element.
+func (r *renderer) textBefore(c int) bool {
+	start := 0
+	if n := len(r.stack); n > 0 {
+		start = r.a.Elements[r.stack[n-1].el].Start
+	}
+	k := r.mi
+	for i := c - 1; i >= start; i-- {
+		for k > 0 && r.mk[k-1].End > i {
+			k--
+		}
+		if k < len(r.mk) && r.mk[k].Start <= i && i < r.mk[k].End && r.mk[k].Kind == wikimarkup.Hide {
+			i = r.mk[k].Start
+			continue
+		}
+		ch := r.a.Slice(i, i+1)
+		if ch == "\n" {
+			return false
+		}
+		if !isSpace(ch) {
+			return true
+		}
+	}
+	return false
 }
 
 // spaceAnchors places, in the white space from the cursor to character end

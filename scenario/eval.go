@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -51,13 +52,29 @@ type Evaluation struct {
 // EvaluateReadings scores recorded readings against q (EvaluateReading,
 // readsim eval --readings), in the order given, and names apart the ones
 // that share an id (NameApart, warning with opt.Warn).
+//
+// A reading whose every judged topic was abandoned (ErrAllAbandoned: a
+// participant who left before finishing a topic, or is still reading) is
+// passed over with a warning when other readings are given, so that one
+// unfinished participant does not stop the scoring of a study; alone, it is
+// an error.
 func EvaluateReadings(q *inex.Qrels, rds []*Reading, opt EvalOptions) ([]*Evaluation, error) {
-	evs := make([]*Evaluation, len(rds))
-	for i, rd := range rds {
-		var err error
-		if evs[i], err = EvaluateReading(q, rd, opt); err != nil {
+	evs := make([]*Evaluation, 0, len(rds))
+	for _, rd := range rds {
+		ev, err := EvaluateReading(q, rd, opt)
+		if err != nil {
+			if len(rds) > 1 && errors.Is(err, ErrAllAbandoned) {
+				if opt.Warn != nil {
+					opt.Warn(fmt.Sprintf("%s: warning: every judged topic was abandoned (no done event): the reading is not scored", rd.File))
+				}
+				continue
+			}
 			return nil, err
 		}
+		evs = append(evs, ev)
+	}
+	if len(evs) == 0 && len(rds) > 0 {
+		return nil, &inex.Error{File: rds[0].File, Err: ErrAllAbandoned}
 	}
 	NameApart(evs, opt.Warn)
 	return evs, nil

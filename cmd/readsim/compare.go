@@ -274,7 +274,7 @@ func runCalibrate(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := scenario.Calibrate(q, rds, scenario.CalibrateOptions{Bootstrap: *boot, Seed: *seed})
+	c, err := scenario.Calibrate(q, rds, scenario.CalibrateOptions{Bootstrap: *boot, Seed: *seed, Warn: cli.Warner(e.Stderr)})
 	if err != nil {
 		return inputError{err}
 	}

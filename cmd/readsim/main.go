@@ -44,6 +44,7 @@ var program = &cli.Program{
 		"run":       {Run: runRun},
 		"search":    {Run: runSearch},
 		"serve":     {Run: runServe, HandlesSignals: true},
+		"study":     {Run: runStudy},
 	},
 	Footer:   "Run 'readsim help COMMAND' (or 'readsim COMMAND -h') for a command's flags; the README has examples.",
 	Status:   exitStatus,
@@ -80,7 +81,8 @@ func badUsage(err error) bool {
 // packages report it: a judgments, run or topics file (inex.Error), an
 // article or its DTD (article.Error, article.DTDError), an article id
 // several articles have (article.AmbiguousError), an articles folder or
-// index (index.InputError), what a server is asked to serve
+// index (index.InputError), a damaged index (index.DamagedError: building
+// it again repairs it), what a server is asked to serve
 // (backend.InputError), or any other file readsim cannot read or parse
 // (inputError); 1 for any other failure.
 func exitStatus(err error) int {
@@ -88,10 +90,11 @@ func exitStatus(err error) int {
 	var ae *article.Error
 	var am *article.AmbiguousError
 	var xe *index.InputError
+	var de *index.DamagedError
 	var be *backend.InputError
 	var pe inputError
 	if errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &am) || errors.As(err, &xe) ||
-		errors.As(err, &be) || errors.As(err, &pe) {
+		errors.As(err, &de) || errors.As(err, &be) || errors.As(err, &pe) {
 		return 2
 	}
 	return 1
