@@ -1,11 +1,14 @@
 package scenario
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
 // Each article is parsed once however many topics list it, the judgments
@@ -44,4 +47,57 @@ func TestAssessParsesOnce(t *testing.T) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
 	}
+}
+
+// FuzzAssess: any highlights file gives judgments or an *inex.Error, never
+// a panic, and the same as judging its entries one by one in file order
+// (each article parsed for each entry, the first problem reported).
+func FuzzAssess(f *testing.F) {
+	for _, s := range []string{
+		"# c\ntopic 1\narticle 7\n> A lens focuses light.\n> Lighthouses guide ships.\narticle 8\n",
+		"topic 2\narticle 7\n> ships. ... A lens turns.\ntopic 3\narticle 9\n",
+		"topic 1\narticle 8\n> first\ntopic 2\narticle 7\n> nowhere\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		js, err := Assess(bytes.NewReader(b), "h", assessArticles)
+		var want []*inex.Judgment
+		wantErr := func() error {
+			entries, err := parse(bytes.NewReader(b), "h")
+			if err != nil {
+				return err
+			}
+			for _, e := range entries {
+				a, err := assessArticles(e.article)
+				if err != nil {
+					return inexErrorf("h", e.line, "article %s: %v", e.article, err)
+				}
+				j, err := judge("h", e, a)
+				if err != nil {
+					return err
+				}
+				want = append(want, j)
+			}
+			return nil
+		}()
+		if err != nil {
+			var ie *inex.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an *inex.Error", err)
+			}
+		}
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("error %v, one by one %v", err, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		var got, exp bytes.Buffer
+		inex.WriteJudgments(&got, js)
+		inex.WriteJudgments(&exp, want)
+		if got.String() != exp.String() {
+			t.Fatalf("judgments\n%s\none by one\n%s", got.String(), exp.String())
+		}
+	})
 }
