@@ -64,7 +64,11 @@ const (
 // adjacent ones — nothing but white space between them — are merged into one
 // passage. An article none of whose candidate elements contains a query term
 // has no passages.
-func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats, opt BrowseOptions) []Passage {
+//
+// toks are the article's tokens in text order — all of them, or only those
+// that hold a query term (the others count for nothing but the elements'
+// lengths) — and lens the elements' lengths in tokens, parallel to elems.
+func browse(text string, toks []token, lens []int, elems []Elem, terms []Term, st *ElemStats, opt BrowseOptions) []Passage {
 	th := opt.Threshold
 	if th <= 0 || th > 1 {
 		th = DefaultThreshold
@@ -72,7 +76,7 @@ func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats
 	if len(terms) == 0 || len(elems) == 0 {
 		return nil
 	}
-	cands, best := scoreElems(toks, elems, terms, st)
+	cands, best := scoreElems(toks, lens, elems, terms, st)
 	if len(cands) == 0 {
 		return nil
 	}
@@ -87,11 +91,7 @@ type scoredElem struct {
 
 // scoreElems scores the candidate elements with BM25 (see browse) and
 // returns those scoring above zero, and the best score.
-func scoreElems(toks []token, elems []Elem, terms []Term, st *ElemStats) ([]scoredElem, float64) {
-	starts := make([]int, len(toks))
-	for i := range toks {
-		starts[i] = toks[i].start
-	}
+func scoreElems(toks []token, lens []int, elems []Elem, terms []Term, st *ElemStats) ([]scoredElem, float64) {
 	// positions of each query term
 	qpos := make([][]int, len(terms))
 	idx := make(map[string]int, len(terms))
@@ -133,7 +133,7 @@ func scoreElems(toks []token, elems []Elem, terms []Term, st *ElemStats) ([]scor
 	best := 0.0
 	for k, el := range elems {
 		var score float64
-		dl := float64(count(starts, el.Start, el.End))
+		dl := float64(lens[k])
 		for i, t := range terms {
 			tf := float64(count(qpos[i], el.Start, el.End))
 			if tf == 0 {

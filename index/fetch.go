@@ -325,6 +325,25 @@ func (f *fetched) article(i int) (*StoredArticle, error) {
 	return out, nil
 }
 
+// loadMatches reads the occurrences of terms in the hits' articles ds
+// (parallel to the hits), each shard's on its own goroutine.
+func (f *fetched) loadMatches(ctx context.Context, ds []*StoredArticle, terms []Term) error {
+	if len(terms) == 0 {
+		return nil
+	}
+	return parallel(len(f.ss), func(s int) error {
+		var mine []*StoredArticle
+		var docs []uint64
+		for i, c := range f.c {
+			if c.shard == s {
+				mine = append(mine, ds[i])
+				docs = append(docs, c.doc)
+			}
+		}
+		return loadMatches(ctx, f.ss[s].r, mine, docs, terms)
+	})
+}
+
 // fetch returns the k best articles for q (see the comment above); close
 // the result.
 func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) (*fetched, error) {

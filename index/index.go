@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -157,7 +158,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		return failed(&InputError{fmt.Sprintf("index %s: %v", dir, err)})
 	}
 	if m.Version != manifestVersion {
-		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); run readsim index again", dir, m.Version, manifestVersion)})
+		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); rebuild with readsim index", dir, m.Version, manifestVersion)})
 	}
 	s.man = m
 	hook("manifest")
@@ -654,6 +655,10 @@ type StoredArticle struct {
 	// characters): they are not analysed (metadata)
 	quiet []int
 	toks  []token
+	// elemLens are the lengths of Elems in tokens (elemLensField)
+	elemLens []int
+	// match are the tokens holding a query's terms (setMatches)
+	match *matched
 }
 
 // tokens returns the article's tokens, analysed as the build analysed
@@ -703,6 +708,8 @@ func (out *StoredArticle) setField(name string, val []byte) {
 		out.breaks = decodeInts(v)
 	case "quiet":
 		out.quiet = decodeInts(v)
+	case elemLensField:
+		out.elemLens = decodeInts(v)
 	case "path":
 		out.Path = v
 	case "lang":
@@ -713,7 +720,7 @@ func (out *StoredArticle) setField(name string, val []byte) {
 // docElementCounts counts the terms of a stored article's candidate elements
 // as parseOne counted them when the article was indexed.
 func docElementCounts(d *StoredArticle) termCounts {
-	toks := d.tokens()
+	toks := d.tokens() // every token: the build's counts
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
 	for i, t := range toks {
@@ -729,8 +736,33 @@ func docElementCounts(d *StoredArticle) termCounts {
 }
 
 // Browse returns the best passages of the article d for q (see browse).
+// The occurrences of q's terms in d are read from the index (vectors.go);
+// an article the index does not have is analysed again.
 func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
+	if len(q.Terms) > 0 {
+		withSnapshot(x, func(s *snapshot) (struct{}, error) {
+			return struct{}{}, s.matchesOf(context.Background(), d, q.Terms)
+		})
+	}
 	return browseDoc(d, q, opt)
+}
+
+// matchesOf reads the occurrences of terms in the article d from its shard.
+func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []Term) error {
+	adv, err := x.shards[shardOf(d.ID, len(x.shards))].Advanced()
+	if err != nil {
+		return err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	id, err := r.InternalID(d.ID)
+	if err != nil || id == nil {
+		return err
+	}
+	return loadMatches(ctx, r, []*StoredArticle{d}, []uint64{binary.BigEndian.Uint64(id)}, terms)
 }
 
 // Passages is one article page's retrieval: the best passages of article
@@ -761,14 +793,18 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return browseDoc(decodeDoc(id, d), pq, opt), nil
+	sd := decodeDoc(id, d)
+	if err := x.matchesOf(ctx, sd, pq.Terms); err != nil {
+		return nil, err
+	}
+	return browseDoc(sd, pq, opt), nil
 }
 
 func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
 	if len(q.Terms) == 0 {
 		return nil // no term to analyse the article for
 	}
-	return browse(d.Text, d.tokens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
+	return browse(d.Text, d.queryTokens(q.Terms), d.lens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
 
 // SearchResult is a fetched article with its passages and a snippet.
@@ -805,15 +841,21 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 		return nil, err
 	}
 	defer f.close()
-	out := make([]SearchResult, len(f.hits))
-	for i, h := range f.hits {
+	docs := make([]*StoredArticle, len(f.hits))
+	for i := range f.hits {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d, err := f.article(i)
-		if err != nil {
+		if docs[i], err = f.article(i); err != nil {
 			return nil, err
 		}
+	}
+	if err := f.loadMatches(ctx, docs, q.Terms); err != nil {
+		return nil, err
+	}
+	out := make([]SearchResult, len(f.hits))
+	for i, h := range f.hits {
+		d := docs[i]
 		r := SearchResult{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
@@ -838,7 +880,7 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 // between characters, never inside one; runs of white space become one
 // space.
 func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
-	toks := d.tokens()
+	toks := d.queryTokens(q.Terms)
 	mark := q.marker()
 	lo := sort.Search(len(toks), func(i int) bool { return toks[i].start >= p.Start })
 	first := -1

@@ -22,7 +22,7 @@ import (
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 7
+const manifestVersion = 8
 
 const (
 	manifestName = "manifest.json"
