@@ -21,7 +21,8 @@ type Listen struct {
 	// AllowOrigins are the extra Origins allowed to open the WebSocket.
 	AllowOrigins []string
 	// RatePerSecond is the request rate allowed per client address (0:
-	// the web package's default; < 0: no limit). Tests raise it.
+	// the web package's default; < 0: no limit): readsim serve
+	// --rate-limit. Tests raise it.
 	RatePerSecond float64
 	// URLs receives the server's URLs (web.PrintURLs) once it listens,
 	// with QR the QR code of the URL a phone opens (the demo); nil: none.
