@@ -10,6 +10,7 @@ import (
 	"math"
 	"sort"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -301,7 +302,8 @@ func parallel(n int, f func(i int) error) error {
 // open on the documents found until close.
 type fetched struct {
 	hits []Hit
-	c    []candidate // parallel to hits
+	c    []candidate      // parallel to hits
+	docs []*StoredArticle // parallel to hits, when fetched full
 	ss   []*shardSearch
 }
 
@@ -321,32 +323,16 @@ func (f *fetched) article(i int) (*StoredArticle, error) {
 	}); err != nil {
 		return nil, err
 	}
-	out.Len = len([]rune(out.Text))
+	out.Len = utf8.RuneCountInString(out.Text)
 	return out, nil
 }
 
-// loadMatches reads the occurrences of terms in the hits' articles ds
-// (parallel to the hits), each shard's on its own goroutine.
-func (f *fetched) loadMatches(ctx context.Context, ds []*StoredArticle, terms []Term) error {
-	if len(terms) == 0 {
-		return nil
-	}
-	return parallel(len(f.ss), func(s int) error {
-		var mine []*StoredArticle
-		var docs []uint64
-		for i, c := range f.c {
-			if c.shard == s {
-				mine = append(mine, ds[i])
-				docs = append(docs, c.doc)
-			}
-		}
-		return loadMatches(ctx, f.ss[s].r, mine, docs, terms)
-	})
-}
-
-// fetch returns the k best articles for q (see the comment above); close
+// fetch returns the k best articles for q (see the comment above), with
+// their titles and languages, or, when full, with their whole articles and
+// the occurrences of q's terms in them (fetched.docs, each shard's read on
+// its goroutine: an article's stored fields are decompressed once); close
 // the result.
-func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) (*fetched, error) {
+func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, full bool) (*fetched, error) {
 	ts := fetchTerms(q, opt)
 	f := &fetched{ss: make([]*shardSearch, len(x.shards))}
 	for i := range f.ss {
@@ -394,14 +380,30 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) (*fe
 	sort.Slice(f.c, func(i, j int) bool { return f.c[i].better(&f.c[j]) })
 	f.c = f.c[:min(k, len(f.c))]
 	f.hits = make([]Hit, len(f.c))
-	// each shard reads its hits' titles and languages
+	if full {
+		f.docs = make([]*StoredArticle, len(f.c))
+	}
+	// each shard reads its hits' titles and languages, or whole articles
+	// and the occurrences of the query's terms in them
 	if err := parallel(len(ss), func(s int) error {
+		var docs []*StoredArticle
+		var nums []uint64
 		for i, c := range f.c {
 			if c.shard != s {
 				continue
 			}
 			h := &f.hits[i]
 			h.ID, h.Score = c.id, c.score
+			if full {
+				d, err := f.article(i)
+				if err != nil {
+					return err
+				}
+				h.Title, h.Lang = d.Title, d.Lang
+				f.docs[i] = d
+				docs, nums = append(docs, d), append(nums, c.doc)
+				continue
+			}
 			err := ss[s].stored.visit(c.doc, c.id, func(name string, val []byte) bool {
 				switch name {
 				case "title":
@@ -414,6 +416,9 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) (*fe
 			if err != nil {
 				return err
 			}
+		}
+		if full && len(q.Terms) > 0 {
+			return loadMatches(ctx, ss[s].r, docs, nums, q.Terms)
 		}
 		return nil
 	}); err != nil {

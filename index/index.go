@@ -631,7 +631,7 @@ func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit,
 		return nil, nil
 	}
 	return withSnapshot(x, func(s *snapshot) ([]Hit, error) {
-		f, err := s.fetch(ctx, q, k, opt)
+		f, err := s.fetch(ctx, q, k, opt, false)
 		if err != nil {
 			return nil, err
 		}
@@ -690,7 +690,7 @@ func (x *snapshot) article(id string) (*StoredArticle, error) {
 func decodeDoc(id string, d bindex.Document) *StoredArticle {
 	out := &StoredArticle{ID: id}
 	d.VisitFields(func(f bindex.Field) { out.setField(f.Name(), f.Value()) })
-	out.Len = len([]rune(out.Text))
+	out.Len = utf8.RuneCountInString(out.Text)
 	return out
 }
 
@@ -836,23 +836,12 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 	if err != nil {
 		return nil, err
 	}
-	f, err := x.fetch(ctx, q, k, opt)
+	f, err := x.fetch(ctx, q, k, opt, true)
 	if err != nil {
 		return nil, err
 	}
 	defer f.close()
-	docs := make([]*StoredArticle, len(f.hits))
-	for i := range f.hits {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if docs[i], err = f.article(i); err != nil {
-			return nil, err
-		}
-	}
-	if err := f.loadMatches(ctx, docs, q.Terms); err != nil {
-		return nil, err
-	}
+	docs := f.docs
 	out := make([]SearchResult, len(f.hits))
 	for i, h := range f.hits {
 		d := docs[i]
