@@ -158,3 +158,34 @@ func TestRealSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestChineseScripts searches the real Chinese article 铁观音 (56352),
+// whose text writes oolong tea in traditional characters (烏龍茶, from its
+// first sentence on), with the simplified and the traditional query: both
+// find it first, browse it to the same passages, and mark the traditional
+// word in its snippet.
+func TestChineseScripts(t *testing.T) {
+	x, _, _ := realIndex(t)
+	var first []Passage
+	for _, q := range []string{"乌龙茶", "烏龍茶"} {
+		pq, err := x.Prepare(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := x.Search(context.Background(), pq, 5, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) == 0 || res[0].ID != "56352" {
+			t.Fatalf("%s: hits %v, want 56352 (铁观音) first", q, res)
+		}
+		if !strings.Contains(res[0].Snippet, "[烏龍茶]") {
+			t.Errorf("%s: snippet %q does not mark 烏龍茶", q, res[0].Snippet)
+		}
+		if first == nil {
+			first = res[0].Passages
+		} else if !reflect.DeepEqual(res[0].Passages, first) {
+			t.Errorf("%s: passages %v, the other script's %v", q, res[0].Passages, first)
+		}
+	}
+}
