@@ -65,6 +65,13 @@ const (
 // passage. An article none of whose candidate elements contains a query term
 // has no passages.
 //
+// Two rules keep the text a reader wants (docs/search.md, "Passage
+// choice"): the article's lead (leadOf: its first candidate, the body's
+// own text or a paragraph of the body before any section) is a winner
+// whenever it holds a query term; and a caption scores at most as well as
+// the best other candidate holding every query term it holds, so a short
+// caption never outranks the paragraph that says the same.
+//
 // toks are the article's tokens in text order — all of them, or only those
 // that hold a query term (the others count for nothing but the elements'
 // lengths) — and lens the elements' lengths in tokens, parallel to elems.
@@ -80,13 +87,19 @@ func browse(text string, toks []token, lens []int, elems []Elem, terms []Term, s
 	if len(cands) == 0 {
 		return nil
 	}
-	return passages(text, elems, cands, th*best)
+	lead := -1
+	if k := leadOf(elems, cands); k >= 0 {
+		lead = cands[k].e
+	}
+	return passages(text, elems, cands, th*best, lead)
 }
 
-// scoredElem is a candidate element (its index) and its score.
+// scoredElem is a candidate element (its index), its score and the query
+// terms it holds (bit i: the i-th term; the first 64 terms).
 type scoredElem struct {
 	e     int
 	score float64
+	terms uint64
 }
 
 // scoreElems scores the candidate elements with BM25 (see browse) and
@@ -133,26 +146,93 @@ func scoreElems(toks []token, lens []int, elems []Elem, terms []Term, st *ElemSt
 	best := 0.0
 	for k, el := range elems {
 		var score float64
+		var held uint64
 		dl := float64(lens[k])
 		for i, t := range terms {
 			tf := float64(count(qpos[i], el.Start, el.End))
 			if tf == 0 {
 				continue
 			}
+			if i < 64 {
+				held |= 1 << i
+			}
 			score += float64(t.N) * idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
 		}
 		if score > 0 {
-			cands = append(cands, scoredElem{k, score})
-			best = math.Max(best, score)
+			cands = append(cands, scoredElem{k, score, held})
 		}
 	}
+	best = capCaptions(elems, cands)
 	return cands, best
 }
 
-// passages keeps the candidates scoring at least min, by decreasing score
-// (ties: the shorter, then the earlier), each unless it overlaps one kept
+// capCaptions applies the caption rule of browse to the scored candidates
+// and returns the best score: a caption's score is at most the best score
+// of the other candidates (not captions) that hold every query term it
+// holds.
+func capCaptions(elems []Elem, cands []scoredElem) float64 {
+	for i := range cands {
+		c := &cands[i]
+		if !isCaption(elems[c.e].XPath) {
+			continue
+		}
+		cap := -1.0
+		for _, o := range cands {
+			if !isCaption(elems[o.e].XPath) && o.terms&c.terms == c.terms {
+				cap = math.Max(cap, o.score)
+			}
+		}
+		if cap >= 0 && c.score > cap {
+			c.score = cap
+		}
+	}
+	best := 0.0
+	for _, c := range cands {
+		best = math.Max(best, c.score)
+	}
+	return best
+}
+
+// isCaption reports whether a candidate's XPath names a caption.
+func isCaption(xpath string) bool {
+	last := xpath[strings.LastIndexByte(xpath, '/')+1:]
+	return strings.HasPrefix(last, "caption[")
+}
+
+// leadOf returns the index among cands of the article's lead when it holds
+// a query term, or -1: the first candidate element of the article when it
+// is the body's own text or a paragraph of the body itself (before any
+// section: the INEX converters leave the lead there).
+func leadOf(elems []Elem, cands []scoredElem) int {
+	if len(elems) == 0 {
+		return -1
+	}
+	x := elems[0].XPath
+	i := strings.LastIndexByte(x, '/')
+	if i < 0 {
+		return -1
+	}
+	parent, last := x[:i], x[i+1:]
+	if last != "text()" && !strings.HasPrefix(last, "p[") {
+		return -1
+	}
+	j := strings.LastIndexByte(parent, '/')
+	if p := parent[j+1:]; !strings.HasPrefix(p, "bdy[") && !strings.HasPrefix(p, "body[") {
+		return -1
+	}
+	for k, c := range cands {
+		if c.e == 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// passages keeps the candidates scoring at least min, and the element lead
+// (an index of elems, or -1) whatever its score, by decreasing score (ties:
+// the shorter, then the earlier), each unless it overlaps one kept
 // already, and returns them in document order, adjacent ones merged.
-func passages(text string, elems []Elem, cands []scoredElem, min float64) []Passage {
+func passages(text string, elems []Elem, cands []scoredElem, min float64, lead int) []Passage {
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if a.score != b.score {
@@ -170,8 +250,8 @@ func passages(text string, elems []Elem, cands []scoredElem, min float64) []Pass
 	// binary search, not a scan: an article may have thousands of winners)
 	var kept []scoredElem
 	for _, c := range cands {
-		if c.score < min {
-			break
+		if c.score < min && c.e != lead {
+			continue
 		}
 		el := elems[c.e]
 		i := sort.Search(len(kept), func(i int) bool { return elems[kept[i].e].End > el.Start })

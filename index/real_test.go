@@ -189,3 +189,44 @@ func TestChineseScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadPassages checks the lead rule of browse on every real article
+// (English, Chinese, Korean): searched for its own title, an article whose
+// lead (its first candidate element, the body's own text) holds the title
+// word for word has a passage starting at the lead.
+func TestLeadPassages(t *testing.T) {
+	x, _, _ := realIndex(t)
+	files, err := filepath.Glob(filepath.Join(realData, "*", "*.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]int{}
+	for _, f := range files {
+		id := strings.TrimSuffix(filepath.Base(f), ".xml")
+		d, err := x.Article(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Elems) == 0 || !strings.HasSuffix(d.Elems[0].XPath, "/bdy[1]/text()") {
+			continue
+		}
+		lead := string([]rune(d.Text)[d.Elems[0].Start:d.Elems[0].End])
+		if !strings.Contains(strings.ToLower(lead), strings.ToLower(d.Title)) {
+			continue
+		}
+		ps, err := x.Passages(context.Background(), d.Title, id, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps) == 0 || ps[0].Start != d.Elems[0].Start {
+			t.Errorf("%s (%s, %s): passages %v, want one from the lead at %d", id, d.Lang, d.Title, ps, d.Elems[0].Start)
+		}
+		checked[d.Lang]++
+	}
+	for _, l := range []string{"en", "zh", "ko"} {
+		if checked[l] < 5 {
+			t.Errorf("%d %s articles have their title in their lead, want at least 5 (checked %v)", checked[l], l, checked)
+		}
+	}
+	t.Logf("leads checked: %v", checked)
+}
