@@ -68,7 +68,7 @@ const (
 // Two rules keep the text a reader wants (docs/search.md, "Passage
 // choice"): the article's lead (leadOf: its first candidate, the body's
 // own text or a paragraph of the body before any section) is a winner
-// whenever it holds a query term; and a caption scores at most as well as
+// whenever it holds every query term (the first 64); and a caption scores at most as well as
 // the best other candidate holding every query term it holds, so a short
 // caption never outranks the paragraph that says the same.
 //
@@ -88,7 +88,8 @@ func browse(text string, toks []token, lens []int, elems []Elem, terms []Term, s
 		return nil
 	}
 	lead := -1
-	if k := leadOf(elems, cands); k >= 0 {
+	all := uint64(1)<<min(len(terms), 64) - 1
+	if k := leadOf(elems, cands); k >= 0 && cands[k].terms == all {
 		lead = cands[k].e
 	}
 	return passages(text, elems, cands, th*best, lead)
@@ -200,7 +201,7 @@ func isCaption(xpath string) bool {
 }
 
 // leadOf returns the index among cands of the article's lead when it holds
-// a query term, or -1: the first candidate element of the article when it
+// a query term, or -1. The lead is the first candidate element of the article when it
 // is the body's own text or a paragraph of the body itself (before any
 // section: the INEX converters leave the lead there).
 func leadOf(elems []Elem, cands []scoredElem) int {

@@ -55,6 +55,10 @@ func TestBrowseRules(t *testing.T) {
 	}{
 		// the lead holds x: a passage, though under half the best
 		{"lead with the term", withX, lead, p, []span{{0, 10, lead}, {20, 30, p}}},
+		// the lead holds x but not z, the other query term: the threshold
+		// alone (z, in p only, makes p's score 2 idf — its length stays 1 —
+		// and the lead's 0.449 is under half of it)
+		{"lead without every term", withX, lead, p, []span{{20, 30, p}}},
 		// without the term it is no passage
 		{"lead without the term", noX, lead, p, []span{{20, 30, p}}},
 		// a first paragraph inside a section is no lead: the threshold alone
@@ -66,8 +70,14 @@ func TestBrowseRules(t *testing.T) {
 		{"caption alone", noX, para, caption, []span{{20, 30, caption}}},
 	} {
 		elems := []Elem{el(tc.first, 0, 10), el(tc.other, 20, 30)}
-		st := &ElemStats{N: 2, AvgLen: 1, DF: map[string]float64{"x": 1}}
-		got := spans(browse(text, tc.toks, []int{4, 1}, elems, []Term{{Text: "x", N: 1}}, st, BrowseOptions{}))
+		st := &ElemStats{N: 2, AvgLen: 1, DF: map[string]float64{"x": 1, "z": 1}}
+		terms := []Term{{Text: "x", N: 1}}
+		toks := tc.toks
+		if tc.name == "lead without every term" {
+			terms = append(terms, Term{Text: "z", N: 1})
+			toks = append(append([]token{}, toks...), token{"z", 22, 23})
+		}
+		got := spans(browse(text, toks, []int{4, 1}, elems, terms, st, BrowseOptions{}))
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: passages %v, want %v", tc.name, got, tc.want)
 		}
