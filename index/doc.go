@@ -8,8 +8,10 @@
 //   - articles-0 … articles-(N−1): N Bleve indexes, the shards, each
 //     article in exactly one (FNV-1a of its id modulo N, see shard.go):
 //     one Bleve document per article, id = article id, with the title and
-//     the text content (analysed in the article's language, stored), the
-//     title keys (titleKeys, each indexed as one term) and,
+//     the text content (analysed in the article's language, stored; the
+//     text with a location per token, which browse and snippets read:
+//     vectors.go), the title keys (titleKeys, each indexed as one term),
+//     the language as one term (langnorm.go) and,
 //     stored with them, the article's language, its candidate elements
 //     (sections, paragraphs, list items, table rows, captions and the
 //     body's own text by default: each one's [start,end) character span

@@ -125,12 +125,18 @@ func (b byDF) Swap(i, j int) {
 // score is a term's score in a document with the given term frequency and
 // field norm (1/√length), as Bleve's TermQueryScorer computes it.
 func (t *fetchTerm) score(freq uint64, norm float64) float64 {
+	return t.scoreAvg(freq, norm, t.avgLen)
+}
+
+// scoreAvg is score with the field's average length avg (the average of
+// the document's language, langnorm.go).
+func (t *fetchTerm) scoreAvg(freq uint64, norm, avg float64) float64 {
 	tf := math.Sqrt(float64(freq))
 	var s float64
 	if t.avgLen > 0 {
 		fieldLength := 1 / (norm * norm)
 		s = t.idf * (tf * bsearch.BM25_k1) /
-			(tf + bsearch.BM25_k1*(1-bsearch.BM25_b+(bsearch.BM25_b*fieldLength/t.avgLen)))
+			(tf + bsearch.BM25_k1*(1-bsearch.BM25_b+(bsearch.BM25_b*fieldLength/avg)))
 	} else {
 		s = tf * norm * t.idf
 	}
@@ -144,7 +150,9 @@ func (t *fetchTerm) score(freq uint64, norm float64) float64 {
 // reader per term.
 type shardSearch struct {
 	shard  int
-	ranks  []uint32 // idRanks
+	ranks  []uint32     // idRanks
+	langs  []uint8      // each document's language (docLangsOf), or nil
+	avg    [][2]float64 // snapshot.langAvg
 	r      bindex.IndexReader
 	tfrs   []bindex.TermFieldReader
 	stored storedReader
@@ -336,7 +344,10 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, full
 	ts := fetchTerms(q, opt)
 	f := &fetched{ss: make([]*shardSearch, len(x.shards))}
 	for i := range f.ss {
-		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i]}
+		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i], avg: x.langAvg}
+		if x.docLangs != nil {
+			f.ss[i].langs = x.docLangs[i]
+		}
 	}
 	ss := f.ss
 	ok := false
@@ -619,7 +630,15 @@ func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candid
 			if c.done || c.doc != doc {
 				continue
 			}
-			sum += ts[i].score(c.tfd.Freq, c.tfd.Norm)
+			avg := ts[i].avgLen
+			if s.langs != nil && avg > 0 {
+				if f := fieldSlot(ts[i].field); f >= 0 && doc < uint64(len(s.langs)) {
+					if a := s.avg[s.langs[doc]][f]; a > 0 {
+						avg = a
+					}
+				}
+			}
+			sum += ts[i].scoreAvg(c.tfd.Freq, c.tfd.Norm, avg)
 			matched++
 			if err := next(i); err != nil {
 				return nil, err

@@ -37,19 +37,27 @@ type Index struct {
 type snapshot struct {
 	// refs counts the index's own reference and the requests using the
 	// snapshot; the last one out closes it.
-	refs     atomic.Int64
-	closed   atomic.Bool // its shards are closed
-	gen      uint64
-	stamp    buildStamp // the folder and manifest file it was opened from
-	shards   []bleve.Index
-	ranks    [][]uint32 // per shard, the rank of each document's id (idRanks)
-	elemDF   *vellum.FST
-	man      *manifest
-	elemN    float64
-	elemAvg  float64
-	articles int
-	langs    map[string]int // articles by language
-	bm25     *bsearch.BM25Stats
+	refs   atomic.Int64
+	closed atomic.Bool // its shards are closed
+	gen    uint64
+	stamp  buildStamp // the folder and manifest file it was opened from
+	shards []bleve.Index
+	ranks  [][]uint32 // per shard, the rank of each document's id (idRanks)
+	// docLangs are, per shard, each document's language as an index of
+	// langAvg (docLangsOf); nil when the index has one language
+	docLangs [][]uint8
+	// langAvg are the title's and the text's average lengths in tokens
+	// (rounded up, as Bleve rounds them) of each language's articles,
+	// in the order of langNames
+	langAvg   [][2]float64
+	langNames []string
+	elemDF    *vellum.FST
+	man       *manifest
+	elemN     float64
+	elemAvg   float64
+	articles  int
+	langs     map[string]int // articles by language
+	bm25      *bsearch.BM25Stats
 }
 
 // generations numbers snapshots (Query remembers the one it was prepared
@@ -179,6 +187,10 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		hook("shard")
 	}
 	s.ranks = make([][]uint32, len(s.shards))
+	s.langNames, s.langAvg = langAverages(s.man.Totals)
+	if len(s.langNames) > 1 {
+		s.docLangs = make([][]uint8, len(s.shards))
+	}
 	if err := parallel(len(s.shards), func(i int) error {
 		adv, err := s.shards[i].Advanced()
 		if err != nil {
@@ -189,7 +201,12 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 			return err
 		}
 		defer r.Close()
-		s.ranks[i], err = idRanks(r)
+		if s.ranks[i], err = idRanks(r); err != nil {
+			return err
+		}
+		if len(s.langNames) > 1 {
+			s.docLangs[i], err = docLangsOf(r, s.langNames)
+		}
 		return err
 	}); err != nil {
 		return failed(fmt.Errorf("index %s: %w", dir, err))

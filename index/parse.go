@@ -184,6 +184,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	if keys := titleKeys(title); len(keys) > 0 {
 		doc.AddField(newKeywordField(titleField, keys))
 	}
+	doc.AddField(newKeywordField(langField, []string{a.Lang}))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("elems", nil, []byte(encodeElems(elems)), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("breaks", nil, []byte(encodeInts(brk)), bindex.StoreField))
 	if len(quiet) > 0 {
