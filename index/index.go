@@ -192,11 +192,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		s.docLangs = make([][]uint8, len(s.shards))
 	}
 	if err := parallel(len(s.shards), func(i int) error {
-		adv, err := s.shards[i].Advanced()
-		if err != nil {
-			return err
-		}
-		r, err := adv.Reader()
+		r, err := shardReader(s.shards[i])
 		if err != nil {
 			return err
 		}
@@ -545,15 +541,20 @@ func titleKeys(title string) []string {
 	return keys
 }
 
+// shardReader opens a reader of a shard's Bleve index; close it.
+func shardReader(sh bleve.Index) (bindex.IndexReader, error) {
+	adv, err := sh.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
+}
+
 // titleCount is the number of articles whose TitleKey is key.
 func (x *snapshot) titleCount(key string) (uint64, error) {
 	var n uint64
 	for _, sh := range x.shards {
-		adv, err := sh.Advanced()
-		if err != nil {
-			return 0, err
-		}
-		r, err := adv.Reader()
+		r, err := shardReader(sh)
 		if err != nil {
 			return 0, err
 		}
@@ -766,11 +767,7 @@ func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
 
 // matchesOf reads the occurrences of terms in the article d from its shard.
 func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []Term) error {
-	adv, err := x.shards[shardOf(d.ID, len(x.shards))].Advanced()
-	if err != nil {
-		return err
-	}
-	r, err := adv.Reader()
+	r, err := shardReader(x.shards[shardOf(d.ID, len(x.shards))])
 	if err != nil {
 		return err
 	}
