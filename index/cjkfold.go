@@ -125,13 +125,18 @@ func foldHan(r rune) rune {
 	if ok {
 		return f
 	}
+	// a miss converts under the lock: OpenCC's converter is not documented
+	// as safe for concurrent use, and each character misses once
+	t2s.mu.Lock()
+	defer t2s.mu.Unlock()
+	if f, ok := t2s.fold[r]; ok {
+		return f
+	}
 	f = r
 	if s, err := t2s.cc.Convert(string(r)); err == nil && utf8.RuneCountInString(s) == 1 {
 		f, _ = utf8.DecodeRuneInString(s)
 	}
-	t2s.mu.Lock()
 	t2s.fold[r] = f
-	t2s.mu.Unlock()
 	return f
 }
 
