@@ -261,10 +261,13 @@ func passages(text string, elems []Elem, cands []scoredElem, min float64, lead i
 		}
 		kept = slices.Insert(kept, i, c)
 	}
-	ci := newCharIndex(text)
+	var ci *charIndex // made when two passages may merge
 	var out []Passage
 	for _, k := range kept {
 		el := elems[k.e]
+		if n := len(out); n > 0 && ci == nil {
+			ci = newCharIndex(text)
+		}
 		if n := len(out); n > 0 && blank(ci.slice(out[n-1].End, el.Start)) {
 			p := &out[n-1]
 			p.End = el.End

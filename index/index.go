@@ -677,6 +677,15 @@ type StoredArticle struct {
 	elemLens []int
 	// match are the tokens holding a query's terms (setMatches)
 	match *matched
+	ci    *charIndex // of Text, made once (chars)
+}
+
+// chars returns the character index of the article's text.
+func (d *StoredArticle) chars() *charIndex {
+	if d.ci == nil || d.ci.text != d.Text {
+		d.ci = newCharIndex(d.Text)
+	}
+	return d.ci
 }
 
 // tokens returns the article's tokens, analysed as the build analysed
@@ -914,7 +923,7 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 		}
 		marks = append(marks, [2]int{ms, me})
 	}
-	ci := newCharIndex(d.Text)
+	ci := d.chars()
 	var b strings.Builder
 	if s > p.Start {
 		b.WriteString("…")

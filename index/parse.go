@@ -455,13 +455,19 @@ func decodeElems(s string) []Elem {
 		} else {
 			s = ""
 		}
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) != 3 {
+		// start TAB end TAB xpath, without splitting (a search decodes
+		// the elements of every hit)
+		i := strings.IndexByte(line, '\t')
+		if i < 0 {
 			continue
 		}
-		st, _ := strconv.Atoi(f[0])
-		en, _ := strconv.Atoi(f[1])
-		out = append(out, Elem{XPath: f[2], Span: effort.Span{Start: st, End: en}})
+		j := strings.IndexByte(line[i+1:], '\t')
+		if j < 0 {
+			continue
+		}
+		st, _ := strconv.Atoi(line[:i])
+		en, _ := strconv.Atoi(line[i+1 : i+1+j])
+		out = append(out, Elem{XPath: line[i+2+j:], Span: effort.Span{Start: st, End: en}})
 	}
 	return out
 }
