@@ -17,17 +17,15 @@ import (
 // a snippet needs the same tokens. Both were computed by analysing the
 // whole article again at query time, which was most of a search's time
 // (docs/performance.md). A build now keeps them: the text field is indexed
-// with its term vectors (each occurrence's position and byte offsets, in
-// Bleve's postings) and the elements' lengths are a stored field
+// with a location per token in Bleve's postings (its term vectors, holding
+// the token's character offset and length rather than Bleve's position and
+// byte offsets: textFreqs) and the elements' lengths are a stored field
 // (elemLensField). At query time the occurrences of the query's terms in
 // the hits are read from the postings of those terms only — a character
 // term (Term.Char) reads every indexed term holding its character
-// (charTermRegexp), as fetch does — and their byte offsets are converted
-// to characters. The tokens are those analysis gives that hold a query
-// term, so browse's passages and scores and the snippets are the same as
-// with the article analysed again (TestBrowseStoredSame). The locations
-// hold character offsets and lengths, not Bleve's positions and byte
-// offsets (textFreqs).
+// (charTermRegexp), as fetch does. The tokens are those analysis gives
+// that hold a query term, so browse's passages and scores and the snippets
+// are the same as with the article analysed again (TestBrowseStoredSame).
 
 // vectorTerms returns the terms of the text field whose occurrences browse
 // needs for the query terms: each term, and for a character term every
