@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -145,4 +146,40 @@ func TestBrowseStoredSame(t *testing.T) {
 			t.Logf("%d articles (%d with passages), %d comparisons (%d with passages)", len(files), withPassages, compared, nonEmpty)
 		})
 	}
+}
+
+// TestOldLayoutRefused: an index of the layout before term vectors
+// (manifest version 7) is never read: Open refuses it, naming the fix,
+// and the next build rebuilds it from scratch, saying why.
+func TestOldLayoutRefused(t *testing.T) {
+	articles, idx, _ := buildTest(t)
+	man := filepath.Join(idx, "manifest.json")
+	b, err := os.ReadFile(man)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(b), `"version": 8,`, `"version": 7,`, 1)
+	if old == string(b) {
+		t.Fatalf("no version 8 in %s", b)
+	}
+	if err := os.WriteFile(man, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x, err := Open(idx)
+	if err == nil {
+		x.Close()
+		t.Fatal("an index of layout 7 opened")
+	}
+	var ie *InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "layout 7, want 8") || !strings.Contains(err.Error(), "rebuild with readsim index") {
+		t.Errorf("error %v (%T), want an InputError naming layouts 7 and 8 and the rebuild", err, err)
+	}
+	res, err := Build(BuildOptions{Articles: articles, Index: idx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Rebuilt, "layout 7, now 8") {
+		t.Errorf("rebuilt %q, want the layouts named", res.Rebuilt)
+	}
+	openTest(t, idx)
 }
