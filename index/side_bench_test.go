@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,18 +136,18 @@ func BenchmarkSideBySide(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	p50b, p99b := pctMS(plainT, 0.5), pctMS(plainT, 0.99)
-	p50h, p99h := pctMS(httpT, 0.5), pctMS(httpT, 0.99)
+	p50b, p99b := index.Pct(plainT, 0.5), index.Pct(plainT, 0.99)
+	p50h, p99h := index.Pct(httpT, 0.5), index.Pct(httpT, 0.99)
 	b.ReportMetric(p50b, "bleve-p50-ms")
 	b.ReportMetric(p99b, "bleve-p99-ms")
 	b.ReportMetric(p50h, "http-p50-ms")
 	b.ReportMetric(p99h, "http-p99-ms")
-	b.ReportMetric(pctMS(inT, 0.5), "inproc-p50-ms")
-	b.ReportMetric(pctMS(inT, 0.99), "inproc-p99-ms")
+	b.ReportMetric(index.Pct(inT, 0.5), "inproc-p50-ms")
+	b.ReportMetric(index.Pct(inT, 0.99), "inproc-p99-ms")
 	b.ReportMetric(p50h/p50b, "p50-ratio")
 	b.ReportMetric(p99h/p99b, "p99-ratio")
-	b.ReportMetric(float64(dirBytes(idx))/1e6, "index-MB")
-	b.ReportMetric(float64(dirBytes(plain))/1e6, "plain-index-MB")
+	b.ReportMetric(float64(index.DirSize(idx))/1e6, "index-MB")
+	b.ReportMetric(float64(index.DirSize(plain))/1e6, "plain-index-MB")
 }
 
 // plainIndex opens the plain Bleve index of the articles at dir, building
@@ -162,14 +161,7 @@ func plainIndex(b *testing.B, arts, dir string) bleve.Index {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var files []string
-	filepath.WalkDir(arts, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".xml") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	sort.Strings(files)
+	files := index.XMLFiles(arts)
 	rd := &article.Reader{Root: arts}
 	batch := x.NewBatch()
 	for _, p := range files {
@@ -193,26 +185,4 @@ func plainIndex(b *testing.B, arts, dir string) bleve.Index {
 	}
 	runtime.GC()
 	return x
-}
-
-func pctMS(d []time.Duration, p float64) float64 {
-	if len(d) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), d...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return float64(s[int(p*float64(len(s)-1))]) / 1e6
-}
-
-func dirBytes(dir string) int64 {
-	var total int64
-	filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, err := d.Info(); err == nil {
-				total += info.Size()
-			}
-		}
-		return nil
-	})
-	return total
 }
