@@ -1,6 +1,9 @@
 package effort
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
 // RankedDoc is one document of a topic's ranked list (a relevant-in-context
 // run grouped by article, or a document run).
@@ -32,6 +35,9 @@ type RankedDoc struct {
 	ID    string
 	Score float64
 	Grade int
+	// Unjudged marks a document judged with a negative relevance in TREC
+	// qrels (Grade 0): trec_eval's "in the pool, not judged" (ListTrec).
+	Unjudged bool
 }
 
 // relevant tells whether the document is relevant: judged with relevant
@@ -68,6 +74,10 @@ type TopicInput struct {
 	// GoldPassages is the number of the topic's distinct relevant passages
 	// (PASSAGE) and Aspects the number of its distinct aspects (ASPECT).
 	GoldPassages, Aspects int
+	// Levels counts the topic's judgments at each grade 0, 1, 2… (the
+	// trec_eval measures of ListTrec need them: bpref's non-relevant
+	// documents, the ideal gains); nil when no such measure is asked.
+	Levels []int
 }
 
 // Config selects how documents are read.
@@ -131,6 +141,12 @@ type Workspace struct {
 	tIsRel []bool
 	tGrade []int
 	span   spanWork
+	// the topic's ranking as trec_eval's measures see it (ListTrec), made
+	// once per topic
+	trec     TrecRels
+	trecDone bool
+	trecDocs []TrecDoc
+	trecVals []float64
 }
 
 // DocValues holds the per-rank inputs of the list scores of one topic, as
@@ -268,6 +284,7 @@ func InScoreOrder(docs []RankedDoc) bool {
 // of the evaluator's measures, and returns the extended slice.
 func (e *Evaluator) Topic(t *TopicInput, w *Workspace, out []float64) []float64 {
 	v := e.Docs(t, w)
+	w.trecDone = false
 	focusedDone := false
 	w.span.ordered = false
 	for i, m := range e.ms {
@@ -296,6 +313,14 @@ func Aggregate(m Measure, vals []float64) float64 {
 	s := 0.0
 	for _, v := range vals {
 		s += v
+	}
+	if m.List == ListTrec && m.trec != nil && len(vals) > 0 {
+		switch m.trec.m.def.avg {
+		case avgSum:
+			return s
+		case avgGM:
+			return math.Exp(s / float64(len(vals)))
+		}
 	}
 	if m.IsSum() || len(vals) == 0 {
 		return s

@@ -108,6 +108,10 @@ const (
 	ListAspect   // ASPECT (TREC Genomics)
 	ListPassage2 // PASSAGE2 (TREC Genomics)
 	ListCharAP   // charAP: PASSAGE2 in the run's line order
+	// ListTrec is one value of a trec_eval measure beyond those above
+	// (bpref, infAP, iprec_at_recall_0.50, success_10, set_F…:
+	// treceval_names.go), computed as trec_eval computes it.
+	ListTrec
 )
 
 // Measure is a parsed measure name: a list score, its rank or recall level,
@@ -124,6 +128,8 @@ type Measure struct {
 	// Name, when not empty, is the name the measure was asked by (an alias
 	// such as MAgP or nDCG@10): reports print it.
 	Name string
+	// trec is the trec_eval measure value of ListTrec.
+	trec *trecValue
 }
 
 // RanksByScore reports whether the measure ranks a topic's documents as
@@ -137,6 +143,18 @@ type Measure struct {
 // recorded reading, a simulated run: TopicInput.Scored false) is ranked in
 // its order by every measure.
 func (m Measure) RanksByScore() bool { return m.family().byScore }
+
+// RanksByLine reports whether the measure ranks a topic's documents or
+// passages in the run's line order, as the official INEX tool does: the
+// INEX list scores (AgP, gP, gR, igP, CE, NCE, ANCE…), the focused measures
+// (iP, AiP) and charAP. The measures that rank by score (RanksByScore), the
+// counts and the Genomics span measures (ranked by their rank column) do
+// not: a run whose scores do not fall down its lines is worth a warning
+// only when such a measure is asked.
+func (m Measure) RanksByLine() bool {
+	f := m.family()
+	return !f.byScore && !f.count && (!f.span || m.List == ListCharAP)
+}
 
 // IsSum reports whether the measure's `all` value is the sum over topics (the
 // official tool's counts) rather than the mean.
@@ -174,6 +192,9 @@ func (m Measure) String() string {
 
 // Canonical returns the measure's canonical name, whatever it was asked by.
 func (m Measure) Canonical() string {
+	if m.List == ListTrec && m.trec != nil {
+		return m.trec.name
+	}
 	f := m.family()
 	l := f.head
 	switch f.param {

@@ -169,6 +169,12 @@ func ParseMeasure(name string) (Measure, error) {
 		}
 		return m, nil
 	}
+	if m, ok, err := parseTrecName(name); ok {
+		if err != nil {
+			return Measure{}, message(name, &nameError{why: err.Error()})
+		}
+		return m, nil
+	}
 	m, err := parseCanonical(name)
 	if err == nil {
 		return m, nil
@@ -516,6 +522,9 @@ func Catalogue() []Entry {
 	var out []Entry
 	for k := range listFamilies {
 		f := &listFamilies[k]
+		if f.list == ListTrec {
+			continue // one entry per measure: trecCatalogue
+		}
 		e := Entry{Form: f.head, Meaning: f.meaning, Better: f.better, Source: f.source, Sum: f.sum, AllTopics: f.allTopics}
 		switch f.param {
 		case paramRank:
@@ -580,5 +589,5 @@ func Catalogue() []Entry {
 		}
 		out = append(out, Entry{Form: form, Kind: "document score", Meaning: d.meaning, Better: better, Source: d.source})
 	}
-	return out
+	return append(out, trecCatalogue()...)
 }

@@ -246,6 +246,9 @@ var listFamilies = [...]listFamily{
 	ListCharAP: {head: "charAP", span: true, chars: true, better: Higher, source: "PASSAGE2 of " + srcGen + ", in the run's line order",
 		meaning: "character average precision of the ranked passages in the run's line order (as iP and AiP rank them), with PASSAGE2's conventions for characters retrieved again; divided by the topic's relevant characters",
 		value:   func(a *valueArgs) float64 { return a.w.span.charAP(a.t.Ranked, nil, a.t.TrelChars) }},
+	ListTrec: {head: "trec_eval", byScore: true, better: Higher, source: srcTREC,
+		meaning: "a trec_eval measure (treceval_names.go)",
+		value:   trecListValue},
 }
 
 func init() {

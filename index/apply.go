@@ -59,7 +59,8 @@ func (p *plan) apply() error {
 // shardWriter is one shard being built: its Bleve index and the change
 // its articles make to the element frequencies.
 type shardWriter struct {
-	i, n  int // shard i of n
+	i, n  int    // shard i of n
+	index string // the index it builds or updates (dir is in a folder beside it)
 	dir   string
 	ai    bleve.Index
 	delta map[string]int64
@@ -90,16 +91,19 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 	}
 	ss := make(shardSet, 0, n)
 	for i := range n {
-		w := &shardWriter{i: i, n: n, dir: shardDir(tmp, i), delta: map[string]int64{}}
+		w := &shardWriter{i: i, n: n, index: p.idx, dir: shardDir(tmp, i), delta: map[string]int64{}}
 		var err error
 		// Bleve's goroutines of the shard (persister, introducer) inherit
 		// the label
 		stage(fmt.Sprintf("bleve-%d", i), func() {
-			if p.old == nil {
-				w.ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
-			} else {
-				w.ai, err = bleve.OpenUsing(w.dir, buildConfig())
-			}
+			err = guard(p.idx, shardDir(p.idx, i), func() (err error) {
+				if p.old == nil {
+					w.ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
+				} else {
+					w.ai, err = bleve.OpenUsing(w.dir, buildConfig())
+				}
+				return err
+			})
 		})
 		if err != nil {
 			ss.close()
@@ -180,7 +184,9 @@ var mergeSegments = true
 // once its articles are indexed, before the final merge.
 var beforeMerge func(bleve.Index)
 
-// each runs f on every shard at once and returns their errors.
+// each runs f on every shard at once and returns their errors. A panic
+// of f (the zap library reading a damaged segment) is a DamagedError
+// naming the shard.
 func (ss shardSet) each(f func(*shardWriter) error) error {
 	errs := make([]error, len(ss))
 	var wg sync.WaitGroup
@@ -188,7 +194,7 @@ func (ss shardSet) each(f func(*shardWriter) error) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = f(w)
+			errs[i] = guard(w.index, shardDir(w.index, w.i), func() error { return f(w) })
 		}()
 	}
 	wg.Wait()
@@ -258,7 +264,7 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 		var err error
 		for b := range batches {
 			if err == nil {
-				err = w.ai.Batch(b)
+				err = guard(w.index, shardDir(w.index, w.i), func() error { return w.ai.Batch(b) })
 			}
 		}
 		indexed <- err

@@ -66,8 +66,9 @@ const (
 // has no passages.
 //
 // Two rules keep the text a reader wants (docs/search.md, "Passage
-// choice"): the article's lead (leadOf: its first candidate, the body's
-// own text or a paragraph of the body before any section) is a winner
+// choice"): the article's lead (leadOf: its first candidate with analysed
+// text, captions passed over, when it is the body's own text or a
+// paragraph of the body) is a winner
 // whenever it holds every query term (the first 64); and a caption scores at most as well as
 // the best other candidate holding every query term it holds, so a short
 // caption never outranks the paragraph that says the same.
@@ -89,7 +90,7 @@ func browse(text string, toks []token, lens []int, elems []Elem, terms []Term, s
 	}
 	lead := -1
 	all := uint64(1)<<min(len(terms), 64) - 1
-	if k := leadOf(elems, cands); k >= 0 && cands[k].terms == all {
+	if k := leadOf(elems, lens, cands); k >= 0 && cands[k].terms == all {
 		lead = cands[k].e
 	}
 	return passages(text, elems, cands, th*best, lead)
@@ -201,32 +202,47 @@ func isCaption(xpath string) bool {
 }
 
 // leadOf returns the index among cands of the article's lead when it holds
-// a query term, or -1. The lead is the first candidate element of the article when it
-// is the body's own text or a paragraph of the body itself (before any
-// section: the INEX converters leave the lead there).
-func leadOf(elems []Elem, cands []scoredElem) int {
-	if len(elems) == 0 {
-		return -1
+// a query term, or -1. The lead is the article's first candidate element
+// with text that is analysed (lens: at least one token; an infobox's
+// remains are not analysed) when it is the body's own text or a paragraph
+// of the body itself (the INEX converters leave the lead there); captions
+// before it (an image at the top of the body) are passed over, any other
+// element ends the search.
+func leadOf(elems []Elem, lens []int, cands []scoredElem) int {
+	lead := -1
+	for e, el := range elems {
+		if isCaption(el.XPath) || lens[e] == 0 {
+			continue
+		}
+		if isBodyText(el.XPath) {
+			lead = e
+		}
+		break
 	}
-	x := elems[0].XPath
-	i := strings.LastIndexByte(x, '/')
-	if i < 0 {
-		return -1
-	}
-	parent, last := x[:i], x[i+1:]
-	if last != "text()" && !strings.HasPrefix(last, "p[") {
-		return -1
-	}
-	j := strings.LastIndexByte(parent, '/')
-	if p := parent[j+1:]; !strings.HasPrefix(p, "bdy[") && !strings.HasPrefix(p, "body[") {
+	if lead < 0 {
 		return -1
 	}
 	for k, c := range cands {
-		if c.e == 0 {
+		if c.e == lead {
 			return k
 		}
 	}
 	return -1
+}
+
+// isBodyText reports whether an XPath names the body's own text or a
+// paragraph of the body (…/bdy[1]/text(), …/body[1]/p[2]).
+func isBodyText(x string) bool {
+	i := strings.LastIndexByte(x, '/')
+	if i < 0 {
+		return false
+	}
+	parent, last := x[:i], x[i+1:]
+	if last != "text()" && !strings.HasPrefix(last, "p[") {
+		return false
+	}
+	p := parent[strings.LastIndexByte(parent, '/')+1:]
+	return strings.HasPrefix(p, "bdy[") || strings.HasPrefix(p, "body[")
 }
 
 // passages keeps the candidates scoring at least min, and the element lead

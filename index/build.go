@@ -142,6 +142,11 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// nothing is read or written before the index folder is known to be
+	// one a build may replace
+	if err := checkTarget(opt.Index, opt.Articles); err != nil {
+		return nil, err
+	}
 	// The garbage collector keeps its own pace (GOGC): a build used to
 	// collect less often (GOGC 200) while its batches held every token;
 	// they hold token frequencies now (analyzedField), and GOGC 100 costs
@@ -266,6 +271,11 @@ func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []fileStamp, 
 	if _, herr := readManifestHead(idx); herr == nil && err != nil && !opt.Rebuild {
 		res.Rebuilt = err.Error() // a manifest without its articles
 	}
+	if old != nil && old.Version == manifestVersion {
+		if err := old.validate(idx, idx); err != nil {
+			res.Rebuilt, old = damageReason(err), nil
+		}
+	}
 	if old != nil && p.next.Shards == 0 && old.Version == manifestVersion {
 		p.next.Shards = old.Shards // keep the index's shards
 	}
@@ -286,7 +296,7 @@ func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []fileStamp, 
 			res.Rebuilt = why
 			old = nil
 		} else if err := checkIndex(idx, old); err != nil {
-			res.Rebuilt = err.Error()
+			res.Rebuilt = damageReason(err)
 			old = nil
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"unicode/utf8"
@@ -288,21 +289,35 @@ func (p *charPostings) Close() error { return nil }
 func (p *charPostings) Size() int { return 64 + len(p.docs)*64 }
 
 // parallel runs f(i) for i in [0, n), on goroutines when n > 1, and
-// returns their errors.
+// returns their errors. A panic of f (the zap library reading a damaged
+// segment) is raised again on the caller's goroutine, with the stack of
+// the goroutine it happened on (goroutinePanic), where guard turns it
+// into an error.
 func parallel(n int, f func(i int) error) error {
 	if n == 1 {
 		return f(0)
 	}
 	errs := make([]error, n)
+	panics := make([]any, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panics[i] = &goroutinePanic{r, debug.Stack()}
+				}
+			}()
 			errs[i] = f(i)
 		}()
 	}
 	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 	return errors.Join(errs...)
 }
 

@@ -3,10 +3,13 @@ package index
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -21,6 +24,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/article/wikimarkup"
 )
 
 // Index is an open index, safe for concurrent searches. It can switch to
@@ -162,22 +166,49 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		return nil, err
 	}
 	m, err := readManifestHead(dir)
-	if err != nil {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF):
+		return failed(&DamagedError{Index: name, File: manifestPath(dir), Err: errors.Unwrap(err)})
+	case err != nil:
 		return failed(&InputError{fmt.Sprintf("index %s: %v", dir, err)})
 	}
 	if m.Version != manifestVersion {
 		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); rebuild with readsim index", dir, m.Version, manifestVersion)})
 	}
+	if err := m.validate(name, dir); err != nil {
+		return failed(err)
+	}
 	s.man = m
 	hook("manifest")
-	if s.elemDF, err = loadElemDF(dir); err != nil {
+	if err := guard(name, filepath.Join(dir, elemDFName), func() (err error) {
+		s.elemDF, err = loadElemDF(dir)
+		return err
+	}); err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return failed(err)
+		}
 		return failed(&InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
 	}
 	hook("elements")
+	if err := checkShards(name, dir, m.Shards); err != nil {
+		return failed(err)
+	}
 	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
 	for i := range max(m.Shards, 1) {
-		ai, err := bleve.OpenUsing(shardDir(dir, i), cfg)
+		var ai bleve.Index
+		sd := shardDir(dir, i)
+		err := guard(name, sd, func() (err error) {
+			ai, err = bleve.OpenUsing(sd, cfg)
+			return err
+		})
 		if err != nil {
+			var de *DamagedError
+			if errors.As(err, &de) {
+				return failed(err)
+			}
 			if strings.Contains(err.Error(), "timeout") {
 				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked))
 			}
@@ -191,20 +222,26 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 	if len(s.langNames) > 1 {
 		s.docLangs = make([][]uint8, len(s.shards))
 	}
-	if err := parallel(len(s.shards), func(i int) error {
-		r, err := shardReader(s.shards[i])
-		if err != nil {
+	if err := guard(name, dir, func() error {
+		return parallel(len(s.shards), func(i int) error {
+			r, err := shardReader(s.shards[i])
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			if s.ranks[i], err = idRanks(r); err != nil {
+				return err
+			}
+			if len(s.langNames) > 1 {
+				s.docLangs[i], err = docLangsOf(r, s.langNames)
+			}
 			return err
-		}
-		defer r.Close()
-		if s.ranks[i], err = idRanks(r); err != nil {
-			return err
-		}
-		if len(s.langNames) > 1 {
-			s.docLangs[i], err = docLangsOf(r, s.langNames)
-		}
-		return err
+		})
 	}); err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return failed(err)
+		}
 		return failed(fmt.Errorf("index %s: %w", dir, err))
 	}
 	s.loadStats()
@@ -265,7 +302,8 @@ func (x *Index) acquire() *snapshot {
 
 // withSnapshot runs f on the current snapshot, holding a reference to it
 // for f's duration (a Reload meanwhile closes it only after f), or returns
-// errClosed when the index is closed.
+// errClosed when the index is closed. A panic of Bleve reading a damaged
+// segment is a DamagedError (guard).
 func withSnapshot[T any](x *Index, f func(s *snapshot) (T, error)) (T, error) {
 	s := x.acquire()
 	if s == nil {
@@ -273,7 +311,12 @@ func withSnapshot[T any](x *Index, f func(s *snapshot) (T, error)) (T, error) {
 		return zero, errClosed
 	}
 	defer s.release()
-	return f(s)
+	var out T
+	err := guard(x.dir, s.stamp.dir, func() (err error) {
+		out, err = f(s)
+		return err
+	})
+	return out, err
 }
 
 // snap returns the current snapshot, without a reference (for what stays
@@ -669,8 +712,10 @@ type StoredArticle struct {
 	Elems []Elem
 	// breaks are the word breaks between block elements, characters
 	breaks []int
-	// quiet are the spans of the header's metadata (start, end pairs,
-	// characters): they are not analysed (metadata)
+	// quiet are the spans a page does not show as they stand (start, end
+	// pairs, characters): the header's metadata, leftover wiki markup and
+	// templates (unshown); they are not analysed, and snippets leave them
+	// out
 	quiet []int
 	toks  []token
 	// elemLens are the lengths of Elems in tokens (elemLensField)
@@ -910,6 +955,22 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	if e-s < width {
 		s = max(p.Start, e-width)
 	}
+	// what a page does not show (metadata, leftover wiki markup,
+	// infoboxes: quiet) is left out; a window that starts in it starts
+	// after it
+	ci := d.chars()
+	for {
+		k := sort.Search(len(d.quiet)/2, func(k int) bool { return d.quiet[2*k+1] > s })
+		if k == len(d.quiet)/2 || d.quiet[2*k] > s || d.quiet[2*k+1] >= p.End {
+			break
+		}
+		e = min(e+d.quiet[2*k+1]-s, p.End)
+		s = d.quiet[2*k+1]
+		for s < e && strings.TrimSpace(ci.slice(s, s+1)) == "" {
+			s++
+		}
+	}
+	cut := s > p.Start && strings.TrimSpace(shownText(ci, d.quiet, p.Start, s)) != ""
 	// the marked ranges, merged
 	var marks [][2]int
 	for i := sort.Search(len(toks), func(i int) bool { return toks[i].start >= s }); i < len(toks) && toks[i].start < e; i++ {
@@ -923,20 +984,48 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 		}
 		marks = append(marks, [2]int{ms, me})
 	}
-	ci := d.chars()
 	var b strings.Builder
-	if s > p.Start {
+	if cut {
 		b.WriteString("…")
 	}
 	at := s
 	for _, m := range marks {
-		b.WriteString(ci.slice(at, m[0]))
-		b.WriteString("[" + ci.slice(m[0], m[1]) + "]")
+		b.WriteString(shownText(ci, d.quiet, at, m[0]))
+		b.WriteString("[" + shownText(ci, d.quiet, m[0], m[1]) + "]")
 		at = m[1]
 	}
-	b.WriteString(ci.slice(at, e))
-	if e < p.End {
+	b.WriteString(shownText(ci, d.quiet, at, e))
+	if e < p.End && strings.TrimSpace(shownText(ci, d.quiet, e, p.End)) != "" {
 		b.WriteString("…")
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// shownText returns the characters [from, to) of ci's text as a page
+// shows them: the quiet spans left out, but for a doubly escaped entity
+// ("&gt;"), which is its character (wikimarkup.Entity).
+func shownText(ci *charIndex, quiet []int, from, to int) string {
+	k := sort.Search(len(quiet)/2, func(k int) bool { return quiet[2*k+1] > from })
+	if k == len(quiet)/2 || quiet[2*k] >= to {
+		return ci.slice(from, to)
+	}
+	var b strings.Builder
+	for at := from; at < to; {
+		if k < len(quiet)/2 && quiet[2*k] <= at {
+			qe := min(quiet[2*k+1], to)
+			if ch, ok := wikimarkup.Entity(ci.slice(quiet[2*k], quiet[2*k+1])); ok && at == quiet[2*k] && qe == quiet[2*k+1] {
+				b.WriteString(ch)
+			}
+			at = qe
+			k++
+			continue
+		}
+		next := to
+		if k < len(quiet)/2 {
+			next = min(next, quiet[2*k])
+		}
+		b.WriteString(ci.slice(at, next))
+		at = next
+	}
+	return b.String()
 }

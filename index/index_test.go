@@ -246,7 +246,7 @@ func TestLocked(t *testing.T) {
 func TestLeftoversRemoved(t *testing.T) {
 	articles, idx, _ := buildTest(t)
 	left := idx + ".building-99999"
-	os.MkdirAll(filepath.Join(left, "articles"), 0o755)
+	os.MkdirAll(filepath.Join(left, "articles-0"), 0o755)
 	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true}); err != nil {
 		t.Fatal(err)
 	}

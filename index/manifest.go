@@ -22,7 +22,7 @@ import (
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 8
+const manifestVersion = 9
 
 const (
 	manifestName = "manifest.json"
@@ -196,23 +196,76 @@ func checkIndex(dir string, m *manifest) error {
 	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, elemDFName), err)
 	}
+	// a damaged segment would make the update panic in Bleve's own
+	// goroutines (its merger), where it cannot be recovered: the segments
+	// are checked first, and a damaged index is built again
+	if err := checkShards(dir, dir, m.Shards); err != nil {
+		return err
+	}
 	want := make([]uint64, m.Shards)
 	for _, e := range m.Articles {
 		want[shardOf(e.ID, m.Shards)]++
 	}
 	for i := range m.Shards {
 		sd := shardDir(dir, i)
-		ai, err := bleve.OpenUsing(sd, map[string]interface{}{"read_only": true, "bolt_timeout": "1s"})
-		if err != nil {
-			return fmt.Errorf("%s: %w", sd, err)
-		}
-		n, err := ai.DocCount()
-		ai.Close()
-		if err != nil {
+		var n uint64
+		err := guard(dir, sd, func() error {
+			ai, err := bleve.OpenUsing(sd, map[string]interface{}{"read_only": true, "bolt_timeout": "1s"})
+			if err != nil {
+				return err
+			}
+			defer ai.Close()
+			n, err = ai.DocCount()
+			return err
+		})
+		var de *DamagedError
+		if errors.As(err, &de) {
+			return err
+		} else if err != nil {
 			return fmt.Errorf("%s: %w", sd, err)
 		}
 		if n != want[i] {
 			return fmt.Errorf("%s holds %d articles, its manifest %d", sd, n, want[i])
+		}
+	}
+	return nil
+}
+
+// validate checks the fields of a manifest of this layout read from the
+// folder dir of the index idx, as far as they can be checked without the index: a
+// manifest that passes leaves nothing for Open to trust blindly but the
+// totals' consistency with the shards (the shards' segments are checked
+// by checkShard).
+func (m *manifest) validate(idx, dir string) error {
+	bad := func(f string, args ...any) error {
+		return &DamagedError{Index: idx, File: manifestPath(dir), Err: fmt.Errorf(f, args...)}
+	}
+	t := m.Totals
+	switch {
+	case m.Shards < 1 || m.Shards > MaxShards:
+		return bad("%d shards, want 1 to %d", m.Shards, MaxShards)
+	case len(m.Elements) == 0:
+		return bad("no candidate element")
+	case !filepath.IsAbs(m.Source):
+		return bad("articles folder %q is not an absolute path", m.Source)
+	case m.Built.IsZero():
+		return bad("no build time")
+	case t.Articles < 0 || t.TitleLen < 0 || t.TextLen < 0 || t.Elems < 0 || t.ElemLen < 0:
+		return bad("negative totals %+v", t)
+	}
+	n := 0
+	for lang, c := range t.Langs {
+		if c < 0 {
+			return bad("%d articles in %q", c, lang)
+		}
+		n += c
+	}
+	if t.Langs != nil && n != t.Articles {
+		return bad("%d articles, %d by language", t.Articles, n)
+	}
+	for _, e := range m.Elements {
+		if e == "" {
+			return bad("an empty candidate element name")
 		}
 	}
 	return nil
@@ -224,7 +277,7 @@ func readManifest(dir string) (*manifest, error) {
 		return nil, err
 	}
 	p := filepath.Join(dir, articlesName)
-	b, err := os.ReadFile(p)
+	b, err := readSmall(p, maxArticlesJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +290,7 @@ func readManifest(dir string) (*manifest, error) {
 // readManifestHead reads the manifest without its articles (Articles is
 // nil): what searching needs.
 func readManifestHead(dir string) (*manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, manifestName))
+	b, err := readSmall(filepath.Join(dir, manifestName), maxManifest)
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +406,7 @@ func recoverSwap(idx string) error {
 // (idx.old-PID).
 func completeLeftover(idx string) string {
 	for _, pat := range []string{".building-*", ".old-*"} {
-		ms, _ := filepath.Glob(idx + pat)
+		ms := leftovers(idx, pat)
 		best, built := "", time.Time{}
 		for _, m := range ms {
 			if man, err := readManifestHead(m); err == nil && man.Version == manifestVersion && (best == "" || man.Built.After(built)) {
@@ -371,8 +424,7 @@ func completeLeftover(idx string) string {
 // caller holds the lock, so no other build is using them.
 func removeLeftovers(idx string) {
 	for _, pat := range []string{".building-*", ".old-*"} {
-		ms, _ := filepath.Glob(idx + pat)
-		for _, m := range ms {
+		for _, m := range leftovers(idx, pat) {
 			os.RemoveAll(m)
 		}
 	}

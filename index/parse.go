@@ -15,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/article/wikimarkup"
 )
 
 // Parsing an article into what the index stores of it: its Bleve
@@ -160,7 +161,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	title, headerID := a.Title, a.HeaderID
 	kind := analysisKind(a.Lang)
 	text := []byte(a.Text)
-	brk, quiet := breaks(a), metadata(a)
+	brk, quiet := breaks(a), unshown(a)
 	bytesOf := func(cs []int) []int {
 		out := make([]int, len(cs))
 		for i, c := range cs {
@@ -296,6 +297,14 @@ func metadata(a *article.Article) []int {
 		break
 	}
 	return out
+}
+
+// unshown returns the character spans the index does not analyse: the
+// header's metadata, the wiki markup a reader does not see (hidden, or
+// shown as another character) and the templates (infoboxes), which the
+// page folds (docs/articles.md). No snippet shows them.
+func unshown(a *article.Article) []int {
+	return wikimarkup.Union(metadata(a), wikimarkup.Quiet(wikimarkup.Find(a)), wikimarkup.Templates(a))
 }
 
 // isInline reports whether an element's boundaries are not word

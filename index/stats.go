@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -189,7 +188,7 @@ func advance(it *vellum.FSTIterator) (*vellum.FSTIterator, error) {
 // loadElemDF reads dir/elements.fst.
 func loadElemDF(dir string) (*vellum.FST, error) {
 	p := filepath.Join(dir, elemDFName)
-	b, err := os.ReadFile(p)
+	b, err := readSmall(p, maxArticlesJSON)
 	if err != nil {
 		return nil, err
 	}

@@ -149,7 +149,7 @@ func TestBrowseStoredSame(t *testing.T) {
 }
 
 // TestOldLayoutRefused: an index of the layout before term vectors
-// (manifest version 7) is never read: Open refuses it, naming the fix,
+// (manifest version 8) is never read: Open refuses it, naming the fix,
 // and the next build rebuilds it from scratch, saying why.
 func TestOldLayoutRefused(t *testing.T) {
 	articles, idx, _ := buildTest(t)
@@ -158,9 +158,9 @@ func TestOldLayoutRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := strings.Replace(string(b), `"version": 8,`, `"version": 7,`, 1)
+	old := strings.Replace(string(b), `"version": 9,`, `"version": 8,`, 1)
 	if old == string(b) {
-		t.Fatalf("no version 8 in %s", b)
+		t.Fatalf("no version 9 in %s", b)
 	}
 	if err := os.WriteFile(man, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
@@ -168,17 +168,17 @@ func TestOldLayoutRefused(t *testing.T) {
 	x, err := Open(idx)
 	if err == nil {
 		x.Close()
-		t.Fatal("an index of layout 7 opened")
+		t.Fatal("an index of layout 8 opened")
 	}
 	var ie *InputError
-	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "layout 7, want 8") || !strings.Contains(err.Error(), "rebuild with readsim index") {
-		t.Errorf("error %v (%T), want an InputError naming layouts 7 and 8 and the rebuild", err, err)
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "layout 8, want 9") || !strings.Contains(err.Error(), "rebuild with readsim index") {
+		t.Errorf("error %v (%T), want an InputError naming layouts 8 and 9 and the rebuild", err, err)
 	}
 	res, err := Build(BuildOptions{Articles: articles, Index: idx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Rebuilt, "layout 7, now 8") {
+	if !strings.Contains(res.Rebuilt, "layout 8, now 9") {
 		t.Errorf("rebuilt %q, want the layouts named", res.Rebuilt)
 	}
 	openTest(t, idx)

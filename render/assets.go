@@ -100,6 +100,15 @@ a{color:#0b57d0}
 .rs-ext::after{content:"\2009\2197";font-size:.8em}
 img,svg,video{max-width:100%;height:auto}
 code{font-size:.9em;word-break:break-all}
+.rs-x,.rs-empty{display:none}
+.rs-wcap{font-size:14px;line-height:1.4;color:#444}
+.rs-wlabel{margin-right:.4em;font-size:12px;font-weight:600;color:#5f6368}
+.rs-table td.rs-long,.rs-table th.rs-long{min-width:10em}
+.rs-tpl{margin:0 0 1em;border:1px solid #dadce0;border-radius:8px;background:#f8f9fa;font-size:14px;line-height:1.4}
+.rs-tpl summary{box-sizing:border-box;min-height:48px;padding:14px 12px;cursor:pointer;font-weight:600;color:#444}
+.rs-ib{width:100%;border-collapse:collapse;margin:0 0 6px}
+.rs-ib th,.rs-ib td{padding:4px 12px;vertical-align:top;text-align:left;border-top:1px solid #e8eaed}
+.rs-ib th{width:38%;font-weight:600;color:#444}
 `
 
 // CSSHash returns the Content-Security-Policy source ("sha256-…", to be

@@ -59,9 +59,31 @@
 //   - math is its TeX source as text, in <code class="rs-math">: monospace,
 //     wrapping anywhere; indent is an indented block.
 //   - A footnote mark (ref) is a small raised [n]: a link to its entry of the
-//     reference list when the entry exists (the reflist becomes an <ol>
-//     whose entries have the ids rs-fn-N, N the entry's number, digits only;
-//     the first entry of a number takes it), else raised text.
+//     reference list when the entry exists and holds some text (the reflist
+//     becomes an <ol> whose entries have the ids rs-fn-N, N the entry's
+//     number, digits only; the first such entry of a number takes it), else
+//     raised text.
+//   - A template (<template><name>Infobox Country</name><parameters>
+//     <capital>…) is a folded <details class="rs-tpl">: its name the
+//     <summary>, its parameters a <table class="rs-ib"> of rows labelled by
+//     the parameter's name, underscores as spaces (the label a <th> of class
+//     rs-ui: page text, not article text); unfolded when a passage has a
+//     character in it.
+//   - Wiki markup the collection's converter left as text is shown as the
+//     rules of package wikimarkup say (docs/articles.md): hidden text in a
+//     <span class="rs-x"> (CSS hides it), emphasis in <i class="rs-em"> or
+//     <b class="rs-em">, an image link's caption in <span class="rs-wcap">
+//     on a line of its own (with <br class="rs-ui"/>), labelled "Image", a doubly escaped
+//     entity as its character (<span class="rs-ui rs-rep">) before the
+//     hidden reference. Every character stays on the page.
+//   - Empty shells get the class rs-empty, which CSS hides: a section with
+//     nothing but white space and hidden markup beside its heading and its
+//     empty sub-sections, an image with no caption, an empty list, list
+//     item, paragraph, reference list or entry, a template parameter with
+//     no value; unless a passage lies wholly in it (or, for a section,
+//     touches its heading).
+//   - A table cell with more than 24 characters has the class rs-long (at
+//     least 10em wide).
 //   - Links to other articles of the collection become links into the
 //     prototype (Options.ArticleURL; an empty URL leaves the link as plain
 //     text, which is how a server says "not indexed"); links to absolute
@@ -102,8 +124,8 @@
 //     space. A passage with no text after that white space (a passage of
 //     white space only, or one that ends there) keeps its anchor in the
 //     white space, at its start.
-//   - Arrows never nest inside a link: when a passage ends inside one, they
-//     follow the link's end. When the next passage starts inside that same
+//   - Arrows never nest inside a link or a footnote mark: when a passage
+//     ends inside one, they follow its end. When the next passage starts inside that same
 //     link, the link is split: the elements open down to the outermost link
 //     are closed, the arrows written, and those elements opened again (each
 //     again with data-o, at the offset where it reopens), so the anchor of
@@ -144,8 +166,9 @@
 //
 // # Safety
 //
-// No element name, attribute or attribute value of the article is copied to
-// the page: elements are mapped to a fixed set of XHTML elements with fixed
+// No element name (but a template parameter's, as escaped text: its
+// label), attribute or attribute value of the article is copied to the
+// page: elements are mapped to a fixed set of XHTML elements with fixed
 // classes, and the only values taken from an article are a link's target,
 // which becomes either Options.ArticleURL(id) or an http(s) URL, escaped, and
 // a footnote's number, which must be 1 to 9 ASCII digits (the id rs-fn-N, the
@@ -159,6 +182,7 @@
 // <link>, which suits a Content-Security-Policy without 'unsafe-inline'
 // (CSSHash gives the hash to allow the embedded form instead).
 //
-// It imports effort (the character span) and index/article (the article
-// model) of readsim; web/backend and cmd/readsim import it.
+// It imports effort (the character span), index/article (the article
+// model) and index/article/wikimarkup (the leftover-markup rules) of
+// readsim; web/backend and cmd/readsim import it.
 package render

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/readsim/readsim/effort"
 )
@@ -23,4 +24,35 @@ func CheckPassages(ps []effort.Span, id string, n int) (warnings []string, err e
 		warnings = append(warnings, fmt.Sprintf("overlapping passages merged: %d passages shown", len(m)))
 	}
 	return warnings, nil
+}
+
+// NormalizePassages returns the passages Page shows for an article of n
+// characters: clipped to [0, n], empty ones dropped, sorted by start, and
+// overlapping ones merged into their union. Passages that only touch (one
+// ends where the next starts) stay separate. The input is not modified.
+func NormalizePassages(ps []effort.Span, n int) []effort.Span {
+	out := make([]effort.Span, 0, len(ps))
+	for _, p := range ps {
+		p.Start = max(p.Start, 0)
+		p.End = min(p.End, n)
+		if p.End > p.Start {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Start != out[j].Start {
+			return out[i].Start < out[j].Start
+		}
+		return out[i].End < out[j].End
+	})
+	k := 0
+	for _, p := range out {
+		if k > 0 && p.Start < out[k-1].End {
+			out[k-1].End = max(out[k-1].End, p.End)
+			continue
+		}
+		out[k] = p
+		k++
+	}
+	return out[:k]
 }

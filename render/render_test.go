@@ -114,7 +114,7 @@ func TestPage(t *testing.T) {
 	}, {
 		name: "headings from section titles",
 		xml:  `<article><bdy><sec><st>One</st><sec><st>Two</st></sec></sec><st>Loose</st></bdy></article>`,
-		want: []string{`<div class="rs-body" data-o="0"><section data-o="0"><h2 data-o="0">One</h2><section data-o="3"><h3 data-o="3">Two</h3></section></section><h2 data-o="6">Loose</h2></div>`},
+		want: []string{`<div class="rs-body" data-o="0"><section class="rs-empty" data-o="0"><h2 data-o="0">One</h2><section class="rs-empty" data-o="3"><h3 data-o="3">Two</h3></section></section><h2 data-o="6">Loose</h2></div>`},
 	}, {
 		name: "2006 article: title, conversion warnings as labelled metadata",
 		xml:  `<article><name id="7">Name</name><conversionwarning>0</conversionwarning><body><section><title>T</title><p><emph2>i</emph2><emph3>b</emph3></p><normallist><item>x</item></normallist></section></body></article>`,
@@ -150,7 +150,18 @@ func TestPage(t *testing.T) {
 	}, {
 		name: "section levels: sec h2, ss1 h3, ss2 h4 (also directly in a sec)",
 		xml:  `<article><bdy><sec><st>A</st><ss1><st>B</st><ss2><st>C</st></ss2></ss1><ss2><st>D</st></ss2></sec></bdy></article>`,
-		want: []string{`<section data-o="0"><h2 data-o="0">A</h2><section data-o="1"><h3 data-o="1">B</h3><section data-o="2"><h4 data-o="2">C</h4></section></section><section data-o="3"><h4 data-o="3">D</h4></section></section>`},
+		want: []string{`<section class="rs-empty" data-o="0"><h2 data-o="0">A</h2><section class="rs-empty" data-o="1"><h3 data-o="1">B</h3><section class="rs-empty" data-o="2"><h4 data-o="2">C</h4></section></section><section class="rs-empty" data-o="3"><h4 data-o="3">D</h4></section></section>`},
+	}, {
+		// a heading with nothing under it (its sub-section empty too), an
+		// image with no caption, an empty list item and paragraph are
+		// hidden; a section with text, or with a passage, is not
+		name: "empty shells",
+		xml:  `<article><bdy><sec><st>R</st><ss1><st>S</st> </ss1></sec><sec><st>T</st><p>x</p><p> </p><image src="i.jpg"> </image><list><entry>y</entry><entry> </entry></list></sec><sec><st>U</st> </sec></bdy></article>`,
+		ps:   []effort.Span{{Start: 10, End: 11}},
+		want: []string{`<section class="rs-empty" data-o="0"><h2 data-o="0">R</h2><section class="rs-empty" data-o="1"><h3 data-o="1">S</h3> </section></section>`,
+			`<p class="rs-empty" data-o="5"> </p><figure class="rs-img rs-empty" data-o="6">`,
+			`<li data-o="7">y</li><li class="rs-empty" data-o="8"> </li>`,
+			`<section data-o="9"><h2 data-o="9">U</h2>`},
 	}, {
 		name: "table: caption, header cells directly in the table make a row",
 		xml:  `<article><table><caption>Cap</caption><header>A</header><header>B</header><row><col>1</col><col>2</col></row></table></article>`,
@@ -400,6 +411,9 @@ var goldenCases = []struct {
 	{"2005", []effort.Span{{Start: 200, End: 400}, {Start: 1000, End: 1500}, {Start: 2758, End: 2763}}},
 	{"1105", []effort.Span{{Start: 60, End: 300}, {Start: 2100, End: 2400}}},
 	{"hostile", []effort.Span{{Start: 10, End: 25}, {Start: 96, End: 146}}},
+	// one in the infobox, one ending with the footnote mark, one in the
+	// hidden markup of a line
+	{"wikimarkup", []effort.Span{{Start: 51, End: 59}, {Start: 210, End: 223}, {Start: 256, End: 300}}},
 }
 
 // TestGolden guards against unintended changes to whole pages. The golden

@@ -8,10 +8,13 @@ import (
 	"testing"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/article/wikimarkup"
 )
 
 // TestBrowserWikipedia loads the page of every real article in the shared
@@ -31,7 +34,7 @@ import (
 // Screenshots of one English, one Chinese and one Korean article (top, a
 // table, the end) go to a temporary folder, logged.
 func TestBrowserWikipedia(t *testing.T) {
-	docs := wikipedia(t)
+	docs := append(wikipedia(t), australiaDoc(t))
 	s := newSession(t, "wikipedia", 5*time.Minute)
 	ctx, eval, shot := s.ctx, s.eval, s.shot
 	type page struct {
@@ -42,19 +45,43 @@ func TestBrowserWikipedia(t *testing.T) {
 	pages := map[string]*page{}
 	for _, d := range docs {
 		ps := NormalizePassages(bodyPassages(d.a), d.a.Len)
+		if d.a.ID == "australia" {
+			// in the lead and the history, not in the infobox
+			ps = nil
+			for _, w := range []string{"officially", "Dutch navigator", "Commonwealth was formed"} {
+				at := utf8.RuneCountInString(d.a.Text[:strings.Index(d.a.Text, w)])
+				ps = append(ps, effort.Span{Start: at, End: at + 30})
+			}
+		}
 		var b bytes.Buffer
 		opt := Options{StylesheetURL: "/render.css", ScriptURL: "/render.js", ResultsURL: "/search"}
 		if err := Page(&b, d.a, ps, opt); err != nil {
 			t.Fatal(err)
 		}
 		p := &page{body: b.Bytes(), ps: ps}
+		// the first character of each passage that is shown: not white
+		// space, not hidden markup
+		shown := make([]bool, d.a.Len)
+		for i := range shown {
+			shown[i] = true
+		}
+		for _, m := range wikimarkup.Find(d.a) {
+			if m.Kind == wikimarkup.Hide || m.Kind == wikimarkup.Replace {
+				for c := m.Start; c < m.End; c++ {
+					shown[c] = false
+				}
+			}
+		}
 		for _, q := range ps {
 			o := q.Start
 			for _, r := range d.a.Slice(q.Start, q.End) {
-				if !unicode.IsSpace(r) {
+				if !unicode.IsSpace(r) && shown[o] {
 					break
 				}
 				o++
+			}
+			if o == q.End {
+				o = -1 // nothing of it shown: its anchor is checked instead
 			}
 			p.text = append(p.text, o)
 		}
@@ -82,7 +109,7 @@ func TestBrowserWikipedia(t *testing.T) {
 		}
 		chromedp.Run(ctx, chromedp.Sleep(50*time.Millisecond))
 	}
-	shotsOf := map[string]string{"20976520": "en", "178952": "en-table", "11002": "ko", "133770": "zh"}
+	shotsOf := map[string]string{"20976520": "en", "178952": "en-table", "11002": "ko", "133770": "zh", "152967": "en-remnants", "australia": "en-infobox"}
 	scrollsInside := 0
 	for _, d := range docs {
 		id := d.a.ID
@@ -114,6 +141,23 @@ func TestBrowserWikipedia(t *testing.T) {
 		if lang, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.lang`)); err != nil || lang != d.a.Lang {
 			t.Errorf("%s: lang %q, want %q (%v)", id, lang, d.a.Lang, err)
 		}
+		// what a reader sees: no leftover markup, no arrows in a mark or a
+		// link, no empty shells, no squeezed column
+		if n := eval(`document.querySelectorAll("sup .rs-nav, a .rs-nav, sup .rs-pass, .rs-ref .rs-nav").length`); n > 0 {
+			t.Errorf("%s: %v arrows inside a footnote mark or a link", id, n)
+		}
+		if left, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(`+visibleText+`.match(/\|\s*thumb|thumb\s*\||\}\}|\{\{|''|&[a-z]+;|\]\]|(^|\n)\s*\|[^|\n]*=|(^|\n)[ \t]*\|[ \t]*(\n|$)|=[ \t]*\|[ \t]*(\n|$)/g) || []).join(" ‖ ")`)); err != nil || left != "" {
+			t.Errorf("%s: leftover markup shown: %s (%v)", id, left, err)
+		}
+		if empty, err := chromedp.Run(ctx, chromedp.Evaluate[string](emptyShells)); err != nil || empty != "" {
+			t.Errorf("%s: empty shells shown: %s (%v)", id, empty, err)
+		}
+		if narrow, err := chromedp.Run(ctx, chromedp.Evaluate[string](narrowCells)); err != nil || narrow != "" {
+			t.Errorf("%s: table columns too narrow: %s (%v)", id, narrow, err)
+		}
+		if id == "australia" {
+			checkInfobox(t, s)
+		}
 		name := shotsOf[id]
 		if name != "" && !strings.HasSuffix(name, "-table") {
 			shot(name + "-" + id + "-top")
@@ -128,6 +172,12 @@ func TestBrowserWikipedia(t *testing.T) {
 				link = fmt.Sprintf(`document.querySelectorAll(".rs-nav")[%d].querySelector('a[href="%s"]')`, k-1, href)
 			}
 			follow(link, href)
+			if p.text[k] < 0 {
+				if top := eval(fmt.Sprintf(`document.getElementById("p%d").getBoundingClientRect().top`, k+1)); top < 0 || top >= height {
+					t.Errorf("%s: after following %s, the anchor of passage %d (all hidden markup) is at %vpx, not in the viewport", id, href, k+1, top)
+				}
+				continue
+			}
 			top := eval(fmt.Sprintf(`(function(){var p=readsimLocate(%d); if (!p) return -1e9; var r=document.createRange(); r.setStart(p.node,p.index); r.setEnd(p.node,p.index+1); var b=r.getBoundingClientRect(); return b.height > 0 && b.bottom <= %d ? b.top : -1e9})()`, p.text[k], height))
 			if top < 0 || top >= height {
 				t.Errorf("%s: after following %s, the first character of passage %d (offset %d) is at %vpx, not in the viewport", id, href, k+1, p.text[k], top)
@@ -154,4 +204,105 @@ func TestBrowserWikipedia(t *testing.T) {
 		t.Errorf("no table is wider than the screen: the sideways scrolling inside a table box is not tested")
 	}
 	t.Logf("%d articles; %d tables wider than the screen scroll inside their box", len(docs), scrollsInside)
+}
+
+// visibleText is a JavaScript expression: the text of the article a reader
+// sees (text nodes inside .rs-doc that the browser shows, outside math and
+// the page's own words), one string.
+const visibleText = `(function(){var w=document.createTreeWalker(document.querySelector(".rs-doc"), NodeFilter.SHOW_TEXT), out=[], n;
+while ((n=w.nextNode())) { var e=n.parentElement; if (e.closest(".rs-math, .rs-ui") || !e.checkVisibility()) continue; out.push(n.data) }
+return out.join("")})()`
+
+// emptyShells is a JavaScript expression: a description of the shells
+// shown with nothing in them (a heading with no text under it in its
+// section, unless a passage is in it, a figure with no caption text, an empty list item), "" when
+// none.
+const emptyShells = `(function(){
+function shown(root, skip){var w=document.createTreeWalker(root, NodeFilter.SHOW_TEXT), n, s="";
+while ((n=w.nextNode())) { var e=n.parentElement; if ((skip && skip.contains(n)) || e.closest(".rs-ui") || !e.checkVisibility()) continue; s+=n.data }
+return s.trim()}
+var bad=[];
+document.querySelectorAll(".rs-body section").forEach(function(sec){
+  var h=sec.querySelector(":scope > :is(h2,h3,h4,h5,h6,.rs-h)");
+  if (h && h.checkVisibility() && !sec.querySelector("mark, .rs-pass") && shown(sec, h)=="") bad.push("heading "+JSON.stringify(h.textContent.trim()))});
+document.querySelectorAll(".rs-img").forEach(function(f){ if (f.checkVisibility() && shown(f)=="") bad.push("figure at "+f.dataset.o)});
+document.querySelectorAll(".rs-doc li").forEach(function(li){ if (li.checkVisibility() && shown(li)=="") bad.push("list item at "+li.dataset.o)});
+return bad.slice(0,5).join("; ")})()`
+
+// narrowCells is a JavaScript expression: the table cells shown narrower
+// than 3em (45 px at the tables' 15 px) or, holding more than 24
+// characters, narrower than 9em; "" when none.
+const narrowCells = `(function(){var bad=[];
+document.querySelectorAll(".rs-table td, .rs-table th").forEach(function(c){ if (!c.checkVisibility()) return;
+  var w=c.getBoundingClientRect().width, n=c.textContent.trim().length;
+  if (w < 45 || n > 24 && w < 135) bad.push(JSON.stringify(c.textContent.trim().slice(0,20))+" "+Math.round(w)+"px")});
+return bad.slice(0,5).join("; ")})()`
+
+// australiaDoc is an article with the infobox markup of the held-out
+// Australia article (the collection keeps a template as its name and its
+// parameters, each an element named after the parameter), written by hand
+// from the issue's description.
+func australiaDoc(t *testing.T) wikiDoc {
+	t.Helper()
+	raw := `<article xmlns:xlink="http://www.w3.org/1999/xlink"><header><title>Australia</title><id>4689264</id><revision><id>1</id><timestamp>2010-01-01T00:00:00Z</timestamp><contributor><username>X</username><id>1</id></contributor></revision><categories><category>:Countries</category></categories></header><bdy>
+<template><name>Infobox Country</name><parameters>
+<conventional_long_name>Commonwealth of Australia</conventional_long_name>
+<common_name>Australia</common_name>
+<image_flag>Flag of Australia.svg</image_flag>
+<capital>Canberra</capital>
+<largest_city>Sydney</largest_city>
+<official_languages>None (English de facto)</official_languages>
+<government_type>Federal parliamentary democracy and constitutional monarchy</government_type>
+<sovereignty_type>Independence</sovereignty_type>
+<established_event1>Constitution</established_event1>
+<established_date1>1 January 1901</established_date1>
+<area_km2>7617930</area_km2>
+<area_rank>6th</area_rank>
+<population_estimate>22,328,632</population_estimate>
+<currency>Australian dollar</currency>
+<time_zone></time_zone>
+<calling_code>61</calling_code>
+</parameters></template>
+<p>
+Image:Australian Coat of Arms.png|thumb|right|200px|The ''coat of arms'' of Australia]]
+<b>Australia</b>, officially the Commonwealth of Australia, is a country in the Southern Hemisphere comprising the mainland of the world's smallest continent, the island of Tasmania, and numerous smaller islands.</p>
+<sec><st>History</st>
+<p>Human habitation of Australia is estimated to have begun between 42,000 and 48,000 years ago. The Dutch navigator Willem Janszoon sighted the coast in 1606; Kimchi &amp;gt; History.</p>
+<p>The Commonwealth was formed on 1 January 1901 and the colonies became its states.</p></sec>
+<sec><st>References</st>
+</sec>
+</bdy></article>`
+	a, err := article.Parse(strings.NewReader(raw), "australia")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.ID = "australia"
+	return wikiDoc{lang: "en", a: a, raw: raw}
+}
+
+// checkInfobox checks the infobox of australiaDoc on the page loaded: a
+// folded box right after the About block, before the lead; opened, one
+// row per parameter with a value, labelled by the parameter's name with
+// spaces for underscores; the empty parameter not shown; the lead's text
+// does not start in it.
+func checkInfobox(t *testing.T, s *session) {
+	t.Helper()
+	ctx := s.ctx
+	if s.eval(`(function(){var d=document.querySelector("details.rs-tpl"), a=document.querySelector(".rs-about"); return d && !d.open && a.getBoundingClientRect().bottom <= d.getBoundingClientRect().top && d.getBoundingClientRect().bottom <= document.querySelector(".rs-body p").getBoundingClientRect().top ? 1 : 0})()`) != 1 {
+		t.Errorf("australia: the infobox is not a folded box between the About block and the lead")
+	}
+	if h := s.eval(`document.querySelector("details.rs-tpl").getBoundingClientRect().height`); h > 60 {
+		t.Errorf("australia: the folded infobox is %vpx tall", h)
+	}
+	s.eval(`(function(){document.querySelector("details.rs-tpl").open=true; return 0})()`)
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("details.rs-tpl tr")).filter(function(r){return r.checkVisibility()}).map(function(r){return r.cells[0].textContent+"="+r.cells[1].textContent}).join("|")`))
+	want := "conventional long name=Commonwealth of Australia|common name=Australia|image flag=Flag of Australia.svg|capital=Canberra|largest city=Sydney|official languages=None (English de facto)|government type=Federal parliamentary democracy and constitutional monarchy|sovereignty type=Independence|established event1=Constitution|established date1=1 January 1901|area km2=7617930|area rank=6th|population estimate=22,328,632|currency=Australian dollar|calling code=61"
+	if err != nil || rows != want {
+		t.Errorf("australia: infobox rows\n%s\nwant\n%s (%v)", rows, want, err)
+	}
+	if bad := s.eval(`Array.from(document.querySelectorAll("details.rs-tpl tr")).filter(function(r){return r.checkVisibility() && (r.cells[0].getBoundingClientRect().width < 60 || r.cells[1].getBoundingClientRect().right > 360)}).length`); bad > 0 {
+		t.Errorf("australia: %v infobox rows with a squeezed label or out of the screen", bad)
+	}
+	s.shot("en-infobox-australia-open")
+	s.eval(`(function(){document.querySelector("details.rs-tpl").open=false; return 0})()`)
 }

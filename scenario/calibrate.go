@@ -22,6 +22,69 @@ type CalibrateOptions struct {
 	Seed      uint64
 	// NR is the effort's NR (0: 5).
 	NR int
+	// Warn receives warnings (nil: none): the visits left out.
+	Warn func(string)
+}
+
+// ImplausibleFactor: a screen is implausible when it shows more than this
+// many times the characters of any other screen of the same reading (a
+// single read covering a whole 4,621-character article among screens of
+// 600): a recorder gone wrong, or a page zoomed out to nothing. Such a
+// visit is flagged in the figures and left out of calibration. A reading
+// needs at least three screens to tell.
+const ImplausibleFactor = 2
+
+// ImplausibleScreens returns, per article of rd, the size of its largest
+// screen when that screen is implausible (ImplausibleFactor); articles
+// without one are absent.
+func ImplausibleScreens(rd *Reading) map[*ReadArticle]int {
+	type sized struct {
+		a    *ReadArticle
+		size int
+	}
+	var screens []sized
+	for _, t := range rd.Topics {
+		for _, a := range t.Articles {
+			for i, v := range a.Views {
+				if i == 0 || !sameScreen(a.Views[i-1], v) {
+					screens = append(screens, sized{a: a})
+				}
+				screens[len(screens)-1].size += v.To - v.From
+			}
+		}
+	}
+	if len(screens) < 3 {
+		return nil
+	}
+	// the largest and second-largest sizes
+	first, second := -1, 0
+	for i, sc := range screens {
+		if first < 0 || sc.size > screens[first].size {
+			if first >= 0 {
+				second = max(second, screens[first].size)
+			}
+			first = i
+		} else {
+			second = max(second, sc.size)
+		}
+	}
+	big := screens[first]
+	if big.size <= ImplausibleFactor*second {
+		return nil
+	}
+	return map[*ReadArticle]int{big.a: big.size}
+}
+
+// lastVisited is the article of t seen last (its latest read), or nil.
+func lastVisited(t *ReadTopic) *ReadArticle {
+	var last *ReadArticle
+	var at int64 = -1
+	for _, a := range t.Articles {
+		if n := len(a.Views); n > 0 && a.Views[n-1].T >= at {
+			last, at = a, a.Views[n-1].T
+		}
+	}
+	return last
 }
 
 // Calibration is the simulated reader that best explains recorded readings.
@@ -36,12 +99,17 @@ type CalibrateOptions struct {
 // that showed new text, and U those including it, x lies in (L, U]. A
 // visit that may have ended for another reason only says x > L
 // (right-censored): the article's last visit in a topic whose `done` says
-// "found"; a last screen that showed no new non-relevant text (the reader
-// moved on after reading relevant text: no tolerance was reached there);
-// a last screen that reached the article's end or left no non-relevant
-// character unread. A trace of readsim replay says where its reader
-// stopped and why: its last read ends at the stop, so a stop with reason
-// "t2i" gives x = U exactly and "end" x ≥ U.
+// "found"; a visit in which the participant saw the article's last visible
+// character (the recording's stop says reason "end": the study page writes
+// it when a screen reached the end of the last text drawn, since what
+// follows it, trailing newlines or a folded block, is never on screen); a
+// last screen that showed no new non-relevant text (the reader moved on
+// after reading relevant text: no tolerance was reached there); a last
+// screen that reached the article's length or left no non-relevant
+// character unread. A trace of readsim replay (no times) says where its
+// reader stopped and why: its last read ends at the stop, so a stop with
+// reason "t2i" gives x = U exactly and "end" (it read every character) x ≥
+// U. docs/study.md states the rule.
 //
 // The tolerance's distribution is the nonparametric maximum-likelihood
 // estimate over these intervals (Turnbull 1976: masses on the innermost
@@ -55,7 +123,9 @@ type Calibration struct {
 	T2I, T2ILow, T2IHigh float64
 	// T2IBounded is false when the median lies past every visit that
 	// stopped (most visits were right-censored): the tolerance is then
-	// more than T2I.
+	// more than T2I (a bound, not an estimate), T2ILow the first character
+	// of the 95% interval and T2IHigh +Inf. T2IHigh is +Inf too when the
+	// median is bounded but too many resamples' are not.
 	T2IBounded bool
 	// Screen is the characters on screen at once: the median size of the
 	// full screens (the read events at one time; without times, each read
@@ -72,8 +142,10 @@ type Calibration struct {
 	Agreement map[string]float64
 	// Visits counts the article visits used (judged articles with text
 	// read); Censored those right-censored (x > L: found, read to the end,
-	// or left after relevant text); Exact those of a replay's t2i stop.
-	Visits, Censored, Exact int
+	// left after relevant text, or the last of an abandoned topic); Exact
+	// those of a replay's t2i stop. Implausible counts the visits left out
+	// for an implausible screen (ImplausibleScreens).
+	Visits, Censored, Exact, Implausible int
 	// Topics compares, per reading and topic, the recorded AgP\Read with the
 	// fitted reader's AgP\T2Ip(T2I) over the same articles in the same order;
 	// RMSE and Correlation (Pearson) summarise them.
@@ -160,16 +232,21 @@ func tolerance(a *ReadArticle, scs []screen, length int, rel effort.Spans) (iv i
 	if last >= 0 {
 		before -= scs[last].nonrel
 	}
-	switch a.Stop {
-	case "t2i":
+	recorded := len(a.Views) > 0 && a.Views[0].T >= 0
+	switch {
+	case recorded:
+	case a.Stop == "t2i":
 		if total > 0 {
 			return interval{total - 1, total}, true, false
 		}
-	case "end":
+	case a.Stop == "end":
 		return interval{max(total-1, 0), unbounded}, false, true
 	}
+	// a recording's stop "end": the participant saw the article's last
+	// visible character (what follows it is never drawn)
+	sawEnd := recorded && a.Stop == "end"
 	unreadNonrel := length - rel.Clip(0, length).Len() - total
-	if last < 0 || a.Found || scs[last].nonrel == 0 || scs[last].end >= length || unreadNonrel <= 0 {
+	if last < 0 || a.Found || sawEnd || scs[last].nonrel == 0 || scs[last].end >= length || unreadNonrel <= 0 {
 		return interval{before, unbounded}, false, true
 	}
 	return interval{before, total}, false, false
@@ -195,12 +272,28 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 	var visits []visit
 	var full, all []int
 	for _, rd := range readings {
+		odd := ImplausibleScreens(rd)
+		for a, size := range odd {
+			c.Implausible++
+			if opt.Warn != nil {
+				opt.Warn(fmt.Sprintf("%s: warning: article %s (line %d) shows %d characters on one screen, more than %d times any other screen of the reading: the visit is left out of calibration", rd.File, a.Doc, a.Line, size, ImplausibleFactor))
+			}
+		}
 		for _, t := range rd.Topics {
 			j := q.Topics[t.ID]
 			if j == nil {
 				continue
 			}
+			// a recorded topic without its done event was abandoned: its
+			// last visit ended for a reason the recording does not give
+			var abandoned *ReadArticle
+			if t.Start >= 0 && t.Outcome == "" {
+				abandoned = lastVisited(t)
+			}
 			for _, a := range t.Articles {
+				if odd[a] > 0 {
+					continue
+				}
 				jd := j.Docs[a.Doc]
 				var rel effort.Spans
 				length := a.Length
@@ -222,6 +315,9 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 				v := visit{order: a.Order, read: a.Read().Clip(0, jd.Length), shown: a.Shown.Clip(0, jd.Length), rel: jd.Rel, length: jd.Length}
 				var exact, censored bool
 				v.tol, exact, censored = tolerance(a, scs, jd.Length, jd.Rel)
+				if a == abandoned && !censored {
+					v.tol, exact, censored = interval{v.tol.Lo, unbounded}, false, true
+				}
 				if exact {
 					c.Exact++
 				}
@@ -680,7 +776,8 @@ func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 			Simulated jsonFloat `json:"simulated_AgP_T2Ip"`
 		}
 		out := struct {
-			T2I           float64            `json:"t2i"`
+			T2I           jsonFloat          `json:"t2i"`
+			T2IMoreThan   jsonFloat          `json:"t2i_more_than"`
 			T2ILow        float64            `json:"t2i_low"`
 			T2IHigh       jsonFloat          `json:"t2i_high"`
 			T2IBounded    bool               `json:"t2i_observed"`
@@ -691,11 +788,16 @@ func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 			Visits        int                `json:"visits"`
 			Censored      int                `json:"censored"`
 			Exact         int                `json:"exact"`
+			Implausible   int                `json:"implausible"`
 			RMSE          jsonFloat          `json:"rmse"`
 			Corr          jsonFloat          `json:"correlation"`
 			Topics        []topic            `json:"topics"`
-		}{c.T2I, c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact,
+		}{jsonFloat(c.T2I), jsonFloat(math.NaN()), c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact, c.Implausible,
 			jsonFloat(c.RMSE), jsonFloat(c.Correlation), []topic{}}
+		if !c.T2IBounded {
+			// "reads everything": a bound, never a finite estimate
+			out.T2I, out.T2IMoreThan, out.T2IHigh = jsonFloat(math.NaN()), jsonFloat(c.T2I), jsonFloat(math.Inf(1))
+		}
 		for _, t := range c.Topics {
 			out.Topics = append(out.Topics, topic{t.Reading, t.Topic, jsonFloat(t.Recorded), jsonFloat(t.Simulated)})
 		}
@@ -704,9 +806,14 @@ func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 		return enc.Encode(out)
 	}
 	var b strings.Builder
-	t2i := fmt.Sprintf("%.0f characters (95%% interval %.0f–%.0f)", c.T2I, c.T2ILow, c.T2IHigh)
-	if !c.T2IBounded {
-		t2i = fmt.Sprintf("more than %.0f characters (most visits ended before the tolerance: found, read to the end, or left after relevant text)", c.T2I)
+	var t2i string
+	switch {
+	case !c.T2IBounded:
+		t2i = fmt.Sprintf("more than %.0f characters (95%% interval: more than %.0f; most visits ended before the tolerance: found, read to the end, or left after relevant text)", c.T2I, c.T2ILow-1)
+	case math.IsInf(c.T2IHigh, 1):
+		t2i = fmt.Sprintf("%.0f characters (95%% interval: more than %.0f, no upper bound: many visits ended before the tolerance)", c.T2I, c.T2ILow-1)
+	default:
+		t2i = fmt.Sprintf("%.0f characters (95%% interval %.0f–%.0f)", c.T2I, c.T2ILow, c.T2IHigh)
 	}
 	scr := fmt.Sprintf("%d characters", c.Screen)
 	if !c.ScreenBounded {
@@ -715,6 +822,9 @@ func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 	visits := fmt.Sprintf("%d (%d right-censored", c.Visits, c.Censored)
 	if c.Exact > 0 {
 		visits += fmt.Sprintf(", %d exact", c.Exact)
+	}
+	if c.Implausible > 0 {
+		visits += fmt.Sprintf("; %d left out for an implausible screen", c.Implausible)
 	}
 	visits += ")"
 	var orders []string

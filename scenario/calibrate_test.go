@@ -266,6 +266,9 @@ func TestTurnbullMedian(t *testing.T) {
 //   - [0,150) then [200,400), only relevant text: x > 150.
 //   - down to [600,1000), the article's end: x > 400.
 //   - b read whole ([0,100)): nothing non-relevant to reach: x > 0.
+//   - two screens, the recording's stop saying "end" (the participant saw
+//     the last character drawn, 600: what follows is never on screen):
+//     x > 200, whether or not they went back up.
 //   - readsim replay's stop "t2i" after [0,250): x = 200 exactly; "end":
 //     x ≥ 200.
 func TestVisitTolerance(t *testing.T) {
@@ -285,6 +288,8 @@ func TestVisitTolerance(t *testing.T) {
 		{"relevant last", "a 0-150@1 200-400@2", interval{150, inf}},
 		{"to the end", "a 0-300@1 300-600@2 600-1000@3", interval{400, inf}},
 		{"all relevant", "b 0-100@1", interval{0, inf}},
+		{"saw the last visible character", "a 0-300@1 300-600@2 end", interval{200, inf}},
+		{"saw it, then back up", "a 0-300@1 300-600@2 0-300@3 end", interval{200, inf}},
 		{"replay t2i", "a 0-250 t2i", interval{199, 200}},
 		{"replay end", "a 0-250 end", interval{199, inf}},
 	} {
@@ -376,4 +381,64 @@ func mixedReadings(tb testing.TB, q *inex.Qrels, run *inex.Run, s int) []*Readin
 		rds = append(rds, rd)
 	}
 	return rds
+}
+
+// A participant who read every article to its end: one visit, two screens
+// of 200 non-relevant characters each, the stop saying "end". The tolerance
+// is more than 200 (the second screen may have been read or not): the
+// NPMLE's only cell is (200, ∞), every resample's too, so the 95% interval
+// starts at 201 and has no end; no finite estimate is written anywhere.
+func TestCalibrateReadsEverything(t *testing.T) {
+	q, err := inex.ReadQrels("q", strings.NewReader("1 Q0 a 200 1000 200 200:200\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"ev":"topic","topic":"1","seq":1,"t":0}
+{"ev":"open","topic":"1","doc":"a","seq":2,"t":1,"len":1000}
+{"ev":"read","topic":"1","doc":"a","seq":3,"t":2,"from":0,"to":300}
+{"ev":"read","topic":"1","doc":"a","seq":4,"t":3,"from":300,"to":600}
+{"ev":"stop","topic":"1","doc":"a","seq":5,"t":4,"reason":"end"}
+`
+	rd, err := ReadReading("r", strings.NewReader(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Calibrate(q, []*Reading{rd}, CalibrateOptions{Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.T2IBounded || c.T2I != 200 || c.T2ILow != 201 || !math.IsInf(c.T2IHigh, 1) || c.Censored != 1 {
+		t.Errorf("T2I %v [%v, %v] observed %v, %d censored; want more than 200, [201, +Inf), 1 censored", c.T2I, c.T2ILow, c.T2IHigh, c.T2IBounded, c.Censored)
+	}
+	var js bytes.Buffer
+	if err := c.Write(&js, FormatJSON, 3); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"t2i": null`, `"t2i_more_than": 200`, `"t2i_low": 201`, `"t2i_high": null`, `"t2i_observed": false`} {
+		if !strings.Contains(js.String(), want) {
+			t.Errorf("JSON lacks %s:\n%s", want, js.String())
+		}
+	}
+}
+
+// The tolerance's line in calibrate's table: a bounded estimate with its
+// interval, one whose interval has no end, and a bound ("more than"); never
+// "+Inf" or "Inf".
+func TestCalibrationWording(t *testing.T) {
+	for _, tc := range []struct {
+		c    Calibration
+		want string
+	}{
+		{Calibration{T2I: 2500, T2ILow: 2272, T2IHigh: 3145, T2IBounded: true}, "2500 characters (95% interval 2272–3145)"},
+		{Calibration{T2I: 75, T2ILow: 1, T2IHigh: math.Inf(1), T2IBounded: true}, "75 characters (95% interval: more than 0, no upper bound"},
+		{Calibration{T2I: 1202, T2ILow: 438, T2IHigh: math.Inf(1)}, "more than 1202 characters (95% interval: more than 437;"},
+	} {
+		var b bytes.Buffer
+		if err := tc.c.Write(&b, FormatTable, 3); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) || strings.Contains(b.String(), "Inf") {
+			t.Errorf("%+v: want %q, no Inf:\n%s", tc.c, tc.want, b.String())
+		}
+	}
 }

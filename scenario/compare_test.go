@@ -146,12 +146,13 @@ func TestFindReading(t *testing.T) {
 
 // Compare with the document baseline evaluates the first run twice; what
 // it warns of that run (here: two articles of one score, which trec_eval
-// ranks by descending id, the run's lines by ascending) is said once.
+// ranks by descending id, the run's lines by ascending: AP and gR see two
+// rankings) is said once.
 func TestCompareWarnsOnce(t *testing.T) {
 	q := readQrels(t, "q", "1 Q0 a 10 100 0 0:10\n1 Q0 b 0 100 0\n")
 	r := mustRun(t, "1 Q0 a 1 1.0 r 0 10\n1 Q0 b 2 1.0 r 0 10\n")
 	var warnings []string
-	opt := CompareOptions{Eval: EvalOptions{Measures: mustMeasures(t, "AP"), Warn: func(s string) { warnings = append(warnings, s) }}, DocBaseline: true, Baseline: -1, Permutations: 10}
+	opt := CompareOptions{Eval: EvalOptions{Measures: mustMeasures(t, "AP", "gR[1]"), Warn: func(s string) { warnings = append(warnings, s) }}, DocBaseline: true, Baseline: -1, Permutations: 10}
 	if _, err := Compare(q, []*inex.Run{r}, opt); err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,9 @@
 //     encoding/json) for every command, and the catalogue of measures
 //     (WriteCatalogue);
 //   - runs made from the index's hits (MakeRun) and judgments made from
-//     highlighted quotes (Assess);
-//   - WriteFileAtomic, the one way readsim writes an output file.
+//     highlighted quotes (Assess).
 //
-// It imports effort, index/article, index (MakeRun) and scenario/inex;
+// It imports effort, index/article, index (MakeRun), scenario/inex and
+// internal/durable (its charts are written as every output file is);
 // nothing below it imports it.
 package scenario

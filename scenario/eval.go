@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -51,13 +52,29 @@ type Evaluation struct {
 // EvaluateReadings scores recorded readings against q (EvaluateReading,
 // readsim eval --readings), in the order given, and names apart the ones
 // that share an id (NameApart, warning with opt.Warn).
+//
+// A reading whose every judged topic was abandoned (ErrAllAbandoned: a
+// participant who left before finishing a topic, or is still reading) is
+// passed over with a warning when other readings are given, so that one
+// unfinished participant does not stop the scoring of a study; alone, it is
+// an error.
 func EvaluateReadings(q *inex.Qrels, rds []*Reading, opt EvalOptions) ([]*Evaluation, error) {
-	evs := make([]*Evaluation, len(rds))
-	for i, rd := range rds {
-		var err error
-		if evs[i], err = EvaluateReading(q, rd, opt); err != nil {
+	evs := make([]*Evaluation, 0, len(rds))
+	for _, rd := range rds {
+		ev, err := EvaluateReading(q, rd, opt)
+		if err != nil {
+			if len(rds) > 1 && errors.Is(err, ErrAllAbandoned) {
+				if opt.Warn != nil {
+					opt.Warn(fmt.Sprintf("%s: warning: every judged topic was abandoned (no done event): the reading is not scored", rd.File))
+				}
+				continue
+			}
 			return nil, err
 		}
+		evs = append(evs, ev)
+	}
+	if len(evs) == 0 && len(rds) > 0 {
+		return nil, &inex.Error{File: rds[0].File, Err: ErrAllAbandoned}
 	}
 	NameApart(evs, opt.Warn)
 	return evs, nil
@@ -143,6 +160,14 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 	allTopics := opt.AllTopics
 	for _, m := range opt.Measures {
 		allTopics = allTopics || m.AllTopics()
+	}
+	if run.OrderWarning != "" && opt.Warn != nil {
+		for _, m := range opt.Measures {
+			if m.RanksByLine() {
+				opt.Warn(run.OrderWarning)
+				break
+			}
+		}
 	}
 	byID, err := evalTopics(q, run, opt, allTopics)
 	if err != nil {
@@ -263,10 +288,13 @@ func scoreTopics(q *inex.Qrels, file string, byID map[string]*inex.RunTopic, top
 	errs := make([]error, len(topics))
 	clipped := make([]clipCount, len(topics))
 	reordered := make([]bool, len(topics)) // trec_eval ranks the topic's articles otherwise
-	byScore := false
+	// The two rankings differ only for a run asked both kinds of measure.
+	byScore, byLine := false, false
 	for _, m := range opt.Measures {
 		byScore = byScore || m.RanksByScore()
+		byLine = byLine || m.RanksByLine()
 	}
+	byScore = byScore && byLine
 	if workers < 1 {
 		workers = 1
 	}
@@ -348,12 +376,18 @@ type inputNeeds struct {
 	// ranked: the run has a rank column (else a result's rank is its
 	// position in its topic).
 	passages, lengths, ranked bool
+	// levels: some measure needs the topic's judgments by grade
+	// (effort.TopicInput.Levels: the trec_eval measures of ListTrec).
+	levels bool
 }
 
 // needsOf returns what the measures ms need of run against q, with the
 // --group and --merge-overlaps options.
 func needsOf(ms []effort.Measure, q *inex.Qrels, run *inex.Run, group, merge bool) inputNeeds {
 	n := inputNeeds{merge: merge, lengths: q.Lengths(), ranked: run.Ranked}
+	for _, m := range ms {
+		n.levels = n.levels || m.List == effort.ListTrec
+	}
 	strict := false
 	for _, m := range ms {
 		switch {
@@ -394,6 +428,17 @@ func firstFull(run *inex.Run) int {
 func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, file string, n inputNeeds, cl *clipCount) ([]inex.RankedArticle, error) {
 	in.Trel, in.TrelChars, in.Ideal = j.Trel, j.RelChars, j.Ideal
 	in.GoldPassages, in.Aspects = j.GoldPassages, j.Aspects
+	in.Levels = in.Levels[:0]
+	if n.levels {
+		for _, d := range j.Docs {
+			if d.Grade >= 0 && !d.Unjudged {
+				for len(in.Levels) <= d.Grade {
+					in.Levels = append(in.Levels, 0)
+				}
+				in.Levels[d.Grade]++
+			}
+		}
+	}
 	in.Docs, in.Passages, in.Ranked, in.RunDocs = in.Docs[:0], in.Passages[:0], in.Ranked[:0], 0
 	in.Scored = true // a run's articles have its scores (a FOL article: its first line's)
 	if t == nil {
@@ -413,7 +458,7 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 	for _, d := range docs {
 		rd := effort.RankedDoc{Ret: d.Ret, Full: d.Full, Entry: d.Entry, ID: d.Article, Score: d.Score}
 		if jd := j.Docs[d.Article]; jd != nil {
-			rd.Judged, rd.L, rd.Rel, rd.Grade = true, jd.Length, jd.Rel, jd.Grade
+			rd.Judged, rd.L, rd.Rel, rd.Grade, rd.Unjudged = true, jd.Length, jd.Rel, jd.Grade, jd.Unjudged
 			if k := len(rd.Ret); n.lengths && k > 0 && rd.Ret[k-1].End > jd.Length {
 				clipped = true
 				rd.Ret = rd.Ret.Clip(0, jd.Length)

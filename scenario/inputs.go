@@ -31,7 +31,7 @@ func CheckInputs(paths []string) error {
 // names the same file: a hard link, a symbolic link to it, the same path
 // written otherwise), which writing it would overwrite before, or while,
 // they are read. A symbolic link at out is replaced, never followed
-// (WriteFileAtomic), so it may point to an input. "" and "-" (standard
+// (durable.Write), so it may point to an input. "" and "-" (standard
 // output) are never inputs. The error is an *inex.Error (bad input).
 func CheckOutput(out string, inputs ...string) error {
 	if out == "" || out == inex.Stdin {

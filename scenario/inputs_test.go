@@ -123,19 +123,28 @@ func TestEvalWarnings(t *testing.T) {
 			[]string{"r: warning: 1 judged topic(s) are not in the run and score 0 in `all` (-c): 3"}, nil},
 		{"topics 2 and 3 missing", "1 Q0 a 1 2 r\n", "RR", false,
 			[]string{"2 judged topic(s) are not in the run", ": 2, 3"}, nil},
-		{"tied scores in topic 1", "1 Q0 a 1 1 r\n1 Q0 b 2 1 r\n2 Q0 a 1 1 r\n3 Q0 a 1 1 r\n", "map", false,
+		// tied scores: AP ranks by score, gR by line, and the two differ
+		{"tied scores in topic 1", "1 Q0 a 1 1 r\n1 Q0 b 2 1 r\n2 Q0 a 1 1 r\n3 Q0 a 1 1 r\n", "map gR[5]", false,
 			[]string{"r: warning: in 1 topic(s) the articles' scores do not fall strictly down the run's lines", "rankings differ there: 1"}, []string{"judged topic"}},
+		// the same run asked TREC measures only: one ranking, nothing to say
+		// (issue 28: no word of INEX line order unless an INEX measure is asked)
+		{"tied scores, TREC measures only", "1 Q0 a 1 1 r\n1 Q0 b 2 1 r\n2 Q0 a 1 1 r\n3 Q0 a 1 1 r\n", "map P_10 ndcg recip_rank", false, nil, []string{"warning"}},
 		// a tie that trec_eval breaks in line order (b before a): one ranking
-		{"tie in id order", "1 Q0 b 1 1 r\n1 Q0 a 2 1 r\n2 Q0 a 1 1 r\n3 Q0 a 1 1 r\n", "map", false, nil, []string{"warning"}},
-		{"rising scores in topics 1 and 2", "1 Q0 a 1 1 r\n1 Q0 b 2 2 r\n2 Q0 a 1 1 r\n2 Q0 b 2 5 r\n3 Q0 a 1 1 r\n", "P_10", false,
+		{"tie in id order", "1 Q0 b 1 1 r\n1 Q0 a 2 1 r\n2 Q0 a 1 1 r\n3 Q0 a 1 1 r\n", "map gR[5]", false, nil, []string{"warning"}},
+		{"rising scores in topics 1 and 2", "1 Q0 a 1 1 r\n1 Q0 b 2 2 r\n2 Q0 a 1 1 r\n2 Q0 b 2 5 r\n3 Q0 a 1 1 r\n", "P_10 gR[5]", false,
 			[]string{"in 2 topic(s)", "differ there: 1, 2"}, nil},
 		// no measure ranks by score: nothing to say
 		{"tied scores, counts only", "1 Q0 a 1 1 r\n1 Q0 b 2 1 r\n2 Q0 a 1 1 r\n3 Q0 a 1 1 r\n", "num_ret", false, nil, []string{"warning"}},
+		// a TREC run whose rank column disagrees with its lines: the reader's
+		// warning is given only when a measure ranks by line order
+		{"rank disagrees, map", "1 Q0 a 2 2 r\n1 Q0 b 1 1 r\n2 Q0 a 1 1 r\n3 Q0 a 1 1 r\n", "map", false, nil, []string{"warning"}},
+		{"rank disagrees, AgP", "1 Q0 a 2 2 r\n1 Q0 b 1 1 r\n2 Q0 a 1 1 r\n3 Q0 a 1 1 r\n", "map gR[5]", false,
+			[]string{"r:2: warning: rank or rsv disagrees with the line order"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := mustRun(t, tc.run)
 			var warns []string
-			ms := mustMeasures(t, tc.measures)
+			ms := mustMeasures(t, strings.Fields(tc.measures)...)
 			if _, err := Evaluate(q, run, EvalOptions{Measures: ms, AllTopics: tc.allTopics, Warn: func(s string) { warns = append(warns, s) }}, 1); err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/internal/durable"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
@@ -356,7 +357,7 @@ func WriteCharts(dir string, charts map[string]*Chart) ([]string, error) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := WriteFileAtomic(filepath.Join(dir, n), func(f *os.File) error { return charts[n].WriteSVG(f) }); err != nil {
+		if err := durable.Write(filepath.Join(dir, n), 0o644, func(f *os.File) error { return charts[n].WriteSVG(f) }); err != nil {
 			return nil, err
 		}
 	}

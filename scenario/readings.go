@@ -96,7 +96,8 @@ type ReadArticle struct {
 	Views []View
 	// Stop is the reason of the article's last stop event: readsim
 	// replay's "t2i" (the reader stopped right after the last character
-	// read) or "end"; "" in a recording.
+	// read) or "end" (it read to the end); in a recording "end" (the
+	// participant saw the article's last visible character) or "".
 	Stop string
 	// Found tells that the topic's `done` said "found" while this was the
 	// article last opened: the reader left it satisfied, not weary.
@@ -155,7 +156,27 @@ func OpenReading(path string) (*Reading, error) {
 		defer f.Close()
 		r = f
 	}
-	return ReadReading(path, r)
+	rd, err := ReadReading(path, r)
+	if err != nil && path != inex.Stdin {
+		err = tornLine(path, err)
+	}
+	return rd, err
+}
+
+// tornLine names a torn last line: when the error is at the file's last
+// line and that line has no newline (a batch of the study cut short by a
+// crash), the error says so and how to repair it, instead of the JSON
+// decoder's "unexpected EOF".
+func tornLine(path string, err error) error {
+	var ie *inex.Error
+	if !errors.As(err, &ie) || ie.Line == 0 {
+		return err
+	}
+	b, rerr := os.ReadFile(path)
+	if rerr != nil || len(b) == 0 || b[len(b)-1] == '\n' || bytes.Count(b, []byte{'\n'})+1 != ie.Line {
+		return err
+	}
+	return &inex.Error{File: path, Line: ie.Line, Err: errors.New("the last line is torn (cut short without its newline: a batch interrupted by a crash); readsim study repair DIR cuts it, readsim study export leaves it out")}
 }
 
 // OpenReadings opens every file of paths with OpenReading, in order; the
@@ -419,12 +440,20 @@ func (a *ReadArticle) add(s effort.Span, t int64, scr, line int) {
 // Read returns the characters read (their union).
 func (a *ReadArticle) Read() effort.Spans { return a.seen }
 
+// ErrAllAbandoned is EvaluateReading's error (wrapped in an *inex.Error
+// naming the file) for a reading whose every judged topic was abandoned: a
+// participant who left, or is still reading, before any done event.
+// EvaluateReadings passes over such a reading when others remain.
+var ErrAllAbandoned = errors.New("every judged topic of the reading was abandoned (no done event): nothing to score")
+
 // EvaluateReading scores a reading against q with the measures of opt (the
 // evaluator of readsim eval): each topic's articles in the order first
 // opened are the ranked list; an article's reading order is the order its
 // characters were first on screen; the passages shown are its retrieved
-// text. Topics read but not judged are left out (with a warning); with
-// opt.AllTopics, judged topics not read score 0.
+// text. Topics read but not judged are left out (with a warning), and so
+// are abandoned ones (ReadTopic.Abandoned: a topic left unfinished is not
+// scored as a finished one); with opt.AllTopics, judged topics not read
+// (or abandoned) score 0.
 func EvaluateReading(q *inex.Qrels, rd *Reading, opt EvalOptions) (*Evaluation, error) {
 	if err := CheckMeasures(opt.Measures, UseReadings, q); err != nil {
 		return nil, err
@@ -433,15 +462,26 @@ func EvaluateReading(q *inex.Qrels, rd *Reading, opt EvalOptions) (*Evaluation, 
 		return nil, err
 	}
 	byID := map[string]*ReadTopic{}
-	var missing []string
+	var missing, abandoned []string
 	for _, t := range rd.Topics {
 		if q.Topics[t.ID] == nil {
 			missing = append(missing, t.ID)
 			continue
 		}
+		if t.Abandoned() {
+			abandoned = append(abandoned, t.ID)
+			continue
+		}
 		byID[t.ID] = t
 	}
+	if len(abandoned) > 0 && opt.Warn != nil {
+		inex.SortTopics(abandoned)
+		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) were abandoned (recorded without a done event: left before Found it or Give up, or still being read) and are not scored: %s", rd.File, len(abandoned), listTopics(abandoned, 20)))
+	}
 	if len(byID) == 0 && !opt.AllTopics {
+		if len(abandoned) > 0 {
+			return nil, &inex.Error{File: rd.File, Err: ErrAllAbandoned}
+		}
 		return nil, &inex.Error{File: rd.File, Err: fmt.Errorf("the reading shares no topic with the judgments %s", q.File)}
 	}
 	if len(missing) > 0 && opt.Warn != nil {
@@ -493,6 +533,12 @@ func readingInput(in *effort.TopicInput, j *inex.TopicJudgments, t *ReadTopic) {
 	}
 }
 
+// Abandoned reports whether the topic was abandoned: recorded (with times)
+// without a done event, so that the participant left it before saying
+// "found" or "gave up" (or is still reading it). A trace of readsim replay
+// (no times) is never abandoned.
+func (t *ReadTopic) Abandoned() bool { return t.Start >= 0 && t.Outcome == "" }
+
 // ArticleFigures are the figures of one article of a reading.
 type ArticleFigures struct {
 	Topic, Doc string
@@ -508,6 +554,9 @@ type ArticleFigures struct {
 	// MsToRel is the time from opening the article to reading its first
 	// relevant character (-1 without times or without relevant text read).
 	MsToRel int64
+	// Implausible is the size of the article's implausible screen (0:
+	// none; ImplausibleScreens): calibration leaves the visit out.
+	Implausible int
 }
 
 // TopicFigures are the time figures of one topic of a reading.
@@ -520,7 +569,9 @@ type TopicFigures struct {
 	Ms, MsToRel int64
 	// RelPerMin is the relevant characters read per minute (-1 without times).
 	RelPerMin float64
-	Outcome   string
+	// Outcome is the done event's ("found", "gave up"), or "abandoned"
+	// (ReadTopic.Abandoned).
+	Outcome string
 }
 
 // Figures computes the per-article and per-topic figures of a reading
@@ -529,17 +580,21 @@ func Figures(q *inex.Qrels, rd *Reading, s, nr int) ([]ArticleFigures, []TopicFi
 	var arts []ArticleFigures
 	var tops []TopicFigures
 	var o effort.Orderer
+	odd := ImplausibleScreens(rd)
 	for _, t := range rd.Topics {
 		j := q.Topics[t.ID]
 		if j == nil {
 			continue
 		}
 		tf := TopicFigures{Topic: t.ID, Ms: -1, MsToRel: -1, RelPerMin: -1, Outcome: t.Outcome}
+		if t.Abandoned() {
+			tf.Outcome = "abandoned"
+		}
 		if t.Start >= 0 && t.End >= t.Start {
 			tf.Ms = t.End - t.Start
 		}
 		for r, a := range t.Articles {
-			af := ArticleFigures{Topic: t.ID, Doc: a.Doc, Rank: r + 1, BeforeRel: -1, MsToRel: -1}
+			af := ArticleFigures{Topic: t.ID, Doc: a.Doc, Rank: r + 1, BeforeRel: -1, MsToRel: -1, Implausible: odd[a]}
 			var rel effort.Spans
 			if jd := j.Docs[a.Doc]; jd != nil {
 				rel = jd.Rel
@@ -586,12 +641,12 @@ func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f 
 	if f == FormatJSON {
 		return writeFiguresJSON(w, q, readings, s, nr)
 	}
-	arts := &Table{Title: fmt.Sprintf("Articles read (LE with a %d-character screen, NR %d)", s, nr), Columns: []Column{
+	arts := &Table{Title: fmt.Sprintf("Articles read, in characters (spaces and line breaks count as read characters; LE with a %d-character screen, NR %d)", s, nr), Columns: []Column{
 		{Name: "reading"}, {Name: "topic"}, {Name: "rank", Num: true}, {Name: "doc"}, {Name: "read", Num: true}, {Name: "relevant read", Num: true},
-		{Name: "Read", Num: true}, {Name: "before relevant", Num: true}, {Name: "LE", Num: true}, {Name: "ms to relevant", Num: true}}}
-	tops := &Table{Title: "Topics read", Columns: []Column{
+		{Name: "Read", Num: true}, {Name: "before relevant", Num: true}, {Name: "LE", Num: true}, {Name: "ms to relevant", Num: true}, {Name: "flag"}}}
+	tops := &Table{Title: "Topics read, in characters (an abandoned topic has no done event and is not scored)", Columns: []Column{
 		{Name: "reading"}, {Name: "topic"}, {Name: "read", Num: true}, {Name: "relevant read", Num: true}, {Name: "ms", Num: true},
-		{Name: "ms to relevant", Num: true}, {Name: "relevant per minute", Num: true}, {Name: "outcome"}}}
+		{Name: "ms to relevant", Num: true}, {Name: "relevant characters per minute", Num: true}, {Name: "outcome"}}}
 	opt := func(v int64) Cell {
 		if v < 0 {
 			return Text("")
@@ -605,8 +660,12 @@ func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f 
 			if a.BeforeRel >= 0 {
 				before = Int(a.BeforeRel)
 			}
+			flag := ""
+			if a.Implausible > 0 {
+				flag = fmt.Sprintf("implausible: a screen of %d characters (not calibrated)", a.Implausible)
+			}
 			arts.Rows = append(arts.Rows, []Cell{Text(rd.ID), Text(a.Topic), Int(a.Rank), Text(a.Doc), Int(a.Read), Int(a.RelRead),
-				Num(a.Precision), before, Int(a.Effort), opt(a.MsToRel)})
+				Num(a.Precision), before, Int(a.Effort), opt(a.MsToRel), Text(flag)})
 		}
 		for _, t := range ts {
 			rpm := Text("")
@@ -629,9 +688,11 @@ func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f 
 // that they follow eval's own JSON lines on one output: per article
 // {"figures":"article","reading","topic","rank","doc","read",
 // "relevant_read","read_precision","before_relevant","LE","screen","nr",
-// "ms_to_relevant"}, per topic {"figures":"topic","reading","topic","read",
-// "relevant_read","ms","ms_to_relevant","relevant_per_minute","outcome"};
-// a figure that is unknown (no relevant character read, no times) is null.
+// "ms_to_relevant","implausible_screen"}, per topic {"figures":"topic",
+// "reading","topic","read","relevant_read","ms","ms_to_relevant",
+// "relevant_per_minute" (relevant characters a minute),"outcome"
+// ("found", "gave up", "abandoned" or "")}; a figure that is unknown (no
+// relevant character read, no times, no implausible screen) is null.
 func writeFiguresJSON(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int) error {
 	type article struct {
 		Figures        string  `json:"figures"`
@@ -647,6 +708,7 @@ func writeFiguresJSON(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int
 		Screen         int     `json:"screen"`
 		NR             int     `json:"nr"`
 		MsToRelevant   *int64  `json:"ms_to_relevant"`
+		Implausible    *int    `json:"implausible_screen"`
 	}
 	type topic struct {
 		Figures      string   `json:"figures"`
@@ -671,9 +733,12 @@ func writeFiguresJSON(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int
 	for _, rd := range readings {
 		as, ts := Figures(q, rd, s, nr)
 		for _, a := range as {
-			o := article{"article", rd.ID, a.Topic, a.Rank, a.Doc, a.Read, a.RelRead, a.Precision, nil, a.Effort, s, nr, known(a.MsToRel)}
+			o := article{"article", rd.ID, a.Topic, a.Rank, a.Doc, a.Read, a.RelRead, a.Precision, nil, a.Effort, s, nr, known(a.MsToRel), nil}
 			if a.BeforeRel >= 0 {
 				o.BeforeRelevant = &a.BeforeRel
+			}
+			if a.Implausible > 0 {
+				o.Implausible = &a.Implausible
 			}
 			if err := enc.Encode(o); err != nil {
 				return err

@@ -245,3 +245,69 @@ func TestTrecEvalArticleRun(t *testing.T) {
 		t.Logf("-c %v: %d values of trec_eval compared", allTopics, n)
 	}
 }
+
+// irMeasuresNames are ir_measures' names for trec_eval's measures that
+// readsim reads beside trec_eval's (ListTrec).
+var irMeasuresNames = map[string]string{
+	"bpref": "Bpref", "infAP": "infAP", "iprec_at_recall_0.50": "IPrec@0.5", "iprec_at_recall_0.10": "IPrec@0.1",
+	"success_1": "Success@1", "success_5": "Success@5", "success_10": "Success@10",
+	"set_P": "SetP", "set_recall": "SetR", "set_F": "SetF", "set_map": "SetAP", "rbp": "RBP",
+}
+
+// readsim eval reads every measure of trec_eval's all_trec by the name
+// trec_eval prints (bpref, iprec_at_recall_0.50, success_10, set_F, gm_map,
+// unj_5…) and by ir_measures' (Bpref, IPrec@0.5, Success@10, SetF, RBP),
+// and gives trec_eval's values: every topic's and the summary, to the four
+// decimals trec_eval prints (graded.a.txt: trec_eval -q -m all_trec; the
+// judgments have negative grades, which trec_eval takes as pooled but not
+// judged).
+func TestEvalTrecEvalNames(t *testing.T) {
+	path := filepath.Join(trecEvalDir, "graded.a.txt")
+	q := openQrels(t, filepath.Join(trecEvalDir, "graded.qrels"))
+	run := openRun(t, filepath.Join(trecEvalDir, "graded.run"))
+	want := map[string]map[string]float64{} // name → topic → value
+	var names []string
+	for _, l := range readEvalLines(t, path) {
+		if l.name == "runid" || strings.HasPrefix(l.name, "relstring") {
+			continue
+		}
+		if want[l.name] == nil {
+			want[l.name] = map[string]float64{}
+			names = append(names, l.name)
+		}
+		want[l.name][l.topic] = l.number(t, path)
+	}
+	var ms []effort.Measure
+	var of []string // trec_eval's name of each measure
+	for _, n := range names {
+		for _, as := range []string{n, irMeasuresNames[n]} {
+			if as == "" {
+				continue
+			}
+			m, err := effort.ParseMeasure(as)
+			if err != nil {
+				t.Errorf("%s: %v", as, err)
+				continue
+			}
+			ms, of = append(ms, m), append(of, n)
+		}
+	}
+	if len(ms) < 90 {
+		t.Fatalf("%d measures of all_trec read", len(ms))
+	}
+	res, err := Evaluate(q, run, EvalOptions{Measures: ms}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range ms {
+		w := want[of[i]]
+		for j, topic := range res.Topics {
+			if v, ok := w[topic]; ok && math.Abs(res.Values[i][j]-v) > 0.00005 {
+				t.Errorf("%s %s = %.6f, trec_eval's %s %.4f", m, topic, res.Values[i][j], of[i], v)
+			}
+		}
+		if v := w["all"]; math.Abs(res.All[i]-v) > 0.00005 {
+			t.Errorf("%s all = %.6f, trec_eval's %s %.4f", m, res.All[i], of[i], v)
+		}
+	}
+}

@@ -1,13 +1,16 @@
 package web
 
 import (
+	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
 
-// limiter is a token bucket per client address. Buckets idle long enough to
+// limiter is a token bucket per key (Server.limitKey: a study participant
+// or a client address), all at one rate (Options.RatePerSecond). Buckets idle long enough to
 // be full again are forgotten, so its memory is bounded by the clients of the
 // last minute or so.
 type limiter struct {
@@ -59,12 +62,78 @@ func (l *limiter) allow(key string) bool {
 	return true
 }
 
-// clientIP is the address the request came from. Forwarding headers are not
-// trusted: the prototype is meant to be reached directly.
-func clientIP(r *http.Request) string {
+// limitKey is the bucket of the request: in study mode, a request carrying
+// a participant's valid cookie has the participant's own bucket, so that
+// the participants of one lab, behind one address, do not share one;
+// otherwise the client's address (clientIP). The rate is the limiter's,
+// the same for both.
+func (s *Server) limitKey(r *http.Request) string {
+	if p := s.participantOf(r); p != nil {
+		return "participant " + p.id
+	}
+	return "address " + clientIP(r, s.opt.TrustedProxies)
+}
+
+// clientIP is the address the request came from: the peer's, unless the
+// peer is a trusted proxy (one of trusted): then the right-most address of
+// X-Forwarded-For (all its headers, in order) that is not a trusted proxy,
+// since each proxy appends the address it got the request from and only
+// those written by trusted proxies can be believed. A header that does not
+// parse as addresses is ignored (the peer's address is the key).
+func clientIP(r *http.Request, trusted []*net.IPNet) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
 	}
-	return host
+	if len(trusted) == 0 || !inNets(net.ParseIP(host), trusted) {
+		return host
+	}
+	var hops []string
+	for _, h := range r.Header.Values("X-Forwarded-For") {
+		for _, a := range strings.Split(h, ",") {
+			hops = append(hops, strings.TrimSpace(a))
+		}
+	}
+	client := host
+	for i := len(hops) - 1; i >= 0; i-- {
+		ip := net.ParseIP(hops[i])
+		if ip == nil {
+			return host
+		}
+		client = ip.String()
+		if !inNets(ip, trusted) {
+			break
+		}
+	}
+	return client
+}
+
+// inNets reports whether ip is in one of nets.
+func inNets(ip net.IP, nets []*net.IPNet) bool {
+	if ip == nil {
+		return false
+	}
+	for _, n := range nets {
+		if n.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseTrustedProxy parses a --trusted-proxy value: a CIDR (10.0.0.0/8) or
+// a single address (127.0.0.1, ::1).
+func ParseTrustedProxy(v string) (*net.IPNet, error) {
+	if _, n, err := net.ParseCIDR(v); err == nil {
+		return n, nil
+	}
+	ip := net.ParseIP(v)
+	if ip == nil {
+		return nil, fmt.Errorf("%q is not an address or a CIDR (10.0.0.0/8, 127.0.0.1, ::1)", v)
+	}
+	bits := 128
+	if ip4 := ip.To4(); ip4 != nil {
+		ip, bits = ip4, 32
+	}
+	return &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}, nil
 }

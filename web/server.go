@@ -138,9 +138,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Frame-Options", "SAMEORIGIN")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-	if s.limiter != nil && !s.limiter.allow(clientIP(r)) {
+	if s.limiter != nil && !s.limiter.allow(s.limitKey(r)) {
 		w.Header().Set("Retry-After", "1")
-		refuse(w, r, http.StatusTooManyRequests, "too many requests")
+		if r.Method == http.MethodGet && !strings.HasPrefix(r.URL.Path, "/api/") && !strings.HasPrefix(r.URL.Path, "/static/") && !strings.HasPrefix(r.URL.Path, "/ws/") {
+			// a page: never a bare "too many requests"; it loads again
+			w.Header().Set("Refresh", "2")
+			s.render(w, r, http.StatusTooManyRequests, s.pages.errorPage, map[string]any{"Title": "A moment, please", "Status": http.StatusTooManyRequests,
+				"Message": "Many people are reading at once: this page loads again in a moment. If it does not, reload it.", "HasSearch": s.opt.Searcher != nil})
+			return
+		}
+		refuse(w, r, http.StatusTooManyRequests, "the server is busy: try again in a second")
 		return
 	}
 	limit := int64(maxBody)

@@ -22,7 +22,9 @@ import (
 //	POST /study/consent  consent=yes: a new participant (a random id and
 //	                     token, a cookie), then /study
 //	POST /study/events   a batch of events (studyevents.go) from the page
-//	POST /study/withdraw deletes the participant's recording and key
+//	POST /study/withdraw deletes the participant's recording and key (code=:
+//	                     the withdrawal code's participant, else the
+//	                     cookie's) and leaves a tombstone
 //
 // The participant's pages (/, /search, /article/…) load /static/study.js,
 // which records in the page's own local storage and sends batches: the
@@ -38,7 +40,13 @@ import (
 //     days (Secure over https, see requestScheme); the server keeps only
 //     its SHA-256, in the participant's key file, so a restarted server
 //     still accepts the participant. No name, IP address or user agent is stored or logged
-//     (the rate limiter's per-address buckets live in memory for seconds).
+//     (the rate limiter's buckets live in memory for seconds).
+//   - Consent on record (issue 26): the key holds the time of consent and
+//     the SHA-256 of the consent text agreed to (a copy of which is kept in
+//     the folder), and the SHA-256 of the participant's withdrawal code,
+//     which the pages show (it derives from the token) so that the
+//     participant can withdraw from any phone, cookie or not. A withdrawal
+//     appends a tombstone to withdrawn.jsonl before deleting anything.
 //   - POSTs with an Origin header naming another origin (scheme or host)
 //     are refused (403). The server's scheme is https over TLS, http
 //     otherwise, or what X-Forwarded-Proto says (the first value, http or
@@ -52,7 +60,7 @@ import (
 //     application/json, which a page of another site cannot do without a
 //     CORS preflight either.
 //   - Consents are not rate-limited beyond the server's per-address limit
-//     (50 requests a second): a flood of consents can create participants
+//     (limit.go): a flood of consents can create participants
 //     (one key file each) until MaxParticipants, after which consent is
 //     answered 503. A participant without a recording holds no data; the
 //     people running the study can delete such keys.
@@ -91,6 +99,9 @@ type StudyOptions struct {
 	MaxParticipants int
 	// MaxRecordingBytes bounds a participant's recording (default 8 MiB).
 	MaxRecordingBytes int64
+	// Consent is the study's consent text (studyconsent.go; nil: a
+	// built-in text whose fields say that none were given).
+	Consent *Consent
 }
 
 func (o *StudyOptions) check() error {
@@ -114,6 +125,9 @@ func (o *StudyOptions) check() error {
 	}
 	if o.MaxRecordingBytes <= 0 {
 		o.MaxRecordingBytes = 8 << 20
+	}
+	if o.Consent == nil {
+		o.Consent = defaultConsent
 	}
 	return nil
 }
@@ -192,11 +206,23 @@ func (s *Server) studyTopic(id string) StudyTopic {
 	return StudyTopic{ID: id, Title: id}
 }
 
+// codeOf is the withdrawal code of the request's participant (their
+// cookie holds the token it derives from), or "".
+func codeOf(r *http.Request) string {
+	c, err := r.Cookie(studyCookie)
+	if err != nil {
+		return ""
+	}
+	_, token, _ := strings.Cut(c.Value, ".")
+	return withdrawalCode(token)
+}
+
 // studyPage renders the study page in one of its states.
 func (s *Server) studyPage(w http.ResponseWriter, r *http.Request, status int, data map[string]any) {
 	w.Header().Set("Cache-Control", "no-store")
 	data["Title"] = "Reading study – readsim"
 	data["Topics"] = s.opt.Study.PerParticipant
+	data["Consent"] = s.opt.Study.Consent
 	s.render(w, r, status, s.pages.study, data)
 }
 
@@ -230,7 +256,7 @@ func (s *Server) handleStudy(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusInternalServerError, "Your recording cannot be read back. Please tell the people running the study.")
 		return
 	}
-	data := map[string]any{"State": "finished", "Participant": p.id, "Seq": st.seq, "T": st.t, "Total": len(p.topics), "Study": true}
+	data := map[string]any{"State": "finished", "Participant": p.id, "Seq": st.seq, "T": st.t, "Total": len(p.topics), "Study": true, "Code": codeOf(r)}
 	if current != "" {
 		data["State"] = "topic"
 		data["Topic"] = s.studyTopic(current)
@@ -287,7 +313,17 @@ func (s *Server) handleWithdraw(w http.ResponseWriter, r *http.Request) {
 	if !s.studyForm(w, r) {
 		return
 	}
-	p := s.participantOf(r)
+	// a withdrawal code names the participant withdrawn (from any phone,
+	// whoever its cookie names); without one, the cookie does
+	own := s.participantOf(r)
+	p := own
+	r.ParseForm()
+	if code := r.PostForm.Get("code"); code != "" {
+		if p = s.study.byCode(code); p == nil {
+			s.studyPage(w, r, http.StatusNotFound, map[string]any{"State": "withdrawn", "Nothing": true, "BadCode": true, "Study": true})
+			return
+		}
+	}
 	if p == nil {
 		setStudyCookie(w, r, "", 0)
 		s.studyPage(w, r, http.StatusOK, map[string]any{"State": "withdrawn", "Nothing": true, "Study": true})
@@ -298,8 +334,13 @@ func (s *Server) handleWithdraw(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusInternalServerError, "Your recording could not be deleted. Please try again, or tell the people running the study.")
 		return
 	}
-	setStudyCookie(w, r, "", 0)
-	s.studyPage(w, r, http.StatusOK, map[string]any{"State": "withdrawn", "Participant": p.id, "Study": true})
+	data := map[string]any{"State": "withdrawn", "Participant": p.id, "Study": true}
+	if p == own {
+		setStudyCookie(w, r, "", 0)
+	} else if own != nil {
+		data["Keep"] = true // the phone's own participant goes on recording
+	}
+	s.studyPage(w, r, http.StatusOK, data)
 }
 
 // handleStudyEvents serves POST /study/events: a batch is checked whole,

@@ -221,8 +221,8 @@ func TestStudyConsent(t *testing.T) {
 	if w.Code != http.StatusSeeOther || len(w.Result().Cookies()) != 0 {
 		t.Errorf("second consent: %d %v", w.Code, w.Result().Cookies())
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
-		t.Errorf("second consent: %d files, want the key and rotation.json", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("second consent: %d files, want the key, rotation.json and the consent text's copy", len(ents))
 	}
 	if b := readFile(t, filepath.Join(dir, "rotation.json")); b != "{\"next\":1}\n" {
 		t.Errorf("rotation.json %q, want the next position 1", b)
@@ -323,6 +323,8 @@ func TestStudyRefused(t *testing.T) {
 		{"field of another kind", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":20,"from":0,"to":5,"q":"x"}`), nil, 400, "a read event has no field q"},
 		{"jump past the end", c, ev(`{"ev":"jump","topic":"T1","doc":"101","seq":3,"t":20,"to":100}`), nil, 400, "jump"},
 		{"unknown kind", c, ev(`{"ev":"dance","topic":"T1","seq":3,"t":20}`), nil, 400, `unknown event "dance"`},
+		{"stop with another reason", c, ev(`{"ev":"stop","topic":"T1","doc":"101","seq":3,"t":20,"reason":"t2i"}`), nil, 400, `reason is "end"`},
+		{"reason on a read", c, ev(`{"ev":"read","topic":"T1","doc":"101","seq":3,"t":20,"from":0,"to":5,"reason":"end"}`), nil, 400, "a read event has no field reason"},
 		{"done without outcome", c, ev(`{"ev":"done","topic":"T1","seq":3,"t":20}`), nil, 400, "outcome"},
 		{"done with another outcome", c, ev(`{"ev":"done","topic":"T1","seq":3,"t":20,"outcome":"bored"}`), nil, 400, "outcome"},
 		{"query of control characters", c, ev(`{"ev":"query","topic":"T1","seq":3,"t":20,"q":"a\u0007b"}`), nil, 400, "q must be"},
@@ -392,8 +394,8 @@ func TestStudyLimits(t *testing.T) {
 	if w.Code != 503 || len(w.Result().Cookies()) != 0 {
 		t.Errorf("a third participant: %d", w.Code)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
-		t.Errorf("%d files, want the 2 keys and rotation.json", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 4 {
+		t.Errorf("%d files, want the 2 keys, rotation.json and the consent text's copy", len(ents))
 	}
 	// the topic line is 100 bytes or so: three fit, a fourth does not
 	file := filepath.Join(dir, participantID(c)+".jsonl")
@@ -445,8 +447,8 @@ func TestStudyWithdraw(t *testing.T) {
 			t.Errorf("%s is still there", f)
 		}
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
-		t.Errorf("the other participant's files and rotation.json: %d, want 3", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 5 {
+		t.Errorf("the other participant's files, rotation.json, the consent text's copy and withdrawn.jsonl: %d, want 5", len(ents))
 	}
 	if w := post(s, c, `{"events":[{"ev":"query","topic":"T1","seq":2,"t":0,"q":"x"}]}`); w.Code != 403 {
 		t.Errorf("events after withdrawal: %d", w.Code)
@@ -856,5 +858,38 @@ func TestStudyRotation(t *testing.T) {
 	os.WriteFile(filepath.Join(old, "rotation.json"), []byte("[]"), 0o600)
 	if _, err := New(Options{Pages: &fakePages{}, Study: &StudyOptions{Dir: old, Topics: studyTopics}}); err == nil || !strings.Contains(err.Error(), "rotation.json: not the study's round-robin counter") {
 		t.Errorf("a broken rotation.json: %v", err)
+	}
+}
+
+// TestStudyStopEnd: a stop saying "end" (the participant saw the article's
+// last visible character) is written with its reason; a later visit of the
+// same article in the topic stops with "end" too, also after a restart, so
+// that the reading's last stop of the article, which calibration reads,
+// says it; another article's stop does not.
+func TestStudyStopEnd(t *testing.T) {
+	dir, s, c, p := newStudyParticipant(t)
+	open := func(seq int, doc string) string {
+		return fmt.Sprintf(`{"ev":"open","topic":"T1","doc":%q,"rank":1,"seq":%d,"t":%d}`, doc, seq, seq)
+	}
+	stop := func(seq int, doc, extra string) string {
+		return fmt.Sprintf(`{"ev":"stop","topic":"T1","doc":%q,"seq":%d,"t":%d%s}`, doc, seq, seq, extra)
+	}
+	if w := post(s, c, `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0},`+open(2, "101")+","+stop(3, "101", `,"reason":"end"`)+"]}"); w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	s2 := newStudyServer(t, dir, nil) // restarted: the state is read back
+	if w := post(s2, c, `{"events":[`+open(4, "102")+","+stop(5, "102", "")+","+open(6, "101")+","+stop(7, "101", "")+"]}"); w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	var stops []string
+	for _, l := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, p+".jsonl"))), "\n") {
+		if strings.Contains(l, `"ev":"stop"`) {
+			var e struct{ Doc, Reason string }
+			json.Unmarshal([]byte(l), &e)
+			stops = append(stops, e.Doc+":"+e.Reason)
+		}
+	}
+	if got := strings.Join(stops, " "); got != "101:end 102: 101:end" {
+		t.Errorf("stops %s, want 101:end 102: 101:end", got)
 	}
 }

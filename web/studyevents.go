@@ -36,6 +36,12 @@ import (
 //	passages open: the passages shown, [[from,to],…] within the article
 //	q        query: the query, 1 … 300 characters, no control characters
 //	outcome  done: "found" or "gave up"
+//	reason   stop: "end" when a screen of this open reached the article's
+//	         last visible character (the end of the last text drawn: what
+//	         follows, trailing newlines or a folded block, is never on
+//	         screen). Every later stop of the same article in the topic is
+//	         written with "end" too, so that the reading's last stop, the
+//	         one calibration reads, says it (docs/study.md: censoring).
 //
 // The order is that of scenario.ReadReading, so that every file the server
 // writes is a reading: events of a topic follow its topic event (a topic is
@@ -73,6 +79,7 @@ type clientEvent struct {
 	Passages *[][]int `json:"passages"`
 	Q        *string  `json:"q"`
 	Outcome  *string  `json:"outcome"`
+	Reason   *string  `json:"reason"`
 }
 
 // recEvent is a checked event: what is written.
@@ -88,6 +95,7 @@ type recEvent struct {
 	passages [][2]int // open
 	q        string
 	outcome  string
+	reason   string // stop: "end" or ""
 }
 
 // batchError is a refused batch: the status, the message, the index of the
@@ -189,6 +197,8 @@ type recState struct {
 	length  int    // its length
 	started map[string]bool
 	done    map[string]bool
+	// ended holds topic+"\x00"+doc for each article whose end was seen
+	ended map[string]bool
 }
 
 func (s *recState) clone() recState {
@@ -201,6 +211,10 @@ func (s *recState) clone() recState {
 	c.done = make(map[string]bool, len(s.done)+1)
 	for k, v := range s.done {
 		c.done[k] = v
+	}
+	c.ended = make(map[string]bool, len(s.ended)+1)
+	for k, v := range s.ended {
+		c.ended[k] = v
 	}
 	return c
 }
@@ -265,7 +279,7 @@ var eventFields = map[string]string{
 	"open":  "rank doc passages",
 	"read":  "rank doc from to",
 	"jump":  "rank doc to",
-	"stop":  "rank doc",
+	"stop":  "rank doc reason",
 	"done":  "outcome rank doc",
 }
 
@@ -279,7 +293,7 @@ func checkFields(c *clientEvent) string {
 	for _, f := range []struct {
 		name  string
 		given bool
-	}{{"from", c.From != nil}, {"to", c.To != nil}, {"passages", c.Passages != nil}, {"q", c.Q != nil}, {"outcome", c.Outcome != nil}} {
+	}{{"from", c.From != nil}, {"to", c.To != nil}, {"passages", c.Passages != nil}, {"q", c.Q != nil}, {"outcome", c.Outcome != nil}, {"reason", c.Reason != nil}} {
 		if f.given && !strings.Contains(" "+allowed+" ", " "+f.name+" ") {
 			return fmt.Sprintf("a %s event has no field %s", c.Ev, f.name)
 		}
@@ -346,6 +360,17 @@ func (s *recState) apply(c *clientEvent, e *recEvent, doc string, rank int, leng
 		}
 		e.to = *c.To
 	case "stop":
+		if c.Reason != nil && *c.Reason != "end" {
+			return `a stop's reason is "end" (the article's last visible character seen) or none`
+		}
+		if s.ended == nil {
+			s.ended = map[string]bool{}
+		}
+		key := e.topic + "\x00" + e.doc
+		if c.Reason != nil || s.ended[key] {
+			s.ended[key] = true
+			e.reason = "end"
+		}
 		s.doc = ""
 	case "done":
 		if c.Outcome == nil || *c.Outcome != "found" && *c.Outcome != "gave up" {
@@ -404,6 +429,7 @@ type recLine struct {
 	From     *int      `json:"from,omitempty"`     // read
 	To       *int      `json:"to,omitempty"`       // read, jump
 	Outcome  *string   `json:"outcome,omitempty"`  // done
+	Reason   *string   `json:"reason,omitempty"`   // stop
 	T        int64     `json:"t"`
 	Source   string    `json:"source"`
 }
@@ -428,6 +454,10 @@ func (e *recEvent) appendLine(b []byte, run string) []byte {
 		l.To = &e.to
 	case "done":
 		l.Outcome = &e.outcome
+	case "stop":
+		if e.reason != "" {
+			l.Reason = &e.reason
+		}
 	}
 	j, _ := json.Marshal(l) // ints and strings always marshal
 	return append(append(b, j...), '\n')

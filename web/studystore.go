@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/readsim/readsim/internal/durable"
 )
@@ -32,6 +33,12 @@ import (
 //     "position" (the participant's place in the round robin)}. Written
 //     atomically at consent; what lets a restarted server accept the
 //     participant. Never the token itself, no name, address or browser.
+//     Since issue 26 also "consented" (the time), "consent_sha256" (the
+//     text agreed to) and "withdrawal_code_sha256".
+//   - consent-<16 hex>.txt: the consent text whose SHA-256 starts so.
+//   - withdrawn.jsonl: a tombstone per withdrawal, {"participant",
+//     "withdrawn"}, written before the files are deleted, so that an
+//     export made earlier can drop the withdrawn.
 //
 // and rotation.json, {"next": N}: the round-robin position of the next
 // participant, written (atomically) before each new participant's key, so
@@ -58,6 +65,7 @@ var participantPattern = regexp.MustCompile(`^P-[0-9a-f]{16}$`)
 type participant struct {
 	id     string
 	hash   [sha256.Size]byte
+	code   string // the withdrawal code's SHA-256 (hex; "" none)
 	topics []string
 	// mu orders the participant's batches and withdrawal.
 	mu       sync.Mutex
@@ -77,6 +85,22 @@ type participantKey struct {
 	TokenSHA256 string   `json:"token_sha256"`
 	Topics      []string `json:"topics"`
 	Position    *int     `json:"position,omitempty"`
+	// Consented is the time of consent (RFC 3339, UTC), ConsentSHA256 the
+	// hash of the consent text agreed to, WithdrawalSHA256 that of the
+	// withdrawal code (keys written before issue 26 have none of them).
+	Consented        string `json:"consented,omitempty"`
+	ConsentSHA256    string `json:"consent_sha256,omitempty"`
+	WithdrawalSHA256 string `json:"withdrawal_code_sha256,omitempty"`
+}
+
+// tombstoneFile lists the withdrawn participants, one JSON object a line:
+// {"participant": id, "withdrawn": RFC 3339 time}.
+const tombstoneFile = "withdrawn.jsonl"
+
+// Tombstone is a line of withdrawn.jsonl.
+type Tombstone struct {
+	Participant string `json:"participant"`
+	Withdrawn   string `json:"withdrawn"`
 }
 
 // rotationFile is the study's round-robin counter, in the folder.
@@ -99,6 +123,10 @@ type studyStore struct {
 
 	// fs are the file operations of appendBatch (tests make them fail).
 	fs fileOps
+	// now is the clock of consents and withdrawals.
+	now func() time.Time
+	// consentSaved: the consent text's copy is in the folder.
+	consentSaved bool
 }
 
 // fileOps are the file system calls appendBatch makes after opening the
@@ -124,7 +152,8 @@ func openStudy(opt StudyOptions, logf func(string, ...any)) (*studyStore, error)
 	if err := os.MkdirAll(opt.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("study folder: %w", err)
 	}
-	s := &studyStore{opt: opt, logf: logf, parts: map[string]*participant{}, fs: osFileOps}
+	s := &studyStore{opt: opt, logf: logf, parts: map[string]*participant{}, fs: osFileOps, now: time.Now}
+
 	ents, err := os.ReadDir(opt.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("study folder: %w", err)
@@ -183,7 +212,7 @@ func readKey(path, id string) (*participant, int, error) {
 	if err != nil || len(h) != sha256.Size {
 		return nil, 0, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
 	}
-	p := &participant{id: id, topics: k.Topics, assigned: map[string]bool{}}
+	p := &participant{id: id, topics: k.Topics, assigned: map[string]bool{}, code: k.WithdrawalSHA256}
 	copy(p.hash[:], h)
 	for _, t := range k.Topics {
 		p.assigned[t] = true
@@ -221,13 +250,23 @@ func (s *studyStore) newParticipant() (*participant, string, error) {
 	}
 	rand.Read(tok[:])
 	token := base64.RawURLEncoding.EncodeToString(tok[:])
-	p := &participant{id: id, hash: sha256.Sum256([]byte(token)), assigned: map[string]bool{}, loaded: true}
+	p := &participant{id: id, hash: sha256.Sum256([]byte(token)), assigned: map[string]bool{}, loaded: true, code: codeHash(withdrawalCode(token))}
 	p.st = recState{started: map[string]bool{}, done: map[string]bool{}}
 	n := len(s.opt.Topics)
 	for i := 0; i < s.opt.PerParticipant; i++ {
 		t := s.opt.Topics[(s.next+i)%n].ID
 		p.topics = append(p.topics, t)
 		p.assigned[t] = true
+	}
+	if !s.consentSaved {
+		// the text agreed to, on record beside the keys that name its hash
+		name := consentCopy(s.opt.Consent)
+		if b, err := os.ReadFile(filepath.Join(s.opt.Dir, name)); err != nil || !bytes.Equal(b, s.opt.Consent.Text) {
+			if err := durable.WriteFile(s.opt.Dir, name, s.opt.Consent.Text); err != nil {
+				return nil, "", fmt.Errorf("the consent text's copy: %w", err)
+			}
+		}
+		s.consentSaved = true
 	}
 	// the counter first: a crash before the key skips a position, never
 	// gives one twice
@@ -237,7 +276,8 @@ func (s *studyStore) newParticipant() (*participant, string, error) {
 		return nil, "", err
 	}
 	s.next++
-	key, _ := json.Marshal(participantKey{Participant: id, TokenSHA256: hex.EncodeToString(p.hash[:]), Topics: p.topics, Position: &pos})
+	key, _ := json.Marshal(participantKey{Participant: id, TokenSHA256: hex.EncodeToString(p.hash[:]), Topics: p.topics, Position: &pos,
+		Consented: s.now().UTC().Format(time.RFC3339), ConsentSHA256: s.opt.Consent.SHA256, WithdrawalSHA256: p.code})
 	if err := durable.WriteFile(s.opt.Dir, id+".json", append(key, '\n')); err != nil {
 		return nil, "", err
 	}
@@ -353,14 +393,19 @@ func (s *studyStore) appendBatch(p *participant, lines []byte) error {
 	return nil
 }
 
-// withdraw deletes the participant's recording, then its key (in that
-// order: a crash between leaves a key without a recording, which a second
-// withdrawal removes, never a recording no one can withdraw).
+// withdraw appends the participant's tombstone, then deletes its
+// recording, then its key (in that order: a crash between leaves a
+// tombstone with files, which exports drop and a second withdrawal
+// removes, or a key without a recording, never a recording no one can
+// withdraw).
 func (s *studyStore) withdraw(p *participant) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.gone {
 		return nil
+	}
+	if err := s.tombstone(p.id); err != nil {
+		return err
 	}
 	if err := os.Remove(s.recording(p.id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -373,5 +418,47 @@ func (s *studyStore) withdraw(p *participant) error {
 	s.mu.Lock()
 	delete(s.parts, p.id)
 	s.mu.Unlock()
+	return nil
+}
+
+// tombstone appends participant id's line to withdrawn.jsonl, durably.
+func (s *studyStore) tombstone(id string) error {
+	path := filepath.Join(s.opt.Dir, tombstoneFile)
+	fresh := !exists(path)
+	line, _ := json.Marshal(Tombstone{Participant: id, Withdrawn: s.now().UTC().Format(time.RFC3339)})
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if fresh {
+		return durable.SyncDir(s.opt.Dir)
+	}
+	return nil
+}
+
+// byCode returns the participant whose withdrawal code is code, or nil.
+func (s *studyStore) byCode(code string) *participant {
+	if normalCode(code) == "" {
+		return nil
+	}
+	h := codeHash(code)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.parts {
+		if p.code != "" && subtle.ConstantTimeCompare([]byte(p.code), []byte(h)) == 1 {
+			return p
+		}
+	}
 	return nil
 }

@@ -3,8 +3,10 @@ package web
 import (
 	"context"
 	"errors"
-	"github.com/readsim/readsim/effort"
+	"net"
 	"time"
+
+	"github.com/readsim/readsim/effort"
 )
 
 // ErrNoArticle is Pages' answer for an id it does not have.
@@ -174,6 +176,11 @@ type Options struct {
 	// (defaults 50 and 200; RatePerSecond < 0 disables the limit).
 	RatePerSecond float64
 	RateBurst     int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For is
+	// believed: a request from one of them is limited (and keyed) by the
+	// client address the header gives (limit.go's clientIP). In study
+	// mode a participant's requests are limited per participant instead.
+	TrustedProxies []*net.IPNet
 	// SlowClientTimeout is how long a replay waits for a client to read before
 	// dropping it (default 10s).
 	SlowClientTimeout time.Duration

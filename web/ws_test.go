@@ -259,7 +259,10 @@ func TestSlowClientDropped(t *testing.T) {
 // waits (a paused stream), so that the pings are not queued behind a flood
 // of events on a loaded machine.
 func TestPing(t *testing.T) {
-	s, _, rep := newTestServer(t, func(o *Options) { o.PingInterval = 50 * time.Millisecond })
+	// a period long enough that a loaded machine answers each ping within
+	// the server's deadline (two periods)
+	const period = 250 * time.Millisecond
+	s, _, rep := newTestServer(t, func(o *Options) { o.PingInterval = period })
 	rep.gate = make(chan struct{})
 	srv := httptest.NewServer(s)
 	defer srv.Close()
@@ -273,8 +276,8 @@ func TestPing(t *testing.T) {
 		pings++
 		return c.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
 	})
-	// read (answering pings) for 400ms: eight ping periods
-	c.SetReadDeadline(time.Now().Add(400 * time.Millisecond))
+	// read (answering pings) for five ping periods
+	c.SetReadDeadline(time.Now().Add(5 * period))
 	msgs := 0
 	for {
 		_, _, err := c.ReadMessage()
@@ -289,7 +292,7 @@ func TestPing(t *testing.T) {
 		break
 	}
 	if msgs != 3 || pings < 2 {
-		t.Errorf("%d events and %d pings in 400ms at a 50ms interval; want 3 and at least 2", msgs, pings)
+		t.Errorf("%d events and %d pings in five ping periods; want 3 and at least 2", msgs, pings)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/internal/durable"
 	"github.com/readsim/readsim/render"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
@@ -206,7 +207,7 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return scenario.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return inex.WriteRun(w, run) })
+	return durable.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return inex.WriteRun(w, run) })
 }
 
 // runInspect prints an article's length and elements (Article.WriteElements).
@@ -325,5 +326,5 @@ func runAssess(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	return scenario.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return inex.WriteJudgments(w, js) })
+	return durable.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return inex.WriteJudgments(w, js) })
 }

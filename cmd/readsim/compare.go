@@ -8,6 +8,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/internal/durable"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -238,7 +239,7 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	bar := cli.NewBar(e, int64(len(ids)), "replaying topics", false)
 	defer bar.Finish()
-	return scenario.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return p.WriteTrace(w, ids, func() { bar.Add(1) }) })
+	return durable.WriteOutput(e.Stdout, *out, func(w io.Writer) error { return p.WriteTrace(w, ids, func() { bar.Add(1) }) })
 }
 
 // runCalibrate implements `readsim calibrate`: scenario.Calibrate over the
@@ -273,7 +274,7 @@ func runCalibrate(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := scenario.Calibrate(q, rds, scenario.CalibrateOptions{Bootstrap: *boot, Seed: *seed})
+	c, err := scenario.Calibrate(q, rds, scenario.CalibrateOptions{Bootstrap: *boot, Seed: *seed, Warn: cli.Warner(e.Stderr)})
 	if err != nil {
 		return inputError{err}
 	}

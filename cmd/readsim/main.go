@@ -18,6 +18,7 @@ import (
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/internal/durable"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web/backend"
@@ -44,11 +45,13 @@ var program = &cli.Program{
 		"run":       {Run: runRun},
 		"search":    {Run: runSearch},
 		"serve":     {Run: runServe, HandlesSignals: true},
+		"study":     {Run: runStudy},
+		"trec_eval": {Run: runTrecEval},
 	},
 	Footer:   "Run 'readsim help COMMAND' (or 'readsim COMMAND -h') for a command's flags; the README has examples.",
 	Status:   exitStatus,
 	BadUsage: badUsage,
-	Stop:     scenario.RemoveTempFiles,
+	Stop:     durable.RemoveTempFiles,
 }
 
 //go:embed commands.txt
@@ -80,7 +83,8 @@ func badUsage(err error) bool {
 // packages report it: a judgments, run or topics file (inex.Error), an
 // article or its DTD (article.Error, article.DTDError), an article id
 // several articles have (article.AmbiguousError), an articles folder or
-// index (index.InputError), what a server is asked to serve
+// index (index.InputError), a damaged index (index.DamagedError: building
+// it again repairs it), what a server is asked to serve
 // (backend.InputError), or any other file readsim cannot read or parse
 // (inputError); 1 for any other failure.
 func exitStatus(err error) int {
@@ -88,10 +92,11 @@ func exitStatus(err error) int {
 	var ae *article.Error
 	var am *article.AmbiguousError
 	var xe *index.InputError
+	var de *index.DamagedError
 	var be *backend.InputError
 	var pe inputError
 	if errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &am) || errors.As(err, &xe) ||
-		errors.As(err, &be) || errors.As(err, &pe) {
+		errors.As(err, &de) || errors.As(err, &be) || errors.As(err, &pe) {
 		return 2
 	}
 	return 1

@@ -160,6 +160,7 @@ func TestBrowserRace(t *testing.T) {
 		waitFor(t, ctx, tc.name+": the final scores", `document.getElementById("board").dataset.final === "true"`, 60*time.Second)
 		waitFor(t, ctx, tc.name+": the frames", `[...document.querySelectorAll(".lane iframe")].every(f => f.contentDocument && f.contentDocument.querySelector(".rs-doc"))`, 20*time.Second)
 		shot(t, ctx, tc.screenshotAs)
+		readingView(t, ctx, tc.name)
 		shown := boardValues(t, ctx)
 		if len(shown) != 2 {
 			t.Fatalf("%s: the board shows runs %v, want readsim-ric and %s", tc.name, shown, tc.runB)
@@ -248,6 +249,32 @@ func TestBrowserRace(t *testing.T) {
 	jsClick(t, ctx, `#play`)
 	waitFor(t, ctx, "the end", `document.getElementById("play").textContent === "Restart"`, 60*time.Second)
 	t.Logf("race browser test: %v after the demo started", time.Since(start).Round(time.Millisecond))
+}
+
+// readingView checks the frames of a race: the reading view only (no
+// toolbar, arrows or highlight switch shown), no line of text cut at the
+// frame's top edge, and each lane's label names its article ("#7 · article
+// 2005").
+func readingView(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	for _, lane := range []string{"lane-a", "lane-b"} {
+		got := eval[[]string](t, ctx, `(() => {
+			const f = document.querySelector("#`+lane+` iframe"), d = f.contentDocument, out = [];
+			for (const e of d.querySelectorAll(".rs-top, .rs-nav, .rs-switch")) if (e.checkVisibility()) out.push("shown: " + e.className);
+			const w = d.createTreeWalker(d.body, NodeFilter.SHOW_TEXT);
+			for (let n = w.nextNode(); n; n = w.nextNode()) {
+				if (!n.data.trim() || !n.parentElement.checkVisibility()) continue;
+				const r = d.createRange(); r.selectNodeContents(n);
+				for (const b of r.getClientRects()) if (b.top < -1 && b.bottom > 1) out.push("cut at the top: " + n.data.trim().slice(0, 30));
+			}
+			const label = document.querySelector("#`+lane+` .lane-doc").textContent;
+			if (!/^#\d+ · article \S+/.test(label)) out.push("label " + label);
+			return out;
+		})()`)
+		if len(got) > 0 {
+			t.Errorf("%s: %s: %q", name, lane, got)
+		}
+	}
 }
 
 // raceWidths resizes a finished race from a small phone to a wide laptop

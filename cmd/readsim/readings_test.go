@@ -71,7 +71,7 @@ func TestBadReadings(t *testing.T) {
 	good := `{"ev":"topic","topic":"1","seq":1,"t":0}` + "\n" + `{"ev":"open","topic":"1","doc":"a","seq":2,"len":100,"t":10}` + "\n"
 	files := map[string]string{
 		"q":          "1 Q0 a 10 100 0 0:10\n",
-		"good.jsonl": good + `{"ev":"read","topic":"1","doc":"a","seq":3,"from":0,"to":60,"t":20}` + "\n",
+		"good.jsonl": good + `{"ev":"read","topic":"1","doc":"a","seq":3,"from":0,"to":60,"t":20}` + "\n" + `{"ev":"done","topic":"1","seq":4,"outcome":"found","t":30}` + "\n",
 		"past.jsonl": good + `{"ev":"read","topic":"1","doc":"a","seq":3,"from":5000,"to":99999999,"t":20}` + "\n",
 		"jump.jsonl": good + `{"ev":"jump","topic":"1","doc":"a","seq":3,"to":101,"t":20}` + "\n",
 		"dup.jsonl":  good + `{"ev":"read","topic":"1","doc":"a","seq":2,"from":0,"to":60,"t":20}` + "\n",

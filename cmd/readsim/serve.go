@@ -30,13 +30,23 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	fs.StringVar(&cfg.Study, "study", "", "run a reading study at /study, recording into `DIR` (needs --index and --topics)")
 	fs.IntVar(&cfg.StudyTopics, "study-topics", backend.DefaultStudyTopics, "topics per participant of the study (`N`)")
 	rate := fs.Float64("rate-limit", web.DefaultRatePerSecond, "requests per second one client address may make (`N`; 0: no limit)")
+	fs.StringVar(&cfg.Consent, "consent", "", "the study's consent text (`FILE`: Title, Researcher, Contact, Ethics, Retention, then the text; docs/study.md)")
 	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable)")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
+	var proxies []string
+	fs.Var((*cli.Strings)(&proxies), "trusted-proxy", "a reverse proxy (`CIDR` or address, repeatable) whose X-Forwarded-For gives the client's address")
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
 	if err := cfg.Check(); err != nil {
 		return err
+	}
+	for _, v := range proxies {
+		n, err := web.ParseTrustedProxy(v)
+		if err != nil {
+			return cli.Usagef("--trusted-proxy: %v", err)
+		}
+		l.TrustedProxies = append(l.TrustedProxies, n)
 	}
 	switch {
 	case cfg.LiveK < 1:

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/internal/cli"
-	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/internal/durable"
 )
 
 // TestSignalLeavesNoTempFile runs a child process (this test binary) that is
@@ -21,7 +21,7 @@ import (
 func TestSignalLeavesNoTempFile(t *testing.T) {
 	if dir := os.Getenv("READSIM_SIGNAL_CHILD"); dir != "" {
 		cli.ExitOnSignal(program.Name, program.Stop)
-		scenario.WriteFileAtomic(filepath.Join(dir, "out.trace.jsonl"), func(f *os.File) error {
+		durable.Write(filepath.Join(dir, "out.trace.jsonl"), 0o644, func(f *os.File) error {
 			f.WriteString("half a line")
 			os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644)
 			select {} // wait for the signal

@@ -28,8 +28,17 @@ import (
 // returning the server's URL, the folder and the judgments.
 func startStudyDemo(t *testing.T) (url, dir, qrels string) {
 	t.Helper()
+	return startStudyDemoTopics(t, 3, "")
+}
+
+// startStudyDemoTopics is startStudyDemo with perParticipant topics for
+// each participant and the consent text of the file consent ("": the
+// built-in one).
+func startStudyDemoTopics(t *testing.T, perParticipant int, consent string) (url, dir, qrels string) {
+	t.Helper()
 	stderr := &syncBuffer{}
 	cfg, e, tmp := demoSetup(t, &syncBuffer{}, stderr)
+	cfg.StudyTopics, cfg.Consent = perParticipant, consent
 	dir = filepath.Join(tmp, "study")
 	if keep := os.Getenv("READSIM_STUDY_DIR"); keep != "" {
 		dir = keep // the recordings kept (for the README's examples)
@@ -37,7 +46,7 @@ func startStudyDemo(t *testing.T) (url, dir, qrels string) {
 	cfg.Study = dir
 	url = serveLoopback(t, e, cfg, backend.Listen{RatePerSecond: -1})
 	abs, _ := filepath.Abs(dir)
-	if !strings.Contains(stderr.String(), "reading study at /study: 12 topics, 3 per participant; recordings in "+abs) {
+	if !strings.Contains(stderr.String(), fmt.Sprintf("reading study at /study: 12 topics, %d per participant; recordings in %s", perParticipant, abs)) {
 		t.Errorf("start-up does not say where the recordings go:\n%s", stderr)
 	}
 	return url, dir, cfg.Qrels

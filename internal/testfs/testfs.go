@@ -32,3 +32,20 @@ func Temp(tb testing.TB, files map[string]string) string {
 	Write(tb, dir, files)
 	return dir
 }
+
+// Replace puts the folder src in the place of the folder dst as readsim
+// index swaps a build in: dst renamed away, src renamed to dst, the old
+// folder removed. It fails the test on any error.
+func Replace(tb testing.TB, src, dst string) {
+	tb.Helper()
+	old := dst + ".old-1"
+	if err := os.Rename(dst, old); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Rename(src, dst); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.RemoveAll(old); err != nil {
+		tb.Fatal(err)
+	}
+}

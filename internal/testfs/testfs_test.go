@@ -15,3 +15,23 @@ func TestWrite(t *testing.T) {
 		}
 	}
 }
+
+func TestReplace(t *testing.T) {
+	dir := Temp(t, map[string]string{"idx/old.txt": "old", "next/new.txt": "new"})
+	idx, next := filepath.Join(dir, "idx"), filepath.Join(dir, "next")
+	Replace(t, next, idx)
+	for _, tc := range []struct {
+		path string
+		want string // "" for gone
+	}{
+		{filepath.Join(idx, "new.txt"), "new"},
+		{filepath.Join(idx, "old.txt"), ""},
+		{filepath.Join(next, "new.txt"), ""},
+		{filepath.Join(dir, "idx.old-1", "old.txt"), ""},
+	} {
+		b, err := os.ReadFile(tc.path)
+		if tc.want == "" && !os.IsNotExist(err) || tc.want != "" && string(b) != tc.want {
+			t.Errorf("%s: %q %v, want %q", tc.path, b, err, tc.want)
+		}
+	}
+}

@@ -25,6 +25,10 @@ type Judgment struct {
 	// judgments 1 when the article holds relevant text and 0 otherwise.
 	// The article is relevant when Grade > 0 (trec_eval's relevance level 1).
 	Grade int
+	// Unjudged marks a TREC qrels line of negative relevance (read as
+	// Grade 0): in the pool but not judged, as trec_eval's infAP and bpref
+	// see it.
+	Unjudged bool
 	// Line is the judgment's line (its first, for span judgments).
 	Line int
 	// Passages are the relevant passages for the span measures (PASSAGE,
@@ -238,6 +242,7 @@ func (r *qrelsReader) line(ln int, b []byte) error {
 			return err
 		}
 		j := &Judgment{Line: ln, Topic: r.in.get(fs[0]), Article: string(fs[2]), Grade: grade}
+		j.Unjudged = len(fs[3]) > 1 && fs[3][0] == '-'
 		return r.q.add(name, j.Topic, j)
 	case looksLikeRun(fs):
 		return errorf(name, ln, "this looks like a run, not judgments: give the judgments with --qrels and the run as an argument")

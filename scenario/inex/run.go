@@ -55,6 +55,12 @@ type Run struct {
 	// Ranked tells whether the results have a rank column (text runs do);
 	// otherwise a result's rank is its position in its topic.
 	Ranked bool
+	// OrderWarning is the warning that the rank or score columns of a TREC
+	// run disagree with its line order, held back by the reader (Warn is
+	// not given it): it concerns only the measures that rank by line order
+	// (effort.Measure.RanksByLine), and the evaluation gives it when one
+	// of them is asked. Empty for the other formats, warned at once.
+	OrderWarning string
 }
 
 // PathResolver turns an element's XPath in an article into its character
@@ -181,6 +187,7 @@ func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	switch t.formats {
 	case sawTREC:
 		run.Format = TREC
+		run.OrderWarning = t.w.take(name, kindOrder)
 	case sawGenomics:
 		run.Format = Genomics
 	}
@@ -312,11 +319,35 @@ func (t *textReader) add(topic string, p Result) {
 	case t.formats == sawGenomics && p.Rank < t.lastRank:
 		t.w.add("rank disagrees with the line order (DOCUMENT, PASSAGE, ASPECT and PASSAGE2 order passages by rank, as NIST's scorer; the other measures by line)", ln)
 	case t.formats != sawGenomics && (p.Rank < t.lastRank || p.Score > t.lastRSV):
-		t.w.add("rank or rsv disagrees with the line order (the INEX measures rank by line order; AP, P[k], map, P_10… by score, as trec_eval)", ln)
+		t.w.add(kindOrder, ln)
 	}
 	t.lastRank, t.lastRSV = p.Rank, p.Score
 	cur.Results = append(cur.Results, p)
 	t.run.Lines++
+}
+
+// kindOrder is the warning of the lines whose rank or rsv disagrees with
+// the line order.
+const kindOrder = "rank or rsv disagrees with the line order (the INEX measures rank by line order; AP, P[k], map, P_10… by score, as trec_eval)"
+
+// take removes the warnings of kind from w and returns their message as
+// emit would give it, or "" when there is none.
+func (w *warnings) take(file, kind string) string {
+	n := w.count[kind]
+	if n == 0 {
+		return ""
+	}
+	var msg string
+	one := warnings{kinds: []string{kind}, count: map[string]int{kind: n}, first: map[string]int{kind: w.first[kind]}}
+	one.emit(file, func(s string) { msg = s })
+	delete(w.count, kind)
+	for i, k := range w.kinds {
+		if k == kind {
+			w.kinds = append(w.kinds[:i], w.kinds[i+1:]...)
+			break
+		}
+	}
+	return msg
 }
 
 // looksLikeQrels tells whether a line's fields look like judgments: a FOL

@@ -45,6 +45,9 @@ type ServeConfig struct {
 	// StudyTopics the topics per participant (default DefaultStudyTopics).
 	Study       string
 	StudyTopics int
+	// Consent is the study's consent text (a file; "" the built-in text:
+	// web.ParseConsent gives the format).
+	Consent string
 	// Say and Warn print what start-up tells and warns of (nil: nothing).
 	Say, Warn func(string)
 }
@@ -61,6 +64,8 @@ func (c ServeConfig) Check() error {
 		return &scenario.RequestError{Err: errors.New("--run needs --qrels")}
 	case c.Study != "" && (c.Index == "" || c.Topics == ""):
 		return &scenario.RequestError{Err: errors.New("--study needs --index (participants search) and --topics (they are given topics)")}
+	case c.Consent != "" && c.Study == "":
+		return &scenario.RequestError{Err: errors.New("--consent needs --study (it is the study's consent text)")}
 	}
 	return nil
 }
@@ -203,7 +208,7 @@ func Assemble(cfg ServeConfig) (*Assembly, error) {
 		}
 	}
 	if cfg.Study != "" {
-		if a.Options.Study, err = studyOptions(cfg); err != nil {
+		if a.Options.Study, err = studyOptions(cfg, a.Options.Pages.Has); err != nil {
 			a.Close()
 			return nil, err
 		}
@@ -326,8 +331,11 @@ func noTextLine(c TextCount) string {
 //
 // Decisions where the issue is silent: a study needs an index (participants
 // search) and topics (they are given topics); the folder is created if
-// missing; each participant gets cfg.StudyTopics topics.
-func studyOptions(cfg ServeConfig) (*web.StudyOptions, error) {
+// missing; each participant gets cfg.StudyTopics topics. With judgments,
+// start-up says how many of the study's topics have a judged article the
+// server has (has), and refuses a study where none has: its readings could
+// never be scored (issue 26).
+func studyOptions(cfg ServeConfig, has func(string) bool) (*web.StudyOptions, error) {
 	if cfg.Index == "" || cfg.Topics == "" {
 		return nil, &InputError{fmt.Errorf("--study needs --index (participants search) and --topics (they are given topics)")}
 	}
@@ -344,12 +352,26 @@ func studyOptions(cfg ServeConfig) (*web.StudyOptions, error) {
 		judged = q.Topics
 	}
 	opt := &web.StudyOptions{Dir: cfg.Study, PerParticipant: cfg.StudyTopics}
+	if cfg.Consent != "" {
+		if opt.Consent, err = web.OpenConsent(cfg.Consent); err != nil {
+			return nil, &InputError{err}
+		}
+	}
+	var served []string // topics with a judged article the server has
 	for _, t := range ts {
 		if judged != nil && judged[t.ID] == nil {
 			continue
 		}
 		title, _ := t.Field("title")
 		opt.Topics = append(opt.Topics, web.StudyTopic{ID: t.ID, Title: title, Description: t.Description})
+		if judged != nil {
+			for doc := range judged[t.ID].Docs {
+				if has(doc) {
+					served = append(served, t.ID)
+					break
+				}
+			}
+		}
 	}
 	if len(opt.Topics) == 0 {
 		if cfg.Qrels == "" {
@@ -357,8 +379,17 @@ func studyOptions(cfg ServeConfig) (*web.StudyOptions, error) {
 		}
 		return nil, &InputError{fmt.Errorf("%s: no topic for the study (none is judged in %s)", cfg.Topics, cfg.Qrels)}
 	}
+	if judged != nil && len(served) == 0 {
+		return nil, &InputError{fmt.Errorf("--study: none of the study's %d topics has a judged article in the index (the judgments %s and the index's articles do not meet): its readings could not be scored", len(opt.Topics), cfg.Qrels)}
+	}
 	if err := os.MkdirAll(cfg.Study, 0o700); err != nil {
 		return nil, &InputError{fmt.Errorf("--study: %w", err)}
+	}
+	switch {
+	case judged == nil:
+		cfg.Warn("the study has no judgments (--qrels): its readings cannot be scored until judgments are given to eval and calibrate")
+	default:
+		cfg.Say(fmt.Sprintf("reading study: %d of %d topics have a judged article in the index", len(served), len(opt.Topics)))
 	}
 	abs, _ := filepath.Abs(cfg.Study)
 	cfg.Say(fmt.Sprintf("reading study at /study: %d topics, %d per participant; recordings in %s",

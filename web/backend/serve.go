@@ -24,6 +24,9 @@ type Listen struct {
 	// the web package's default; < 0: no limit): readsim serve
 	// --rate-limit. Tests raise it.
 	RatePerSecond float64
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For gives
+	// the client's address (web.Options.TrustedProxies).
+	TrustedProxies []*net.IPNet
 	// URLs receives the server's URLs (web.PrintURLs) once it listens,
 	// with QR the QR code of the URL a phone opens (the demo); nil: none.
 	URLs io.Writer
@@ -57,7 +60,7 @@ func Serve(ctx context.Context, cfg ServeConfig, l Listen) error {
 	}
 	defer a.Close()
 	opt := a.Options
-	opt.AllowOrigins, opt.RatePerSecond = l.AllowOrigins, l.RatePerSecond
+	opt.AllowOrigins, opt.RatePerSecond, opt.TrustedProxies = l.AllowOrigins, l.RatePerSecond, l.TrustedProxies
 	opt.Logf = func(f string, args ...any) { cfg.Say(fmt.Sprintf(f, args...)) }
 	srv, err := web.New(opt)
 	if err != nil {

@@ -286,7 +286,7 @@
     if (!this.docLabel) return;
     const o = this.st.open;
     if (!o) { this.docLabel.textContent = ''; return; }
-    let s = '#' + o.rank + ' · ' + o.doc;
+    let s = '#' + o.rank + ' · article ' + o.doc;
     if (o.judged === false) s += ' · not judged';
     else if (o.nrc) s += ' · ' + fmtInt(o.nrc) + ' relevant';
     else s += ' · not relevant';
@@ -435,11 +435,26 @@
     this.scrollTo(el, smooth);
   };
 
+  // scrollTo scrolls the frame to el, 24 px below the top, moved up to the
+  // top of the line standing at the frame's top edge: no line is cut in
+  // half there, at any speed.
   Lane.prototype.scrollTo = function (el, smooth) {
-    const win = this.iframe.contentWindow;
-    if (!el || !win || !this.fdoc) return;
-    const y = el.getBoundingClientRect().top + win.scrollY - 24;
-    win.scrollTo({ top: Math.max(0, y), behavior: smooth ? 'smooth' : 'auto' });
+    const win = this.iframe.contentWindow, doc = this.fdoc;
+    if (!el || !win || !doc) return;
+    const from = win.scrollY;
+    let y = Math.max(0, el.getBoundingClientRect().top + from - 24);
+    win.scrollTo({ top: y, behavior: 'auto' });
+    const r = doc.caretRangeFromPoint ? doc.caretRangeFromPoint(24, 1) : null;
+    if (r) {
+      const b = r.getBoundingClientRect();
+      if (b.height > 0 && b.top < 0 && b.bottom > 0) y = Math.max(0, win.scrollY + b.top - 2);
+    }
+    if (smooth) {
+      win.scrollTo({ top: from, behavior: 'auto' }); // nothing painted between: no jump
+      win.scrollTo({ top: y, behavior: 'smooth' });
+    } else {
+      win.scrollTo({ top: y, behavior: 'auto' });
+    }
   };
 
   // redraw shows the open article afresh with every mark the applied events

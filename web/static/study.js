@@ -308,11 +308,24 @@
     return runs;
   }
 
+  // lastDrawn is the offset after the article's last visible character:
+  // the end of the last text drawn (not white space, not in a closed
+  // details block); what follows it is never on screen. 0: none.
+  function lastDrawn(map) {
+    for (let i = map.length - 1; i >= 0; i--) {
+      const tn = map[i], p = tn.node.parentNode;
+      if (tn.quiet || !p || !rendered(p)) continue;
+      range.selectNodeContents(tn.node);
+      for (const q of range.getClientRects()) if (q.width > 0 || q.height > 0) return tn.start + tn.len;
+    }
+    return 0;
+  }
+
   // ---- the pages ----
 
   function studyPage(main) {
     const d = main.dataset;
-    if (d.state === 'withdrawn' || d.state === 'consent') {
+    if (d.state === 'withdrawn' && !d.keep || d.state === 'consent') {
       try { localStorage.removeItem(KEY); } catch (e) { /* off */ }
       return;
     }
@@ -376,13 +389,16 @@
       } catch (e) { /* recorded without the passages */ }
     }
     const map = textMap(root);
-    let open = false, last = '', settle = 0, every = 0;
+    // sawEnd: a screen of this open reached the last visible character;
+    // its stop says reason "end" (calibration's right-censoring)
+    let open = false, last = '', settle = 0, every = 0, sawEnd = false;
     function opened() {
       st = load() || st;
       if (!st.topic) return;
       emit({ev: 'open', doc: doc, rank: st.hits.indexOf(doc) + 1, passages: passages});
       open = true;
       last = '';
+      sawEnd = false;
       check();
     }
     function check() {
@@ -396,6 +412,8 @@
       last = key;
       const now = clock();
       for (const [a, z] of runs) if (z > a) emit({ev: 'read', doc: doc, from: a, to: z}, now);
+      const end = lastDrawn(map);
+      if (end > 0 && runs.some(function (r) { return r[1] >= end; })) sawEnd = true;
     }
     function moved() {
       if (!open) return;
@@ -406,7 +424,7 @@
     closeArticle = function () {
       if (!open) return;
       check();
-      emit({ev: 'stop', doc: doc});
+      emit(sawEnd ? {ev: 'stop', doc: doc, reason: 'end'} : {ev: 'stop', doc: doc});
       open = false;
     };
     document.addEventListener('scroll', moved, {capture: true, passive: true});

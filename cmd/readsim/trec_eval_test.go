@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// trecEvalDir holds judgments and runs written for the tests and trec_eval
+// 10.0's output on them (its README.md says how they were made).
+const trecEvalDir = "../../scenario/testdata/trec_eval"
+
+// trecEvalCase is one line of cases.txt: trec_eval's output file and the
+// arguments that made it.
+type trecEvalCase struct {
+	out  string
+	args []string
+}
+
+func readTrecEvalCases(t *testing.T) []trecEvalCase {
+	t.Helper()
+	f, err := os.Open(filepath.Join(trecEvalDir, "cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cs []trecEvalCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		out, args, ok := strings.Cut(l, "\t")
+		if !ok {
+			t.Fatalf("cases.txt: %q has no tab", l)
+		}
+		cs = append(cs, trecEvalCase{out, strings.Fields(args)})
+	}
+	if len(cs) == 0 {
+		t.Fatal("cases.txt: no case")
+	}
+	return cs
+}
+
+// inDir prefixes the arguments that name a file of dir with dir.
+func inDir(dir string, args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if _, err := os.Stat(filepath.Join(dir, a)); err == nil && !strings.HasPrefix(a, "-") {
+			out[i] = filepath.Join(dir, a)
+		}
+	}
+	return out
+}
+
+// readsim trec_eval prints trec_eval 10.0's bytes on judgments and runs
+// written for it (grades -2…4, ties, topics on one side only, lists of 1
+// to 1,500 documents, comments, blank lines, extra columns) under -q, -c,
+// -l, -M, -J, -N, -n and measure parameters.
+func TestTrecEvalBytes(t *testing.T) {
+	for _, c := range readTrecEvalCases(t) {
+		t.Run(c.out, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(trecEvalDir, c.out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			status, stdout, stderr := runCLI(append([]string{"trec_eval"}, inDir(trecEvalDir, c.args)...)...)
+			if status != 0 {
+				t.Fatalf("exit %d: %s", status, stderr)
+			}
+			if stdout != string(want) {
+				t.Errorf("output differs from trec_eval's %s:\n%s", c.out, firstDiff(stdout, string(want)))
+			}
+		})
+	}
+}
+
+// firstDiff describes the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return "line " + strconv.Itoa(i+1) + ":\n got  " + strings.ReplaceAll(gl, "\t", "<TAB>") + "\n want " + strings.ReplaceAll(wl, "\t", "<TAB>")
+		}
+	}
+	return "(same lines)"
+}
+
+// The run may come from standard input ("-"), as trec_eval's.
+func TestTrecEvalStdin(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join(trecEvalDir, "heldout.q.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(trecEvalDir, "heldout.run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = saved }()
+	status, stdout, stderr := runCLI("trec_eval", "-q", "-m", "all_trec", filepath.Join(trecEvalDir, "heldout.qrels"), "-")
+	if status != 0 || stdout != string(want) {
+		t.Errorf("exit %d (%s), output differs from heldout.q.txt:\n%s", status, stderr, firstDiff(stdout, string(want)))
+	}
+}
+
+// Where trec_eval fails, readsim trec_eval fails, saying why: the file,
+// the line or topic, the problem.
+func TestTrecEvalRefusals(t *testing.T) {
+	dir := t.TempDir()
+	mustWriteFile(t, filepath.Join(dir, "blank.qrels"), "1 0 a 1\n\n1 0 b 0\n")
+	mustWriteFile(t, filepath.Join(dir, "five.qrels"), "1 0 a 1 extra\n")
+	mustWriteFile(t, filepath.Join(dir, "short.run"), "1 Q0 a 1 2.5 r\n1 Q0 b 2 1.5\n")
+	mustWriteFile(t, filepath.Join(dir, "empty.run"), "# nothing\n\n")
+	mustWriteFile(t, filepath.Join(dir, "other.run"), "9 Q0 a 1 2.5 r\n")
+	q := filepath.Join(trecEvalDir, "graded.qrels")
+	run := filepath.Join(trecEvalDir, "graded.run")
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		status int
+		want   []string
+	}{
+		{"judged topic missing without -c", []string{filepath.Join(trecEvalDir, "missing.qrels"), run}, 2,
+			[]string{"graded.run: topic 100 is judged in", "give -c"}},
+		{"document judged twice", []string{filepath.Join(trecEvalDir, "dup.qrels"), run}, 2,
+			[]string{"dup.qrels: topic 101: document d1 is judged twice"}},
+		{"document retrieved twice", []string{"-c", q, filepath.Join(trecEvalDir, "dup.run")}, 2,
+			[]string{"dup.run: topic 101: document d1 is retrieved twice"}},
+		{"blank judgment line", []string{filepath.Join(dir, "blank.qrels"), run}, 2, []string{"blank.qrels:2: a blank line"}},
+		{"five columns", []string{filepath.Join(dir, "five.qrels"), run}, 2, []string{"five.qrels:1: 5 columns, want 4"}},
+		{"five-column result", []string{q, filepath.Join(dir, "short.run")}, 2, []string{"short.run:2: 5 columns, want 6"}},
+		{"no result", []string{q, filepath.Join(dir, "empty.run")}, 2, []string{"empty.run: no result"}},
+		{"no shared topic", []string{q, filepath.Join(dir, "other.run")}, 2, []string{"other.run: topic 101 is judged in"}},
+		{"unknown measure", []string{"-m", "MAP", q, run}, 2, []string{"-m MAP: no such measure"}},
+		{"empty parameters", []string{"-m", "P.", q, run}, 2, []string{"-m P.: no parameter"}},
+		{"zero cutoff", []string{"-m", "P.0,5", q, run}, 2, []string{"not positive"}},
+		{"three utility coefficients", []string{"-m", "utility.1,2,3", q, run}, 2, []string{"4 coefficients"}},
+		{"bad pairs", []string{"-m", "ndcg.1=2=3", q, run}, 2, []string{"level=gain pairs"}},
+		{"preference format", []string{"-R", "prefs", q, run}, 2, []string{"-R prefs"}},
+		{"qrels measure on judgment groups", []string{"-R", "qrels_jg", "-m", "map", q, run}, 2, []string{"-m map: trec_eval computes it from qrels"}},
+		{"judgment-group measure on qrels", []string{"-m", "map_avgjg", q, run}, 2, []string{"give them with -R qrels_jg"}},
+		{"one file", []string{q}, 2, []string{"1 file(s) given"}},
+		{"unknown option", []string{"-x", q, run}, 2, []string{"unknown option -x"}},
+		{"-l without a number", []string{"-l", "two", q, run}, 2, []string{"-l two: not an integer"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, stdout, stderr := runCLI(append([]string{"trec_eval"}, tc.args...)...)
+			if status != tc.status {
+				t.Errorf("exit %d, want %d; stderr %s", status, tc.status, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("printed %q", stdout)
+			}
+			checkText(t, "stderr", stderr, tc.want, []string{"panic"})
+		})
+	}
+}
+
+// trec_eval's options are read as its getopt_long reads them: joined or
+// separate arguments, long names and their prefixes, options after the
+// files, several short options together.
+func TestTrecEvalOptionSpellings(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join(trecEvalDir, "heldout.ql2.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, run := filepath.Join(trecEvalDir, "heldout.qrels"), filepath.Join(trecEvalDir, "heldout.run")
+	for _, args := range [][]string{
+		{"-q", "-l2", "-m", "all_trec", "-mrelstring.15", q, run},
+		{"-ql", "2", "-mall_trec", "-m", "relstring.15", q, run},
+		{q, run, "--query_eval_wanted", "--level_for_rel=2", "--measure", "all_trec", "--meas=relstring.15"},
+		{"-q", "-l", "2", "-m", "relstring.15", "-m", "all_trec", "-m", "relstring.20", "--", q, run},
+	} {
+		status, stdout, stderr := runCLI(append([]string{"trec_eval"}, args...)...)
+		if status != 0 || stdout != string(want) {
+			t.Errorf("%q: exit %d (%s):\n%s", args, status, stderr, firstDiff(stdout, string(want)))
+		}
+	}
+}
+
+// quicktestLine is a line of trec_eval's Makefile quicktest target.
+var quicktestLine = regexp.MustCompile(`^\s*\./trec_eval (.*) \| diff - (test/\S+)\s*$`)
+
+// With TREC_EVAL_SRC naming a trec_eval source tree (usnistgov/trec_eval:
+// its Makefile and test/ folder), the test builds trec_eval there and runs
+// every case of the Makefile's quicktest target through readsim trec_eval,
+// comparing the bytes with the expected file and with the built
+// trec_eval's output. The cases of formats readsim does not read (-R
+// prefs, qrels_prefs) and of -Z are reported as skipped.
+func TestTrecEvalQuicktest(t *testing.T) {
+	src := os.Getenv("TREC_EVAL_SRC")
+	if src == "" {
+		t.Skip("TREC_EVAL_SRC is not set: set it to a trec_eval source tree (usnistgov/trec_eval) to run its quicktest cases through readsim trec_eval")
+	}
+	mk, err := os.ReadFile(filepath.Join(src, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("make", "trec_eval")
+	build.Dir = src
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building trec_eval in %s: %v\n%s", src, err, out)
+	}
+	inQuick, n := false, 0
+	for _, l := range strings.Split(string(mk), "\n") {
+		if strings.HasPrefix(l, "quicktest:") {
+			inQuick = true
+			continue
+		}
+		if inQuick && (l == "" || !strings.HasPrefix(l, "\t")) {
+			break
+		}
+		m := quicktestLine.FindStringSubmatch(l)
+		if !inQuick || m == nil {
+			continue
+		}
+		args, expected := strings.Fields(m[1]), m[2]
+		n++
+		t.Run(expected, func(t *testing.T) {
+			for _, a := range args {
+				if a == "prefs" || a == "qrels_prefs" || a == "-Z" {
+					t.Skipf("readsim does not read trec_eval's %s", a)
+				}
+			}
+			want, err := os.ReadFile(filepath.Join(src, expected))
+			if err != nil {
+				t.Fatal(err)
+			}
+			peer := exec.Command("./trec_eval", args...)
+			peer.Dir = src
+			peerOut, err := peer.Output()
+			if err != nil {
+				t.Fatalf("trec_eval %s: %v", strings.Join(args, " "), err)
+			}
+			status, stdout, stderr := runCLI(append([]string{"trec_eval"}, inDir(src, args)...)...)
+			if status != 0 {
+				t.Fatalf("exit %d: %s", status, stderr)
+			}
+			if stdout != string(want) {
+				t.Errorf("differs from %s:\n%s", expected, firstDiff(stdout, string(want)))
+			}
+			if stdout != string(peerOut) {
+				t.Errorf("differs from the built trec_eval:\n%s", firstDiff(stdout, string(peerOut)))
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatalf("%s/Makefile: no quicktest line", src)
+	}
+}

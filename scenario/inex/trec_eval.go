@@ -1,0 +1,701 @@
+package inex
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/readsim/readsim/effort"
+)
+
+// trec_eval's own reading of TREC qrels and TREC runs, for `readsim
+// trec_eval` (docs/trec_eval.md): exactly the lines trec_eval 10.0 reads
+// and the values it reads from them (C's atol and atof), with its
+// refusals given as Errors naming the file, the line and the problem.
+// readsim's other commands read these formats with ReadQrels and ReadRun.
+
+// TrecEvalQrels are TREC qrels as trec_eval reads them.
+type TrecEvalQrels struct {
+	File string
+	// IDs are the judged topics in byte order (trec_eval's order).
+	IDs []string
+	// Judged are each topic's judgments, sorted by document.
+	Judged map[string][]effort.TrecJudgment
+	// Groups, for judgment groups (-R qrels_jg), are each topic's groups
+	// in byte order of their names, each sorted by document; Judged is
+	// then empty.
+	Groups map[string][][]effort.TrecJudgment
+}
+
+// OpenTrecEvalQrelsJG reads judgment groups (trec_eval's -R qrels_jg) as
+// trec_eval does: a line is "topic group document relevance", each group a
+// set of judgments of the topic (one assessor's); no comment, no blank
+// line; a document judged twice in a group is refused.
+func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
+	r, closeFn, name, err := openNamed(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	type line struct {
+		jg string
+		j  effort.TrecJudgment
+		n  int
+	}
+	byTopic := map[string][]line{}
+	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}, Groups: map[string][][]effort.TrecJudgment{}}
+	var a arena
+	var fs [][]byte
+	err = trecLines(name, r, func(n int, b []byte) error {
+		fs = cFields(fs, b)
+		if len(fs) != 4 {
+			return errorf(name, n, "%d columns, want 4: topic group document relevance (trec_eval: Malformed line)", len(fs))
+		}
+		topic := string(fs[0])
+		if _, ok := byTopic[topic]; !ok {
+			topic = a.str(fs[0])
+			q.IDs = append(q.IDs, topic)
+		}
+		byTopic[topic] = append(byTopic[topic], line{a.str(fs[1]), effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])}, n})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(q.IDs) == 0 {
+		return nil, &Error{File: name, Err: errors.New("no judgment (trec_eval: Cannot read qrels file)")}
+	}
+	slices.Sort(q.IDs)
+	for _, id := range q.IDs {
+		ls := byTopic[id]
+		slices.SortStableFunc(ls, func(x, y line) int {
+			if c := strings.Compare(x.jg, y.jg); c != 0 {
+				return c
+			}
+			return strings.Compare(x.j.Docno, y.j.Docno)
+		})
+		var groups [][]effort.TrecJudgment
+		for i, l := range ls {
+			switch {
+			case i == 0 || l.jg != ls[i-1].jg:
+				groups = append(groups, nil)
+			case l.j.Docno == ls[i-1].j.Docno:
+				return nil, errorf(name, l.n, "topic %s, group %s: document %s judged twice (trec_eval: duplicate docs)", id, l.jg, l.j.Docno)
+			}
+			groups[len(groups)-1] = append(groups[len(groups)-1], l.j)
+		}
+		q.Groups[id] = groups
+	}
+	return q, nil
+}
+
+// TrecEvalRun is a TREC run as trec_eval reads it.
+type TrecEvalRun struct {
+	File string
+	// RunID is the last line's run id (trec_eval prints it).
+	RunID string
+	// Docs are each topic's documents with their scores, in line order.
+	Docs map[string][]effort.TrecDoc
+	// Lines is the number of results read.
+	Lines int
+}
+
+// isCSpace is C's isspace.
+func isCSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// cFields splits b at C white space into dst.
+func cFields(dst [][]byte, b []byte) [][]byte {
+	dst = dst[:0]
+	i := 0
+	for i < len(b) {
+		for i < len(b) && isCSpace(b[i]) {
+			i++
+		}
+		j := i
+		for j < len(b) && !isCSpace(b[j]) {
+			j++
+		}
+		if j > i {
+			dst = append(dst, b[i:j])
+		}
+		i = j
+	}
+	return dst
+}
+
+// arena holds the text of many short strings in large blocks, so that a
+// run of millions of lines costs its documents' bytes and no more.
+type arena struct {
+	block []byte
+}
+
+func (a *arena) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(a.block)+len(b) > cap(a.block) {
+		a.block = make([]byte, 0, max(1<<20, len(b)))
+	}
+	n := len(a.block)
+	a.block = append(a.block, b...)
+	s := a.block[n:]
+	return unsafe.String(&s[0], len(s))
+}
+
+// trecLines calls line with each line of the file r (without its end of
+// line) and its number, stopping at the first error.
+func trecLines(name string, r io.Reader, line func(n int, b []byte) error) error {
+	br := bufio.NewReaderSize(r, 1<<20)
+	n := 0
+	for {
+		b, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long := append([]byte(nil), b...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				if len(long) > MaxLineBytes {
+					return errorf(name, n+1, "line longer than %d bytes", MaxLineBytes)
+				}
+				b, err = br.ReadSlice('\n')
+				long = append(long, b...)
+			}
+			b = long
+		}
+		if len(b) > 0 {
+			n++
+			if b[len(b)-1] == '\n' {
+				b = b[:len(b)-1]
+			}
+			if lerr := line(n, b); lerr != nil {
+				return lerr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &Error{File: name, Err: err}
+		}
+	}
+}
+
+// openNamed opens path as open does, with the name its errors give it
+// ("standard input" for "-").
+func openNamed(path string) (io.Reader, func() error, string, error) {
+	r, closeFn, err := open(path)
+	if path == Stdin {
+		path = "standard input"
+	}
+	return r, closeFn, path, err
+}
+
+// OpenTrecEvalQrels reads TREC qrels ("-": standard input) as trec_eval
+// does: a line is "topic iteration document relevance", the relevance an
+// integer (C's atol: "2.7" is 2, "x" is 0; negative: in the pool but not
+// judged); a line starting with # is a comment. Unlike trec_eval, which
+// gives only the count of lines before, every refusal names the line: a
+// blank line, a line of other than 4 columns, an empty file.
+func OpenTrecEvalQrels(path string) (*TrecEvalQrels, error) {
+	var parts []qrelsPart
+	name := path
+	if f, size, ok := plainFile(path); ok {
+		defer f.Close()
+		if bounds := chunkBounds(f, size, runtime.GOMAXPROCS(0)); len(bounds) > 2 {
+			parts = make([]qrelsPart, len(bounds)-1)
+			var wg sync.WaitGroup
+			for i := range parts {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					parts[i] = readQrelsPart(path, io.NewSectionReader(f, bounds[i], bounds[i+1]-bounds[i]))
+				}()
+			}
+			wg.Wait()
+		}
+	}
+	if parts == nil {
+		r, closeFn, n, err := openNamed(path)
+		if err != nil {
+			return nil, err
+		}
+		defer closeFn()
+		name = n
+		parts = []qrelsPart{readQrelsPart(name, r)}
+	}
+	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}}
+	lines := 0
+	for _, p := range parts {
+		if p.err != nil {
+			if ie, ok := p.err.(*Error); ok && p.errLine > 0 {
+				ie.Line = lines + p.errLine
+			}
+			return nil, p.err
+		}
+		lines += p.lines
+		for _, id := range p.ids {
+			if _, ok := q.Judged[id]; !ok {
+				q.IDs = append(q.IDs, id)
+			}
+			q.Judged[id] = append(q.Judged[id], p.judged[id]...)
+		}
+	}
+	if len(q.IDs) == 0 {
+		return nil, &Error{File: name, Err: errors.New("no judgment (trec_eval: Cannot read qrels file)")}
+	}
+	slices.Sort(q.IDs)
+	for _, js := range q.Judged {
+		slices.SortStableFunc(js, func(x, y effort.TrecJudgment) int { return strings.Compare(x.Docno, y.Docno) })
+	}
+	return q, nil
+}
+
+// qrelsPart is what reading a part of a qrels file found.
+type qrelsPart struct {
+	ids     []string // in order of first appearance
+	judged  map[string][]effort.TrecJudgment
+	lines   int
+	err     error
+	errLine int // the line of err within the part
+}
+
+// readQrelsPart reads the judgment lines of r (OpenTrecEvalQrels).
+func readQrelsPart(name string, r io.Reader) qrelsPart {
+	p := qrelsPart{judged: map[string][]effort.TrecJudgment{}}
+	var a arena
+	var cur string
+	var js []effort.TrecJudgment
+	p.err = trecLines(name, r, func(n int, b []byte) error {
+		p.lines = n
+		if len(b) > 0 && b[0] == '#' {
+			return nil
+		}
+		fs, k := fourColumns(b)
+		if k != 4 {
+			p.errLine = n
+			if k == 0 {
+				return errorf(name, n, "a blank line: trec_eval refuses it (Malformed line); want topic iteration document relevance")
+			}
+			return errorf(name, n, "%d columns, want 4: topic iteration document relevance (trec_eval: Malformed line)", k)
+		}
+		if js == nil || string(fs[0]) != cur {
+			if js != nil {
+				p.judged[cur] = js
+			}
+			var ok bool
+			if js, ok = p.judged[string(fs[0])]; ok {
+				cur = string(fs[0])
+			} else {
+				cur = a.str(fs[0])
+				p.ids = append(p.ids, cur)
+				js = make([]effort.TrecJudgment, 0, 64)
+			}
+		}
+		js = append(js, effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])})
+		return nil
+	})
+	if js != nil {
+		p.judged[cur] = js
+	}
+	return p
+}
+
+// fourColumns finds the columns of a judgment line by their offsets: the
+// first four, and how many there are (5 for more than 4).
+func fourColumns(b []byte) (cols [4][]byte, k int) {
+	i := 0
+	for k < 5 {
+		for i < len(b) && cSpace[b[i]] {
+			i++
+		}
+		if i == len(b) {
+			break
+		}
+		j := i
+		for j < len(b) && !cSpace[b[j]] {
+			j++
+		}
+		if k < 4 {
+			cols[k] = b[i:j]
+		}
+		k++
+		i = j
+	}
+	return cols, k
+}
+
+// cSpace is C's isspace as a table.
+var cSpace = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
+
+// runFields are the columns of a run line that trec_eval reads: topic,
+// document, score and run id.
+type runFields struct{ topic, doc, score, id []byte }
+
+// trecRunLine reads line n, b, of a run into f; skip for a blank line or
+// a comment. It finds the columns by their offsets, without a slice of
+// fields: it is the inner loop of reading a run.
+func trecRunLine(name string, n int, b []byte, f *runFields) (skip bool, err error) {
+	i := 0
+	for i < len(b) && cSpace[b[i]] {
+		i++
+	}
+	if i == len(b) || b[i] == '#' {
+		return true, nil
+	}
+	var cols [6][]byte
+	k := 0
+	for k < 6 && i < len(b) {
+		j := i
+		for j < len(b) && !cSpace[b[j]] {
+			j++
+		}
+		cols[k] = b[i:j]
+		k++
+		for j < len(b) && cSpace[b[j]] {
+			j++
+		}
+		i = j
+	}
+	if k < 6 {
+		return false, errorf(name, n, "%d columns, want 6: topic iteration document rank score run-id (trec_eval: Malformed line)", k)
+	}
+	f.topic, f.doc, f.score, f.id = cols[0], cols[2], cols[4], cols[5]
+	return false, nil
+}
+
+// OpenTrecEvalRun reads a TREC run ("-": standard input) as trec_eval does:
+// a line is "topic iteration document rank score run-id", more columns
+// ignored; the rank is not read (trec_eval ranks by score), the score is
+// C's atof of its column ("12abc" is 12, "x" is 0); blank lines and lines
+// whose first non-blank character is # are skipped. The run id is the last
+// line's.
+func OpenTrecEvalRun(path string) (*TrecEvalRun, error) {
+	r, closeFn, name, err := openNamed(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	run := &TrecEvalRun{File: name, Docs: map[string][]effort.TrecDoc{}}
+	var a arena
+	var fs runFields
+	var lastID []byte
+	var cur string
+	var docs []effort.TrecDoc
+	flush := func() {
+		if docs != nil {
+			run.Docs[cur] = docs
+		}
+	}
+	err = trecLines(name, r, func(n int, b []byte) error {
+		if skip, err := trecRunLine(name, n, b, &fs); skip || err != nil {
+			return err
+		}
+		if docs == nil || string(fs.topic) != cur {
+			flush()
+			if prev, ok := run.Docs[string(fs.topic)]; ok {
+				cur, docs = string(fs.topic), prev
+			} else {
+				cur, docs = a.str(fs.topic), make([]effort.TrecDoc, 0, max(16, len(docs)))
+			}
+		}
+		docs = append(docs, effort.TrecDoc{Docno: a.str(fs.doc), Sim: cAtofBytes(fs.score)})
+		lastID = append(lastID[:0], fs.id...)
+		run.Lines++
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	flush()
+	if run.Lines == 0 {
+		return nil, &Error{File: name, Err: errors.New("no result (trec_eval: Cannot read results file)")}
+	}
+	run.RunID = string(lastID)
+	return run, nil
+}
+
+// ErrTopicSplit is StreamTrecEvalRun's answer to a run whose topic has
+// lines apart, after lines of another topic: read it with OpenTrecEvalRun.
+var ErrTopicSplit = errors.New("a topic's lines are not together")
+
+// TrecRunBlock is one topic's results, as StreamTrecEvalRun hands them
+// over. Its documents' names live in the block: it may be handed back for
+// reuse once they are no longer needed.
+type TrecRunBlock struct {
+	Topic string
+	Docs  []effort.TrecDoc
+	text  []byte
+}
+
+func (b *TrecRunBlock) str(s []byte) string {
+	if len(s) == 0 {
+		return ""
+	}
+	if len(b.text)+len(s) > cap(b.text) {
+		b.text = make([]byte, 0, max(2*cap(b.text), len(s), 4096))
+	}
+	n := len(b.text)
+	b.text = append(b.text, s...)
+	t := b.text[n:]
+	return unsafe.String(&t[0], len(t))
+}
+
+// StreamTrecEvalRun reads the run file at path as OpenTrecEvalRun does,
+// handing each topic's results to emit as soon as its last line is read,
+// so that only the topics in flight are held. It takes the blocks to fill
+// from free when it holds one (emit's receiver hands them back there),
+// else makes one. A large file (not gzip) is read in chunks, one per
+// processor, at once: emit is then called from several goroutines. It
+// returns the run id (the last line's) and the file's name, or
+// ErrTopicSplit when a topic's lines turn out not to be together (the
+// blocks emitted until then are to be dropped).
+func StreamTrecEvalRun(path string, free <-chan *TrecRunBlock, emit func(*TrecRunBlock)) (runID, file string, err error) {
+	if f, size, ok := plainFile(path); ok {
+		defer f.Close()
+		if chunks := chunkBounds(f, size, runtime.GOMAXPROCS(0)); len(chunks) > 2 {
+			return streamChunks(f, path, chunks, free, emit)
+		}
+	}
+	r, closeFn, err := open(path)
+	if err != nil {
+		return "", path, err
+	}
+	defer closeFn()
+	c := streamChunk(path, r, free, emit, false)
+	if c.err != nil {
+		return "", path, c.err
+	}
+	if c.results == 0 {
+		return "", path, &Error{File: path, Err: errors.New("no result (trec_eval: Cannot read results file)")}
+	}
+	return string(c.lastID), path, nil
+}
+
+// chunkMin is the least size of a file read in chunks.
+var chunkMin int64 = 8 << 20
+
+// plainFile opens path when it is a regular file of at least chunkMin
+// bytes that is not gzip, for reading in chunks.
+func plainFile(path string) (*os.File, int64, bool) {
+	if path == Stdin {
+		return nil, 0, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, false
+	}
+	st, err := f.Stat()
+	var magic [2]byte
+	if err != nil || !st.Mode().IsRegular() || st.Size() < chunkMin {
+		f.Close()
+		return nil, 0, false
+	}
+	if _, err := f.ReadAt(magic[:], 0); err != nil || (magic[0] == 0x1f && magic[1] == 0x8b) {
+		f.Close()
+		return nil, 0, false
+	}
+	return f, st.Size(), true
+}
+
+// chunkBounds cuts f (size bytes) into about n chunks at line ends: the
+// offsets where they start, and size.
+func chunkBounds(f *os.File, size int64, n int) []int64 {
+	bounds := []int64{0}
+	buf := make([]byte, 64<<10)
+	for i := 1; i < n; i++ {
+		pos := size * int64(i) / int64(n)
+		if pos <= bounds[len(bounds)-1] {
+			continue
+		}
+		for {
+			k, err := f.ReadAt(buf, pos)
+			if j := bytes.IndexByte(buf[:k], '\n'); j >= 0 {
+				pos += int64(j) + 1
+				break
+			}
+			pos += int64(k)
+			if err != nil {
+				pos = size
+				break
+			}
+		}
+		if pos < size {
+			bounds = append(bounds, pos)
+		}
+	}
+	return append(bounds, size)
+}
+
+// chunkRun is what reading one chunk of a run found.
+type chunkRun struct {
+	first, last *TrecRunBlock // held back: they may go on in the chunks around
+	topics      []string      // in order
+	lines       int           // every line, blank and comment ones too
+	results     int
+	lastID      []byte
+	err         error
+	errLine     int // the line of err within the chunk (0: none)
+}
+
+// streamChunk reads the lines of r, emitting each topic's block when the
+// next topic starts; with hold, the first and last blocks are kept back
+// (chunkRun.first, last), else all are emitted.
+func streamChunk(name string, r io.Reader, free <-chan *TrecRunBlock, emit func(*TrecRunBlock), hold bool) chunkRun {
+	var c chunkRun
+	var fs runFields
+	var cur *TrecRunBlock
+	seen := map[string]bool{}
+	get := func(topic []byte) *TrecRunBlock {
+		var b *TrecRunBlock
+		select {
+		case b = <-free:
+			b.Docs, b.text = b.Docs[:0], b.text[:0]
+		default:
+			b = &TrecRunBlock{Docs: make([]effort.TrecDoc, 0, 1024)}
+		}
+		b.Topic = string(topic)
+		return b
+	}
+	c.err = trecLines(name, r, func(n int, b []byte) error {
+		c.lines = n
+		if skip, err := trecRunLine(name, n, b, &fs); skip || err != nil {
+			if err != nil {
+				c.errLine = n
+			}
+			return err
+		}
+		if cur == nil || string(fs.topic) != cur.Topic {
+			if seen[string(fs.topic)] {
+				return ErrTopicSplit
+			}
+			if cur != nil {
+				if hold && c.first == nil {
+					c.first = cur
+				} else {
+					emit(cur)
+				}
+			}
+			cur = get(fs.topic)
+			seen[cur.Topic] = true
+			c.topics = append(c.topics, cur.Topic)
+		}
+		cur.Docs = append(cur.Docs, effort.TrecDoc{Docno: cur.str(fs.doc), Sim: cAtofBytes(fs.score)})
+		c.lastID = append(c.lastID[:0], fs.id...)
+		c.results++
+		return nil
+	})
+	switch {
+	case cur == nil:
+	case !hold:
+		emit(cur)
+	case c.first == nil:
+		c.first, c.last = cur, cur
+	default:
+		c.last = cur
+	}
+	return c
+}
+
+// streamChunks reads the chunks of f (bounds: their offsets) at once and
+// joins the topics that go on from one chunk to the next.
+func streamChunks(f *os.File, path string, bounds []int64, free <-chan *TrecRunBlock, emit func(*TrecRunBlock)) (runID, file string, err error) {
+	cs := make([]chunkRun, len(bounds)-1)
+	var wg sync.WaitGroup
+	for i := range cs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := io.NewSectionReader(f, bounds[i], bounds[i+1]-bounds[i])
+			cs[i] = streamChunk(path, r, free, emit, true)
+		}()
+	}
+	wg.Wait()
+	lines, results := 0, 0
+	for _, c := range cs {
+		if c.err != nil {
+			if ie, ok := c.err.(*Error); ok && c.errLine > 0 {
+				ie.Line = lines + c.errLine
+			}
+			return "", path, c.err
+		}
+		lines += c.lines
+		results += c.results
+	}
+	if results == 0 {
+		return "", path, &Error{File: path, Err: errors.New("no result (trec_eval: Cannot read results file)")}
+	}
+	// a topic may go on across chunk ends, and nowhere else
+	where := map[string]int{}
+	var pending *TrecRunBlock
+	for i, c := range cs {
+		for k, t := range c.topics {
+			if j, ok := where[t]; ok && !(k == 0 && j == i-1 && pending != nil && pending.Topic == t) {
+				return "", path, ErrTopicSplit
+			}
+			where[t] = i
+		}
+		if c.first == nil {
+			continue
+		}
+		if pending != nil && pending.Topic == c.first.Topic {
+			pending.Docs = append(pending.Docs, c.first.Docs...)
+			if c.first != c.last {
+				emit(pending)
+				pending = c.last
+			}
+			continue
+		}
+		if pending != nil {
+			emit(pending)
+		}
+		if c.first != c.last {
+			emit(c.first)
+		}
+		pending = c.last
+	}
+	emit(pending)
+	for i := len(cs) - 1; i >= 0; i-- {
+		if cs[i].results > 0 {
+			return string(cs[i].lastID), path, nil
+		}
+	}
+	return "", path, nil
+}
+
+// cAtol is C's atol of b.
+func cAtol(b []byte) int {
+	i, neg := 0, false
+	for i < len(b) && isCSpace(b[i]) {
+		i++
+	}
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	n := 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if n < 1<<40 {
+			n = n*10 + int(b[i]-'0')
+		}
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
+// cAtofBytes is C's atof of b: a plain decimal number fast, anything else
+// through effort.CAtofPrefix.
+func cAtofBytes(b []byte) float64 {
+	if v, ok := parseFloat(b); ok {
+		return v
+	}
+	return effort.CAtofPrefix(string(b))
+}
