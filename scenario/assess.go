@@ -22,7 +22,7 @@ import (
 )
 
 // HighlightsFormat describes the highlights file for `readsim assess -h`.
-const HighlightsFormat = `The highlights file (UTF-8 text, one item per line):
+const HighlightsFormat = `The highlights file (UTF-8 text, gzip or not, one item per line):
 
   # a comment
   topic 2026001
@@ -59,43 +59,71 @@ type entry struct {
 // Assess reads the highlights from r (named name in errors), finds every
 // quote in its article and returns the judgments in the order of the file
 // (inex.WriteJudgments writes them as FOL lines). A problem is an
-// *inex.Error naming the highlights file and line.
+// *inex.Error naming the highlights file and line: the first in the file.
+// Each article is parsed once, however many topics list it.
 func Assess(r io.Reader, name string, articles ArticleFunc) ([]*inex.Judgment, error) {
 	entries, err := parse(r, name)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*inex.Judgment, 0, len(entries))
-	for _, e := range entries {
-		a, err := articles(e.article)
-		if err != nil {
-			return nil, inexErrorf(name, e.line, "article %s: %v", e.article, err)
-		}
-		j := &inex.Judgment{Topic: e.topic, Article: e.article, Length: a.Len, Line: e.line}
-		for _, q := range e.quotes {
-			p, err := find(a, q.text)
-			if err != nil {
-				return nil, inexErrorf(name, q.line, "article %s: %v", e.article, err)
+	// the entries by article, in file order within one
+	byArticle := make([]int, len(entries))
+	for i := range byArticle {
+		byArticle[i] = i
+	}
+	sort.SliceStable(byArticle, func(x, y int) bool { return entries[byArticle[x]].article < entries[byArticle[y]].article })
+	out := make([]*inex.Judgment, len(entries))
+	first, firstErr := len(entries), error(nil) // the failing entry first in the file
+	for k := 0; k < len(byArticle); {
+		id := entries[byArticle[k]].article
+		a, aerr := articles(id)
+		for ; k < len(byArticle) && entries[byArticle[k]].article == id; k++ {
+			i := byArticle[k]
+			if i > first {
+				continue
 			}
-			j.Rel = append(j.Rel, p)
-		}
-		sort.Slice(j.Rel, func(x, y int) bool { return j.Rel[x].Start < j.Rel[y].Start })
-		for k := 1; k < len(j.Rel); k++ {
-			if j.Rel[k].Start < j.Rel[k-1].End {
-				return nil, inexErrorf(name, e.line, "article %s: highlighted passages %d:%d and %d:%d overlap",
-					e.article, j.Rel[k-1].Start, j.Rel[k-1].End-j.Rel[k-1].Start,
-					j.Rel[k].Start, j.Rel[k].End-j.Rel[k].Start)
+			e := entries[i]
+			if aerr != nil {
+				first, firstErr = i, inexErrorf(name, e.line, "article %s: %v", e.article, aerr)
+				continue
+			}
+			if out[i], err = judge(name, e, a); err != nil {
+				first, firstErr = i, err
 			}
 		}
-		j.NRC = j.Rel.Len()
-		j.Rsize = j.NRC
-		if j.NRC > 0 {
-			// the highlights give no best entry point: the first passage's start
-			j.BEP, j.Grade = j.Rel[0].Start, 1
-		}
-		out = append(out, j)
+	}
+	if firstErr != nil {
+		return nil, firstErr
 	}
 	return out, nil
+}
+
+// judge finds the quotes of entry e in its article a and returns its
+// judgment.
+func judge(name string, e entry, a *article.Article) (*inex.Judgment, error) {
+	j := &inex.Judgment{Topic: e.topic, Article: e.article, Length: a.Len, Line: e.line}
+	for _, q := range e.quotes {
+		p, err := find(a, q.text)
+		if err != nil {
+			return nil, inexErrorf(name, q.line, "article %s: %v", e.article, err)
+		}
+		j.Rel = append(j.Rel, p)
+	}
+	sort.Slice(j.Rel, func(x, y int) bool { return j.Rel[x].Start < j.Rel[y].Start })
+	for k := 1; k < len(j.Rel); k++ {
+		if j.Rel[k].Start < j.Rel[k-1].End {
+			return nil, inexErrorf(name, e.line, "article %s: highlighted passages %d:%d and %d:%d overlap",
+				e.article, j.Rel[k-1].Start, j.Rel[k-1].End-j.Rel[k-1].Start,
+				j.Rel[k].Start, j.Rel[k].End-j.Rel[k].Start)
+		}
+	}
+	j.NRC = j.Rel.Len()
+	j.Rsize = j.NRC
+	if j.NRC > 0 {
+		// the highlights give no best entry point: the first passage's start
+		j.BEP, j.Grade = j.Rel[0].Start, 1
+	}
+	return j, nil
 }
 
 func parse(r io.Reader, name string) ([]entry, error) {

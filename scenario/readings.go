@@ -9,8 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario/inex"
@@ -47,6 +50,15 @@ const (
 	MaxReadingLine = 1 << 20
 	// MaxReadingEvents is the most events one reading file may hold.
 	MaxReadingEvents = 1 << 22
+	// MaxReadSpans is the most separate spans (neither overlapping nor
+	// touching) read of one article: 16,384 screens read apart, where a
+	// reader going down an article reads one.
+	MaxReadSpans = 1 << 14
+	// MaxReadingBytes is the largest reading file, as stored and once
+	// decompressed: 256 MiB, some 2.4 million events (a replay's events
+	// average 108 bytes on the sample, 69 to 278; a recording's 96). A
+	// larger file is refused by its size before it is read.
+	MaxReadingBytes = 256 << 20
 )
 
 // Reading is one reading file: a participant's (or a simulated reader's)
@@ -105,7 +117,10 @@ type ReadArticle struct {
 	// far is the furthest offset a read or jump reached, farLine its line:
 	// checked against the judged length when the open gives none.
 	far, farLine int
-	seen         effort.Spans
+	// lenGiven is the len of a later open when the first gave none, lenAt
+	// its line
+	lenGiven, lenAt int
+	seen            effort.Spans
 }
 
 // View is one read event of an article: the characters [From,To) on
@@ -120,43 +135,47 @@ type View struct {
 	Line         int
 }
 
-// traceLine is the JSON of one event as the reader accepts it.
+// traceLine is the JSON of one event as the reader accepts it: the
+// trace schema's fields (scenario.md, "Trace events") and a recording's
+// `t`, `source`, `q` and `outcome`, each once; a pointer tells a field
+// given from one left out (traceFields says which kinds may have which).
 type traceLine struct {
-	Ev       string   `json:"ev"`
-	Topic    *string  `json:"topic"`
-	Rank     int      `json:"rank"`
-	Doc      string   `json:"doc"`
-	Seq      *int     `json:"seq"`
-	Run      string   `json:"run"`
-	From     *int     `json:"from"`
-	To       *int     `json:"to"`
-	Passages [][2]int `json:"passages"`
-	T        *int64   `json:"t"`
-	Outcome  string   `json:"outcome"`
-	Len      *int     `json:"len"`
-	Reason   string   `json:"reason"`
-	Screen   int      `json:"screen"`
+	Ev       string             `json:"ev"`
+	Topic    *string            `json:"topic"`
+	Rank     *int64             `json:"rank"`
+	Doc      *string            `json:"doc"`
+	Seq      *int64             `json:"seq"`
+	T        *int64             `json:"t"`
+	Source   *string            `json:"source"`
+	Run      *string            `json:"run"`
+	Trel     *int64             `json:"trel"`
+	Q        *string            `json:"q"`
+	Len      *int64             `json:"len"`
+	NRC      *int64             `json:"nrc"`
+	Judged   *bool              `json:"judged"`
+	Passages *[][2]int64        `json:"passages"`
+	From     *int64             `json:"from"`
+	To       *int64             `json:"to"`
+	Rel      *int64             `json:"rel"`
+	NonRel   *int64             `json:"nonrel"`
+	Screen   *int64             `json:"screen"`
+	Reason   *string            `json:"reason"`
+	Read     *int64             `json:"read"`
+	RelRead  *int64             `json:"relread"`
+	Scores   map[string]float64 `json:"scores"`
+	Outcome  *string            `json:"outcome"`
 }
 
-// OpenReading reads a reading file ("-": standard input).
+// OpenReading reads a reading file ("-": standard input), gzip or not: a
+// file larger than MaxReadingBytes is refused by its size before it is
+// read (inex.Open).
 func OpenReading(path string) (*Reading, error) {
-	var r io.Reader = os.Stdin
-	if path != inex.Stdin {
-		st, err := os.Stat(path)
-		if err != nil {
-			return nil, &inex.Error{File: path, Err: errors.Unwrap(err)}
-		}
-		if !st.Mode().IsRegular() {
-			return nil, &inex.Error{File: path, Err: errors.New("not a regular file")}
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, &inex.Error{File: path, Err: errors.Unwrap(err)}
-		}
-		defer f.Close()
-		r = f
+	f, err := inex.Open(path, MaxReadingBytes)
+	if err != nil {
+		return nil, err
 	}
-	rd, err := ReadReading(path, r)
+	defer f.Close()
+	rd, err := ReadReading(path, f)
 	if err != nil && path != inex.Stdin {
 		err = tornLine(path, err)
 	}
@@ -166,14 +185,15 @@ func OpenReading(path string) (*Reading, error) {
 // tornLine names a torn last line: when the error is at the file's last
 // line and that line has no newline (a batch of the study cut short by a
 // crash), the error says so and how to repair it, instead of the JSON
-// decoder's "unexpected EOF".
+// decoder's "unexpected EOF". The file is at most MaxReadingBytes (Open
+// checked); a gzip file is left as it is.
 func tornLine(path string, err error) error {
 	var ie *inex.Error
 	if !errors.As(err, &ie) || ie.Line == 0 {
 		return err
 	}
 	b, rerr := os.ReadFile(path)
-	if rerr != nil || len(b) == 0 || b[len(b)-1] == '\n' || bytes.Count(b, []byte{'\n'})+1 != ie.Line {
+	if rerr != nil || len(b) == 0 || b[len(b)-1] == '\n' || bytes.HasPrefix(b, []byte{0x1f, 0x8b}) || bytes.Count(b, []byte{'\n'})+1 != ie.Line {
 		return err
 	}
 	return &inex.Error{File: path, Line: ie.Line, Err: errors.New("the last line is torn (cut short without its newline: a batch interrupted by a crash); readsim study repair DIR cuts it, readsim study export leaves it out")}
@@ -193,31 +213,25 @@ func OpenReadings(paths []string) ([]*Reading, error) {
 	return rds, nil
 }
 
-// ReadReading reads a reading (JSON Lines) from r; name names it in errors.
-// Every problem is an *inex.Error naming the line.
+// ReadReading reads a reading (JSON Lines, gzip or not: inex.Decode) from
+// r; name names it in errors. Every problem is an *inex.Error naming the
+// line, found when the line is read.
 func ReadReading(name string, r io.Reader) (*Reading, error) {
-	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}, t: -1}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), MaxReadingLine)
+	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}, arts: map[*ReadTopic]map[string]*ReadArticle{}, t: -1}
 	events := 0
-	for sc.Scan() {
-		p.line++
-		b := bytes.TrimSpace(sc.Bytes())
+	err := inex.TextLinesLimit(name, r, MaxReadingBytes, MaxReadingLine, func(ln int, b []byte) error {
+		p.line = ln
+		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
-			continue
+			return nil
 		}
 		if events++; events > MaxReadingEvents {
-			return nil, p.bad("more than %d events: not a reading readsim reads", MaxReadingEvents)
+			return p.bad("more than %d events: not a reading readsim reads", MaxReadingEvents)
 		}
-		if err := p.event(b); err != nil {
-			return nil, err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &inex.Error{File: name, Line: p.line + 1, Err: fmt.Errorf("a line longer than %d KiB", MaxReadingLine>>10)}
-		}
-		return nil, &inex.Error{File: name, Line: p.line + 1, Err: err}
+		return p.event(b)
+	})
+	if err != nil {
+		return nil, err
 	}
 	rd := p.rd
 	if len(rd.Topics) == 0 {
@@ -233,6 +247,8 @@ func ReadReading(name string, r io.Reader) (*Reading, error) {
 type readingParser struct {
 	rd   *Reading
 	byID map[string]*ReadTopic
+	// arts are each topic's articles by id
+	arts map[*ReadTopic]map[string]*ReadArticle
 	cur  *ReadTopic   // the topic of the last event
 	art  *ReadArticle // the article last opened in cur, if any
 	last *ReadArticle // the article last opened in cur, still after its stop
@@ -246,12 +262,100 @@ func (p *readingParser) bad(format string, args ...any) error {
 	return &inex.Error{File: p.rd.File, Line: p.line, Err: fmt.Errorf(format, args...)}
 }
 
+// Bounds of a trace event's numbers, beside inex.MaxLength for offsets
+// and lengths and inex.MaxRank for ranks.
+const (
+	// MaxReadingSeq is the largest seq (the study's bound, 2^40).
+	MaxReadingSeq = 1 << 40
+	// MaxReadingMillis is the largest time t: a year, in milliseconds.
+	MaxReadingMillis = 366 * 24 * 3600 * 1000
+)
+
+// traceFields are the fields each kind of event may have besides ev,
+// topic, rank, doc, seq, t and source.
+var traceFields = map[string]string{
+	"topic": "trel run",
+	"query": "q",
+	"open":  "len nrc judged passages",
+	"jump":  "to",
+	"read":  "from to rel nonrel screen",
+	"stop":  "reason read relread",
+	"score": "scores",
+	"done":  "scores outcome",
+}
+
+// decodeEvent decodes the line b into e: one JSON object of the schema's
+// fields (an unknown field, a field given twice, a value of the wrong type
+// or anything after the object is refused), of a known kind with its
+// kind's fields only, every number in its range.
+func (p *readingParser) decodeEvent(b []byte, e *traceLine) error {
+	if err := jsonv2.Unmarshal(b, e, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return p.bad("not a trace event: %s", jsonProblem(err))
+	}
+	allowed, ok := traceFields[e.Ev]
+	if !ok {
+		return p.bad("unknown event %q (topic, query, open, jump, read, stop, score, done)", e.Ev)
+	}
+	for _, f := range []struct {
+		name  string
+		given bool
+	}{
+		{"trel", e.Trel != nil}, {"run", e.Run != nil}, {"q", e.Q != nil},
+		{"len", e.Len != nil}, {"nrc", e.NRC != nil}, {"judged", e.Judged != nil}, {"passages", e.Passages != nil},
+		{"from", e.From != nil}, {"to", e.To != nil}, {"rel", e.Rel != nil}, {"nonrel", e.NonRel != nil}, {"screen", e.Screen != nil},
+		{"reason", e.Reason != nil}, {"read", e.Read != nil}, {"relread", e.RelRead != nil},
+		{"scores", e.Scores != nil}, {"outcome", e.Outcome != nil},
+	} {
+		if f.given && !strings.Contains(" "+allowed+" ", " "+f.name+" ") {
+			return p.bad("a %s event has no field %s", e.Ev, f.name)
+		}
+	}
+	for _, n := range []struct {
+		name  string
+		v     *int64
+		limit int64
+	}{
+		{"rank", e.Rank, inex.MaxRank}, {"seq", e.Seq, MaxReadingSeq}, {"t", e.T, MaxReadingMillis},
+		{"trel", e.Trel, inex.MaxLength}, {"len", e.Len, inex.MaxLength}, {"nrc", e.NRC, inex.MaxLength},
+		{"from", e.From, inex.MaxLength}, {"to", e.To, inex.MaxLength}, {"rel", e.Rel, inex.MaxLength},
+		{"nonrel", e.NonRel, inex.MaxLength}, {"screen", e.Screen, inex.MaxLength},
+		{"read", e.Read, inex.MaxLength}, {"relread", e.RelRead, inex.MaxLength},
+	} {
+		if n.v != nil && (*n.v < 0 || *n.v > n.limit) {
+			return p.bad("%s %d is not from 0 to %d", n.name, *n.v, n.limit)
+		}
+	}
+	switch {
+	case e.Source != nil && *e.Source != "recorded":
+		return p.bad("source %q: a reading's source is \"recorded\" (or left out)", *e.Source)
+	case e.Reason != nil && *e.Reason != "t2i" && *e.Reason != "end" && *e.Reason != "":
+		return p.bad("unknown stop reason %q (t2i, end)", *e.Reason)
+	case e.Outcome != nil && *e.Outcome != "found" && *e.Outcome != "gave up":
+		return p.bad("unknown outcome %q (found, gave up)", *e.Outcome)
+	}
+	for _, id := range []*string{e.Topic, e.Doc, e.Run} {
+		if id != nil && strings.ContainsRune(*id, 0) {
+			return p.bad("an id with a NUL character: %q", *id)
+		}
+	}
+	return nil
+}
+
+// jsonProblem is what is wrong with a line that is no trace event, without
+// the package's prefix.
+func jsonProblem(err error) string {
+	s := err.Error()
+	for _, prefix := range []string{"json: ", "jsontext: "} {
+		s = strings.TrimPrefix(s, prefix)
+	}
+	return s
+}
+
 // event reads one event, the non-blank line b.
 func (p *readingParser) event(b []byte) error {
 	var e traceLine
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&e); err != nil {
-		return p.bad("not a trace event: %v", err)
+	if err := p.decodeEvent(b, &e); err != nil {
+		return err
 	}
 	if e.Topic == nil {
 		return p.bad("an event without a topic")
@@ -261,15 +365,12 @@ func (p *readingParser) event(b []byte) error {
 		return p.bad("an event without seq")
 	case *e.Seq < 1:
 		return p.bad("seq %d is not a step counter (1, 2, …)", *e.Seq)
-	case *e.Seq <= p.seq && (e.Ev != "topic" || *e.Seq != 1):
+	case int(*e.Seq) <= p.seq && (e.Ev != "topic" || *e.Seq != 1):
 		return p.bad("seq %d does not follow seq %d: seq must increase strictly (a topic event may start again from 1)", *e.Seq, p.seq)
 	}
-	p.seq = *e.Seq
+	p.seq = int(*e.Seq)
 	t := int64(-1)
 	if e.T != nil {
-		if *e.T < 0 {
-			return p.bad("negative time t %d", *e.T)
-		}
 		if *e.T < p.t {
 			return p.bad("time t %d goes back (the previous event's is %d)", *e.T, p.t)
 		}
@@ -286,6 +387,10 @@ func (p *readingParser) event(b []byte) error {
 	if e.Ev != "topic" && p.cur != nil && t >= 0 {
 		p.cur.End = max(p.cur.End, t)
 	}
+	doc := ""
+	if e.Doc != nil {
+		doc = *e.Doc
+	}
 	switch e.Ev {
 	case "topic":
 		return p.topic(&e, t)
@@ -293,37 +398,43 @@ func (p *readingParser) event(b []byte) error {
 		return p.open(&e, t)
 	case "read":
 		art := p.art
-		if art == nil || art.Doc != e.Doc {
+		if art == nil || art.Doc != doc {
 			return p.bad("a read event outside an opened article")
 		}
-		if e.From == nil || e.To == nil || *e.From < 0 || *e.To < *e.From || *e.To > inex.MaxLength {
+		if e.From == nil || e.To == nil || *e.To < *e.From {
 			return p.bad("a read event needs 0 ≤ from ≤ to ≤ %d", inex.MaxLength)
 		}
-		if err := p.within(art, fmt.Sprintf("read [%d,%d)", *e.From, *e.To), *e.To); err != nil {
+		if err := p.within(art, fmt.Sprintf("read [%d,%d)", *e.From, *e.To), int(*e.To)); err != nil {
 			return err
 		}
-		art.add(effort.Span{Start: *e.From, End: *e.To}, t, e.Screen, p.line)
+		scr := 0
+		if e.Screen != nil {
+			scr = int(*e.Screen)
+		}
+		art.add(effort.Span{Start: int(*e.From), End: int(*e.To)}, t, scr, p.line)
+		if len(art.seen) > MaxReadSpans {
+			return p.bad("more than %d separate spans read in article %s: not a reading readsim reads", MaxReadSpans, art.Doc)
+		}
 	case "jump":
 		art := p.art
-		if art == nil || art.Doc != e.Doc {
+		if art == nil || art.Doc != doc {
 			return p.bad("a jump event outside an opened article")
 		}
-		if e.To == nil || *e.To < 0 || *e.To > inex.MaxLength {
+		if e.To == nil {
 			return p.bad("a jump event needs 0 ≤ to ≤ %d", inex.MaxLength)
 		}
-		return p.within(art, fmt.Sprintf("a jump to %d", *e.To), *e.To)
+		return p.within(art, fmt.Sprintf("a jump to %d", *e.To), int(*e.To))
 	case "stop":
-		if p.art != nil && p.art.Doc == e.Doc {
-			p.art.Stop = e.Reason
+		if p.art != nil && p.art.Doc == doc && e.Reason != nil {
+			p.art.Stop = *e.Reason
 		}
 	case "done":
-		p.cur.Outcome = e.Outcome
-		if e.Outcome == "found" && p.last != nil {
-			p.last.Found = true
+		if e.Outcome != nil {
+			p.cur.Outcome = *e.Outcome
+			if *e.Outcome == "found" && p.last != nil {
+				p.last.Found = true
+			}
 		}
-	case "score", "query", "found", "gave-up":
-	default:
-		return p.bad("unknown event %q", e.Ev)
 	}
 	return nil
 }
@@ -356,8 +467,8 @@ func (p *readingParser) topic(e *traceLine, t int64) error {
 		p.byID[p.cur.ID] = p.cur
 		p.rd.Topics = append(p.rd.Topics, p.cur)
 	}
-	if p.rd.ID == "" && e.Run != "" {
-		p.rd.ID = e.Run
+	if p.rd.ID == "" && e.Run != nil && *e.Run != "" {
+		p.rd.ID = *e.Run
 	}
 	p.art, p.last = nil, nil
 	return nil
@@ -366,44 +477,51 @@ func (p *readingParser) topic(e *traceLine, t int64) error {
 // open reads an open event at time t: an article opened for the first
 // time, with the passages shown, or again.
 func (p *readingParser) open(e *traceLine, t int64) error {
-	if e.Doc == "" || strings.ContainsFunc(e.Doc, isSpace) {
+	if e.Doc == nil || *e.Doc == "" || strings.ContainsFunc(*e.Doc, isSpace) {
 		return p.bad("an open event without an article id (doc)")
 	}
+	doc := *e.Doc
 	n := 0
 	if e.Len != nil {
-		if *e.Len < 0 || *e.Len > inex.MaxLength {
-			return p.bad("len %d is not the length of an article (0 to %d)", *e.Len, inex.MaxLength)
-		}
-		n = *e.Len
+		n = int(*e.Len)
 	}
-	p.art = nil
-	for _, a := range p.cur.Articles {
-		if a.Doc == e.Doc {
-			p.art = a
-		}
-	}
+	p.art = p.arts[p.cur][doc]
 	if p.art != nil {
 		p.last = p.art
 		if n > 0 && p.art.Length > 0 && n != p.art.Length {
-			return p.bad("article %s opened again with len %d; its open at line %d gives %d", e.Doc, n, p.art.Line, p.art.Length)
+			return p.bad("article %s opened again with len %d; its open at line %d gives %d", doc, n, p.art.Line, p.art.Length)
+		}
+		if n > 0 && p.art.Length == 0 && p.art.lenGiven == 0 {
+			p.art.lenGiven, p.art.lenAt = n, p.line
 		}
 		return nil
 	}
-	art := &ReadArticle{Doc: e.Doc, Rank: e.Rank, OpenT: t, Line: p.line, Length: n}
-	for _, s := range e.Passages {
-		if s[0] < 0 || s[1] < s[0] || s[1] > inex.MaxLength || n > 0 && s[1] > n {
-			return p.bad("passage [%d,%d) is not a span of the article", s[0], s[1])
+	rank := 0
+	if e.Rank != nil {
+		rank = int(*e.Rank)
+	}
+	art := &ReadArticle{Doc: doc, Rank: rank, OpenT: t, Line: p.line, Length: n}
+	if e.Passages != nil {
+		for _, s := range *e.Passages {
+			if s[0] < 0 || s[1] < s[0] || s[1] > inex.MaxLength || n > 0 && s[1] > int64(n) {
+				return p.bad("passage [%d,%d) is not a span of the article", s[0], s[1])
+			}
+			art.Shown = append(art.Shown, effort.Span{Start: int(s[0]), End: int(s[1])})
 		}
-		art.Shown = append(art.Shown, effort.Span{Start: s[0], End: s[1]})
 	}
 	art.Shown = effort.Normalize(art.Shown)
 	p.cur.Articles = append(p.cur.Articles, art)
+	if p.arts[p.cur] == nil {
+		p.arts[p.cur] = map[string]*ReadArticle{}
+	}
+	p.arts[p.cur][doc] = art
 	p.art, p.last = art, art
 	return nil
 }
 
-// checkLengths checks the reads and jumps of articles opened without a
-// length against their judged length in q.
+// checkLengths checks the articles of rd against their judged length in
+// q (when q gives one): an open's len must be it, and the reads and jumps
+// of articles opened without a length must stay within it.
 func checkLengths(q *inex.Qrels, rd *Reading) error {
 	for _, t := range rd.Topics {
 		j := q.Topics[t.ID]
@@ -411,7 +529,14 @@ func checkLengths(q *inex.Qrels, rd *Reading) error {
 			continue
 		}
 		for _, a := range t.Articles {
-			if jd := j.Docs[a.Doc]; jd != nil && a.Length == 0 && a.far > jd.Length {
+			jd := j.Docs[a.Doc]
+			if jd == nil || jd.Length == 0 {
+				continue
+			}
+			if line, n := a.lenLine(); n > 0 && n != jd.Length {
+				return &inex.Error{File: rd.File, Line: line, Err: fmt.Errorf("article %s is opened with len %d, but it has %d characters in the judgments %s", a.Doc, n, jd.Length, q.File)}
+			}
+			if a.Length == 0 && a.far > jd.Length {
 				return &inex.Error{File: rd.File, Line: a.farLine, Err: fmt.Errorf("offset %d is past the end of article %s: %d characters in the judgments %s (the open gives no len)", a.far, a.Doc, jd.Length, q.File)}
 			}
 		}
@@ -419,21 +544,39 @@ func checkLengths(q *inex.Qrels, rd *Reading) error {
 	return nil
 }
 
+// lenLine returns the line and len of the first open of a that gives a
+// len (0, 0 when none does).
+func (a *ReadArticle) lenLine() (int, int) {
+	if a.Length > 0 {
+		return a.Line, a.Length
+	}
+	return a.lenAt, a.lenGiven
+}
+
 func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
 
 // add records that span s was on screen at time t (a read event of
 // screen number scr at line line): its characters not read before join the
-// reading order, in document order.
+// reading order, in document order. It finds the spans read before that s
+// meets by binary search, so that a reading of many reads costs n log n.
 func (a *ReadArticle) add(s effort.Span, t int64, scr, line int) {
-	var fresh effort.Spans
-	fresh = effort.AppendDifference(fresh, effort.Spans{s}, a.seen)
+	seen := a.seen
+	// seen is normalised (ordered, neither overlapping nor touching):
+	// seen[i:j] are the spans that overlap or touch s
+	i := sort.Search(len(seen), func(k int) bool { return seen[k].End >= s.Start })
+	j := sort.Search(len(seen), func(k int) bool { return seen[k].Start > s.End })
+	fresh := effort.AppendDifference(nil, effort.Spans{s}, seen[i:j])
 	a.Views = append(a.Views, View{From: s.Start, To: s.End, T: t, Screen: scr, First: len(a.Order), Added: len(fresh), Line: line})
 	for _, f := range fresh {
 		a.Order = append(a.Order, f)
 		a.Times = append(a.Times, t)
 	}
 	if len(fresh) > 0 {
-		a.seen = effort.Union(a.seen, fresh)
+		merged := s
+		if j > i {
+			merged = effort.Span{Start: min(s.Start, seen[i].Start), End: max(s.End, seen[j-1].End)}
+		}
+		a.seen = slices.Replace(seen, i, j, merged)
 	}
 }
 

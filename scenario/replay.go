@@ -99,6 +99,9 @@ type work struct {
 // lengths (span judgments without --lengths) are refused: the reader reads
 // whole documents.
 func NewReplayer(q *inex.Qrels, run *inex.Run, cfg SimulatedReader) (*Replayer, error) {
+	if cfg.T2I < 0 || cfg.T2I > effort.MaxParam || cfg.Screen < 0 || cfg.Screen > effort.MaxParam || cfg.NR < 0 || cfg.NR > effort.MaxParam {
+		return nil, fmt.Errorf("a reader's tolerance, screen and NR are from 0 to %d, not %d, %d and %d", effort.MaxParam, cfg.T2I, cfg.Screen, cfg.NR)
+	}
 	ms := cfg.Measures
 	if ms == nil {
 		ms = effort.ReplayDefaults(cfg.T2I, cfg.screen(), cfg.nr())

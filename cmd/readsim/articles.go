@@ -7,7 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
+	"math"
 	"strings"
 
 	"github.com/readsim/readsim/effort"
@@ -39,8 +39,8 @@ func addArticleFlags(fs *flag.FlagSet) *articleFlags {
 // single files) that warns on e.Stderr, once, when a DTD is missing.
 func (f *articleFlags) reader(e *cli.Env, cmd, root string) (*article.Reader, error) {
 	lang := strings.TrimSpace(*f.lang)
-	if lang != "" && !article.ValidLang(lang) {
-		return nil, cli.Usagef("--lang %q: want a language tag such as en, zh, ja or ko", lang)
+	if lang != "" && (!article.ValidLang(lang) || !knownLang(lang)) {
+		return nil, cli.Usagef("--lang %q: want the code of a language (ISO 639-1, with a region or not) such as en, zh, ja, ko or pt-BR", lang)
 	}
 	return &article.Reader{
 		Root: root,
@@ -49,6 +49,23 @@ func (f *articleFlags) reader(e *cli.Env, cmd, root string) (*article.Reader, er
 		Warn: func(msg string) { fmt.Fprintf(e.Stderr, "readsim %s: warning: %s\n", cmd, msg) },
 	}, nil
 }
+
+// knownLang tells whether lang's first subtag is a language code of
+// Wikipedia's largest editions (article.LangFolder), or one of the codes
+// that are English words (as, be, is, my, no, to), which the folders do
+// not take.
+func knownLang(lang string) bool {
+	code, _, _ := strings.Cut(strings.ToLower(lang), "-")
+	switch code {
+	case "as", "be", "is", "my", "no", "to":
+		return true
+	}
+	return article.LangFolder(code) != ""
+}
+
+// maxWorkers bounds --workers: more goroutines than this parse no faster
+// on any machine readsim runs on.
+const maxWorkers = 1024
 
 func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	articles := fs.String("articles", "", "the folder of articles (`DIR`, searched recursively)")
@@ -63,6 +80,9 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	if *articles == "" || *idx == "" {
 		return cli.Usagef("--articles and --index are required")
+	}
+	if *workers < 0 || *workers > maxWorkers {
+		return cli.Usagef("--workers must be from 1 to %d (0: one per CPU)", maxWorkers)
 	}
 	if *shards < 0 || *shards > index.MaxShards {
 		return cli.Usagef("--shards must be between 1 and %d (0: the default)", index.MaxShards)
@@ -117,6 +137,14 @@ func (r *retrievalFlags) options() (index.Options, error) {
 	case r.k <= 0:
 		return index.Options{}, cli.Usagef("--k must be positive")
 	}
+	for _, v := range []struct {
+		flag string
+		x    float64
+	}{{"--title-boost", r.titleBoost}, {"--text-boost", r.textBoost}, {"--threshold", r.threshold}} {
+		if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
+			return index.Options{}, cli.Usagef("%s %v: want a finite number", v.flag, v.x)
+		}
+	}
 	o, err := index.NewOptions(r.titleBoost, r.textBoost, r.threshold)
 	if err != nil {
 		return o, cli.Usage(err)
@@ -167,7 +195,7 @@ func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
 
 func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	rf := addRetrievalFlags(fs, 100)
-	topicsFile := fs.String("topics", "", "the topic `FILE` (INEX 2009 or 2006 XML, or plain text \"id title…\" lines)")
+	topicsFile := fs.String("topics", "", "the topic `FILE` (INEX 2009 or 2006 XML, or plain text \"id title…\" lines; gzip or not)")
 	task := fs.String("task", "ric", "ric, focused, bic (FOL text) or doc (TREC document run)")
 	runID := fs.String("run-id", "", "the run id column (default readsim-TASK)")
 	fields := fs.String("fields", "title", "topic fields that make the query, comma-separated: title, castitle, phrasetitle, description, narrative")
@@ -317,9 +345,9 @@ func runAssess(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(pos[0])
+	f, err := inex.Open(pos[0], 0)
 	if err != nil {
-		return inputError{err}
+		return err
 	}
 	defer f.Close()
 	js, err := scenario.Assess(f, pos[0], d.Parse)

@@ -179,7 +179,7 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 // `score` events hold the distinct document scores of those measures.
 func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	sf := addMeasureFlags(fs, scenario.UseReplay, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", compatUsage).addOverlapFlags(fs)
-	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML)")
+	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML; gzip or not)")
 	var topics cli.Strings
 	fs.Var(&topics, "topic", "replay only this topic, repeatable (default: every topic of the run in the judgments)")
 	var rd scenario.SimulatedReader
@@ -205,8 +205,9 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, sf.Qrels, *run); err != nil {
 		return cli.Usage(err)
 	}
-	if rd.T2I < 0 || rd.Screen < 1 || rd.NR < 1 || rd.Depth < 0 {
-		return cli.Usagef("--t2i and --depth must be >= 0, --screen and --nr >= 1")
+	if rd.T2I < 0 || rd.Screen < 1 || rd.NR < 1 || rd.Depth < 0 ||
+		rd.T2I > effort.MaxParam || rd.Screen > effort.MaxParam || rd.NR > effort.MaxParam || rd.Depth > inex.MaxRank {
+		return cli.Usagef("--t2i must be from 0 to %d, --screen and --nr from 1 to %d (the bound of measure parameters), --depth from 0 to %d", effort.MaxParam, effort.MaxParam, inex.MaxRank)
 	}
 	if rd.Config, rd.Measures, err = sf.Check(nil); err != nil {
 		return err

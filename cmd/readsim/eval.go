@@ -40,7 +40,7 @@ func addMeasureFlags(fs *flag.FlagSet, use scenario.Use, msUsage, compatUsage st
 // addSpanFlags defines --lengths and --offsets on fs, for span judgments
 // (TREC Genomics and any collection judged by passages).
 func (f *measureFlags) addSpanFlags(fs *flag.FlagSet) *measureFlags {
-	fs.StringVar(&f.Lengths, "lengths", "", "`FILE` of document lengths for span judgments, a \"doc length\" line per document in the offsets' unit: the measures that simulate reading need them")
+	fs.StringVar(&f.Lengths, "lengths", "", "`FILE` of document lengths for span judgments, a \"doc length\" line per document in the offsets' unit (gzip or not): the measures that simulate reading need them")
 	fs.StringVar(&f.Offsets, "offsets", "", "what span judgments' offsets and lengths count: chars or bytes (default: bytes for TREC Genomics judgments, chars otherwise)")
 	return f
 }
@@ -160,7 +160,7 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	rf := addReportFlags(fs, "output: tsv (trec_eval's layout), json (one object per line), or a table of runs × measures: table, markdown or latex",
 		"decimals in tables (tsv and json: full precision)", "", scenario.FormatTSV, scenario.FormatJSON, scenario.FormatTable, scenario.FormatMarkdown, scenario.FormatLaTeX)
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
-	readings := fs.Bool("readings", false, "the files are recorded readings (JSON Lines traces of the study mode, or of readsim replay), not runs")
+	readings := fs.Bool("readings", false, "the files are recorded readings (JSON Lines traces of the study mode, or of readsim replay; gzip or not), not runs")
 	figures := fs.Bool("figures", false, "with --readings: also print each article's and topic's reading figures (characters read, Read, effort, times)")
 	runs, err := cli.Parse(fs, args)
 	if err != nil {

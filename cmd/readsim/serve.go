@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"strings"
 
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/web"
@@ -23,19 +24,22 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	var l backend.Listen
 	fs.StringVar(&cfg.Index, "index", "", "the index folder (`IDX`) built by readsim index")
 	fs.StringVar(&l.Addr, "addr", "localhost:8080", "listen address (`host:port`)")
-	fs.StringVar(&cfg.Qrels, "qrels", "", "judgments (INEX FOL) for the simulation view")
-	fs.StringVar(&cfg.Topics, "topics", "", "topics `FILE`: titles, and the live system's own run")
+	fs.StringVar(&cfg.Qrels, "qrels", "", "judgments (INEX FOL, gzip or not) for the simulation view")
+	fs.StringVar(&cfg.Topics, "topics", "", "topics `FILE` (gzip or not): titles, and the live system's own run")
 	fs.StringVar(&cfg.Articles, "articles", "", "articles folder (`DIR`); default: the one the index was built from")
 	fs.IntVar(&cfg.LiveK, "k", 100, "articles per topic of the live system's run")
 	fs.StringVar(&cfg.Study, "study", "", "run a reading study at /study, recording into `DIR` (needs --index and --topics)")
 	fs.IntVar(&cfg.StudyTopics, "study-topics", backend.DefaultStudyTopics, "topics per participant of the study (`N`)")
 	rate := fs.Float64("rate-limit", web.DefaultRatePerSecond, "requests per second one client address may make (`N`; 0: no limit)")
 	fs.StringVar(&cfg.Consent, "consent", "", "the study's consent text (`FILE`: Title, Researcher, Contact, Ethics, Retention, then the text; docs/study.md)")
-	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable)")
+	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable; gzip or not)")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
 	var proxies []string
 	fs.Var((*cli.Strings)(&proxies), "trusted-proxy", "a reverse proxy (`CIDR` or address, repeatable) whose X-Forwarded-For gives the client's address")
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
+		return err
+	}
+	if err := checkAddr(l.Addr); err != nil {
 		return err
 	}
 	if err := cfg.Check(); err != nil {
@@ -93,6 +97,9 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
+	if err := checkAddr(l.Addr); err != nil {
+		return err
+	}
 	sample, err := backend.SampleConfig(*dir)
 	if err != nil {
 		return err
@@ -110,4 +117,21 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	cfg.Study = *study
 	return serve(context.Background(), e, cfg, l)
+}
+
+// checkAddr refuses a listen address that is not host:port (the host may
+// be empty, for every interface; the port a number from 0 to 65535 or a
+// service name) as bad input, before anything is read or listened on.
+func checkAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && strings.ContainsAny(host, " \t/\\") {
+		err = fmt.Errorf("host %q is not a host name or an address", host)
+	}
+	if err == nil {
+		_, err = net.LookupPort("tcp", port)
+	}
+	if err != nil {
+		return cli.Usagef("--addr %q: want host:port, such as localhost:8080 or :8080 (%v)", addr, err)
+	}
+	return nil
 }

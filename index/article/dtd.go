@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -71,13 +70,7 @@ type DTDError = Error
 
 // ReadDTD reads a DTD file (an external subset).
 func ReadDTD(path string) (*DTD, error) {
-	// stat before opening: opening a FIFO would wait for a writer
-	if st, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, &Error{File: path, Msg: "not a regular file"}
-	}
-	f, err := os.Open(path)
+	f, err := openRegular(path, MaxDTDBytes, "a DTD")
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +81,9 @@ func ReadDTD(path string) (*DTD, error) {
 	}
 	if len(b) > MaxDTDBytes {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d MiB: not a DTD readsim reads", MaxDTDBytes>>20)}
+	}
+	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		return nil, &Error{File: path, Msg: "gzip data: a DTD is read as text, not compressed (decompress it with gunzip)"}
 	}
 	return ParseDTD(b, path)
 }

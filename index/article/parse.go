@@ -38,9 +38,10 @@ func (e *Error) Error() string {
 // time out of proportion to its size.
 const MaxDepth = 10000
 
-// MaxArticleBytes is the largest article file readsim reads (the largest
-// Wikipedia article of the INEX collection is under 2 MB).
-const MaxArticleBytes = 1 << 30
+// MaxArticleBytes is the largest article file readsim reads: 64 MiB, 32
+// times the largest Wikipedia article of the INEX collection (under 2 MB);
+// parsing one takes a few times its size in memory.
+const MaxArticleBytes = 64 << 20
 
 // ParseFile reads and parses the article file at path with the default
 // Reader (no collection root, no --dtd file, warnings discarded). Its id is
@@ -58,25 +59,40 @@ func Parse(r io.Reader, name string) (*Article, error) {
 
 var defaultReader = &Reader{}
 
-// ParseFile reads and parses the article file at path.
+// ParseFile reads and parses the article file at path. What is not a
+// regular file, or is larger than MaxArticleBytes, is refused by its kind
+// and size before it is read (a sparse file of gigabytes never reaches the
+// XML decoder).
 func (rd *Reader) ParseFile(path string) (*Article, error) {
-	// stat before opening: opening a FIFO would wait for a writer
+	f, err := openRegular(path, MaxArticleBytes, "an article")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return rd.Parse(f, path)
+}
+
+// openRegular opens path, a regular file of at most max bytes (what, "an
+// article", names what it must be). It stats before opening: opening a
+// FIFO would wait for a writer.
+func openRegular(path string, max int64, what string) (*os.File, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: errors.Unwrap(err).Error()}
 	}
 	switch {
 	case st.IsDir():
-		return nil, &Error{File: path, Msg: "a folder, not an article file"}
+		return nil, &Error{File: path, Msg: "a folder, not " + what + " file"}
 	case !st.Mode().IsRegular():
-		return nil, &Error{File: path, Msg: "not a regular file (a pipe or a device?)"}
+		return nil, &Error{File: path, Msg: "not a regular file (a pipe, a socket or a device?)"}
+	case st.Size() > max:
+		return nil, &Error{File: path, Msg: fmt.Sprintf("%d bytes, larger than %d MiB: not %s readsim reads", st.Size(), max>>20, what)}
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &Error{File: path, Msg: errors.Unwrap(err).Error()}
 	}
-	defer f.Close()
-	return rd.Parse(f, path)
+	return f, nil
 }
 
 // Parse reads an article from r, streaming. name is the file name: it gives
@@ -162,6 +178,8 @@ func (p *parser) bomReader(br *bufio.Reader) error {
 		return &Error{File: p.name, Msg: "a UTF-32 file: readsim reads UTF-8, US-ASCII and ISO-8859-1"}
 	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}), bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
 		return &Error{File: p.name, Msg: "a UTF-16 file: readsim reads UTF-8, US-ASCII and ISO-8859-1 (convert it with iconv -f UTF-16 -t UTF-8)"}
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return &Error{File: p.name, Msg: "gzip data: articles are read as XML files, not compressed (decompress it with gunzip)"}
 	}
 	return nil
 }

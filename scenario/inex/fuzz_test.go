@@ -2,8 +2,13 @@ package inex
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
+	"io"
+	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzReadQrels: any input is read or refused with an *Error, never a
@@ -96,6 +101,96 @@ func FuzzReadLengths(f *testing.F) {
 		for d, n := range ls {
 			if n < 0 || n > MaxLength || d == "" {
 				t.Fatalf("length %q %d", d, n)
+			}
+		}
+	})
+}
+
+var errEnough = errors.New("enough lines")
+
+// FuzzTextLines: the one decoder reads any input as lines or refuses it
+// with an *Error, never a panic; the same bytes gzip-compressed, or after
+// a UTF-8 byte-order mark, give the same lines or the same refusal.
+func FuzzTextLines(f *testing.F) {
+	for _, s := range []string{folQrels, "a\r\nb\n\nc", "\xef\xbb\xbfx\n", "\xff\xfe1\x00", "\x00\x00\xfe\xff", "\x1f\x8b\x08", "\n\n\n"} {
+		f.Add([]byte(s))
+	}
+	read := func(r io.Reader) ([]string, error) {
+		var out []string
+		err := TextLines("t", r, func(_ int, b []byte) error {
+			if len(out) == 1000 {
+				return errEnough // a small gzip input may hold a MiB of lines
+			}
+			out = append(out, string(b))
+			return nil
+		})
+		if err == errEnough {
+			err = nil
+		}
+		return out, err
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		plain, err := read(bytes.NewReader(b))
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+		}
+		if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+			return // gzip already: compressing it again reads it as text
+		}
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(b)
+		zw.Close()
+		for name, in := range map[string][]byte{"gzip": z.Bytes(), "BOM": append([]byte("\xef\xbb\xbf"), b...)} {
+			if name == "BOM" && bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+				continue // one BOM is dropped, a second one is text
+			}
+			got, gerr := read(bytes.NewReader(in))
+			if (err == nil) != (gerr == nil) || !slices.Equal(got, plain) {
+				t.Fatalf("%s: %q, %v; plain %q, %v", name, got, gerr, plain, err)
+			}
+		}
+	})
+}
+
+// FuzzReadTopics: any topic file is read or refused with an *Error, never
+// a panic; the topics read have distinct non-empty ids without white space
+// or NUL, in UTF-8, and a UTF-8 byte-order mark before the file changes
+// none of them.
+func FuzzReadTopics(f *testing.F) {
+	for _, s := range []string{"1 a\n2 b c\n", "# c\n\n3 x\n", "\xef\xbb\xbf4 y\n",
+		`<inex-topic-file><topic id="2009001" ct_no="1"><title>a b</title><castitle>//article[about(., a)]</castitle></topic></inex-topic-file>`,
+		`<?xml version="1.0" encoding="iso-8859-1"?><inex-topic-file><topic id="3"><title>caf` + "\xe9" + `</title></topic></inex-topic-file>`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ts, err := ReadTopics(b, "t")
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+		}
+		seen := map[string]bool{}
+		for _, tp := range ts {
+			if tp.ID == "" || seen[tp.ID] || strings.ContainsAny(tp.ID, " \t\r\n\x00") || !utf8.ValidString(tp.ID) {
+				t.Fatalf("topic id %q", tp.ID)
+			}
+			seen[tp.ID] = true
+		}
+		if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+			return
+		}
+		got, gerr := ReadTopics(append([]byte("\xef\xbb\xbf"), b...), "t")
+		if (err == nil) != (gerr == nil) || len(got) != len(ts) {
+			t.Fatalf("with a BOM: %d topics, %v; without: %d, %v", len(got), gerr, len(ts), err)
+		}
+		for i := range got {
+			if got[i].ID != ts[i].ID {
+				t.Fatalf("with a BOM: topic %q, without %q", got[i].ID, ts[i].ID)
 			}
 		}
 	})

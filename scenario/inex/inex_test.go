@@ -255,16 +255,23 @@ func TestReadRunLeadingBlanks(t *testing.T) {
 	if err != nil || len(warns) != 1 || !strings.Contains(warns[0], "r:3: warning: rank or rsv") {
 		t.Errorf("rank warning: %v %q", err, warns)
 	}
-	// A whole BOM is dropped; a lone byte of it is part of the topic id.
-	for _, tc := range []struct{ name, in, topic string }{
-		{"BOM", "\xEF\xBB\xBF1 Q0 a 1 1 r 0 10\n", "1"},
-		{"lone EF", "\xEF1 Q0 a 1 1 r 0 10\n", "\xEF1"},
-		{"lone BB", "\xBB1 Q0 a 1 1 r 0 10\n", "\xBB1"},
-		{"lone BF", "\xBF1 Q0 a 1 1 r 0 10\n", "\xBF1"},
-		{"EF BB", "\xEF\xBB1 Q0 a 1 1 r 0 10\n", "\xEF\xBB1"},
+	// A whole BOM is dropped; a lone byte of it makes a topic id that is
+	// not UTF-8, refused.
+	for _, tc := range []struct{ name, in, topic, err string }{
+		{"BOM", "\xEF\xBB\xBF1 Q0 a 1 1 r 0 10\n", "1", ""},
+		{"lone EF", "\xEF1 Q0 a 1 1 r 0 10\n", "", `r:1: topic id "\xef1" is not UTF-8 text`},
+		{"lone BB", "\xBB1 Q0 a 1 1 r 0 10\n", "", `r:1: topic id "\xbb1" is not UTF-8 text`},
+		{"lone BF", "\xBF1 Q0 a 1 1 r 0 10\n", "", `r:1: topic id "\xbf1" is not UTF-8 text`},
+		{"EF BB", "\xEF\xBB1 Q0 a 1 1 r 0 10\n", "", `r:1: topic id "\xef\xbb1" is not UTF-8 text`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := ReadRun("r", strings.NewReader(tc.in), RunOptions{})
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Errorf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

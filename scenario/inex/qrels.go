@@ -220,7 +220,7 @@ func (r *qrelsReader) detect(b []byte) {
 	q := r.q
 	q.Format = detectQrels(b, r.fs)
 	if q.Format == SpanQrels || q.Format == GenomicsQrels {
-		r.sp = newSpanReader(q)
+		r.sp = newSpanReader(q, &r.w)
 	}
 	if q.Format == GenomicsQrels {
 		q.Unit = Bytes
@@ -230,6 +230,20 @@ func (r *qrelsReader) detect(b []byte) {
 // line reads the non-blank line ln, b (split into r.fs).
 func (r *qrelsReader) line(ln int, b []byte) error {
 	name, fs := r.name, r.fs
+	// the topic is column 0; the document column 1 of span judgments, 2
+	// of FOL judgments and TREC qrels
+	doc := 2
+	if r.sp != nil {
+		doc = 1
+	}
+	if err := idField(name, ln, "topic id", fs[0]); err != nil {
+		return err
+	}
+	if len(fs) > doc {
+		if err := idField(name, ln, "document id", fs[doc]); err != nil {
+			return err
+		}
+	}
 	switch {
 	case r.sp != nil:
 		return r.sp.line(name, ln, b)
@@ -285,6 +299,9 @@ func (r *qrelsReader) folLine(ln int) error {
 		if off+n > j.Length {
 			past = true
 		}
+		if n == 0 {
+			r.w.add("zero-length passages (ignored)", ln)
+		}
 		if k := len(ps); k > 0 && off < ps[k-1].End {
 			overlap = true
 		}
@@ -295,6 +312,9 @@ func (r *qrelsReader) folLine(ln int) error {
 	j.NRC = rel.Len()
 	if past {
 		r.w.add("passages past the article's length (clipped)", ln)
+	}
+	if j.BEP > j.Length {
+		r.w.add("bep past the article's length", ln)
 	}
 	if overlap {
 		r.w.add("overlapping or unordered passages (merged)", ln)

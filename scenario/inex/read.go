@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -41,7 +42,7 @@ func errorf(file string, line int, format string, args ...any) *Error {
 
 // Limits on input files, so that hostile or mistaken input is refused at
 // once instead of hanging readsim or exhausting memory. Real INEX files are
-// far below them.
+// far below them. docs/limits.md lists them with their reasons.
 const (
 	// MaxLineBytes is the longest line of a text file (a FOL judgment line
 	// with thousands of passages is a few hundred kilobytes).
@@ -51,43 +52,105 @@ const (
 	MaxLength = 1 << 30
 	// MaxRank is the largest rank accepted in a run's rank column.
 	MaxRank = 1 << 40
+	// MaxInputBytes is the largest text input, as stored and once
+	// decompressed: 4 GiB, 50 million TREC run lines of 80 bytes. A file
+	// larger on disk is refused before it is read; a gzip file or standard
+	// input is refused when its content passes it.
+	MaxInputBytes = 4 << 30
+	// MaxGzipRatio bounds how much larger than its compressed bytes a gzip
+	// input may grow once its first GzipRatioFloor bytes are out: text
+	// compresses 3 to 20 times, a gzip bomb (2 GB of newlines in 2 MB)
+	// about 1000 times.
+	MaxGzipRatio = 200
+	// GzipRatioFloor is what any gzip input may decompress to before
+	// MaxGzipRatio applies (a tiny gzip file of a few judgment lines has a
+	// large ratio too).
+	GzipRatioFloor = 1 << 20
+	// MaxLines is the most lines (blank ones counted) of a text input.
+	MaxLines = 100_000_000
 )
 
 // Stdin is the file name that means standard input.
 const Stdin = "-"
 
-// open returns a reader of the file's content, decompressing gzip (detected by
-// its magic number, whatever the file name). "-" is standard input. A folder,
-// a FIFO or a device is refused without opening it (opening a FIFO would
-// wait for a writer).
-func open(path string) (io.Reader, func() error, error) {
+// Open opens the input file path for reading, the one way readsim opens
+// its inputs: "-" is standard input (closing it does nothing); a folder, a
+// FIFO, a device or a socket is refused without opening it (opening a FIFO
+// would wait for a writer), and so is a regular file larger than maxBytes
+// (MaxInputBytes when 0), by its size, before anything is read. The content
+// is returned as it is stored: Decode decompresses and checks it. Every
+// error is an *Error naming the file.
+func Open(path string, maxBytes int64) (io.ReadCloser, error) {
+	if maxBytes <= 0 {
+		maxBytes = MaxInputBytes
+	}
 	if path == Stdin {
-		r, err := maybeGunzip("standard input", os.Stdin)
-		if err != nil {
-			return nil, nil, err
-		}
-		return r, func() error { return nil }, nil
+		return io.NopCloser(os.Stdin), nil
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, nil, &Error{File: path, Err: unwrapPath(err)}
+		return nil, &Error{File: path, Err: unwrapPath(err)}
 	}
-	switch {
-	case st.IsDir():
-		return nil, nil, &Error{File: path, Err: errors.New("a folder, not a file")}
-	case !st.Mode().IsRegular():
-		return nil, nil, &Error{File: path, Err: errors.New("not a regular file (a pipe or a device?): give a file, or - for standard input")}
+	if err := checkStat(st, maxBytes); err != nil {
+		return nil, &Error{File: path, Err: err}
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, &Error{File: path, Err: unwrapPath(err)}
+		return nil, &Error{File: path, Err: unwrapPath(err)}
 	}
-	r, err := maybeGunzip(path, f)
+	// the path may have been replaced between the Stat and the open
+	if st, err = f.Stat(); err == nil {
+		err = checkStat(st, maxBytes)
+	}
 	if err != nil {
 		f.Close()
+		return nil, &Error{File: path, Err: err}
+	}
+	return f, nil
+}
+
+// checkStat refuses what is not a regular file of at most maxBytes.
+func checkStat(st fs.FileInfo, maxBytes int64) error {
+	switch {
+	case st.IsDir():
+		return errors.New("a folder, not a file")
+	case !st.Mode().IsRegular():
+		return errors.New("not a regular file (a pipe, a socket or a device?): give a file, or - for standard input")
+	case st.Size() > maxBytes:
+		return fmt.Errorf("%d bytes, larger than %s: not a file readsim reads", st.Size(), sizeName(maxBytes))
+	}
+	return nil
+}
+
+// sizeName writes a power-of-two size in GiB, MiB or KiB.
+func sizeName(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// open opens path (Open with MaxInputBytes) for a reader that decodes it
+// (Decode, through maybeGunzip).
+func open(path string) (io.Reader, func() error, error) {
+	f, err := Open(path, 0)
+	if err != nil {
 		return nil, nil, err
 	}
-	return r, f.Close, nil
+	return f, f.Close, nil
+}
+
+// displayName is the name of path in errors: "standard input" for "-".
+func displayName(path string) string {
+	if path == Stdin {
+		return "standard input"
+	}
+	return path
 }
 
 // unwrapPath drops the path of an *fs.PathError: the Error names the file.
@@ -99,43 +162,98 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// maybeGunzip decompresses gzip data (detected by its magic number) and
-// refuses UTF-16 and UTF-32 text, naming the encoding.
-func maybeGunzip(name string, r io.Reader) (io.Reader, error) {
-	if br, ok := r.(*bufio.Reader); ok && br.Size() >= 256<<10 {
-		r = br
-	} else {
-		r = bufio.NewReaderSize(r, 256<<10)
+// Decode returns the text of the input name read from r, the one rule of
+// every text readsim reads: gzip data (detected by its magic number,
+// whatever the file's name) is decompressed, and refused once it grows past
+// MaxGzipRatio times the compressed bytes read (after GzipRatioFloor); the
+// text is refused past maxBytes (MaxInputBytes when 0) as stored or
+// decompressed; UTF-16 and UTF-32 text is refused naming the encoding; a
+// UTF-8 byte-order mark is dropped (it precedes line 1, so line numbers are
+// unaffected). The size errors come from the reader when they happen, so a
+// reader of lines reports them with the line being read.
+func Decode(name string, r io.Reader, maxBytes int64) (*bufio.Reader, error) {
+	if maxBytes <= 0 {
+		maxBytes = MaxInputBytes
 	}
-	br := r.(*bufio.Reader)
+	raw := &countReader{r: r}
+	br := bufio.NewReaderSize(raw, 64<<10) // small: the gzip ratio counts what it holds
 	magic, _ := br.Peek(4)
+	var text io.Reader = br
 	if len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		z, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, &Error{File: name, Err: fmt.Errorf("corrupt gzip data: %v", err)}
 		}
-		zr := bufio.NewReaderSize(&gzipErrors{name: name, r: z}, 256<<10)
-		if err := checkEncoding(name, zr); err != nil {
-			return nil, err
-		}
-		return zr, nil
+		text = &gzipErrors{r: z}
+	} else {
+		raw = nil
 	}
-	if err := checkEncoding(name, br); err != nil {
+	out := bufio.NewReaderSize(&capReader{r: text, max: maxBytes, compressed: raw}, 256<<10)
+	if b, _ := out.Peek(2); raw != nil && len(b) == 2 && b[0] == 0x1f && b[1] == 0x8b {
+		return nil, &Error{File: name, Err: errors.New("gzip data inside gzip data: readsim decompresses one layer; decompress the file once (gunzip) and give that")}
+	}
+	skipBOM(out)
+	if err := checkEncoding(name, out); err != nil {
 		return nil, err
 	}
-	return br, nil
+	return out, nil
+}
+
+// maybeGunzip is Decode with MaxInputBytes.
+func maybeGunzip(name string, r io.Reader) (io.Reader, error) {
+	return Decode(name, r, 0)
 }
 
 // gzipErrors names a corrupt gzip stream's error as such.
 type gzipErrors struct {
-	name string
-	r    io.Reader
+	r io.Reader
 }
 
 func (g *gzipErrors) Read(p []byte) (int, error) {
 	n, err := g.r.Read(p)
 	if err != nil && err != io.EOF {
 		err = fmt.Errorf("corrupt gzip data: %w", err)
+	}
+	return n, err
+}
+
+// countReader counts the bytes read from r.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// capReader refuses text past max bytes and, when compressed counts the
+// compressed bytes read, text past MaxGzipRatio times them.
+type capReader struct {
+	r          io.Reader
+	n, max     int64
+	compressed *countReader
+	err        error
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	switch {
+	case c.n > c.max && c.compressed != nil:
+		c.err = fmt.Errorf("the gzip data decompresses to more than %s: not a file readsim reads", sizeName(c.max))
+	case c.n > c.max:
+		c.err = fmt.Errorf("more than %s: not a file readsim reads", sizeName(c.max))
+	case c.compressed != nil && c.n > GzipRatioFloor && c.n > MaxGzipRatio*c.compressed.n:
+		c.err = fmt.Errorf("the gzip data decompresses to more than %d times its size (%d bytes from %d): a gzip bomb, not a file readsim reads", MaxGzipRatio, c.n, c.compressed.n)
+	}
+	if c.err != nil {
+		return 0, c.err
 	}
 	return n, err
 }
@@ -162,6 +280,8 @@ type lineReader struct {
 	line int
 	long []byte
 	err  error // the error that ended nonBlank
+	// maxLine is the longest line (MaxLineBytes unless set)
+	maxLine int
 }
 
 func newLineReader(name string, r io.Reader) *lineReader {
@@ -169,29 +289,36 @@ func newLineReader(name string, r io.Reader) *lineReader {
 	if !ok {
 		br = bufio.NewReaderSize(r, 256<<10)
 	}
-	return &lineReader{name: name, br: br}
+	return &lineReader{name: name, br: br, maxLine: MaxLineBytes}
 }
 
 // next returns the next line (valid until the following call), or io.EOF.
-// A line longer than MaxLineBytes is an error, read no further.
+// A line longer than l.maxLine, or past MaxLines, is an error, read no
+// further.
 func (l *lineReader) next() ([]byte, error) {
 	b, err := l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		l.long = append(l.long[:0], b...)
 		for err == bufio.ErrBufferFull {
-			if len(l.long) > MaxLineBytes {
-				return nil, errorf(l.name, l.line+1, "a line longer than %d MiB: not a file readsim reads", MaxLineBytes>>20)
+			if len(l.long) > l.maxLine {
+				return nil, errorf(l.name, l.line+1, "a line longer than %s: not a file readsim reads", sizeName(int64(l.maxLine)))
 			}
 			b, err = l.br.ReadSlice('\n')
 			l.long = append(l.long, b...)
 		}
 		b = l.long
+		if len(bytes.TrimRight(b, "\r\n")) > l.maxLine {
+			return nil, errorf(l.name, l.line+1, "a line longer than %s: not a file readsim reads", sizeName(int64(l.maxLine)))
+		}
 	}
 	if err != nil && err != io.EOF {
 		return nil, &Error{File: l.name, Line: l.line + 1, Err: err}
 	}
 	if len(b) == 0 && err == io.EOF {
 		return nil, io.EOF
+	}
+	if l.line >= MaxLines {
+		return nil, errorf(l.name, l.line+1, "more than %d lines: not a file readsim reads", MaxLines)
 	}
 	l.line++
 	if n := len(b); n > 0 && b[n-1] == '\n' {
@@ -213,21 +340,27 @@ func skipBOM(br *bufio.Reader) {
 
 // TextLines reads the text file name from r as readsim reads its other
 // text files and calls f with each line (without its line end, valid until
-// f returns) and its number: gzip data is decompressed, a UTF-8 byte order
-// mark dropped, UTF-16 and UTF-32 text refused naming the encoding, and a
-// line longer than MaxLineBytes refused naming the file and line. Every
-// error it makes is an *Error; f's are returned as they are.
+// f returns) and its number: r is decoded (Decode: gzip decompressed, a
+// UTF-8 byte-order mark dropped, UTF-16 and UTF-32 refused, MaxInputBytes),
+// and a line longer than MaxLineBytes or a line past MaxLines is refused
+// naming the file and line. Every error it makes is an *Error; f's are
+// returned as they are.
 func TextLines(name string, r io.Reader, f func(line int, b []byte) error) error {
-	r, err := maybeGunzip(name, r)
+	return TextLinesLimit(name, r, 0, 0, f)
+}
+
+// TextLinesLimit is TextLines with other bounds: at most maxBytes of text
+// (MaxInputBytes when 0) in lines of at most maxLine bytes (MaxLineBytes
+// when 0).
+func TextLinesLimit(name string, r io.Reader, maxBytes int64, maxLine int, f func(line int, b []byte) error) error {
+	br, err := Decode(name, r, maxBytes)
 	if err != nil {
 		return err
 	}
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReader(r)
-	}
-	skipBOM(br)
 	l := newLineReader(name, br)
+	if maxLine > 0 {
+		l.maxLine = maxLine
+	}
 	for {
 		b, err := l.next()
 		switch {
@@ -347,6 +480,18 @@ func scoreError(file string, line int, what string, b []byte) error {
 		return errorf(file, line, "%s %q has an underscore, where C's atof (trec_eval's reader) stops, reading %q: readsim refuses it; write the number without underscores", what, b, b[:bytes.IndexByte(b, '_')])
 	}
 	return errorf(file, line, "%s %q is not a finite number", what, b)
+}
+
+// idField checks an id column (what: "topic id", "article id"): no NUL
+// byte and valid UTF-8, which every id readsim writes (JSON, XHTML) needs.
+func idField(file string, line int, what string, b []byte) error {
+	switch {
+	case bytes.IndexByte(b, 0) >= 0:
+		return errorf(file, line, "%s %q holds a NUL byte", what, b)
+	case !utf8.Valid(b):
+		return errorf(file, line, "%s %q is not UTF-8 text", what, b)
+	}
+	return nil
 }
 
 func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }

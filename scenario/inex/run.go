@@ -103,11 +103,7 @@ func ReadRun(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	br, ok := r.(*bufio.Reader)
-	if !ok {
-		br = bufio.NewReaderSize(r, 256<<10)
-	}
-	skipBOM(br)
+	br := r.(*bufio.Reader)
 	// Sniff the format without consuming anything, so that the readers count
 	// every line, blank ones included. Leading blanks longer than the
 	// buffer are read as a text run.
@@ -211,6 +207,19 @@ func (t *textReader) line(ln int, b []byte) error {
 	rsv, ok := parseFloat(fs[c.rsv])
 	if !ok {
 		return scoreError(t.name, ln, "rsv", fs[c.rsv])
+	}
+	if string(fs[c.article]) != t.prevArticle {
+		if err := idField(t.name, ln, "article id", fs[c.article]); err != nil {
+			return err
+		}
+	}
+	if t.cur == nil || t.cur.ID != string(fs[0]) {
+		if err := idField(t.name, ln, "topic id", fs[0]); err != nil {
+			return err
+		}
+	}
+	if !p.Full && p.Start == p.End {
+		t.w.add("zero-length passages (they retrieve nothing)", ln)
 	}
 	run := t.run
 	if run.ID == "" {

@@ -183,6 +183,8 @@ type spanReader struct {
 	ids     map[string]map[goldKey]int // per topic: distinct passages
 	aspects map[string]map[string]int  // per topic: distinct aspects
 	asp     []int
+	listed  map[string]map[int]int // per topic: the line each aspect was last listed on
+	w       *warnings              // the judgments' warnings
 }
 
 type goldKey struct {
@@ -190,8 +192,8 @@ type goldKey struct {
 	start, end int
 }
 
-func newSpanReader(q *Qrels) *spanReader {
-	return &spanReader{q: q, in: interner{}, ids: map[string]map[goldKey]int{}, aspects: map[string]map[string]int{}}
+func newSpanReader(q *Qrels, w *warnings) *spanReader {
+	return &spanReader{q: q, in: interner{}, ids: map[string]map[goldKey]int{}, aspects: map[string]map[string]int{}, listed: map[string]map[int]int{}, w: w}
 }
 
 // spanLine is what a line of span judgments gives besides its topic and
@@ -228,6 +230,9 @@ func (r *spanReader) line(name string, ln int, b []byte) error {
 	if sl.grade <= 0 {
 		return nil
 	}
+	if sl.span.Start == sl.span.End {
+		r.w.add("zero-length passages (kept, as NIST's scorer keeps them: their aspects count, they hold no character)", ln)
+	}
 	g := effort.GoldPassage{Span: sl.span}
 	key := goldKey{doc, g.Start, g.End}
 	ids := r.ids[topic]
@@ -235,11 +240,13 @@ func (r *spanReader) line(name string, ln int, b []byte) error {
 	if !ok {
 		id = len(ids)
 		ids[key] = id
+	} else {
+		r.w.add("duplicate span judgments (the same passage of a document again: one passage, its aspects joined)", ln)
 	}
 	g.ID = id
 	if sl.hasAspects {
 		q.hasAspects = true
-		g.Aspects = r.aspectIDs(topic, sl.aspects)
+		g.Aspects = r.aspectIDs(topic, sl.aspects, ln)
 	}
 	j.Passages = append(j.Passages, g)
 	return nil
@@ -288,22 +295,24 @@ func (r *spanReader) columns(name string, ln int) (spanLine, error) {
 }
 
 // aspectIDs returns the numbers of the distinct aspects of an aspects
-// column ('|'-separated) of topic, numbering new ones in order.
-func (r *spanReader) aspectIDs(topic string, aspects []byte) []int {
+// column ('|'-separated) of topic, numbering new ones in order. A repeat
+// within the column is found by the line each aspect was last listed on
+// (r.listed), so that a line of a million aspects costs a million steps.
+func (r *spanReader) aspectIDs(topic string, aspects []byte, ln int) []int {
 	as := r.aspects[topic]
 	r.asp = r.asp[:0]
-	for _, a := range bytes.Split(aspects, []byte{'|'}) {
-		s := string(trimASCII(a))
-		k, ok := as[s]
+	for a := range bytes.SplitSeq(aspects, []byte{'|'}) {
+		s := trimASCII(a)
+		k, ok := as[string(s)]
 		if !ok {
 			k = len(as)
-			as[s] = k
+			as[string(s)] = k
 		}
-		dup := false
-		for _, x := range r.asp {
-			dup = dup || x == k
+		if r.listed[topic] == nil {
+			r.listed[topic] = map[int]int{}
 		}
-		if !dup {
+		if r.listed[topic][k] != ln {
+			r.listed[topic][k] = ln
 			r.asp = append(r.asp, k)
 		}
 	}
@@ -499,6 +508,9 @@ func ReadLengths(name string, r io.Reader) (map[string]int, error) {
 		}
 		n, err := intField(name, ln, "length", fs[1])
 		if err != nil {
+			return nil, err
+		}
+		if err := idField(name, ln, "document id", fs[0]); err != nil {
 			return nil, err
 		}
 		doc := string(fs[0])

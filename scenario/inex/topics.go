@@ -58,11 +58,15 @@ const MaxTopicsBytes = 64 << 20
 // OpenTopics reads a topic file of any of the three formats ("-" is
 // standard input).
 func OpenTopics(path string) ([]Topic, error) {
-	r, closeFn, err := open(path)
+	f, err := Open(path, MaxTopicsBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer closeFn()
+	defer f.Close()
+	r, err := Decode(displayName(path), f, MaxTopicsBytes)
+	if err != nil {
+		return nil, err
+	}
 	b, err := io.ReadAll(io.LimitReader(r, MaxTopicsBytes+1))
 	if err != nil {
 		return nil, &Error{File: path, Err: err}
@@ -75,7 +79,8 @@ func OpenTopics(path string) ([]Topic, error) {
 
 // ReadTopics parses topics from b; name is used in error messages.
 func ReadTopics(b []byte, name string) ([]Topic, error) {
-	trim := bytes.TrimLeft(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")), " \t\r\n")
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a UTF-8 byte-order mark, as Decode drops it
+	trim := bytes.TrimLeft(b, " \t\r\n")
 	var ts []Topic
 	var err error
 	if bytes.HasPrefix(trim, []byte("<")) {
@@ -111,6 +116,9 @@ func readTopicsPlain(b []byte, name string) ([]Topic, error) {
 		f := strings.Fields(s)
 		if len(f) < 2 {
 			return nil, &Error{File: name, Line: line, Err: fmt.Errorf("want \"id title words…\", got %q", s)}
+		}
+		if err := idField(name, line, "topic id", []byte(f[0])); err != nil {
+			return nil, err
 		}
 		ts = append(ts, Topic{ID: f[0], Title: strings.Join(f[1:], " ")})
 	}
