@@ -154,7 +154,9 @@ func (c *chain) bigrams(ts analysis.TokenStream) analysis.TokenStream {
 			c.width.Filter(one)
 		}
 	}
-	return c.bigram.Filter(ts)
+	out := c.bigram.Filter(ts)
+	foldChinese(out)
+	return out
 }
 
 // hangulTokenizer is Bleve's Unicode tokenizer with every token holding
@@ -164,7 +166,7 @@ type hangulTokenizer struct{ inner analysis.Tokenizer }
 
 // Tokenize tokenizes input.
 func (h hangulTokenizer) Tokenize(input []byte) analysis.TokenStream {
-	ts := h.inner.Tokenize(input)
+	ts := cjkMarks(input, h.inner.Tokenize(input))
 	for i, t := range ts {
 		if t.Type != analysis.Ideographic && hasHangul(t.Term) {
 			return splitHangul(ts, i)
@@ -433,7 +435,7 @@ var memoPools = map[string]*sync.Pool{
 // Hangul itself, so that whether a term holds Hangul is memoized too (an
 // English word costs one map look-up).
 func (m *memoAnalyzer) Analyze(input []byte) analysis.TokenStream {
-	ts := m.c.unicode.Tokenize(input)
+	ts := cjkMarks(input, m.c.unicode.Tokenize(input))
 	out := ts[:0]
 	cjkToks, own := false, false
 	for _, t := range ts {

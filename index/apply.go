@@ -149,11 +149,16 @@ func (p *plan) fill(ss shardSet) error {
 }
 
 // mergeAbove is the number of segments a shard may keep unmerged after a
-// build: merging a few small segments (all below the tiered plan's floor,
-// so merged into one) costs a build more than it saves a search (at 10k
-// articles, 14 segments a shard, the merge was a sixth of the build's
-// CPU).
-const mergeAbove = 32
+// build. Merging a few small segments (all below the tiered plan's floor,
+// so merged into one) costs a build CPU, but a search pays for every
+// segment in each query term's look-up, twice since browse reads the
+// terms' locations from the postings (vectors.go). On the held-out 10k
+// synthetic collection (2 shards of 14 segments) merging cost the build 7%
+// more CPU (21.4 s against 20.0 s; 16% more wall time) and made the index
+// 17% smaller (97 MB against 117 MB) and search 26–30% faster at p50
+// (BenchmarkSideBySide; docs/performance.md). It was 32 before browse read
+// the index.
+const mergeAbove = 4
 
 // segmentCount is the number of segments of a scorch index, in memory and
 // in files (0 if unknown).

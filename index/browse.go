@@ -64,7 +64,19 @@ const (
 // adjacent ones — nothing but white space between them — are merged into one
 // passage. An article none of whose candidate elements contains a query term
 // has no passages.
-func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats, opt BrowseOptions) []Passage {
+//
+// Two rules keep the text a reader wants (docs/search.md, "Passage
+// choice"): the article's lead (leadOf: its first candidate with analysed
+// text, captions passed over, when it is the body's own text or a
+// paragraph of the body) is a winner
+// whenever it holds every query term (the first 64); and a caption scores at most as well as
+// the best other candidate holding every query term it holds, so a short
+// caption never outranks the paragraph that says the same.
+//
+// toks are the article's tokens in text order — all of them, or only those
+// that hold a query term (the others count for nothing but the elements'
+// lengths) — and lens the elements' lengths in tokens, parallel to elems.
+func browse(text string, toks []token, lens []int, elems []Elem, terms []Term, st *ElemStats, opt BrowseOptions) []Passage {
 	th := opt.Threshold
 	if th <= 0 || th > 1 {
 		th = DefaultThreshold
@@ -72,26 +84,29 @@ func browse(text string, toks []token, elems []Elem, terms []Term, st *ElemStats
 	if len(terms) == 0 || len(elems) == 0 {
 		return nil
 	}
-	cands, best := scoreElems(toks, elems, terms, st)
+	cands, best := scoreElems(toks, lens, elems, terms, st)
 	if len(cands) == 0 {
 		return nil
 	}
-	return passages(text, elems, cands, th*best)
+	lead := -1
+	all := uint64(1)<<min(len(terms), 64) - 1
+	if k := leadOf(elems, lens, cands); k >= 0 && cands[k].terms == all {
+		lead = cands[k].e
+	}
+	return passages(text, elems, cands, th*best, lead)
 }
 
-// scoredElem is a candidate element (its index) and its score.
+// scoredElem is a candidate element (its index), its score and the query
+// terms it holds (bit i: the i-th term; the first 64 terms).
 type scoredElem struct {
 	e     int
 	score float64
+	terms uint64
 }
 
 // scoreElems scores the candidate elements with BM25 (see browse) and
 // returns those scoring above zero, and the best score.
-func scoreElems(toks []token, elems []Elem, terms []Term, st *ElemStats) ([]scoredElem, float64) {
-	starts := make([]int, len(toks))
-	for i := range toks {
-		starts[i] = toks[i].start
-	}
+func scoreElems(toks []token, lens []int, elems []Elem, terms []Term, st *ElemStats) ([]scoredElem, float64) {
 	// positions of each query term
 	qpos := make([][]int, len(terms))
 	idx := make(map[string]int, len(terms))
@@ -133,26 +148,108 @@ func scoreElems(toks []token, elems []Elem, terms []Term, st *ElemStats) ([]scor
 	best := 0.0
 	for k, el := range elems {
 		var score float64
-		dl := float64(count(starts, el.Start, el.End))
+		var held uint64
+		dl := float64(lens[k])
 		for i, t := range terms {
 			tf := float64(count(qpos[i], el.Start, el.End))
 			if tf == 0 {
 				continue
 			}
+			if i < 64 {
+				held |= 1 << i
+			}
 			score += float64(t.N) * idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
 		}
 		if score > 0 {
-			cands = append(cands, scoredElem{k, score})
-			best = math.Max(best, score)
+			cands = append(cands, scoredElem{k, score, held})
 		}
 	}
+	best = capCaptions(elems, cands)
 	return cands, best
 }
 
-// passages keeps the candidates scoring at least min, by decreasing score
-// (ties: the shorter, then the earlier), each unless it overlaps one kept
+// capCaptions applies the caption rule of browse to the scored candidates
+// and returns the best score: a caption's score is at most the best score
+// of the other candidates (not captions) that hold every query term it
+// holds.
+func capCaptions(elems []Elem, cands []scoredElem) float64 {
+	for i := range cands {
+		c := &cands[i]
+		if !isCaption(elems[c.e].XPath) {
+			continue
+		}
+		cap := -1.0
+		for _, o := range cands {
+			if !isCaption(elems[o.e].XPath) && o.terms&c.terms == c.terms {
+				cap = math.Max(cap, o.score)
+			}
+		}
+		if cap >= 0 && c.score > cap {
+			c.score = cap
+		}
+	}
+	best := 0.0
+	for _, c := range cands {
+		best = math.Max(best, c.score)
+	}
+	return best
+}
+
+// isCaption reports whether a candidate's XPath names a caption.
+func isCaption(xpath string) bool {
+	last := xpath[strings.LastIndexByte(xpath, '/')+1:]
+	return strings.HasPrefix(last, "caption[")
+}
+
+// leadOf returns the index among cands of the article's lead when it holds
+// a query term, or -1. The lead is the article's first candidate element
+// with text that is analysed (lens: at least one token; an infobox's
+// remains are not analysed) when it is the body's own text or a paragraph
+// of the body itself (the INEX converters leave the lead there); captions
+// before it (an image at the top of the body) are passed over, any other
+// element ends the search.
+func leadOf(elems []Elem, lens []int, cands []scoredElem) int {
+	lead := -1
+	for e, el := range elems {
+		if isCaption(el.XPath) || lens[e] == 0 {
+			continue
+		}
+		if isBodyText(el.XPath) {
+			lead = e
+		}
+		break
+	}
+	if lead < 0 {
+		return -1
+	}
+	for k, c := range cands {
+		if c.e == lead {
+			return k
+		}
+	}
+	return -1
+}
+
+// isBodyText reports whether an XPath names the body's own text or a
+// paragraph of the body (…/bdy[1]/text(), …/body[1]/p[2]).
+func isBodyText(x string) bool {
+	i := strings.LastIndexByte(x, '/')
+	if i < 0 {
+		return false
+	}
+	parent, last := x[:i], x[i+1:]
+	if last != "text()" && !strings.HasPrefix(last, "p[") {
+		return false
+	}
+	p := parent[strings.LastIndexByte(parent, '/')+1:]
+	return strings.HasPrefix(p, "bdy[") || strings.HasPrefix(p, "body[")
+}
+
+// passages keeps the candidates scoring at least min, and the element lead
+// (an index of elems, or -1) whatever its score, by decreasing score (ties:
+// the shorter, then the earlier), each unless it overlaps one kept
 // already, and returns them in document order, adjacent ones merged.
-func passages(text string, elems []Elem, cands []scoredElem, min float64) []Passage {
+func passages(text string, elems []Elem, cands []scoredElem, min float64, lead int) []Passage {
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if a.score != b.score {
@@ -170,8 +267,8 @@ func passages(text string, elems []Elem, cands []scoredElem, min float64) []Pass
 	// binary search, not a scan: an article may have thousands of winners)
 	var kept []scoredElem
 	for _, c := range cands {
-		if c.score < min {
-			break
+		if c.score < min && c.e != lead {
+			continue
 		}
 		el := elems[c.e]
 		i := sort.Search(len(kept), func(i int) bool { return elems[kept[i].e].End > el.Start })
@@ -180,10 +277,13 @@ func passages(text string, elems []Elem, cands []scoredElem, min float64) []Pass
 		}
 		kept = slices.Insert(kept, i, c)
 	}
-	ci := newCharIndex(text)
+	var ci *charIndex // made when two passages may merge
 	var out []Passage
 	for _, k := range kept {
 		el := elems[k.e]
+		if n := len(out); n > 0 && ci == nil {
+			ci = newCharIndex(text)
+		}
 		if n := len(out); n > 0 && blank(ci.slice(out[n-1].End, el.Start)) {
 			p := &out[n-1]
 			p.End = el.End

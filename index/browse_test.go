@@ -22,9 +22,64 @@ func TestBrowseOverlaps(t *testing.T) {
 	el := func(x string, s, e int) Elem { return Elem{XPath: x, Span: effort.Span{Start: s, End: e}} }
 	elems := []Elem{el("sec", 0, 30), el("p1", 0, 10), el("p2", 10, 20), el("p3", 20, 30), el("p4", 30, 40)}
 	st := &ElemStats{N: 5, AvgLen: 1, DF: map[string]float64{"x": 4}}
-	got := spans(browse(text, toks, elems, []Term{{Text: "x", N: 1}}, st, BrowseOptions{}))
+	got := spans(browse(text, toks, []int{3, 1, 1, 1, 2}, elems, []Term{{Text: "x", N: 1}}, st, BrowseOptions{}))
 	want := []span{{0, 10, "p1"}, {20, 40, "p3 p4"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("passages %v, want %v", got, want)
+	}
+}
+
+// TestBrowseRules checks the lead and caption rules of browse on a text of
+// three 10-character slots: [0,10) "x y y y" or "y y y y" (an element of
+// four tokens), [10,20) a word outside every element, [20,30) "x" (an
+// element of one token). BM25 with k1 1.2, b 0.75, average length 1 and
+// the same idf for every element: the one-token element scores
+// 2.2/(1+1.2·1) = 1 idf, the four-token one holding x 2.2/(1+1.2·3.25) =
+// 0.449 idf, under half the first.
+func TestBrowseRules(t *testing.T) {
+	const (
+		lead    = "/article[1]/bdy[1]/text()"
+		p       = "/article[1]/bdy[1]/sec[1]/p[1]"
+		caption = "/article[1]/bdy[1]/sec[1]/image[1]/caption[1]"
+		para    = "/article[1]/bdy[1]/sec[2]/p[1]"
+	)
+	text := "x y y y   zzzzzzzzz x         "
+	withX := []token{{"x", 0, 1}, {"y", 2, 3}, {"y", 4, 5}, {"y", 6, 7}, {"zzzzzzzzz", 10, 19}, {"x", 20, 21}}
+	noX := []token{{"y", 0, 1}, {"y", 2, 3}, {"y", 4, 5}, {"y", 6, 7}, {"zzzzzzzzz", 10, 19}, {"x", 20, 21}}
+	el := func(x string, s, e int) Elem { return Elem{XPath: x, Span: effort.Span{Start: s, End: e}} }
+	for _, tc := range []struct {
+		name         string
+		toks         []token
+		first, other string
+		want         []span
+	}{
+		// the lead holds x: a passage, though under half the best
+		{"lead with the term", withX, lead, p, []span{{0, 10, lead}, {20, 30, p}}},
+		// the lead holds x but not z, the other query term: the threshold
+		// alone (z, in p only, makes p's score 2 idf — its length stays 1 —
+		// and the lead's 0.449 is under half of it)
+		{"lead without every term", withX, lead, p, []span{{20, 30, p}}},
+		// without the term it is no passage
+		{"lead without the term", noX, lead, p, []span{{20, 30, p}}},
+		// a first paragraph inside a section is no lead: the threshold alone
+		{"not a lead", withX, para, p, []span{{20, 30, p}}},
+		// the caption holds only x, which the paragraph holds too: its
+		// score is cut to the paragraph's, and both are passages
+		{"caption and paragraph", withX, para, caption, []span{{0, 10, para}, {20, 30, caption}}},
+		// no other element holds x: the caption keeps its score
+		{"caption alone", noX, para, caption, []span{{20, 30, caption}}},
+	} {
+		elems := []Elem{el(tc.first, 0, 10), el(tc.other, 20, 30)}
+		st := &ElemStats{N: 2, AvgLen: 1, DF: map[string]float64{"x": 1, "z": 1}}
+		terms := []Term{{Text: "x", N: 1}}
+		toks := tc.toks
+		if tc.name == "lead without every term" {
+			terms = append(terms, Term{Text: "z", N: 1})
+			toks = append(append([]token{}, toks...), token{"z", 22, 23})
+		}
+		got := spans(browse(text, toks, []int{4, 1}, elems, terms, st, BrowseOptions{}))
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: passages %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

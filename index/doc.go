@@ -8,8 +8,10 @@
 //   - articles-0 … articles-(N−1): N Bleve indexes, the shards, each
 //     article in exactly one (FNV-1a of its id modulo N, see shard.go):
 //     one Bleve document per article, id = article id, with the title and
-//     the text content (analysed in the article's language, stored), the
-//     title keys (titleKeys, each indexed as one term) and,
+//     the text content (analysed in the article's language, stored; the
+//     text with a location per token, which browse and snippets read:
+//     vectors.go), the title keys (titleKeys, each indexed as one term),
+//     the language as one term (langnorm.go) and,
 //     stored with them, the article's language, its candidate elements
 //     (sections, paragraphs, list items, table rows, captions and the
 //     body's own text by default: each one's [start,end) character span
@@ -136,6 +138,14 @@
 //     or touch: the bigrams 意大 大利 of 意大利 are marked [意大利]; English
 //     words are marked one by one ([martial] [arts]); a character term
 //     marks its character (电视[塔]).
+//   - Han characters are folded from traditional to simplified Chinese
+//     (OpenCC's t2s table) after the bigrams, in every language and in
+//     queries: 烏龍茶 and 乌龙茶 are the same terms. 々 〆 ヶ and ・ (between
+//     two CJK characters) stay in their CJK run, as in Lucene's CJK
+//     bigrams: 松嶋菜々子 is 松嶋 嶋菜 菜々 々子 (cjkfold.go).
+//   - Fetch normalises a field's length by the average of the article's
+//     language (langnorm.go): in a mixed collection a Japanese article,
+//     long in bigrams, is not measured against English lengths.
 //
 // # Candidate elements
 //
@@ -149,6 +159,10 @@
 //   - The body's own text runs are candidates, named by the body's XPath
 //     followed by /text(): the INEX 2009 converter leaves each article's
 //     lead paragraphs bare in bdy (with the remains of its infobox).
+//   - Browse keeps the lead (the first candidate, the body's own text or
+//     a body paragraph before any section) when it holds every query
+//     term, and caps a caption's score at the best other candidate's that
+//     holds the same terms (see browse; docs/search.md).
 //   - Elements deeper than 64 levels (wrappers count) are never candidates:
 //     each candidate's XPath costs its depth, and the bound keeps a hostile
 //     article of thousands of nested sections linear to index. The deepest

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -125,12 +126,18 @@ func (b byDF) Swap(i, j int) {
 // score is a term's score in a document with the given term frequency and
 // field norm (1/√length), as Bleve's TermQueryScorer computes it.
 func (t *fetchTerm) score(freq uint64, norm float64) float64 {
+	return t.scoreAvg(freq, norm, t.avgLen)
+}
+
+// scoreAvg is score with the field's average length avg (the average of
+// the document's language, langnorm.go).
+func (t *fetchTerm) scoreAvg(freq uint64, norm, avg float64) float64 {
 	tf := math.Sqrt(float64(freq))
 	var s float64
 	if t.avgLen > 0 {
 		fieldLength := 1 / (norm * norm)
 		s = t.idf * (tf * bsearch.BM25_k1) /
-			(tf + bsearch.BM25_k1*(1-bsearch.BM25_b+(bsearch.BM25_b*fieldLength/t.avgLen)))
+			(tf + bsearch.BM25_k1*(1-bsearch.BM25_b+(bsearch.BM25_b*fieldLength/avg)))
 	} else {
 		s = tf * norm * t.idf
 	}
@@ -144,7 +151,9 @@ func (t *fetchTerm) score(freq uint64, norm float64) float64 {
 // reader per term.
 type shardSearch struct {
 	shard  int
-	ranks  []uint32 // idRanks
+	ranks  []uint32     // idRanks
+	langs  []uint8      // each document's language (docLangsOf), or nil
+	avg    [][2]float64 // snapshot.langAvg
 	r      bindex.IndexReader
 	tfrs   []bindex.TermFieldReader
 	stored storedReader
@@ -316,7 +325,8 @@ func parallel(n int, f func(i int) error) error {
 // open on the documents found until close.
 type fetched struct {
 	hits []Hit
-	c    []candidate // parallel to hits
+	c    []candidate      // parallel to hits
+	docs []*StoredArticle // parallel to hits, when fetched full
 	ss   []*shardSearch
 }
 
@@ -336,17 +346,23 @@ func (f *fetched) article(i int) (*StoredArticle, error) {
 	}); err != nil {
 		return nil, err
 	}
-	out.Len = len([]rune(out.Text))
+	out.Len = utf8.RuneCountInString(out.Text)
 	return out, nil
 }
 
-// fetch returns the k best articles for q (see the comment above); close
+// fetch returns the k best articles for q (see the comment above), with
+// their titles and languages, or, when full, with their whole articles and
+// the occurrences of q's terms in them (fetched.docs, each shard's read on
+// its goroutine: an article's stored fields are decompressed once); close
 // the result.
-func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) (*fetched, error) {
+func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, full bool) (*fetched, error) {
 	ts := fetchTerms(q, opt)
 	f := &fetched{ss: make([]*shardSearch, len(x.shards))}
 	for i := range f.ss {
-		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i]}
+		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i], avg: x.langAvg}
+		if x.docLangs != nil {
+			f.ss[i].langs = x.docLangs[i]
+		}
 	}
 	ss := f.ss
 	ok := false
@@ -390,14 +406,30 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) (*fe
 	sort.Slice(f.c, func(i, j int) bool { return f.c[i].better(&f.c[j]) })
 	f.c = f.c[:min(k, len(f.c))]
 	f.hits = make([]Hit, len(f.c))
-	// each shard reads its hits' titles and languages
+	if full {
+		f.docs = make([]*StoredArticle, len(f.c))
+	}
+	// each shard reads its hits' titles and languages, or whole articles
+	// and the occurrences of the query's terms in them
 	if err := parallel(len(ss), func(s int) error {
+		var docs []*StoredArticle
+		var nums []uint64
 		for i, c := range f.c {
 			if c.shard != s {
 				continue
 			}
 			h := &f.hits[i]
 			h.ID, h.Score = c.id, c.score
+			if full {
+				d, err := f.article(i)
+				if err != nil {
+					return err
+				}
+				h.Title, h.Lang = d.Title, d.Lang
+				f.docs[i] = d
+				docs, nums = append(docs, d), append(nums, c.doc)
+				continue
+			}
 			err := ss[s].stored.visit(c.doc, c.id, func(name string, val []byte) bool {
 				switch name {
 				case "title":
@@ -410,6 +442,9 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options) (*fe
 			if err != nil {
 				return err
 			}
+		}
+		if full && len(q.Terms) > 0 {
+			return loadMatches(ctx, ss[s].r, docs, nums, q.Terms)
 		}
 		return nil
 	}); err != nil {
@@ -610,7 +645,15 @@ func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candid
 			if c.done || c.doc != doc {
 				continue
 			}
-			sum += ts[i].score(c.tfd.Freq, c.tfd.Norm)
+			avg := ts[i].avgLen
+			if s.langs != nil && avg > 0 {
+				if f := fieldSlot(ts[i].field); f >= 0 && doc < uint64(len(s.langs)) {
+					if a := s.avg[s.langs[doc]][f]; a > 0 {
+						avg = a
+					}
+				}
+			}
+			sum += ts[i].scoreAvg(c.tfd.Freq, c.tfd.Norm, avg)
 			matched++
 			if err := next(i); err != nil {
 				return nil, err

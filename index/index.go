@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,19 +41,27 @@ type Index struct {
 type snapshot struct {
 	// refs counts the index's own reference and the requests using the
 	// snapshot; the last one out closes it.
-	refs     atomic.Int64
-	closed   atomic.Bool // its shards are closed
-	gen      uint64
-	stamp    buildStamp // the folder and manifest file it was opened from
-	shards   []bleve.Index
-	ranks    [][]uint32 // per shard, the rank of each document's id (idRanks)
-	elemDF   *vellum.FST
-	man      *manifest
-	elemN    float64
-	elemAvg  float64
-	articles int
-	langs    map[string]int // articles by language
-	bm25     *bsearch.BM25Stats
+	refs   atomic.Int64
+	closed atomic.Bool // its shards are closed
+	gen    uint64
+	stamp  buildStamp // the folder and manifest file it was opened from
+	shards []bleve.Index
+	ranks  [][]uint32 // per shard, the rank of each document's id (idRanks)
+	// docLangs are, per shard, each document's language as an index of
+	// langAvg (docLangsOf); nil when the index has one language
+	docLangs [][]uint8
+	// langAvg are the title's and the text's average lengths in tokens
+	// (rounded up, as Bleve rounds them) of each language's articles,
+	// in the order of langNames
+	langAvg   [][2]float64
+	langNames []string
+	elemDF    *vellum.FST
+	man       *manifest
+	elemN     float64
+	elemAvg   float64
+	articles  int
+	langs     map[string]int // articles by language
+	bm25      *bsearch.BM25Stats
 }
 
 // generations numbers snapshots (Query remembers the one it was prepared
@@ -166,7 +175,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		return failed(&InputError{fmt.Sprintf("index %s: %v", dir, err)})
 	}
 	if m.Version != manifestVersion {
-		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); run readsim index again", dir, m.Version, manifestVersion)})
+		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); rebuild with readsim index", dir, m.Version, manifestVersion)})
 	}
 	if err := m.validate(name, dir); err != nil {
 		return failed(err)
@@ -209,18 +218,23 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		hook("shard")
 	}
 	s.ranks = make([][]uint32, len(s.shards))
+	s.langNames, s.langAvg = langAverages(s.man.Totals)
+	if len(s.langNames) > 1 {
+		s.docLangs = make([][]uint8, len(s.shards))
+	}
 	if err := guard(name, dir, func() error {
 		return parallel(len(s.shards), func(i int) error {
-			adv, err := s.shards[i].Advanced()
-			if err != nil {
-				return err
-			}
-			r, err := adv.Reader()
+			r, err := shardReader(s.shards[i])
 			if err != nil {
 				return err
 			}
 			defer r.Close()
-			s.ranks[i], err = idRanks(r)
+			if s.ranks[i], err = idRanks(r); err != nil {
+				return err
+			}
+			if len(s.langNames) > 1 {
+				s.docLangs[i], err = docLangsOf(r, s.langNames)
+			}
 			return err
 		})
 	}); err != nil {
@@ -570,15 +584,20 @@ func titleKeys(title string) []string {
 	return keys
 }
 
+// shardReader opens a reader of a shard's Bleve index; close it.
+func shardReader(sh bleve.Index) (bindex.IndexReader, error) {
+	adv, err := sh.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
+}
+
 // titleCount is the number of articles whose TitleKey is key.
 func (x *snapshot) titleCount(key string) (uint64, error) {
 	var n uint64
 	for _, sh := range x.shards {
-		adv, err := sh.Advanced()
-		if err != nil {
-			return 0, err
-		}
-		r, err := adv.Reader()
+		r, err := shardReader(sh)
 		if err != nil {
 			return 0, err
 		}
@@ -673,7 +692,7 @@ func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit,
 		return nil, nil
 	}
 	return withSnapshot(x, func(s *snapshot) ([]Hit, error) {
-		f, err := s.fetch(ctx, q, k, opt)
+		f, err := s.fetch(ctx, q, k, opt, false)
 		if err != nil {
 			return nil, err
 		}
@@ -699,6 +718,19 @@ type StoredArticle struct {
 	// out
 	quiet []int
 	toks  []token
+	// elemLens are the lengths of Elems in tokens (elemLensField)
+	elemLens []int
+	// match are the tokens holding a query's terms (setMatches)
+	match *matched
+	ci    *charIndex // of Text, made once (chars)
+}
+
+// chars returns the character index of the article's text.
+func (d *StoredArticle) chars() *charIndex {
+	if d.ci == nil || d.ci.text != d.Text {
+		d.ci = newCharIndex(d.Text)
+	}
+	return d.ci
 }
 
 // tokens returns the article's tokens, analysed as the build analysed
@@ -730,7 +762,7 @@ func (x *snapshot) article(id string) (*StoredArticle, error) {
 func decodeDoc(id string, d bindex.Document) *StoredArticle {
 	out := &StoredArticle{ID: id}
 	d.VisitFields(func(f bindex.Field) { out.setField(f.Name(), f.Value()) })
-	out.Len = len([]rune(out.Text))
+	out.Len = utf8.RuneCountInString(out.Text)
 	return out
 }
 
@@ -748,6 +780,8 @@ func (out *StoredArticle) setField(name string, val []byte) {
 		out.breaks = decodeInts(v)
 	case "quiet":
 		out.quiet = decodeInts(v)
+	case elemLensField:
+		out.elemLens = decodeInts(v)
 	case "path":
 		out.Path = v
 	case "lang":
@@ -758,7 +792,7 @@ func (out *StoredArticle) setField(name string, val []byte) {
 // docElementCounts counts the terms of a stored article's candidate elements
 // as parseOne counted them when the article was indexed.
 func docElementCounts(d *StoredArticle) termCounts {
-	toks := d.tokens()
+	toks := d.tokens() // every token: the build's counts
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
 	for i, t := range toks {
@@ -774,8 +808,29 @@ func docElementCounts(d *StoredArticle) termCounts {
 }
 
 // Browse returns the best passages of the article d for q (see browse).
+// The occurrences of q's terms in d are read from the index (vectors.go);
+// an article the index does not have is analysed again.
 func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
+	if len(q.Terms) > 0 {
+		withSnapshot(x, func(s *snapshot) (struct{}, error) {
+			return struct{}{}, s.matchesOf(context.Background(), d, q.Terms)
+		})
+	}
 	return browseDoc(d, q, opt)
+}
+
+// matchesOf reads the occurrences of terms in the article d from its shard.
+func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []Term) error {
+	r, err := shardReader(x.shards[shardOf(d.ID, len(x.shards))])
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	id, err := r.InternalID(d.ID)
+	if err != nil || id == nil {
+		return err
+	}
+	return loadMatches(ctx, r, []*StoredArticle{d}, []uint64{binary.BigEndian.Uint64(id)}, terms)
 }
 
 // Passages is one article page's retrieval: the best passages of article
@@ -806,14 +861,18 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return browseDoc(decodeDoc(id, d), pq, opt), nil
+	sd := decodeDoc(id, d)
+	if err := x.matchesOf(ctx, sd, pq.Terms); err != nil {
+		return nil, err
+	}
+	return browseDoc(sd, pq, opt), nil
 }
 
 func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
 	if len(q.Terms) == 0 {
 		return nil // no term to analyse the article for
 	}
-	return browse(d.Text, d.tokens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
+	return browse(d.Text, d.queryTokens(q.Terms), d.lens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
 
 // SearchResult is a fetched article with its passages and a snippet.
@@ -845,20 +904,15 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 	if err != nil {
 		return nil, err
 	}
-	f, err := x.fetch(ctx, q, k, opt)
+	f, err := x.fetch(ctx, q, k, opt, true)
 	if err != nil {
 		return nil, err
 	}
 	defer f.close()
+	docs := f.docs
 	out := make([]SearchResult, len(f.hits))
 	for i, h := range f.hits {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		d, err := f.article(i)
-		if err != nil {
-			return nil, err
-		}
+		d := docs[i]
 		r := SearchResult{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
@@ -883,7 +937,7 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 // between characters, never inside one; runs of white space become one
 // space.
 func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
-	toks := d.tokens()
+	toks := d.queryTokens(q.Terms)
 	mark := q.marker()
 	lo := sort.Search(len(toks), func(i int) bool { return toks[i].start >= p.Start })
 	first := -1
@@ -904,7 +958,7 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	// what a page does not show (metadata, leftover wiki markup,
 	// infoboxes: quiet) is left out; a window that starts in it starts
 	// after it
-	ci := newCharIndex(d.Text)
+	ci := d.chars()
 	for {
 		k := sort.Search(len(d.quiet)/2, func(k int) bool { return d.quiet[2*k+1] > s })
 		if k == len(d.quiet)/2 || d.quiet[2*k] > s || d.quiet[2*k+1] >= p.End {

@@ -119,7 +119,8 @@ func TestFetchAndBrowse(t *testing.T) {
 		// The paragraph and its section both hold both occurrences: the
 		// shorter paragraph scores higher and the section overlaps it.
 		{"Fresnel", []string{"1001", "3001"}, []span{{42, 83, "/article[1]/bdy[1]/sec[1]/p[1]"}}},
-		// steel is rarer than cable: p[2] scores more than twice p[1]
+		// steel is rarer than cable: p[2] scores more than twice p[1]; p[1]
+		// is the lead (the body's first paragraph) but does not hold steel
 		{"cables steel", []string{"2001"}, []span{{55, 87, "/article[1]/body[1]/p[2]"}}},
 		// p[1] and p[2] each hold one "cables" and three other words:
 		// equal scores, adjacent, merged

@@ -22,7 +22,7 @@ import (
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 8
+const manifestVersion = 9
 
 const (
 	manifestName = "manifest.json"
@@ -65,13 +65,19 @@ type totals struct {
 	Elems    int            `json:"elems"`    // candidate elements
 	ElemLen  int            `json:"elem_len"` // their summed length in tokens
 	Langs    map[string]int `json:"langs"`    // articles by language
+	// LangLens are the title and text lengths in tokens summed by
+	// language (fetch normalises an article's field length by its
+	// language's average)
+	LangLens map[string][2]int `json:"lang_lens"`
 }
 
 // sum returns the totals of the articles.
 func sum(articles map[string]manifestEntry) totals {
-	t := totals{Articles: len(articles), Langs: map[string]int{}}
+	t := totals{Articles: len(articles), Langs: map[string]int{}, LangLens: map[string][2]int{}}
 	for _, e := range articles {
 		t.Langs[e.Lang]++
+		l := t.LangLens[e.Lang]
+		t.LangLens[e.Lang] = [2]int{l[0] + e.TitleLen, l[1] + e.TextLen}
 		t.TitleLen += e.TitleLen
 		t.TextLen += e.TextLen
 		t.Elems += e.Elems

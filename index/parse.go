@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	bindex "github.com/blevesearch/bleve_index_api"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,9 +65,48 @@ type analyzedField struct {
 // indexedStored are the options of the analysed fields.
 const indexedStored = bindex.IndexField | bindex.StoreField
 
-func newAnalyzedField(name string, value []byte, toks analysis.TokenStream) *analyzedField {
-	return &analyzedField{name: name, value: value, length: len(toks), freqs: analysis.TokenFrequency(toks, nil, indexedStored), options: indexedStored}
+func newAnalyzedField(name string, value []byte, toks analysis.TokenStream, opt bindex.FieldIndexingOptions) *analyzedField {
+	return &analyzedField{name: name, value: value, length: len(toks), freqs: analysis.TokenFrequency(toks, nil, opt), options: opt}
 }
+
+// textOptions are the options of the text field: indexed and stored, with
+// term vectors.
+const textOptions = indexedStored | bindex.IncludeTermVectors
+
+// textFreqs are the token frequencies of an article's text (toks: its
+// tokens, byte offsets of text, in text order) with a location per
+// occurrence that browse reads back (vectors.go) rather than Bleve's
+// position and byte offsets, to keep the index small (locations are
+// uncompressed varints in Bleve's postings): the location's Position is the
+// occurrence's character offset minus that of the term's previous
+// occurrence in the text (the first's is its offset), Start is 0 and End
+// is the occurrence's length in characters. Nothing in readsim runs
+// Bleve's phrase queries or highlighter, which would read them as
+// positions and byte offsets.
+func textFreqs(text string, toks analysis.TokenStream) bindex.TokenFrequencies {
+	out := make(bindex.TokenFrequencies, len(toks)/2)
+	locs := make([]bindex.TokenLocation, len(toks))
+	last := make(map[*bindex.TokenFreq]int, len(toks)/2)
+	var starts, ends byteChars
+	for i, t := range toks {
+		s, e := starts.char(text, t.Start), ends.char(text, t.End)
+		tf, ok := out[string(t.Term)]
+		if !ok {
+			tf = &bindex.TokenFreq{Term: t.Term}
+			out[string(t.Term)] = tf
+		}
+		locs[i] = bindex.TokenLocation{Position: s - last[tf], End: e - s}
+		last[tf] = s
+		tf.Locations = append(tf.Locations, &locs[i])
+		tf.SetFrequency(tf.Frequency() + 1)
+	}
+	return out
+}
+
+// elemLensField is the stored field of an article's candidate elements'
+// lengths in tokens, in the order of its elems field: browse's element
+// lengths, counted once when the article is indexed.
+const elemLensField = "elemlens"
 
 // newKeywordField is an indexed, unstored field holding the terms keys,
 // each whole.
@@ -137,11 +177,15 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 
 	doc := document.NewDocument(a.ID)
 	titleToks := analyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
-	doc.AddField(newAnalyzedField("title", []byte(title), titleToks))
-	doc.AddField(newAnalyzedField("text", text, toks))
+	doc.AddField(newAnalyzedField("title", []byte(title), titleToks, indexedStored))
+	// the text keeps where each token is (term vectors, see textFreqs):
+	// browse and snippets read the query terms' occurrences from them
+	// instead of analysing the article again
+	doc.AddField(&analyzedField{name: "text", value: text, length: len(toks), freqs: textFreqs(a.Text, toks), options: textOptions})
 	if keys := titleKeys(title); len(keys) > 0 {
 		doc.AddField(newKeywordField(titleField, keys))
 	}
+	doc.AddField(newKeywordField(langField, []string{a.Lang}))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("elems", nil, []byte(encodeElems(elems)), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("breaks", nil, []byte(encodeInts(brk)), bindex.StoreField))
 	if len(quiet) > 0 {
@@ -160,7 +204,18 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	for k, el := range elems {
 		spans[k] = [2]int{a.ByteOffset(el.Start), a.ByteOffset(el.End)}
 	}
-	df, elemLen := elementCounts(ids.ids, len(ids.terms), starts, spans)
+	df, lens := elementCounts(ids.ids, len(ids.terms), starts, spans)
+	if !sort.IntsAreSorted(starts) {
+		// browse counts an element's tokens by their starts in order
+		sorted := slices.Clone(starts)
+		sort.Ints(sorted)
+		lens = elemLens(sorted, spans)
+	}
+	elemLen := 0
+	for _, n := range lens {
+		elemLen += n
+	}
+	doc.AddField(document.NewTextFieldWithIndexingOptions(elemLensField, nil, []byte(encodeInts(lens)), bindex.StoreField))
 	p := parsed{f: f, doc: doc,
 		entry: manifestEntry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems), Lang: a.Lang,
 			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen},
@@ -409,13 +464,19 @@ func decodeElems(s string) []Elem {
 		} else {
 			s = ""
 		}
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) != 3 {
+		// start TAB end TAB xpath, without splitting (a search decodes
+		// the elements of every hit)
+		i := strings.IndexByte(line, '\t')
+		if i < 0 {
 			continue
 		}
-		st, _ := strconv.Atoi(f[0])
-		en, _ := strconv.Atoi(f[1])
-		out = append(out, Elem{XPath: f[2], Span: effort.Span{Start: st, End: en}})
+		j := strings.IndexByte(line[i+1:], '\t')
+		if j < 0 {
+			continue
+		}
+		st, _ := strconv.Atoi(line[:i])
+		en, _ := strconv.Atoi(line[i+1 : i+1+j])
+		out = append(out, Elem{XPath: line[i+2+j:], Span: effort.Span{Start: st, End: en}})
 	}
 	return out
 }

@@ -39,6 +39,19 @@ func BenchmarkPlainBleve(b *testing.B) {
 	}
 }
 
+// xmlFiles returns the paths of the .xml files below dir, sorted.
+func xmlFiles(dir string) []string {
+	var files []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".xml") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files
+}
+
 // plainDoc is what the plain Bleve index stores of an article.
 type plainDoc struct {
 	Title string `json:"title"`
@@ -70,14 +83,7 @@ func plainMapping() *mapping.IndexMappingImpl {
 
 func benchPlain(b *testing.B, n int) {
 	arts, xmlBytes := benchCollection(b, n)
-	var files []string
-	filepath.WalkDir(arts, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".xml") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	sort.Strings(files)
+	files := xmlFiles(arts)
 	names := map[string]bool{}
 	for _, e := range DefaultElements {
 		names[e] = true

@@ -158,3 +158,109 @@ func TestRealSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestChineseScripts searches the real Chinese article 铁观音 (56352),
+// whose text writes oolong tea in traditional characters (烏龍茶, from its
+// first sentence on), with the simplified and the traditional query: both
+// find it first, browse it to the same passages, and mark the traditional
+// word in its snippet.
+func TestChineseScripts(t *testing.T) {
+	x, _, _ := realIndex(t)
+	var first []Passage
+	for _, q := range []string{"乌龙茶", "烏龍茶"} {
+		pq, err := x.Prepare(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := x.Search(context.Background(), pq, 5, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res) == 0 || res[0].ID != "56352" {
+			t.Fatalf("%s: hits %v, want 56352 (铁观音) first", q, res)
+		}
+		if !strings.Contains(res[0].Snippet, "[烏龍茶]") {
+			t.Errorf("%s: snippet %q does not mark 烏龍茶", q, res[0].Snippet)
+		}
+		if first == nil {
+			first = res[0].Passages
+		} else if !reflect.DeepEqual(res[0].Passages, first) {
+			t.Errorf("%s: passages %v, the other script's %v", q, res[0].Passages, first)
+		}
+	}
+}
+
+// TestLeadPassages checks the lead rule of browse on every real article
+// (English, Chinese, Korean): searched for its own title, an article whose
+// lead holds the title word for word, outside the text the index does not
+// analyse (its metadata and leftover markup, StoredArticle.quiet), has a
+// passage holding the lead's start. The lead is found here from the
+// XPaths: the first body text run or body paragraph (an image's caption
+// before it passed over) with text outside the quiet spans.
+func TestLeadPassages(t *testing.T) {
+	x, _, _ := realIndex(t)
+	files, err := filepath.Glob(filepath.Join(realData, "*", "*.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]int{}
+	for _, f := range files {
+		id := strings.TrimSuffix(filepath.Base(f), ".xml")
+		d, err := x.Article(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := []rune(d.Text)
+		// the characters of [s, e) outside the quiet spans
+		shown := func(s, e int) string {
+			var b []rune
+			for c := s; c < e; c++ {
+				in := false
+				for k := 0; k+1 < len(d.quiet); k += 2 {
+					if d.quiet[k] <= c && c < d.quiet[k+1] {
+						in = true
+						break
+					}
+				}
+				if in {
+					b = append(b, ' ')
+				} else {
+					b = append(b, text[c])
+				}
+			}
+			return string(b)
+		}
+		var lead *Elem
+		for i := range d.Elems {
+			el := &d.Elems[i]
+			if strings.Contains(el.XPath, "/caption[") || strings.TrimSpace(shown(el.Start, el.End)) == "" {
+				continue
+			}
+			if strings.HasSuffix(el.XPath, "/bdy[1]/text()") || regexp.MustCompile(`/bdy\[1\]/p\[\d+\]$`).MatchString(el.XPath) {
+				lead = el
+			}
+			break
+		}
+		if lead == nil || !strings.Contains(strings.ToLower(shown(lead.Start, lead.End)), strings.ToLower(d.Title)) {
+			continue
+		}
+		ps, err := x.Passages(context.Background(), d.Title, id, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		covered := false
+		for _, p := range ps {
+			covered = covered || p.Start <= lead.Start && lead.Start < p.End
+		}
+		if !covered {
+			t.Errorf("%s (%s, %s): passages %v, want one holding the lead's start %d", id, d.Lang, d.Title, ps, lead.Start)
+		}
+		checked[d.Lang]++
+	}
+	for _, l := range []string{"en", "zh", "ko"} {
+		if checked[l] < 5 {
+			t.Errorf("%d %s articles have their title in their lead, want at least 5 (checked %v)", checked[l], l, checked)
+		}
+	}
+	t.Logf("leads checked: %v", checked)
+}

@@ -33,18 +33,18 @@ import (
 const elemDFName = "elements.fst"
 
 // elementCounts returns, for the tokens of one article, in how many of the
-// candidate elements each term occurs, and the elements' summed length in
-// tokens (an element's length is the number of tokens that start inside
-// it). ids[i] is the i-th token's term as an index into terms; starts[i] is
+// candidate elements each term occurs, and each element's length in
+// tokens (the number of tokens that start inside it). ids[i] is the i-th token's term as an index into terms; starts[i] is
 // its start offset (increasing); spans are the elements' [start, end) in the
 // same unit as starts. The result is parallel to terms.
-func elementCounts(ids []int32, nterms int, starts []int, spans [][2]int) (df []int32, length int) {
+func elementCounts(ids []int32, nterms int, starts []int, spans [][2]int) (df []int32, lens []int) {
 	df = make([]int32, nterms)
+	lens = make([]int, len(spans))
 	last := make([]int32, nterms) // 1 + the last element that counted the term
 	for k, sp := range spans {
 		lo, _ := slices.BinarySearch(starts, sp[0])
 		hi, _ := slices.BinarySearch(starts, sp[1])
-		length += hi - lo
+		lens[k] = hi - lo
 		for _, id := range ids[lo:hi] {
 			if last[id] != int32(k+1) {
 				last[id] = int32(k + 1)
@@ -52,7 +52,20 @@ func elementCounts(ids []int32, nterms int, starts []int, spans [][2]int) (df []
 			}
 		}
 	}
-	return df, length
+	return df, lens
+}
+
+// elemLens returns the lengths in tokens of elements with spans, given
+// their article's token starts (increasing): the number of tokens that
+// start inside each.
+func elemLens(starts []int, spans [][2]int) []int {
+	out := make([]int, len(spans))
+	for k, sp := range spans {
+		lo, _ := slices.BinarySearch(starts, sp[0])
+		hi, _ := slices.BinarySearch(starts, sp[1])
+		out[k] = hi - lo
+	}
+	return out
 }
 
 // internTerms numbers the distinct terms of a token sequence in order of

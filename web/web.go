@@ -198,6 +198,10 @@ type Options struct {
 	Logf func(format string, args ...any)
 }
 
+// DefaultRatePerSecond is the requests per second one client may make by
+// default (Options.RatePerSecond).
+const DefaultRatePerSecond = 50
+
 // snapshot returns the pages and the searcher one request uses
 // (Options.Snapshot) and their release.
 func (o *Options) snapshot() (Pages, Searcher, func()) {
@@ -215,7 +219,7 @@ func (o *Options) defaults() {
 		o.K = 100
 	}
 	if o.RatePerSecond == 0 {
-		o.RatePerSecond = 50
+		o.RatePerSecond = DefaultRatePerSecond
 	}
 	if o.RateBurst <= 0 {
 		o.RateBurst = 200

@@ -62,6 +62,8 @@ func TestBadInputCatalogue(t *testing.T) {
 		want []string // in the message
 		not  []string // not in it
 	}{
+		{"negative rate limit", []string{"serve", "--index", dir, "--rate-limit", "-1"}, []string{"--rate-limit must be a number of requests per second, 0 for no limit"}, nil},
+		{"NaN rate limit", []string{"serve", "--index", dir, "--rate-limit", "NaN"}, []string{"--rate-limit must be"}, nil},
 		{"qrels length 10^18", []string{"replay", "--qrels", p("huge.qrels"), "--run", p("run")}, []string{p("huge.qrels") + ":1:", "larger than 1073741824"}, nil},
 		{"ANCE[1e11]", []string{"eval", "--qrels", p("q"), "-m", "ANCE[1e11]", p("run")}, []string{"ANCE[1e11]", "integer from 1 to 1000000"}, nil},
 		{"ANCE[10^11]", []string{"eval", "--qrels", p("q"), "-m", "ANCE[100000000000]", p("run")}, []string{"integer from 1 to 1000000"}, nil},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"net"
 	"strings"
 
@@ -15,7 +16,9 @@ import (
 // runServe implements `readsim serve` (app.Serve; what it serves
 // without an index or with --topics: app.ServeConfig). Decisions where
 // cli.md is silent: the default address is localhost:8080; --allow-origin
-// widens the WebSocket's same-origin check ("*" for any).
+// widens the WebSocket's same-origin check ("*" for any); --rate-limit is
+// the per-client request rate (default web.DefaultRatePerSecond, 0 no
+// limit; the burst stays web's default).
 func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	var cfg app.ServeConfig
 	var l app.Listen
@@ -27,6 +30,7 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	fs.IntVar(&cfg.LiveK, "k", 100, "articles per topic of the live system's run")
 	fs.StringVar(&cfg.Study, "study", "", "run a reading study at /study, recording into `DIR` (needs --index and --topics)")
 	fs.IntVar(&cfg.StudyTopics, "study-topics", app.DefaultStudyTopics, "topics per participant of the study (`N`)")
+	rate := fs.Float64("rate-limit", web.DefaultRatePerSecond, "requests per second one client address may make (`N`; 0: no limit)")
 	fs.StringVar(&cfg.Consent, "consent", "", "the study's consent text (`FILE`: Title, Researcher, Contact, Ethics, Retention, then the text; docs/study.md)")
 	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable; gzip or not)")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
@@ -53,6 +57,12 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usagef("--k must be at least 1")
 	case cfg.StudyTopics < 1:
 		return cli.Usagef("--study-topics must be at least 1")
+	case *rate < 0 || math.IsNaN(*rate) || math.IsInf(*rate, 0):
+		return cli.Usagef("--rate-limit must be a number of requests per second, 0 for no limit")
+	}
+	l.RatePerSecond = *rate
+	if *rate == 0 {
+		l.RatePerSecond = -1 // app.Listen: below 0, no limit
 	}
 	return serve(context.Background(), e, cfg, l)
 }

@@ -3,6 +3,9 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
@@ -255,6 +258,62 @@ func TestQualifiedIDsRoundTrip(t *testing.T) {
 	for _, target := range []string{"/article/3951", "/article/ja%2F2121", "/article/ja/3951", "/api/article/3951", "/article/ja%2F..%2F3951"} {
 		if code, _ := get(target); code != 404 {
 			t.Errorf("%s: %d, want 404", target, code)
+		}
+	}
+}
+
+// TestRateLimit checks Listen.RatePerSecond (serve --rate-limit) reaches
+// the server's limiter: 250 requests from one address in a row, more than
+// the burst of 200 (web's default), are all served with no limit (-1,
+// --rate-limit 0); at one request per 1,000 seconds exactly the burst is
+// served and the other 50 are refused with 429 (the bucket would need
+// 1,000 s to earn one more).
+func TestRateLimit(t *testing.T) {
+	idx := filepath.Join(t.TempDir(), "idx")
+	articles := filepath.Join("..", "..", "corpus-sample", "articles")
+	if _, err := index.Build(index.BuildOptions{Articles: articles, Index: idx}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rate          float64
+		served, limit int
+	}{
+		{-1, 250, 0},
+		{0.001, 200, 50},
+	} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- Serve(ctx, ServeConfig{Index: idx, Say: func(string) {}}, Listen{Listener: ln, RatePerSecond: tc.rate})
+		}()
+		base := "http://" + ln.Addr().String()
+		served, limited := 0, 0
+		for range 250 {
+			resp, err := http.Get(base + "/api/search?q=bridge")
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			switch resp.StatusCode {
+			case 200:
+				served++
+			case 429:
+				limited++
+			default:
+				t.Fatalf("rate %g: status %d", tc.rate, resp.StatusCode)
+			}
+		}
+		if served != tc.served || limited != tc.limit {
+			t.Errorf("rate %g: %d served and %d refused, want %d and %d", tc.rate, served, limited, tc.served, tc.limit)
+		}
+		stop()
+		if err := <-done; err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -21,7 +21,8 @@ type Listen struct {
 	// AllowOrigins are the extra Origins allowed to open the WebSocket.
 	AllowOrigins []string
 	// RatePerSecond is the request rate allowed per client address (0:
-	// the web package's default; < 0: no limit). Tests raise it.
+	// the web package's default; < 0: no limit): readsim serve
+	// --rate-limit. Tests raise it.
 	RatePerSecond float64
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For gives
 	// the client's address (web.Options.TrustedProxies).

@@ -190,11 +190,26 @@ func trecLines(name string, r io.Reader, line func(n int, b []byte) error) error
 // openNamed opens path as open does, with the name its errors give it
 // ("standard input" for "-").
 func openNamed(path string) (io.Reader, func() error, string, error) {
-	r, closeFn, err := open(path)
+	r, closeFn, err := openDecoded(path)
 	if path == Stdin {
 		path = "standard input"
 	}
 	return r, closeFn, path, err
+}
+
+// openDecoded opens path as open does and decodes it as every text input is
+// (Decode: gzip, a UTF-8 byte-order mark dropped, UTF-16/32 refused).
+func openDecoded(path string) (io.Reader, func() error, error) {
+	r, closeFn, err := open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	br, err := Decode(displayName(path), r, 0)
+	if err != nil {
+		closeFn()
+		return nil, nil, err
+	}
+	return br, closeFn, nil
 }
 
 // OpenTrecEvalQrels reads TREC qrels ("-": standard input) as trec_eval
@@ -463,7 +478,7 @@ func StreamTrecEvalRun(path string, free <-chan *TrecRunBlock, emit func(*TrecRu
 			return streamChunks(f, path, chunks, free, emit)
 		}
 	}
-	r, closeFn, err := open(path)
+	r, closeFn, err := openDecoded(path)
 	if err != nil {
 		return "", path, err
 	}
@@ -482,26 +497,47 @@ func StreamTrecEvalRun(path string, free <-chan *TrecRunBlock, emit func(*TrecRu
 var chunkMin int64 = 8 << 20
 
 // plainFile opens path when it is a regular file of at least chunkMin
-// bytes that is not gzip, for reading in chunks.
+// bytes (and at most MaxInputBytes: Open checks before opening) that
+// starts with neither gzip's magic number nor a byte-order mark, for
+// reading in chunks; anything else is read through Decode (openDecoded),
+// which says what is wrong with it.
 func plainFile(path string) (*os.File, int64, bool) {
 	if path == Stdin {
 		return nil, 0, false
 	}
-	f, err := os.Open(path)
+	rc, err := Open(path, 0)
 	if err != nil {
 		return nil, 0, false
 	}
+	f, ok := rc.(*os.File)
+	if !ok {
+		rc.Close()
+		return nil, 0, false
+	}
 	st, err := f.Stat()
-	var magic [2]byte
-	if err != nil || !st.Mode().IsRegular() || st.Size() < chunkMin {
+	var magic [4]byte
+	if err != nil || st.Size() < chunkMin {
 		f.Close()
 		return nil, 0, false
 	}
-	if _, err := f.ReadAt(magic[:], 0); err != nil || (magic[0] == 0x1f && magic[1] == 0x8b) {
+	if _, err := f.ReadAt(magic[:], 0); err != nil || !plainStart(magic) {
 		f.Close()
 		return nil, 0, false
 	}
 	return f, st.Size(), true
+}
+
+// plainStart reports whether a file starting with b is plain text without
+// a byte-order mark: not gzip, not UTF-8 with a BOM, not UTF-16 or UTF-32.
+func plainStart(b [4]byte) bool {
+	switch {
+	case b[0] == 0x1f && b[1] == 0x8b, // gzip
+		b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf,               // UTF-8 BOM
+		b[0] == 0xff && b[1] == 0xfe, b[0] == 0xfe && b[1] == 0xff, // UTF-16 (and UTF-32LE)
+		b[0] == 0 && b[1] == 0 && b[2] == 0xfe && b[3] == 0xff: // UTF-32BE
+		return false
+	}
+	return true
 }
 
 // chunkBounds cuts f (size bytes) into about n chunks at line ends: the

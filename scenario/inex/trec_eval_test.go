@@ -1,11 +1,14 @@
 package inex
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -48,5 +51,88 @@ func TestTrecEvalQrelsChunks(t *testing.T) {
 	}
 	if _, err := OpenTrecEvalQrels(path); err == nil || !strings.Contains(err.Error(), ":2501: 3 columns, want 4") {
 		t.Errorf("bad line 2501: %v", err)
+	}
+}
+
+// trec_eval's files follow the one rule of every text input (docs/limits.md):
+// a UTF-8 byte-order mark is dropped (the first topic keeps its id, so its
+// judgments and results are the same as without it), gzip is read, UTF-16
+// is refused naming it, a FIFO is refused without blocking; read whole and
+// in chunks alike.
+func TestTrecEvalByteOrderMarks(t *testing.T) {
+	dir := t.TempDir()
+	qrels := "101 0 a 1\n101 0 b 0\n102 0 c 2\n"
+	run := "101 Q0 a 1 2.0 r\n101 Q0 b 2 1.0 r\n102 Q0 c 1 3.0 r\n"
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		return b.Bytes()
+	}
+	utf16 := func(s string) []byte {
+		b := []byte{0xff, 0xfe}
+		for _, r := range s {
+			b = append(b, byte(r), 0)
+		}
+		return b
+	}
+	plainQ, err := OpenTrecEvalQrels(write("q", []byte(qrels)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainR, err := OpenTrecEvalRun(write("r", []byte(run)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(plainQ.IDs, []string{"101", "102"}) || len(plainR.Docs["101"]) != 2 {
+		t.Fatalf("plain files read as topics %v, %d results of 101", plainQ.IDs, len(plainR.Docs["101"]))
+	}
+	defer func(m int64) { chunkMin = m }(chunkMin)
+	for _, min := range []int64{chunkMin, 1} {
+		chunkMin = min
+		for _, tc := range []struct {
+			name      string
+			q, r      []byte
+			wantError string // "": read as the plain files
+		}{
+			{"bom", append([]byte("\xef\xbb\xbf"), qrels...), append([]byte("\xef\xbb\xbf"), run...), ""},
+			{"gzip", gz(qrels), gz(run), ""},
+			{"gzip bom", gz("\xef\xbb\xbf" + qrels), gz("\xef\xbb\xbf" + run), ""},
+			{"utf16", utf16(qrels), utf16(run), "UTF-16"},
+		} {
+			q, qerr := OpenTrecEvalQrels(write(tc.name+".q", tc.q))
+			r, rerr := OpenTrecEvalRun(write(tc.name+".r", tc.r))
+			if tc.wantError != "" {
+				if qerr == nil || rerr == nil || !strings.Contains(qerr.Error(), tc.wantError) || !strings.Contains(rerr.Error(), tc.wantError) {
+					t.Errorf("chunks from %d bytes, %s: %v; %v; want errors naming %s", min, tc.name, qerr, rerr, tc.wantError)
+				}
+				continue
+			}
+			if qerr != nil || rerr != nil {
+				t.Errorf("chunks from %d bytes, %s: %v; %v", min, tc.name, qerr, rerr)
+				continue
+			}
+			if !reflect.DeepEqual(q.IDs, plainQ.IDs) || !reflect.DeepEqual(q.Judged, plainQ.Judged) || !reflect.DeepEqual(r.Docs, plainR.Docs) {
+				t.Errorf("chunks from %d bytes, %s: topics %v, results %v; want %v, %v", min, tc.name, q.IDs, r.Docs, plainQ.IDs, plainR.Docs)
+			}
+		}
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	if _, err := OpenTrecEvalQrels(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a FIFO as judgments: %v", err)
+	}
+	if _, err := OpenTrecEvalRun(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a FIFO as a run: %v", err)
 	}
 }

@@ -1,0 +1,189 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sort"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Browse and snippets without analysis.
+//
+// Browse needs, of an article, the tokens that hold a query term (their
+// term and character span) and each candidate element's length in tokens;
+// a snippet needs the same tokens. Both were computed by analysing the
+// whole article again at query time, which was most of a search's time
+// (docs/performance.md). A build now keeps them: the text field is indexed
+// with a location per token in Bleve's postings (its term vectors, holding
+// the token's character offset and length rather than Bleve's position and
+// byte offsets: textFreqs) and the elements' lengths are a stored field
+// (elemLensField). At query time the occurrences of the query's terms in
+// the hits are read from the postings of those terms only — a character
+// term (Term.Char) reads every indexed term holding its character
+// (charTermRegexp), as fetch does. The tokens are those analysis gives
+// that hold a query term, so browse's passages and scores and the snippets
+// are the same as with the article analysed again (TestBrowseStoredSame).
+
+// vectorTerms returns the terms of the text field whose occurrences browse
+// needs for the query terms: each term, and for a character term every
+// term of r's dictionary holding its character (charTermRegexp), each
+// once.
+func vectorTerms(r bindex.IndexReader, terms []Term) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, t := range terms {
+		add(t.Text)
+		if !t.Char {
+			continue
+		}
+		rr, ok := r.(bindex.IndexReaderRegexp)
+		if !ok {
+			return nil, fmt.Errorf("index: a shard has no term dictionary search (%T)", r)
+		}
+		dict, err := rr.FieldDictRegexp("text", charTermRegexp(t.Text))
+		if err != nil {
+			return nil, err
+		}
+		for {
+			e, err := dict.Next()
+			if err != nil {
+				dict.Close()
+				return nil, err
+			}
+			if e == nil {
+				break
+			}
+			add(e.Term)
+		}
+		dict.Close()
+	}
+	return out, nil
+}
+
+// readVectors returns, for each of the documents docs of the shard reader r
+// (internal numbers, increasing), the occurrences in its text of the terms
+// (vectorTerms), by start, from their locations (textFreqs).
+func readVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, terms []string) ([][]token, error) {
+	out := make([][]token, len(docs))
+	for _, term := range terms {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		tfr, err := r.TermFieldReader(ctx, []byte(term), "text", false, false, true)
+		if err != nil {
+			return nil, err
+		}
+		var cur *bindex.TermFieldDoc
+		var at uint64
+		for i, doc := range docs {
+			if cur == nil || at < doc {
+				// forward only: advancing to a document before the
+				// reader's makes Bleve open the term's postings again
+				cur, err = tfr.Advance(internalID(doc), &bindex.TermFieldDoc{})
+				if err != nil {
+					tfr.Close()
+					return nil, err
+				}
+				if cur == nil {
+					break
+				}
+				at = binary.BigEndian.Uint64(cur.ID)
+			}
+			if at != doc {
+				continue
+			}
+			start := 0
+			for _, v := range cur.Vectors {
+				start += int(v.Pos)
+				out[i] = append(out[i], token{term: term, start: start, end: start + int(v.End)})
+			}
+		}
+		tfr.Close()
+	}
+	for _, toks := range out {
+		sort.Slice(toks, func(i, j int) bool { return toks[i].start < toks[j].start })
+	}
+	return out, nil
+}
+
+// matched are the tokens of an article that hold one of a query's terms.
+type matched struct {
+	terms []Term
+	toks  []token
+}
+
+// setMatches keeps the article's tokens holding a term of terms, read from
+// its term vectors.
+func (d *StoredArticle) setMatches(terms []Term, toks []token) {
+	d.match = &matched{terms: terms, toks: toks}
+}
+
+// queryTokens returns the article's tokens that browse and Snippet need for
+// the query terms: those read from the index for them (setMatches), or,
+// for an article read without them, all its tokens, analysed again.
+func (d *StoredArticle) queryTokens(terms []Term) []token {
+	if d.match != nil && slices.Equal(d.match.terms, terms) {
+		return d.match.toks
+	}
+	return d.tokens()
+}
+
+// lens returns the lengths in tokens of the article's candidate elements:
+// stored by the build, or counted on its tokens analysed again.
+func (d *StoredArticle) lens() []int {
+	if len(d.Elems) == 0 {
+		return nil
+	}
+	if d.elemLens != nil && len(d.elemLens) == len(d.Elems) {
+		return d.elemLens
+	}
+	toks := d.tokens()
+	starts := make([]int, len(toks))
+	for i, t := range toks {
+		starts[i] = t.start
+	}
+	spans := make([][2]int, len(d.Elems))
+	for k, el := range d.Elems {
+		spans[k] = [2]int{el.Start, el.End}
+	}
+	d.elemLens = elemLens(starts, spans)
+	return d.elemLens
+}
+
+// loadMatches reads the matches of q's terms in the articles ds, the
+// documents docs of shard reader r (parallel to ds, any order).
+func loadMatches(ctx context.Context, r bindex.IndexReader, ds []*StoredArticle, docs []uint64, terms []Term) error {
+	if len(ds) == 0 || len(terms) == 0 {
+		return nil
+	}
+	order := make([]int, len(ds))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(i, j int) bool { return docs[order[i]] < docs[order[j]] })
+	sorted := make([]uint64, len(ds))
+	for i, o := range order {
+		sorted[i] = docs[o]
+	}
+	vt, err := vectorTerms(r, terms)
+	if err != nil {
+		return err
+	}
+	raw, err := readVectors(ctx, r, sorted, vt)
+	if err != nil {
+		return err
+	}
+	for i, o := range order {
+		ds[o].setMatches(terms, raw[i])
+	}
+	return nil
+}
