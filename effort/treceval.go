@@ -571,7 +571,7 @@ func TrecCheckFormat(ms []*TrecMeasure, format string) error {
 		case format == "qrels_jg" && m.def.jg == nil:
 			return &TrecError{fmt.Sprintf("-m %s: trec_eval computes it from qrels, not from judgment groups (-R qrels_jg: runid, num_q, map_avgjg, P_avgjg, Rprec_mult_avgjg)", m.def.name)}
 		case prefs && m.def.prefs == nil:
-			return &TrecError{fmt.Sprintf("-m %s: trec_eval computes it from qrels, not from preferences (-R %s: runid, num_q and the prefs_* measures)", m.def.name, format)}
+			return &TrecError{fmt.Sprintf("-m %s: trec_eval computes it from qrels, not from preferences (-R %s: runid, num_q and the prefs_* measures, as -m prefs or -m all_prefs)", m.def.name, format)}
 		case m.def.jg != nil && format != "qrels_jg":
 			return &TrecError{fmt.Sprintf("-m %s: a measure of judgment groups: give them with -R qrels_jg", m.def.name)}
 		case m.def.prefs != nil && !prefs:
