@@ -182,27 +182,39 @@ func (pc *trecPrefCounts) formEC(jg *trecPrefJG, ps []trecPrefRanked) error {
 					if r1 == r2 {
 						return &TrecPrefError{fmt.Sprintf("group %s: document %s at two levels of one subgroup (trec_eval: Internal docid %d occurs with different rel_level in same jsg)", ps[0].JG, pc.docName(ps, r1), r1)}
 					}
-					switch {
-					case r1 < r2 && r2 < njr:
-						jg.fulRet++
-					case r1 < r2 && r1 < njr:
-						jg.fulImp++
-					case r1 < r2:
-						jg.notOccur++
-					case r1 < njr:
-						jg.possRet++
-					case r2 < njr:
-						jg.possImp++
-					default:
-						jg.notOccur++
-					}
+					jg.add(r1, r2, njr)
 				}
 			}
 		}
 	}
+	jg.finish()
+	return nil
+}
+
+// add counts the preference of the document of docid rank p to that of
+// rank q (njr: the judged documents retrieved): fulfilled when p is first,
+// among the retrieved (both retrieved) or by implication (q not
+// retrieved); failed when q is first and retrieved; neither when neither
+// is retrieved.
+func (jg *trecPrefJG) add(p, q, njr int) {
+	switch {
+	case p < q && q < njr:
+		jg.fulRet++
+	case p < q && p < njr:
+		jg.fulImp++
+	case p > q && p < njr:
+		jg.possRet++
+	case p > q && q < njr:
+		jg.possImp++
+	default:
+		jg.notOccur++
+	}
+}
+
+// finish makes the possible counts include the fulfilled ones.
+func (jg *trecPrefJG) finish() {
 	jg.possRet += jg.fulRet
 	jg.possImp += jg.fulImp
-	return nil
 }
 
 func (pc *trecPrefCounts) docName(ps []trecPrefRanked, rank int) string {
@@ -284,22 +296,10 @@ func (pc *trecPrefCounts) formPA(jg *trecPrefJG, ps []trecPrefRanked) error {
 				continue
 			}
 			pc.ca[i*n+j]++
-			switch {
-			case i < njr && j < i:
-				jg.possRet++
-			case i < njr && j < njr:
-				jg.fulRet++
-			case i < njr:
-				jg.fulImp++
-			case j < njr:
-				jg.possImp++
-			default:
-				jg.notOccur++
-			}
+			jg.add(i, j, njr)
 		}
 	}
-	jg.possRet += jg.fulRet
-	jg.possImp += jg.fulImp
+	jg.finish()
 	return nil
 }
 
