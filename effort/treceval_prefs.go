@@ -162,6 +162,12 @@ func (pc *trecPrefCounts) formEC(jg *trecPrefJG, ps []trecPrefRanked) error {
 			levels = append(levels, p.Level)
 		}
 	}
+	// trec_eval counts a group's classes as the changes of level from -3
+	// (its "illegal" level), so a group whose highest level is -3 loses
+	// its last class
+	if ps[0].Level == -3 {
+		jg.ecs, levels = jg.ecs[:len(jg.ecs)-1], levels[:len(levels)-1]
+	}
 	njr := pc.njr
 	for e1, ec1 := range jg.ecs {
 		ret := 0
@@ -429,6 +435,9 @@ func prefsAvgJGRnonrel(retOnly bool) func(*trecPrefCounts, []float64) {
 func (pc *trecPrefCounts) recalculate(jg *trecPrefJG, retOnly bool) (ful, poss int) {
 	njr := pc.njr
 	if jg.ecs != nil {
+		if len(jg.ecs) == 0 {
+			return 0, 0 // never reached: such a group has R = N = 0
+		}
 		last := jg.ecs[len(jg.ecs)-1]
 		r := jg.numRel
 		if retOnly {
