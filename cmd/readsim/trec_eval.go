@@ -212,10 +212,11 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 // command's): its options and measures.
 func trecEvalHelp() string {
 	var b strings.Builder
-	b.WriteString(`usage: readsim trec_eval [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] [-M num] [-J] QRELS RUN
+	b.WriteString(`usage: readsim trec_eval [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] [-M num] [-J] [-R format] QRELS RUN
 
 Prints what trec_eval 10.0 prints, byte for byte: RUN (- for standard input)
-against the TREC qrels QRELS (docs/trec_eval.md).
+against the judgments QRELS, TREC qrels unless -R says otherwise
+(docs/trec_eval.md).
 
   -q, --query_eval_wanted        every topic's values, then the summary
   -m, --measure M[.params]       a measure or nickname; repeatable (default: official)
