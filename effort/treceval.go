@@ -292,6 +292,9 @@ type trecDef struct {
 	// jg, for the measures of judgment groups (-R qrels_jg), sets them
 	// from the topic's ranking against each group's judgments.
 	jg func(c *TrecConfig, groups []TrecRels, m *TrecMeasure, v []float64)
+	// prefs, for the measures of preferences (-R prefs, qrels_prefs),
+	// sets them from the topic's preferences counted against its ranking.
+	prefs func(pc *trecPrefCounts, v []float64)
 }
 
 var (
@@ -389,6 +392,20 @@ var trecDefs = []trecDef{
 		v[0] = float64(r.NumRet - r.NumNonpool - r.NumUnjudged - r.NumRelRet)
 		return nil
 	}},
+	{name: "prefs_num_prefs_poss", kind: tkLong, avg: avgSum, single: true},
+	{name: "prefs_num_prefs_ful", kind: tkLong, avg: avgSum, single: true},
+	{name: "prefs_num_prefs_ful_ret", kind: tkLong, avg: avgSum, single: true},
+	{name: "prefs_simp", kind: tkDouble, single: true},
+	{name: "prefs_pair", kind: tkDouble, single: true},
+	{name: "prefs_avgjg", kind: tkDouble, single: true},
+	{name: "prefs_avgjg_Rnonrel", kind: tkDouble, single: true},
+	{name: "prefs_simp_ret", kind: tkDouble, single: true},
+	{name: "prefs_pair_ret", kind: tkDouble, single: true},
+	{name: "prefs_avgjg_ret", kind: tkDouble, single: true},
+	{name: "prefs_avgjg_Rnonrel_ret", kind: tkDouble, single: true},
+	{name: "prefs_simp_imp", kind: tkDouble, single: true},
+	{name: "prefs_pair_imp", kind: tkDouble, single: true},
+	{name: "prefs_avgjg_imp", kind: tkDouble, single: true},
 	{name: "map_avgjg", kind: tkDouble, single: true, jg: calcMapJG},
 	{name: "P_avgjg", kind: tkCutLong, single: true, longs: trecCuts, jg: calcPJG},
 	{name: "Rprec_mult_avgjg", kind: tkCutDouble, single: true, doubles: []float64{0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0}, jg: calcRprecMultJG},
@@ -420,11 +437,9 @@ var TrecNicknames = []struct {
 	{"qrels_jg", []string{"runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"}},
 }
 
-// trecLater are trec_eval 10.0's measures of the preference formats (-R
-// prefs, qrels_prefs) and yaap, which readsim does not compute yet.
-var trecLater = []string{"prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
-	"prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
-	"prefs_avgjg_imp", "yaap"}
+// trecLater are trec_eval 10.0's measures that readsim does not compute
+// (yaap: in measures.c, but in no nickname).
+var trecLater = []string{"yaap"}
 
 // TrecMeasure is one measure of trec_eval asked for, with its parameters.
 type TrecMeasure struct {
@@ -495,7 +510,7 @@ func TrecSelect(args []string) ([]*TrecMeasure, error) {
 		}
 		for _, n := range names {
 			if slices.Contains(trecLater, n) {
-				return nil, &TrecError{fmt.Sprintf("-m %s: %s is a measure of trec_eval's preference formats (-R prefs, qrels_prefs) or yaap, which readsim does not compute", a, n)}
+				return nil, &TrecError{fmt.Sprintf("-m %s: readsim does not compute %s", a, n)}
 			}
 			if trecDefNamed(n) == nil {
 				return nil, &TrecError{fmt.Sprintf("-m %s: no such measure or nickname of trec_eval (trec_eval: illegal measure); readsim trec_eval -h lists them", a)}
@@ -544,17 +559,23 @@ var trecShared = map[string]string{
 }
 
 // TrecCheckFormat refuses the measures that trec_eval cannot compute from
-// the judgments' format: with judgment groups (-R qrels_jg, groups true)
-// only runid, num_q and the *_avgjg measures; with qrels, any other.
-func TrecCheckFormat(ms []*TrecMeasure, groups bool) error {
+// the judgments' format (-R: "qrels", "qrels_jg", "prefs" or
+// "qrels_prefs"): runid and num_q with any; the *_avgjg measures with
+// judgment groups only; the prefs_* measures with preferences only; the
+// others with qrels only.
+func TrecCheckFormat(ms []*TrecMeasure, format string) error {
+	prefs := format == "prefs" || format == "qrels_prefs"
 	for _, m := range ms {
-		jg := m.def.jg != nil
 		switch {
 		case m.def.name == "runid" || m.def.name == "num_q":
-		case groups && !jg:
+		case format == "qrels_jg" && m.def.jg == nil:
 			return &TrecError{fmt.Sprintf("-m %s: trec_eval computes it from qrels, not from judgment groups (-R qrels_jg: runid, num_q, map_avgjg, P_avgjg, Rprec_mult_avgjg)", m.def.name)}
-		case !groups && jg:
+		case prefs && m.def.prefs == nil:
+			return &TrecError{fmt.Sprintf("-m %s: trec_eval computes it from qrels, not from preferences (-R %s: runid, num_q and the prefs_* measures, as -m prefs or -m all_prefs)", m.def.name, format)}
+		case m.def.jg != nil && format != "qrels_jg":
 			return &TrecError{fmt.Sprintf("-m %s: a measure of judgment groups: give them with -R qrels_jg", m.def.name)}
+		case m.def.prefs != nil && !prefs:
+			return &TrecError{fmt.Sprintf("-m %s: a measure of preferences: give them with -R prefs or -R qrels_prefs", m.def.name)}
 		}
 	}
 	return nil

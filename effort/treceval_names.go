@@ -1,6 +1,7 @@
 package effort
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -62,7 +63,45 @@ var (
 	trecLevelName = regexp.MustCompile(`^(iprec_at_recall|Rprec_mult)_([0-9]*\.?[0-9]+)$`)
 	irmName       = regexp.MustCompile(`^(IPrec|Success)@([0-9]*\.?[0-9]+)$`)
 	irmRBP        = regexp.MustCompile(`^RBP(\(p=([0-9]*\.?[0-9]+)\))?$`)
+	irmJudged     = regexp.MustCompile(`(?i)^judged@([0-9]+)$`)
 )
+
+// judgedDef is ir_measures' Judged@k, which trec_eval does not have (its
+// unj_k counts the other documents, and divides by k even when fewer are
+// retrieved). trecListValue computes it (judgedValue).
+var judgedDef = trecDef{name: "Judged", kind: tkCutLong, single: true, longs: []int{10}}
+
+// judgedValue is Judged@k as ir_measures' judged provider computes it: the
+// share of the first min(k, retrieved) documents that are in the
+// judgments, whatever their grade (negative ones included); 0 for an empty
+// ranking. It ranks as that provider does: by score, ties by document id
+// increasing (trec_eval breaks them the other way: docs is in trec_eval's
+// order, so each run of tied scores is read backwards); a ranking without
+// scores in its order. rel[i] is docs[i]'s relevance (TrecNonpool: not
+// judged).
+func judgedValue(docs []TrecDoc, rel []int, scored bool, k int) float64 {
+	n := min(k, len(docs))
+	if n == 0 {
+		return 0
+	}
+	judged := 0
+	for i := 0; i < n; {
+		j := i + 1
+		if scored {
+			for j < len(docs) && docs[j].Sim == docs[i].Sim {
+				j++
+			}
+		}
+		// docs[i:j] tie: ir_measures takes them from docs[j-1] down
+		for p := j - 1; p >= i && n-i > j-1-p; p-- {
+			if rel[p] != TrecNonpool {
+				judged++
+			}
+		}
+		i = j
+	}
+	return float64(judged) / float64(n)
+}
 
 // parseTrecName reads the name of a ListTrec measure; ok is false for a
 // name that is none.
@@ -86,6 +125,16 @@ func parseTrecName(name string) (Measure, bool, error) {
 				return Measure{}, true, fmt.Errorf("the cutoff must be an integer from 1 to %d", MaxRank)
 			}
 		}
+	case irmJudged.MatchString(name):
+		k := irmJudged.FindStringSubmatch(name)[1]
+		if _, err := atoiRank(k); err != nil {
+			return Measure{}, true, err
+		}
+		tm, err := newTrecMeasure(&judgedDef, k)
+		if err != nil {
+			return Measure{}, true, err
+		}
+		return Measure{List: ListTrec, Name: name, trec: &trecValue{name: name, m: tm}}, true, nil
 	case irmRBP.MatchString(name):
 		head = "rbp"
 		if sub := irmRBP.FindStringSubmatch(name); sub[2] != "" {
@@ -96,6 +145,11 @@ func parseTrecName(name string) (Measure, bool, error) {
 			if n.irm != "" && n.irm == name && !strings.ContainsAny(n.irm, "@(") {
 				head = n.name
 			}
+		}
+		if d := trecDefNamed(head); d != nil && d.prefs != nil {
+			return Measure{}, true, errors.New("a measure of trec_eval's preference judgments: readsim trec_eval -R prefs (or -R qrels_prefs) computes it")
+		} else if d != nil && d.jg != nil {
+			return Measure{}, true, errors.New("a measure of trec_eval's judgment groups: readsim trec_eval -R qrels_jg computes it")
 		}
 		if !slices.ContainsFunc(trecEvalNamed, func(n struct{ name, irm, meaning string }) bool { return n.name == head }) {
 			return Measure{}, false, nil
@@ -173,6 +227,9 @@ func trecListValue(a *valueArgs) float64 {
 	if tv == nil {
 		return 0
 	}
+	if tv.m.def == &judgedDef {
+		return judgedValue(w.trecDocs, w.trec.Rel, t.Scored, tv.m.longs[0])
+	}
 	w.trecVals = slices.Grow(w.trecVals[:0], len(tv.m.Names))[:len(tv.m.Names)]
 	clear(w.trecVals)
 	if tv.m.def.calc == nil || tv.m.def.calc(&TrecConfig{RelevanceLevel: 1}, &w.trec, tv.m, w.trecVals) != nil {
@@ -203,5 +260,6 @@ func trecCatalogue() []Entry {
 		}
 		out = append(out, e)
 	}
-	return out
+	return append(out, Entry{Form: "Judged@k", Kind: "ir_measures", Better: Neutral, Source: "ir_measures (judged provider)",
+		Meaning: "share of the first min(k, retrieved) documents that are judged, at any grade (ranked by score as trec_eval)"})
 }

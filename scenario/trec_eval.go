@@ -181,6 +181,16 @@ func (e *trecEvaluator) topic(t int, docs []effort.TrecDoc, r *effort.TrecRels) 
 		e.groups(t, id, docs)
 		return
 	}
+	if e.q.Prefs != nil {
+		if err := effort.TrecTopicPrefs(&e.opt.Config, e.q.Prefs[id], docs, e.opt.Measures, e.values[t*e.nv:(t+1)*e.nv]); err != nil {
+			file := "the run"
+			if _, isPref := err.(*effort.TrecPrefError); isPref {
+				file = e.q.File
+			}
+			e.errs[t] = &inex.Error{File: file, Err: fmt.Errorf("topic %s: %w", id, err)}
+		}
+		return
+	}
 	if err := effort.TrecRank(&e.opt.Config, e.q.Judged[id], docs, r); err != nil {
 		file := "the run"
 		if de, isDup := err.(*effort.TrecDuplicateError); isDup && de.Judged {

@@ -378,3 +378,41 @@ func TestEvalSameRunID(t *testing.T) {
 		t.Errorf("stderr: %s", stderr)
 	}
 }
+
+// ir_measures' Judged@k on graded.qrels and graded.run, worked out by hand
+// from its judged provider: the share of the first min(k, retrieved)
+// documents that are judged at any grade (d5: -1 counts), ranked by score
+// with ties by document id increasing. Topic 101 ranks d1 d2 d3 (12.5),
+// D8 d10 d9 u1 (11), d5, d4 d6 (equal), d7, u2 x12: u1 is its only unjudged
+// document in the first 10 (trec_eval's order would put u1 fourth: 0.75
+// at 4). 102: b, a c (0.5), zz (not judged); 103: n1, u3; 104: q2 q4 u4
+// q3 q1; 105: z.
+func TestEvalJudgedByHand(t *testing.T) {
+	dir := "../../scenario/testdata/trec_eval"
+	qrels, run := filepath.Join(dir, "graded.qrels"), filepath.Join(dir, "graded.run")
+	want := map[string]float64{
+		"Judged@4|101": 1, "Judged@4|102": 0.75, "Judged@4|103": 0.5, "Judged@4|104": 0.75, "Judged@4|105": 1,
+		"Judged@4|all":  (1 + 0.75 + 0.5 + 0.75 + 1) / 5,
+		"Judged@10|101": 0.9, "Judged@10|102": 0.75, "Judged@10|103": 0.5, "Judged@10|104": 0.8, "Judged@10|105": 1,
+		"Judged@10|all": (0.9 + 0.75 + 0.5 + 0.8 + 1) / 5,
+		"judged@1|104":  1, "judged@1|all": 1,
+	}
+	code, out, stderr := runEvalCmd(t, "--qrels", qrels, "-q", "-m", "Judged@4,Judged@10,judged@1", run)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got := values(t, out)
+	for key, w := range want {
+		g, ok := got[key]
+		if !ok {
+			t.Errorf("%s: not printed", key)
+		} else if math.Abs(g-w) > 1e-12 {
+			t.Errorf("%s = %v, want %v", key, g, w)
+		}
+	}
+	for _, bad := range []string{"Judged@0", "prefs_simp", "map_avgjg"} {
+		if code, _, _ := runEvalCmd(t, "--qrels", qrels, "-m", bad, run); code != 2 {
+			t.Errorf("-m %s: exit %d, want 2", bad, code)
+		}
+	}
+}

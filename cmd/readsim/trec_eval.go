@@ -128,7 +128,7 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	}
 	opt := scenario.TrecEvalOptions{Config: effort.TrecConfig{RelevanceLevel: 1}}
 	var measures []string
-	groups := false
+	format := "qrels"
 	for _, o := range opts {
 		switch o.opt {
 		case 'h':
@@ -170,10 +170,12 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 				}
 			}
 		case 'R':
-			if o.val != "qrels" && o.val != "qrels_jg" {
-				return cli.Usagef("-R %s: readsim reads the qrels and qrels_jg formats (trec_eval's prefs and qrels_prefs are not supported)", o.val)
+			switch o.val {
+			case "qrels", "qrels_jg", "prefs", "qrels_prefs":
+				format = o.val
+			default:
+				return cli.Usagef("-R %s: the judgment formats are qrels, qrels_jg, prefs and qrels_prefs", o.val)
 			}
-			groups = o.val == "qrels_jg"
 		case 'T':
 			if o.val != "trec_results" {
 				return cli.Usagef("-T %s: the only results format is trec_results", o.val)
@@ -188,14 +190,18 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	if opt.Measures, err = effort.TrecSelect(measures); err != nil {
 		return cli.Usage(err)
 	}
-	if err := effort.TrecCheckFormat(opt.Measures, groups); err != nil {
+	if err := effort.TrecCheckFormat(opt.Measures, format); err != nil {
 		return cli.Usage(err)
 	}
-	open := inex.OpenTrecEvalQrels
-	if groups {
-		open = inex.OpenTrecEvalQrelsJG
+	var q *inex.TrecEvalQrels
+	switch format {
+	case "qrels_jg":
+		q, err = inex.OpenTrecEvalQrelsJG(files[0])
+	case "prefs", "qrels_prefs":
+		q, err = inex.OpenTrecEvalPrefs(files[0], format == "qrels_prefs")
+	default:
+		q, err = inex.OpenTrecEvalQrels(files[0])
 	}
-	q, err := open(files[0])
 	if err != nil {
 		return err
 	}
@@ -206,10 +212,11 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 // command's): its options and measures.
 func trecEvalHelp() string {
 	var b strings.Builder
-	b.WriteString(`usage: readsim trec_eval [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] [-M num] [-J] QRELS RUN
+	b.WriteString(`usage: readsim trec_eval [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] [-M num] [-J] [-R format] QRELS RUN
 
 Prints what trec_eval 10.0 prints, byte for byte: RUN (- for standard input)
-against the TREC qrels QRELS (docs/trec_eval.md).
+against the judgments QRELS, TREC qrels unless -R says otherwise
+(docs/trec_eval.md).
 
   -q, --query_eval_wanted        every topic's values, then the summary
   -m, --measure M[.params]       a measure or nickname; repeatable (default: official)
@@ -219,7 +226,8 @@ against the TREC qrels QRELS (docs/trec_eval.md).
   -N, --Number_docs_in_coll N    documents in the collection (utility)
   -M, --Max_retrieved_per_topic N keep the first N documents of each topic
   -J, --Judged_docs_only         drop unjudged documents
-  -R qrels|qrels_jg              judgments, or judgment groups (measures qrels_jg)
+  -R qrels|qrels_jg|prefs|qrels_prefs  judgments, judgment groups (measures
+                                 qrels_jg) or preferences (prefs, all_prefs)
   -T trec_results                the only results format
   -h, -v                         this help; the version
 

@@ -32,6 +32,59 @@ type TrecEvalQrels struct {
 	// in byte order of their names, each sorted by document; Judged is
 	// then empty.
 	Groups map[string][][]effort.TrecJudgment
+	// Prefs, for preferences (-R prefs, -R qrels_prefs), are each topic's
+	// preference lines, sorted by document; Judged is then empty.
+	Prefs map[string][]effort.TrecPref
+}
+
+// OpenTrecEvalPrefs reads preferences as trec_eval does: with -R prefs
+// (qrels false) a line is "topic group subgroup document level"; with -R
+// qrels_prefs (qrels true) TREC qrels "topic group document level", every
+// line in subgroup "0". The level is C's atof of its column. No comment,
+// no blank line (docs/trec_eval.md).
+func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
+	r, closeFn, name, err := openNamed(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	want, form, cname := 5, "topic group subgroup document level", "get_prefs"
+	if qrels {
+		want, form, cname = 4, "topic group document level", "get_qrels_prefs"
+	}
+	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}, Prefs: map[string][]effort.TrecPref{}}
+	var a arena
+	var fs [][]byte
+	err = trecLines(name, r, func(n int, b []byte) error {
+		fs = cFields(fs, b)
+		if len(fs) != want {
+			return errorf(name, n, "%d columns, want %d: %s (trec_eval.%s: Malformed line)", len(fs), want, form, cname)
+		}
+		topic := string(fs[0])
+		ps, ok := q.Prefs[topic]
+		if !ok {
+			topic = a.str(fs[0])
+			q.IDs = append(q.IDs, topic)
+		}
+		p := effort.TrecPref{JG: a.str(fs[1]), JSG: "0"}
+		if !qrels {
+			p.JSG = a.str(fs[2])
+		}
+		p.Docno, p.Level = a.str(fs[want-2]), cAtofBytes(fs[want-1])
+		q.Prefs[topic] = append(ps, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(q.IDs) == 0 {
+		return nil, &Error{File: name, Err: errors.New("no preference (trec_eval: Cannot read prefs file)")}
+	}
+	slices.Sort(q.IDs)
+	for _, ps := range q.Prefs {
+		slices.SortStableFunc(ps, func(x, y effort.TrecPref) int { return strings.Compare(x.Docno, y.Docno) })
+	}
+	return q, nil
 }
 
 // OpenTrecEvalQrelsJG reads judgment groups (trec_eval's -R qrels_jg) as
