@@ -966,15 +966,21 @@ func TrecSummary(ms []*TrecMeasure, sum []float64, n int) {
 	}
 }
 
-// trecAP is map's value of r.
-func trecAP(c *TrecConfig, r *TrecRels) float64 {
-	relSoFar, sum := 0, 0.0
+// trecPrecSum is the sum of the precision at each relevant document of r
+// (AP before its division by R) and the number of those documents.
+func trecPrecSum(c *TrecConfig, r *TrecRels) (sum float64, relSoFar int) {
 	for i, rel := range r.Rel {
 		if rel >= c.RelevanceLevel {
 			relSoFar++
 			sum += float64(relSoFar) / float64(i+1)
 		}
 	}
+	return sum, relSoFar
+}
+
+// trecAP is map's value of r.
+func trecAP(c *TrecConfig, r *TrecRels) float64 {
+	sum, relSoFar := trecPrecSum(c, r)
 	if relSoFar > 0 {
 		sum /= float64(r.NumRel)
 	}
@@ -986,13 +992,7 @@ func trecAP(c *TrecConfig, r *TrecRels) float64 {
 // S the sum of the precision at each relevant document retrieved (AP's sum
 // before its division by R), R the relevant documents judged.
 func trecYAAP(c *TrecConfig, r *TrecRels) float64 {
-	relSoFar, sum := 0, 0.0
-	for i, rel := range r.Rel {
-		if rel >= c.RelevanceLevel {
-			relSoFar++
-			sum += float64(relSoFar) / float64(i+1)
-		}
-	}
+	sum, _ := trecPrecSum(c, r)
 	return math.Log((1 + sum) / (1 + float64(r.NumRel) - sum))
 }
 
