@@ -409,6 +409,10 @@ var trecDefs = []trecDef{
 	{name: "map_avgjg", kind: tkDouble, single: true, jg: calcMapJG},
 	{name: "P_avgjg", kind: tkCutLong, single: true, longs: trecCuts, jg: calcPJG},
 	{name: "Rprec_mult_avgjg", kind: tkCutDouble, single: true, doubles: []float64{0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0}, jg: calcRprecMultJG},
+	{name: "yaap", kind: tkDouble, single: true, calc: func(c *TrecConfig, r *TrecRels, _ *TrecMeasure, v []float64) error {
+		v[0] = trecYAAP(c, r)
+		return nil
+	}},
 	{name: "rbp", kind: tkPairs, single: true, calc: calcRBP},
 	{name: "rbp_resid", kind: tkPairs, single: true, calc: calcRBPResid},
 	{name: "unj", kind: tkCutLong, single: true, longs: []int{5, 10, 20}, calc: calcUnj},
@@ -436,10 +440,6 @@ var TrecNicknames = []struct {
 	{"prefs", []string{"runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg"}},
 	{"qrels_jg", []string{"runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"}},
 }
-
-// trecLater are trec_eval 10.0's measures that readsim does not compute
-// (yaap: in measures.c, but in no nickname).
-var trecLater = []string{"yaap"}
 
 // TrecMeasure is one measure of trec_eval asked for, with its parameters.
 type TrecMeasure struct {
@@ -509,9 +509,6 @@ func TrecSelect(args []string) ([]*TrecMeasure, error) {
 			}
 		}
 		for _, n := range names {
-			if slices.Contains(trecLater, n) {
-				return nil, &TrecError{fmt.Sprintf("-m %s: readsim does not compute %s", a, n)}
-			}
 			if trecDefNamed(n) == nil {
 				return nil, &TrecError{fmt.Sprintf("-m %s: no such measure or nickname of trec_eval (trec_eval: illegal measure); readsim trec_eval -h lists them", a)}
 			}
@@ -969,19 +966,34 @@ func TrecSummary(ms []*TrecMeasure, sum []float64, n int) {
 	}
 }
 
-// trecAP is map's value of r.
-func trecAP(c *TrecConfig, r *TrecRels) float64 {
-	relSoFar, sum := 0, 0.0
+// trecPrecSum is the sum of the precision at each relevant document of r
+// (AP before its division by R) and the number of those documents.
+func trecPrecSum(c *TrecConfig, r *TrecRels) (sum float64, relSoFar int) {
 	for i, rel := range r.Rel {
 		if rel >= c.RelevanceLevel {
 			relSoFar++
 			sum += float64(relSoFar) / float64(i+1)
 		}
 	}
+	return sum, relSoFar
+}
+
+// trecAP is map's value of r.
+func trecAP(c *TrecConfig, r *TrecRels) float64 {
+	sum, relSoFar := trecPrecSum(c, r)
 	if relSoFar > 0 {
 		sum /= float64(r.NumRel)
 	}
 	return sum
+}
+
+// trecYAAP is yaap's value of r (trec_eval's m_yaap.c, after Robertson,
+// "On Smoothing Average Precision", ECIR 2012): log((1 + S) / (1 + R - S)),
+// S the sum of the precision at each relevant document retrieved (AP's sum
+// before its division by R), R the relevant documents judged.
+func trecYAAP(c *TrecConfig, r *TrecRels) float64 {
+	sum, _ := trecPrecSum(c, r)
+	return math.Log((1 + sum) / (1 + float64(r.NumRel) - sum))
 }
 
 // trecBpref is bpref's value of r.

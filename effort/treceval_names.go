@@ -51,6 +51,7 @@ var trecEvalNamed = []struct {
 	{"set_map", "SetAP", "set_P × set_recall"},
 	{"set_F", "SetF", "F1 of set_P and set_recall"},
 	{"num_nonrel_judged_ret", "", "judged non-relevant documents retrieved (summed over topics)"},
+	{"yaap", "", "Yet Another Average Precision (Robertson 2012): log((1 + S) / (1 + R − S)), S the sum of the precisions at the relevant documents retrieved (AP × R)"},
 	{"rbp", "RBP(p=x)", "rank-biased precision (Moffat & Zobel 2008), persistence p = 0.9 (rbp, RBP) or x (RBP(p=0.8))"},
 	{"rbp_resid", "", "RBP's residual: what the unjudged documents could add"},
 	{"unj", "", "share of unjudged documents among the first k (unj_10)"},

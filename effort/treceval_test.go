@@ -54,6 +54,8 @@ func TestTrecMeasuresByHand(t *testing.T) {
 		// judged non-relevant: D8, d9 (2); d10 comes after one of them:
 		// 1 − min(1, R)/min(2, R) = 0.5, over R = 2
 		{"bpref", []float64{0.5 / 2}},
+		// yaap: S = 1/2 (d10 at rank 2), R = 2: log((1 + 1/2) / (1 + 2 - 1/2))
+		{"yaap", []float64{math.Log(1.5 / 2.5)}},
 		{"num_nonrel_judged_ret", []float64{2}},
 		{"unj.1,4,5,10", []float64{0, 1.0 / 4, 2.0 / 5, 2.0 / 10}}, // x at rank 4, u at 5
 		{"set_P", []float64{1.0 / 5}},

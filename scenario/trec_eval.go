@@ -30,6 +30,11 @@ type TrecEvalOptions struct {
 	Complete bool
 	// NoSummary is -n: no summary.
 	NoSummary bool
+	// Zscores is -Z (nil: none): each topic's values are printed and
+	// averaged as z-scores against the file's mean and standard deviation
+	// for that topic and measure (TrecZscore), each line's measure name
+	// after a Z, and the counts with four decimals as the other values.
+	Zscores inex.TrecZscores
 	// Workers evaluate topics in parallel (0: GOMAXPROCS).
 	Workers int
 }
@@ -258,12 +263,16 @@ func (e *trecEvaluator) write(w io.Writer, runFile, runID string) error {
 		return &inex.Error{File: runFile, Err: fmt.Errorf("no topic of the run is judged in %s (trec_eval: No queries with both results and relevance info)", e.q.File)}
 	}
 	nv, opt := e.nv, e.opt
+	z := opt.Zscores != nil
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var line []byte
 	sum := make([]float64, nv)
 	for _, t := range topics {
 		id := e.q.IDs[t]
 		v := e.values[t*nv : (t+1)*nv]
+		if opt.Zscores != nil {
+			e.zscores(id, v)
+		}
 		for i := range sum {
 			sum[i] += v[i]
 		}
@@ -283,7 +292,7 @@ func (e *trecEvaluator) write(w io.Writer, runFile, runID string) error {
 				continue
 			}
 			for k, name := range m.Names {
-				line = appendValue(appendName(line[:0], name, id), v[e.at[i]+k], m.IsCount())
+				line = appendValue(appendName(zname(line[:0], z), name, id), v[e.at[i]+k], m.IsCount() && !z)
 				bw.Write(line)
 			}
 		}
@@ -301,12 +310,46 @@ func (e *trecEvaluator) write(w io.Writer, runFile, runID string) error {
 				continue
 			}
 			for k, name := range m.Names {
-				line = appendValue(appendName(line[:0], name, "all"), sum[e.at[i]+k], m.IsCount())
+				line = appendValue(appendName(zname(line[:0], z), name, "all"), sum[e.at[i]+k], m.IsCount() && !z)
 				bw.Write(line)
 			}
 		}
 	}
 	return bw.Flush()
+}
+
+// TrecMissingZscore is the z-score trec_eval gives a value whose topic and
+// measure the -Z file lacks, or whose standard deviation there is 0 while
+// the value is not the mean.
+const TrecMissingZscore = -1000000
+
+// zscores turns the values v of topic id into z-scores as trec_eval's -Z
+// does: (value - mean) / stddev with the file's mean and standard
+// deviation for the topic and the value's name (P_5, map…); 0 where the
+// standard deviation is 0 and the value is the mean; TrecMissingZscore
+// where the file has no line for them or the deviation is 0 otherwise.
+// runid and relstring have no value to convert.
+func (e *trecEvaluator) zscores(id string, v []float64) {
+	z := e.opt.Zscores[id]
+	for i, m := range e.opt.Measures {
+		if m.IsRunID() || m.IsRelString() {
+			continue
+		}
+		for k, name := range m.Names {
+			p := &v[e.at[i]+k]
+			s, ok := z[name]
+			switch {
+			case !ok:
+				*p = TrecMissingZscore
+			case s.StdDev != 0:
+				*p = (*p - s.Mean) / s.StdDev
+			case *p == s.Mean:
+				*p = 0
+			default:
+				*p = TrecMissingZscore
+			}
+		}
+	}
 }
 
 // staleLevels are the judgment counts by level that trec_eval gives a
@@ -355,6 +398,15 @@ func trecStaleLevels(q *inex.TrecEvalQrels, topics []string) []*staleLevels {
 		}
 	}
 	return out
+}
+
+// zname appends the Z that trec_eval's -Z puts before a measure's name
+// (not runid's, nor relstring's), when z.
+func zname(b []byte, z bool) []byte {
+	if z {
+		return append(b, 'Z')
+	}
+	return b
 }
 
 // appendName appends trec_eval's "%-22s\t%s\t".

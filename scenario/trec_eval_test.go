@@ -258,24 +258,26 @@ var irMeasuresNames = map[string]string{
 // trec_eval prints (bpref, iprec_at_recall_0.50, success_10, set_F, gm_map,
 // unj_5…) and by ir_measures' (Bpref, IPrec@0.5, Success@10, SetF, RBP),
 // and gives trec_eval's values: every topic's and the summary, to the four
-// decimals trec_eval prints (graded.a.txt: trec_eval -q -m all_trec; the
-// judgments have negative grades, which trec_eval takes as pooled but not
+// decimals trec_eval prints (graded.a.txt: trec_eval -q -m all_trec;
+// graded.yaap.txt: yaap, in no nickname; the judgments have negative grades, which trec_eval takes as pooled but not
 // judged).
 func TestEvalTrecEvalNames(t *testing.T) {
-	path := filepath.Join(trecEvalDir, "graded.a.txt")
 	q := openQrels(t, filepath.Join(trecEvalDir, "graded.qrels"))
 	run := openRun(t, filepath.Join(trecEvalDir, "graded.run"))
 	want := map[string]map[string]float64{} // name → topic → value
 	var names []string
-	for _, l := range readEvalLines(t, path) {
-		if l.name == "runid" || strings.HasPrefix(l.name, "relstring") {
-			continue
+	for _, f := range []string{"graded.a.txt", "graded.yaap.txt"} {
+		path := filepath.Join(trecEvalDir, f)
+		for _, l := range readEvalLines(t, path) {
+			if l.name == "runid" || strings.HasPrefix(l.name, "relstring") {
+				continue
+			}
+			if want[l.name] == nil {
+				want[l.name] = map[string]float64{}
+				names = append(names, l.name)
+			}
+			want[l.name][l.topic] = l.number(t, path)
 		}
-		if want[l.name] == nil {
-			want[l.name] = map[string]float64{}
-			names = append(names, l.name)
-		}
-		want[l.name][l.topic] = l.number(t, path)
 	}
 	var ms []effort.Measure
 	var of []string // trec_eval's name of each measure

@@ -128,7 +128,7 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	}
 	opt := scenario.TrecEvalOptions{Config: effort.TrecConfig{RelevanceLevel: 1}}
 	var measures []string
-	format := "qrels"
+	format, zfile := "qrels", ""
 	for _, o := range opts {
 		switch o.opt {
 		case 'h':
@@ -181,7 +181,7 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 				return cli.Usagef("-T %s: the only results format is trec_results", o.val)
 			}
 		case 'Z':
-			return cli.Usagef("-Z %s: z-scores are not supported", o.val)
+			zfile = o.val
 		}
 	}
 	if len(files) != 2 {
@@ -205,6 +205,13 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	if zfile != "" {
+		// read before the run (trec_eval reads it after), so that a bad
+		// -Z file is refused before a long run is read
+		if opt.Zscores, err = inex.OpenTrecZscores(zfile); err != nil {
+			return err
+		}
+	}
 	return scenario.TrecEvalFile(e.Stdout, q, files[1], opt)
 }
 
@@ -212,7 +219,7 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 // command's): its options and measures.
 func trecEvalHelp() string {
 	var b strings.Builder
-	b.WriteString(`usage: readsim trec_eval [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] [-M num] [-J] [-R format] QRELS RUN
+	b.WriteString(`usage: readsim trec_eval [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] [-M num] [-J] [-R format] [-Z file] QRELS RUN
 
 Prints what trec_eval 10.0 prints, byte for byte: RUN (- for standard input)
 against the judgments QRELS, TREC qrels unless -R says otherwise
@@ -229,6 +236,8 @@ against the judgments QRELS, TREC qrels unless -R says otherwise
   -R qrels|qrels_jg|prefs|qrels_prefs  judgments, judgment groups (measures
                                  qrels_jg) or preferences (prefs, all_prefs)
   -T trec_results                the only results format
+  -Z, --Zscore FILE              print z-scores: FILE's lines are
+                                 "topic measure mean stddev"
   -h, -v                         this help; the version
 
 Nicknames:`)
