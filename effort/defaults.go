@@ -50,8 +50,10 @@ var AllNames = append(append([]string(nil), DefaultNames...),
 // DocumentNames are the measures of eval without -m on judgments of whole
 // documents (plain TREC qrels), where no measure of characters can be
 // computed: trec_eval's usual measures by its names (its default set but
-// gm_map, bpref and iprec_at_recall, which readsim does not compute, with
-// ndcg and ndcg_cut_10).
+// gm_map, bpref and iprec_at_recall, with ndcg and ndcg_cut_10). Those three
+// and every other all_trec measure are computed when asked by name (-m), and
+// readsim trec_eval prints trec_eval's own default set (docs/trec_eval.md);
+// eval's defaults stay as they were so that its outputs do not change.
 var DocumentNames = []string{
 	"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank",
 	"P_5", "P_10", "P_15", "P_20", "P_30", "P_100", "P_200", "P_500", "P_1000",
