@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -346,7 +345,10 @@ func (f *fetched) article(i int) (*StoredArticle, error) {
 	}); err != nil {
 		return nil, err
 	}
-	out.Len = utf8.RuneCountInString(out.Text)
+	// the character index counts the characters: one pass over the text
+	// for both (snippets need the index)
+	out.ci = newCharIndex(out.Text)
+	out.Len = out.ci.n
 	return out, nil
 }
 

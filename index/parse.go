@@ -335,14 +335,18 @@ func decodeInts(s string) []int {
 	if s == "" {
 		return nil
 	}
-	f := strings.Split(s, ",")
-	out := make([]int, 0, len(f))
-	for _, x := range f {
+	// without splitting: a search decodes the lists of every hit
+	out := make([]int, 0, strings.Count(s, ",")+1)
+	for {
+		x, rest, more := strings.Cut(s, ",")
 		if n, err := strconv.Atoi(x); err == nil {
 			out = append(out, n)
 		}
+		if !more {
+			return out
+		}
+		s = rest
 	}
-	return out
 }
 
 // bodies are the names of the body elements of both INEX collections,
