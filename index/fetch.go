@@ -446,7 +446,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, full
 			}
 		}
 		if full && len(q.Terms) > 0 {
-			return loadMatches(ctx, ss[s].r, docs, nums, q.Terms)
+			return loadMatches(ctx, ss[s].stored, docs, nums, q.Terms)
 		}
 		return nil
 	}); err != nil {

@@ -832,7 +832,7 @@ func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []Term
 	if err != nil || id == nil {
 		return err
 	}
-	return loadMatches(ctx, r, []*StoredArticle{d}, []uint64{binary.BigEndian.Uint64(id)}, terms)
+	return loadMatches(ctx, newStoredReader(r), []*StoredArticle{d}, []uint64{binary.BigEndian.Uint64(id)}, terms)
 }
 
 // Passages is one article page's retrieval: the best passages of article
