@@ -460,7 +460,10 @@ func encodeElems(els []Elem) string {
 }
 
 func decodeElems(s string) []Elem {
-	var out []Elem
+	if s == "" {
+		return nil
+	}
+	out := make([]Elem, 0, strings.Count(s, "\n")+1)
 	for len(s) > 0 {
 		line := s
 		if i := strings.IndexByte(s, '\n'); i >= 0 {
