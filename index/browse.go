@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"github.com/readsim/readsim/effort"
 	"math"
 	"slices"
@@ -308,20 +309,39 @@ type charIndex struct {
 }
 
 func newCharIndex(text string) *charIndex {
-	ci := &charIndex{text: text, n: len(text)}
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			ci.n = 0
-			for b := range text {
-				if ci.n%64 == 0 {
-					ci.byteAt = append(ci.byteAt, b)
-				}
-				ci.n++
-			}
-			break
+	// an ASCII text, eight bytes at a time, needs no table; otherwise its
+	// characters are counted (a byte that is not UTF-8 is one character,
+	// as range and DecodeRuneInString take it)
+	if isASCII(text) {
+		return &charIndex{text: text, n: len(text)}
+	}
+	ci := &charIndex{text: text, n: utf8.RuneCountInString(text)}
+	ci.byteAt = make([]int, 0, ci.n/64+1)
+	c := 0
+	for b := range text {
+		if c%64 == 0 {
+			ci.byteAt = append(ci.byteAt, b)
 		}
+		c++
 	}
 	return ci
+}
+
+// isASCII reports whether s is ASCII only; a search asks it of the whole
+// text of every hit (utf8.RuneCountInString goes byte by byte).
+func isASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func (ci *charIndex) byteOf(c int) int {

@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
@@ -346,7 +345,10 @@ func (f *fetched) article(i int) (*StoredArticle, error) {
 	}); err != nil {
 		return nil, err
 	}
-	out.Len = utf8.RuneCountInString(out.Text)
+	// the character index counts the characters: one pass over the text
+	// for both (snippets need the index)
+	out.ci = newCharIndex(out.Text)
+	out.Len = out.ci.n
 	return out, nil
 }
 
@@ -403,8 +405,11 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, full
 	for _, b := range best {
 		f.c = append(f.c, b...)
 	}
-	sort.Slice(f.c, func(i, j int) bool { return f.c[i].better(&f.c[j]) })
-	f.c = f.c[:min(k, len(f.c))]
+	c, err := topOf(f.c, k, ss)
+	if err != nil {
+		return nil, err
+	}
+	f.c = c
 	f.hits = make([]Hit, len(f.c))
 	if full {
 		f.docs = make([]*StoredArticle, len(f.c))
@@ -444,7 +449,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, full
 			}
 		}
 		if full && len(q.Terms) > 0 {
-			return loadMatches(ctx, ss[s].r, docs, nums, q.Terms)
+			return loadMatches(ctx, ss[s].stored, docs, nums, q.Terms)
 		}
 		return nil
 	}); err != nil {
@@ -508,17 +513,41 @@ func (h *best) offer(c candidate) {
 	}
 }
 
-// sorted returns the k best in fetch's order, their ids read from r.
-func (h *best) sorted(r bindex.IndexReader) ([]candidate, error) {
-	for i := range h.c {
-		id, err := r.ExternalID(internalID(h.c[i].doc))
+// sorted returns the k best in fetch's order (by score, then by id), their
+// ids not read yet (withIDs).
+func (h *best) sorted() ([]candidate, error) {
+	sort.Slice(h.c, func(i, j int) bool {
+		a, b := &h.c[i], &h.c[j]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		return h.ranks[a.doc] < h.ranks[b.doc]
+	})
+	return h.c, nil
+}
+
+// topOf returns the k best of the shards' candidates cs in fetch's order,
+// with their ids. Only the candidates scoring at least as well as the k-th
+// best need them (the hits, and those tying with the k-th); the others,
+// about half of them, are dropped without reading theirs.
+func topOf(cs []candidate, k int, ss []*shardSearch) ([]candidate, error) {
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+	if len(cs) > k && k > 0 {
+		n := k
+		for n < len(cs) && cs[n].score == cs[k-1].score {
+			n++
+		}
+		cs = cs[:n]
+	}
+	for i := range cs {
+		id, err := ss[cs[i].shard].r.ExternalID(internalID(cs[i].doc))
 		if err != nil {
 			return nil, err
 		}
-		h.c[i].id = id
+		cs[i].id = id
 	}
-	sort.Slice(h.c, func(i, j int) bool { return h.c[i].better(&h.c[j]) })
-	return h.c, nil
+	sort.Slice(cs, func(i, j int) bool { return cs[i].better(&cs[j]) })
+	return cs[:min(k, len(cs))], nil
 }
 
 // idRanks returns, for each internal document number of a scorch index's
@@ -661,7 +690,7 @@ func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candid
 		}
 		h.offer(candidate{score: sum * (float64(matched) / total), doc: doc, shard: s.shard})
 	}
-	return h.sorted(s.r)
+	return h.sorted()
 }
 
 // internalID is the Bleve internal id of a scorch document number.

@@ -710,8 +710,9 @@ type StoredArticle struct {
 	Text  string
 	Len   int // characters
 	Elems []Elem
-	// breaks are the word breaks between block elements, characters
-	breaks []int
+	// breaks are the word breaks between block elements, characters,
+	// as stored: decoded only when the text is analysed again (tokens)
+	breaks string
 	// quiet are the spans a page does not show as they stand (start, end
 	// pairs, characters): the header's metadata, leftover wiki markup and
 	// templates (unshown); they are not analysed, and snippets leave them
@@ -737,7 +738,7 @@ func (d *StoredArticle) chars() *charIndex {
 // them (computed once).
 func (d *StoredArticle) tokens() []token {
 	if d.toks == nil {
-		d.toks = tokenize(d.Text, d.breaks, d.quiet, d.Lang)
+		d.toks = tokenize(d.Text, decodeInts(d.breaks), d.quiet, d.Lang)
 	}
 	return d.toks
 }
@@ -768,24 +769,25 @@ func decodeDoc(id string, d bindex.Document) *StoredArticle {
 
 // setField sets the article's field of a stored field (name, value).
 func (out *StoredArticle) setField(name string, val []byte) {
-	v := string(val)
+	// each field copied as it is kept (val is valid during the call only):
+	// fields the article does not keep are not copied
 	switch name {
 	case "title":
-		out.Title = v
+		out.Title = string(val)
 	case "text":
-		out.Text = v
+		out.Text = string(val)
 	case "elems":
-		out.Elems = decodeElems(v)
+		out.Elems = decodeElems(string(val))
 	case "breaks":
-		out.breaks = decodeInts(v)
+		out.breaks = string(val)
 	case "quiet":
-		out.quiet = decodeInts(v)
+		out.quiet = decodeInts(string(val))
 	case elemLensField:
-		out.elemLens = decodeInts(v)
+		out.elemLens = decodeInts(string(val))
 	case "path":
-		out.Path = v
+		out.Path = string(val)
 	case "lang":
-		out.Lang = v
+		out.Lang = string(val)
 	}
 }
 
@@ -830,7 +832,7 @@ func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []Term
 	if err != nil || id == nil {
 		return err
 	}
-	return loadMatches(ctx, r, []*StoredArticle{d}, []uint64{binary.BigEndian.Uint64(id)}, terms)
+	return loadMatches(ctx, newStoredReader(r), []*StoredArticle{d}, []uint64{binary.BigEndian.Uint64(id)}, terms)
 }
 
 // Passages is one article page's retrieval: the best passages of article

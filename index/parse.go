@@ -335,14 +335,18 @@ func decodeInts(s string) []int {
 	if s == "" {
 		return nil
 	}
-	f := strings.Split(s, ",")
-	out := make([]int, 0, len(f))
-	for _, x := range f {
+	// without splitting: a search decodes the lists of every hit
+	out := make([]int, 0, strings.Count(s, ",")+1)
+	for {
+		x, rest, more := strings.Cut(s, ",")
 		if n, err := strconv.Atoi(x); err == nil {
 			out = append(out, n)
 		}
+		if !more {
+			return out
+		}
+		s = rest
 	}
-	return out
 }
 
 // bodies are the names of the body elements of both INEX collections,
@@ -456,7 +460,10 @@ func encodeElems(els []Elem) string {
 }
 
 func decodeElems(s string) []Elem {
-	var out []Elem
+	if s == "" {
+		return nil
+	}
+	out := make([]Elem, 0, strings.Count(s, "\n")+1)
 	for len(s) > 0 {
 		line := s
 		if i := strings.IndexByte(s, '\n'); i >= 0 {

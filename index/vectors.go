@@ -7,7 +7,9 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
+	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
 // Browse and snippets without analysis.
@@ -69,18 +71,93 @@ func vectorTerms(r bindex.IndexReader, terms []Term) ([]string, error) {
 	return out, nil
 }
 
-// readVectors returns, for each of the documents docs of the shard reader r
+// readVectors returns, for each of the documents docs of a shard
 // (internal numbers, increasing), the occurrences in its text of the terms
-// (vectorTerms), by start, from their locations (textFreqs).
-func readVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, terms []string) ([][]token, error) {
+// (vectorTerms), by start, from their locations (textFreqs). On a scorch
+// shard it reads the postings of the segments holding the documents only
+// (segmentVectors); on another, through term field readers.
+func readVectors(ctx context.Context, sr storedReader, docs []uint64, terms []string) ([][]token, error) {
 	out := make([][]token, len(docs))
+	if sr.segs == nil {
+		if err := readerVectors(ctx, sr.r, docs, terms, out); err != nil {
+			return nil, err
+		}
+	}
+	// docs increase, so each segment's documents follow one another
+	for lo := 0; lo < len(docs) && sr.segs != nil; {
+		i := sort.Search(len(sr.offs), func(x int) bool { return sr.offs[x] > docs[lo] }) - 1
+		if i < 0 {
+			return nil, fmt.Errorf("index: no document %d in a shard", docs[lo])
+		}
+		hi := lo + 1
+		for hi < len(docs) && (i+1 == len(sr.offs) || docs[hi] < sr.offs[i+1]) {
+			hi++
+		}
+		if err := segmentVectors(ctx, sr.segs[i], docs[lo:hi], sr.offs[i], terms, out[lo:hi]); err != nil {
+			return nil, err
+		}
+		lo = hi
+	}
+	for _, toks := range out {
+		sort.Slice(toks, func(i, j int) bool { return toks[i].start < toks[j].start })
+	}
+	return out, nil
+}
+
+// segmentVectors appends to out[j] the occurrences of the terms in the
+// document docs[j] of the segment seg, whose first internal number is off
+// (docs increasing). It looks each term up in this segment's dictionary
+// alone: a term field reader would look it up in every segment of the
+// shard, and build a vector per location.
+func segmentVectors(ctx context.Context, seg *scorch.SegmentSnapshot, docs []uint64, off uint64, terms []string, out [][]token) error {
+	dict, err := seg.Segment().Dictionary("text")
+	if err != nil {
+		return err
+	}
+	var pl segment.PostingsList
+	var it segment.PostingsIterator
 	for _, term := range terms {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
+		}
+		if pl, err = dict.PostingsList([]byte(term), seg.Deleted(), pl); err != nil {
+			return err
+		}
+		it = pl.Iterator(false, false, true, it)
+		var p segment.Posting
+		for j, doc := range docs {
+			if p == nil || p.Number() < doc-off {
+				// forward only: the iterator is past the posting it
+				// returned last, which may be a later hit's
+				if p, err = it.Advance(doc - off); err != nil {
+					return err
+				}
+				if p == nil {
+					break
+				}
+			}
+			if p.Number() != doc-off {
+				continue
+			}
+			start := 0
+			for _, l := range p.Locations() {
+				start += int(l.Pos())
+				out[j] = append(out[j], token{term: term, start: start, end: start + int(l.End())})
+			}
+		}
+	}
+	return nil
+}
+
+// readerVectors is readVectors through term field readers, into out.
+func readerVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, terms []string, out [][]token) error {
+	for _, term := range terms {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		tfr, err := r.TermFieldReader(ctx, []byte(term), "text", false, false, true)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var cur *bindex.TermFieldDoc
 		var at uint64
@@ -91,7 +168,7 @@ func readVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, terms
 				cur, err = tfr.Advance(internalID(doc), &bindex.TermFieldDoc{})
 				if err != nil {
 					tfr.Close()
-					return nil, err
+					return err
 				}
 				if cur == nil {
 					break
@@ -109,10 +186,7 @@ func readVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, terms
 		}
 		tfr.Close()
 	}
-	for _, toks := range out {
-		sort.Slice(toks, func(i, j int) bool { return toks[i].start < toks[j].start })
-	}
-	return out, nil
+	return nil
 }
 
 // matched are the tokens of an article that hold one of a query's terms.
@@ -161,7 +235,7 @@ func (d *StoredArticle) lens() []int {
 
 // loadMatches reads the matches of q's terms in the articles ds, the
 // documents docs of shard reader r (parallel to ds, any order).
-func loadMatches(ctx context.Context, r bindex.IndexReader, ds []*StoredArticle, docs []uint64, terms []Term) error {
+func loadMatches(ctx context.Context, sr storedReader, ds []*StoredArticle, docs []uint64, terms []Term) error {
 	if len(ds) == 0 || len(terms) == 0 {
 		return nil
 	}
@@ -174,11 +248,11 @@ func loadMatches(ctx context.Context, r bindex.IndexReader, ds []*StoredArticle,
 	for i, o := range order {
 		sorted[i] = docs[o]
 	}
-	vt, err := vectorTerms(r, terms)
+	vt, err := vectorTerms(sr.r, terms)
 	if err != nil {
 		return err
 	}
-	raw, err := readVectors(ctx, r, sorted, vt)
+	raw, err := readVectors(ctx, sr, sorted, vt)
 	if err != nil {
 		return err
 	}
