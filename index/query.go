@@ -1,0 +1,282 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	bindex "github.com/blevesearch/bleve_index_api"
+	"github.com/blevesearch/vellum"
+	vregexp "github.com/blevesearch/vellum/regexp"
+
+	"github.com/readsim/readsim/index/article"
+)
+
+// Options tune fetch and browse.
+type Options struct {
+	// TitleBoost and TextBoost weight the title and text fields in fetch;
+	// zero means the default (2 and 1).
+	TitleBoost, TextBoost float64
+	// Threshold is browse's relative threshold (BrowseOptions).
+	Threshold float64
+	// SnippetWidth is the length of Search's snippets in characters (0:
+	// DefaultSnippetWidth; half as many for an article in Chinese, Japanese
+	// or Korean, whose characters are twice as wide).
+	SnippetWidth int
+}
+
+// NewOptions returns the Options of boosts and a threshold as a user gives
+// them (readsim search and run): a zero boost switches its field off
+// (unlike Options', which is the default). The boosts must not be negative
+// nor both zero, the threshold must be in (0, 1]; the errors name the
+// flags that give them.
+func NewOptions(titleBoost, textBoost, threshold float64) (Options, error) {
+	if threshold <= 0 || threshold > 1 {
+		return Options{}, errors.New("--threshold must be in (0, 1]")
+	}
+	if titleBoost < 0 || textBoost < 0 || titleBoost+textBoost == 0 {
+		return Options{}, errors.New("--title-boost and --text-boost must be non-negative, not both zero")
+	}
+	off := func(b float64) float64 {
+		if b == 0 {
+			return offBoost
+		}
+		return b
+	}
+	return Options{TitleBoost: off(titleBoost), TextBoost: off(textBoost), Threshold: threshold}, nil
+}
+
+// offBoost is the boost of a field switched off: Options' zero is the
+// default, and a boost this small leaves the field no weight.
+const offBoost = 1e-9
+
+// DefaultSnippetWidth is the length of a result's snippet in characters.
+const DefaultSnippetWidth = 180
+
+// snippetWidth returns the snippet width for an article in lang.
+func (o Options) snippetWidth(lang string) int {
+	w := o.SnippetWidth
+	if w <= 0 {
+		w = DefaultSnippetWidth
+	}
+	if article.IsCJK(lang) {
+		w = (w + 1) / 2
+	}
+	return w
+}
+
+func (o Options) boosts() (float64, float64) {
+	tb, xb := o.TitleBoost, o.TextBoost
+	if tb == 0 {
+		tb = 2
+	}
+	if xb == 0 {
+		xb = 1
+	}
+	return tb, xb
+}
+
+// Hit is a fetched article.
+type Hit struct {
+	ID    string
+	Title string
+	Lang  string // the article's language: "en", "zh", "ja", "ko"…
+	Score float64
+}
+
+// Query is an analyzed query with the element statistics of its terms,
+// ready for fetch and browse.
+type Query struct {
+	Text  string
+	Terms []Term
+	// Title, for a query without terms (only stop words: "The Who", "It"),
+	// is the query as titles are keyed (TitleKey): fetch finds the
+	// articles with that title.
+	Title string
+	stats ElemStats
+	gen   uint64 // the snapshot whose statistics stats are
+}
+
+// Prepare analyzes a query with the analysis of every language of the
+// index (QueryTerms) and looks up its terms' element statistics. A query
+// without terms is a title search (Query.Title) when some article's title
+// is the query (TitleKey equal), else ErrNoTerms.
+func (x *Index) Prepare(q string) (*Query, error) {
+	return withSnapshot(x, func(s *snapshot) (*Query, error) { return s.prepare(q) })
+}
+
+// prepare analyzes q with the analysis of every language of the
+// snapshot's articles and looks up its terms' element statistics.
+func (x *snapshot) prepare(q string) (*Query, error) {
+	langs := make([]string, 0, len(x.langs))
+	for l := range x.langs {
+		langs = append(langs, l)
+	}
+	terms := QueryTerms(q, langs...)
+	if len(terms) == 0 {
+		key := TitleKey(q)
+		if key == "" {
+			return nil, ErrNoTerms
+		}
+		n, err := x.titleCount(key)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, ErrNoTerms
+		}
+		return x.prepared(&Query{Text: q, Title: key})
+	}
+	return x.prepared(&Query{Text: q, Terms: terms})
+}
+
+// titleField is the field that holds each article's title keys
+// (titleKeys), each one term (indexed, not stored).
+const titleField = "titlekey"
+
+// TitleKey is how titles and term-less queries are compared: lower case,
+// runs of white space one space, no white space at either end. A query
+// of only stop words ("The Who", "It", "This Is It") finds the articles
+// whose title has its key (titleKeys).
+func TitleKey(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// titleKeys are the keys a title search finds an article by: its title's
+// TitleKey and, for a title ending in a Wikipedia qualifier in
+// parentheses ("It (novel)", "This Is It (song)"), the key without it
+// ("it"). An article whose title is the query exactly has one key, its
+// field one term long; one found without its qualifier has two: BM25's
+// length normalisation ranks the exact title first.
+func titleKeys(title string) []string {
+	key := TitleKey(title)
+	if key == "" {
+		return nil
+	}
+	keys := []string{key}
+	if i := strings.LastIndex(key, " ("); i > 0 && strings.HasSuffix(key, ")") {
+		keys = append(keys, key[:i])
+	}
+	return keys
+}
+
+// shardReader opens a reader of a shard's Bleve index; close it.
+func shardReader(sh bleve.Index) (bindex.IndexReader, error) {
+	adv, err := sh.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	return adv.Reader()
+}
+
+// titleCount is the number of articles whose TitleKey is key.
+func (x *snapshot) titleCount(key string) (uint64, error) {
+	var n uint64
+	for _, sh := range x.shards {
+		r, err := shardReader(sh)
+		if err != nil {
+			return 0, err
+		}
+		tfr, err := r.TermFieldReader(context.Background(), []byte(key), titleField, false, false, false)
+		if err == nil {
+			n += tfr.Count()
+			tfr.Close()
+		}
+		r.Close()
+		if err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// prepared returns q with the snapshot's element statistics: q itself when
+// it has them, else a copy.
+func (x *snapshot) prepared(q *Query) (*Query, error) {
+	if q.gen == x.gen {
+		return q, nil
+	}
+	pq := &Query{Text: q.Text, Terms: q.Terms, Title: q.Title, gen: x.gen, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
+	for _, t := range q.Terms {
+		df, err := x.elemDFOf(t)
+		if err != nil {
+			return nil, fmt.Errorf("index: %s: %w; run readsim index --rebuild", elemDFName, err)
+		}
+		pq.stats.DF[t.Text] = df
+	}
+	return pq, nil
+}
+
+// elemDFOf returns the element frequency of a query term: the number of
+// candidate elements holding it. A character term's is the sum of its
+// terms' (charTermRegexp), at most the number of elements: an upper bound,
+// since an element holding two of its bigrams counts twice.
+func (x *snapshot) elemDFOf(t Term) (float64, error) {
+	if !t.Char {
+		df, _, err := x.elemDF.Get([]byte(t.Text))
+		return float64(df), err
+	}
+	re, err := vregexp.New(charTermRegexp(t.Text))
+	if err != nil {
+		return 0, err
+	}
+	it, err := x.elemDF.Search(re, nil, nil)
+	var sum float64
+	for err == nil {
+		_, df := it.Current()
+		sum += float64(df)
+		err = it.Next()
+	}
+	if err != vellum.ErrIteratorDone {
+		return 0, err
+	}
+	return math.Min(sum, x.elemN), nil
+}
+
+// marker returns the characters of an article's token that match a term
+// of q: the whole token when it equals a term, the character of a
+// character term it holds (the first, when it holds two), or ok false.
+func (q *Query) marker() func(t token) (start, end int, ok bool) {
+	want := map[string]bool{}
+	var chars []string
+	for _, t := range q.Terms {
+		want[t.Text] = true
+		if t.Char {
+			chars = append(chars, t.Text)
+		}
+	}
+	return func(t token) (int, int, bool) {
+		if want[t.term] {
+			return t.start, t.end, true
+		}
+		for _, c := range chars {
+			if i := strings.Index(t.term, c); i >= 0 {
+				at := t.start + utf8.RuneCountInString(t.term[:i])
+				return at, at + 1, true
+			}
+		}
+		return 0, 0, false
+	}
+}
+
+// Fetch returns the k best articles for q by BM25 over title and text,
+// searching the shards in parallel with the collection's statistics (see
+// fetch.go). Ties are broken by article id, so rankings are reproducible.
+// A cancelled context stops the search.
+func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	return withSnapshot(x, func(s *snapshot) ([]Hit, error) {
+		f, err := s.fetch(ctx, q, k, opt, false)
+		if err != nil {
+			return nil, err
+		}
+		defer f.close()
+		return f.hits, nil
+	})
+}

@@ -1,0 +1,234 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"sort"
+	"strings"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/article/wikimarkup"
+)
+
+// Browse returns the best passages of the article d for q (see browse).
+// The occurrences of q's terms in d are read from the index (vectors.go);
+// an article the index does not have is analysed again.
+func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
+	if len(q.Terms) > 0 {
+		withSnapshot(x, func(s *snapshot) (struct{}, error) {
+			return struct{}{}, s.matchesOf(context.Background(), d, q.Terms)
+		})
+	}
+	return browseDoc(d, q, opt)
+}
+
+// matchesOf reads the occurrences of terms in the article d from its shard.
+func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []Term) error {
+	r, err := shardReader(x.shards[shardOf(d.ID, len(x.shards))])
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	id, err := r.InternalID(d.ID)
+	if err != nil || id == nil {
+		return err
+	}
+	return loadMatches(ctx, newStoredReader(r), []*StoredArticle{d}, []uint64{binary.BigEndian.Uint64(id)}, terms)
+}
+
+// Passages is one article page's retrieval: the best passages of article
+// id for the query q (Prepare, Article and Browse in one), all from one
+// build of the index, even when Reload switches meanwhile. A query without
+// terms is ErrNoTerms; an article the index does not have has no passages.
+// A cancelled context stops it.
+func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
+	return withSnapshot(x, func(s *snapshot) ([]Passage, error) { return s.passages(ctx, q, id, opt) })
+}
+
+// passages is Passages on the snapshot x.
+func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
+	pq, err := x.prepare(q)
+	if err != nil {
+		return nil, err
+	}
+	if len(pq.Terms) == 0 {
+		return nil, nil // a title search: nothing in the text to browse
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d, err := x.shards[shardOf(id, len(x.shards))].Document(id)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	sd := decodeDoc(id, d)
+	if err := x.matchesOf(ctx, sd, pq.Terms); err != nil {
+		return nil, err
+	}
+	return browseDoc(sd, pq, opt), nil
+}
+
+func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
+	if len(q.Terms) == 0 {
+		return nil // no term to analyse the article for
+	}
+	return browse(d.Text, d.queryTokens(q.Terms), d.lens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
+}
+
+// SearchResult is a fetched article with its passages and a snippet.
+type SearchResult struct {
+	Hit
+	Doc      *StoredArticle
+	Passages []Passage
+	// Snippet is about Options.SnippetWidth characters around the first
+	// query term of the first passage (when it has none, of the article
+	// from its first candidate element on: a title search's hits, an
+	// article matching only in its title or categories).
+	Snippet string
+}
+
+// Search is one request's retrieval: it fetches the k best articles for q
+// and browses each, returning their passages and snippets (the context is
+// passed to Bleve: a cancelled request stops the search). The whole
+// request uses one build of the index, even when Reload switches meanwhile.
+func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]SearchResult, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	return withSnapshot(x, func(s *snapshot) ([]SearchResult, error) { return s.search(ctx, q, k, opt) })
+}
+
+// search is Search on the snapshot x.
+func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]SearchResult, error) {
+	q, err := x.prepared(q)
+	if err != nil {
+		return nil, err
+	}
+	f, err := x.fetch(ctx, q, k, opt, true)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	docs := f.docs
+	out := make([]SearchResult, len(f.hits))
+	for i, h := range f.hits {
+		d := docs[i]
+		r := SearchResult{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
+		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
+		if len(d.Elems) > 0 {
+			// from the first candidate element on: not the header's
+			// title, ids and categories again
+			p.Start = d.Elems[0].Start
+		}
+		if len(r.Passages) > 0 {
+			p = r.Passages[0]
+		}
+		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
+		out[i] = r
+	}
+	return out, nil
+}
+
+// Snippet returns about width characters of the passage around its first
+// query term, with the words matching a query term written as [word]:
+// matched tokens that overlap or touch are marked as one, so the bigrams
+// 意大 and 大利 of 意大利 mark [意大利]; a character term marks its
+// character alone (塔 in 电视塔 is 电视[塔]). An ellipsis marks a cut. The cuts fall
+// between characters, never inside one; runs of white space become one
+// space.
+func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
+	toks := d.queryTokens(q.Terms)
+	mark := q.marker()
+	lo := sort.Search(len(toks), func(i int) bool { return toks[i].start >= p.Start })
+	first := -1
+	for i := lo; i < len(toks) && toks[i].start < p.End; i++ {
+		if at, _, ok := mark(toks[i]); ok {
+			first = at
+			break
+		}
+	}
+	s := p.Start
+	if first >= 0 && first-width/4 > s {
+		s = first - width/4
+	}
+	e := min(s+width, p.End)
+	if e-s < width {
+		s = max(p.Start, e-width)
+	}
+	// what a page does not show (metadata, leftover wiki markup,
+	// infoboxes: quiet) is left out; a window that starts in it starts
+	// after it
+	ci := d.chars()
+	for {
+		k := sort.Search(len(d.quiet)/2, func(k int) bool { return d.quiet[2*k+1] > s })
+		if k == len(d.quiet)/2 || d.quiet[2*k] > s || d.quiet[2*k+1] >= p.End {
+			break
+		}
+		e = min(e+d.quiet[2*k+1]-s, p.End)
+		s = d.quiet[2*k+1]
+		for s < e && strings.TrimSpace(ci.slice(s, s+1)) == "" {
+			s++
+		}
+	}
+	cut := s > p.Start && strings.TrimSpace(shownText(ci, d.quiet, p.Start, s)) != ""
+	// the marked ranges, merged
+	var marks [][2]int
+	for i := sort.Search(len(toks), func(i int) bool { return toks[i].start >= s }); i < len(toks) && toks[i].start < e; i++ {
+		ms, me, ok := mark(toks[i])
+		if !ok || me > e {
+			continue
+		}
+		if n := len(marks); n > 0 && ms <= marks[n-1][1] {
+			marks[n-1][1] = max(marks[n-1][1], me)
+			continue
+		}
+		marks = append(marks, [2]int{ms, me})
+	}
+	var b strings.Builder
+	if cut {
+		b.WriteString("…")
+	}
+	at := s
+	for _, m := range marks {
+		b.WriteString(shownText(ci, d.quiet, at, m[0]))
+		b.WriteString("[" + shownText(ci, d.quiet, m[0], m[1]) + "]")
+		at = m[1]
+	}
+	b.WriteString(shownText(ci, d.quiet, at, e))
+	if e < p.End && strings.TrimSpace(shownText(ci, d.quiet, e, p.End)) != "" {
+		b.WriteString("…")
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// shownText returns the characters [from, to) of ci's text as a page
+// shows them: the quiet spans left out, but for a doubly escaped entity
+// ("&gt;"), which is its character (wikimarkup.Entity).
+func shownText(ci *charIndex, quiet []int, from, to int) string {
+	k := sort.Search(len(quiet)/2, func(k int) bool { return quiet[2*k+1] > from })
+	if k == len(quiet)/2 || quiet[2*k] >= to {
+		return ci.slice(from, to)
+	}
+	var b strings.Builder
+	for at := from; at < to; {
+		if k < len(quiet)/2 && quiet[2*k] <= at {
+			qe := min(quiet[2*k+1], to)
+			if ch, ok := wikimarkup.Entity(ci.slice(quiet[2*k], quiet[2*k+1])); ok && at == quiet[2*k] && qe == quiet[2*k+1] {
+				b.WriteString(ch)
+			}
+			at = qe
+			k++
+			continue
+		}
+		next := to
+		if k < len(quiet)/2 {
+			next = min(next, quiet[2*k])
+		}
+		b.WriteString(ci.slice(at, next))
+		at = next
+	}
+	return b.String()
+}
