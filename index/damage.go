@@ -18,7 +18,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// A damaged index (docs/index-safety.md): what can be checked is checked
+// A damaged index (docs/safety.md): what can be checked is checked
 // when an index is opened (checkShard: every segment file of each shard's
 // last snapshot is there, with a plausible footer and, once per file and
 // process, its checksum); what cannot be (a segment the checks pass but

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// What a build may write into (docs/index-safety.md): a build replaces
+// What a build may write into (docs/safety.md): a build replaces
 // the index folder as a whole (swapIn), so it must never be given a
 // folder that holds anything else than a readsim index.
 

@@ -71,7 +71,7 @@ func startServeErr(t *testing.T, cfg app.ServeConfig) error {
 
 // TestDamagedIndexCommands damages a segment of an index each way of
 // cmdDamages: search, run and serve's start-up fail with exit status 2 (a
-// damaged index is bad input: docs/index-safety.md) naming the segment
+// damaged index is bad input: docs/safety.md) naming the segment
 // file, never a panic nor "no article matches"; readsim index then
 // rebuilds it, saying which file was damaged, and search answers again as
 // before (article 1 first for "fresnel").
