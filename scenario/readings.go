@@ -13,10 +13,9 @@ import (
 	"sort"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
-
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario/inex"
+	"github.com/readsim/readsim/scenario/trace"
 )
 
 // A recorded reading is a trace in the simulated reader's schema (Event:
@@ -135,37 +134,6 @@ type View struct {
 	Line         int
 }
 
-// traceLine is the JSON of one event as the reader accepts it: the
-// trace schema's fields (scenario.md, "Trace events") and a recording's
-// `t`, `source`, `q` and `outcome`, each once; a pointer tells a field
-// given from one left out (traceFields says which kinds may have which).
-type traceLine struct {
-	Ev       string             `json:"ev"`
-	Topic    *string            `json:"topic"`
-	Rank     *int64             `json:"rank"`
-	Doc      *string            `json:"doc"`
-	Seq      *int64             `json:"seq"`
-	T        *int64             `json:"t"`
-	Source   *string            `json:"source"`
-	Run      *string            `json:"run"`
-	Trel     *int64             `json:"trel"`
-	Q        *string            `json:"q"`
-	Len      *int64             `json:"len"`
-	NRC      *int64             `json:"nrc"`
-	Judged   *bool              `json:"judged"`
-	Passages *[][2]int64        `json:"passages"`
-	From     *int64             `json:"from"`
-	To       *int64             `json:"to"`
-	Rel      *int64             `json:"rel"`
-	NonRel   *int64             `json:"nonrel"`
-	Screen   *int64             `json:"screen"`
-	Reason   *string            `json:"reason"`
-	Read     *int64             `json:"read"`
-	RelRead  *int64             `json:"relread"`
-	Scores   map[string]float64 `json:"scores"`
-	Outcome  *string            `json:"outcome"`
-}
-
 // OpenReading reads a reading file ("-": standard input), gzip or not: a
 // file larger than MaxReadingBytes is refused by its size before it is
 // read (inex.Open).
@@ -217,7 +185,7 @@ func OpenReadings(paths []string) ([]*Reading, error) {
 // r; name names it in errors. Every problem is an *inex.Error naming the
 // line, found when the line is read.
 func ReadReading(name string, r io.Reader) (*Reading, error) {
-	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}, arts: map[*ReadTopic]map[string]*ReadArticle{}, t: -1}
+	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}, arts: map[*ReadTopic]map[string]*ReadArticle{}, order: trace.Order{T: -1}}
 	events := 0
 	err := inex.TextLinesLimit(name, r, MaxReadingBytes, MaxReadingLine, func(ln int, b []byte) error {
 		p.line = ln
@@ -248,13 +216,12 @@ type readingParser struct {
 	rd   *Reading
 	byID map[string]*ReadTopic
 	// arts are each topic's articles by id
-	arts map[*ReadTopic]map[string]*ReadArticle
-	cur  *ReadTopic   // the topic of the last event
-	art  *ReadArticle // the article last opened in cur, if any
-	last *ReadArticle // the article last opened in cur, still after its stop
-	line int
-	seq  int   // the last seq (0: none yet)
-	t    int64 // the last time t (-1: none yet)
+	arts  map[*ReadTopic]map[string]*ReadArticle
+	cur   *ReadTopic   // the topic of the last event
+	art   *ReadArticle // the article last opened in cur, if any
+	last  *ReadArticle // the article last opened in cur, still after its stop
+	line  int
+	order trace.Order // the last seq and time t
 }
 
 // bad returns the error of the line being read.
@@ -262,120 +229,34 @@ func (p *readingParser) bad(format string, args ...any) error {
 	return &inex.Error{File: p.rd.File, Line: p.line, Err: fmt.Errorf(format, args...)}
 }
 
-// Bounds of a trace event's numbers, beside inex.MaxLength for offsets
-// and lengths and inex.MaxRank for ranks.
+// Bounds of a trace event's numbers (trace.MaxSeq, trace.MaxMillis),
+// beside inex.MaxLength for offsets and lengths and inex.MaxRank for ranks.
 const (
 	// MaxReadingSeq is the largest seq (the study's bound, 2^40).
-	MaxReadingSeq = 1 << 40
+	MaxReadingSeq = trace.MaxSeq
 	// MaxReadingMillis is the largest time t: a year, in milliseconds.
-	MaxReadingMillis = 366 * 24 * 3600 * 1000
+	MaxReadingMillis = trace.MaxMillis
 )
 
-// traceFields are the fields each kind of event may have besides ev,
-// topic, rank, doc, seq, t and source.
-var traceFields = map[string]string{
-	"topic": "trel run",
-	"query": "q",
-	"open":  "len nrc judged passages",
-	"jump":  "to",
-	"read":  "from to rel nonrel screen",
-	"stop":  "reason read relread",
-	"score": "scores",
-	"done":  "scores outcome",
-}
-
-// decodeEvent decodes the line b into e: one JSON object of the schema's
-// fields (an unknown field, a field given twice, a value of the wrong type
-// or anything after the object is refused), of a known kind with its
-// kind's fields only, every number in its range.
-func (p *readingParser) decodeEvent(b []byte, e *traceLine) error {
-	if err := jsonv2.Unmarshal(b, e, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return p.bad("not a trace event: %s", jsonProblem(err))
-	}
-	allowed, ok := traceFields[e.Ev]
-	if !ok {
-		return p.bad("unknown event %q (topic, query, open, jump, read, stop, score, done)", e.Ev)
-	}
-	for _, f := range []struct {
-		name  string
-		given bool
-	}{
-		{"trel", e.Trel != nil}, {"run", e.Run != nil}, {"q", e.Q != nil},
-		{"len", e.Len != nil}, {"nrc", e.NRC != nil}, {"judged", e.Judged != nil}, {"passages", e.Passages != nil},
-		{"from", e.From != nil}, {"to", e.To != nil}, {"rel", e.Rel != nil}, {"nonrel", e.NonRel != nil}, {"screen", e.Screen != nil},
-		{"reason", e.Reason != nil}, {"read", e.Read != nil}, {"relread", e.RelRead != nil},
-		{"scores", e.Scores != nil}, {"outcome", e.Outcome != nil},
-	} {
-		if f.given && !strings.Contains(" "+allowed+" ", " "+f.name+" ") {
-			return p.bad("a %s event has no field %s", e.Ev, f.name)
-		}
-	}
-	for _, n := range []struct {
-		name  string
-		v     *int64
-		limit int64
-	}{
-		{"rank", e.Rank, inex.MaxRank}, {"seq", e.Seq, MaxReadingSeq}, {"t", e.T, MaxReadingMillis},
-		{"trel", e.Trel, inex.MaxLength}, {"len", e.Len, inex.MaxLength}, {"nrc", e.NRC, inex.MaxLength},
-		{"from", e.From, inex.MaxLength}, {"to", e.To, inex.MaxLength}, {"rel", e.Rel, inex.MaxLength},
-		{"nonrel", e.NonRel, inex.MaxLength}, {"screen", e.Screen, inex.MaxLength},
-		{"read", e.Read, inex.MaxLength}, {"relread", e.RelRead, inex.MaxLength},
-	} {
-		if n.v != nil && (*n.v < 0 || *n.v > n.limit) {
-			return p.bad("%s %d is not from 0 to %d", n.name, *n.v, n.limit)
-		}
-	}
-	switch {
-	case e.Source != nil && *e.Source != "recorded":
-		return p.bad("source %q: a reading's source is \"recorded\" (or left out)", *e.Source)
-	case e.Reason != nil && *e.Reason != "t2i" && *e.Reason != "end" && *e.Reason != "":
-		return p.bad("unknown stop reason %q (t2i, end)", *e.Reason)
-	case e.Outcome != nil && *e.Outcome != "found" && *e.Outcome != "gave up":
-		return p.bad("unknown outcome %q (found, gave up)", *e.Outcome)
-	}
-	for _, id := range []*string{e.Topic, e.Doc, e.Run} {
-		if id != nil && strings.ContainsRune(*id, 0) {
-			return p.bad("an id with a NUL character: %q", *id)
-		}
-	}
-	return nil
-}
-
-// jsonProblem is what is wrong with a line that is no trace event, without
-// the package's prefix.
-func jsonProblem(err error) string {
-	s := err.Error()
-	for _, prefix := range []string{"json: ", "jsontext: "} {
-		s = strings.TrimPrefix(s, prefix)
-	}
-	return s
-}
+// traceLimits bound a reading's ranks and offsets: those of the
+// evaluation files.
+var traceLimits = trace.Limits{Rank: inex.MaxRank, Length: inex.MaxLength}
 
 // event reads one event, the non-blank line b.
 func (p *readingParser) event(b []byte) error {
-	var e traceLine
-	if err := p.decodeEvent(b, &e); err != nil {
-		return err
+	var e trace.Line
+	if err := trace.Decode(b, &e, traceLimits); err != nil {
+		return p.bad("%v", err)
 	}
 	if e.Topic == nil {
 		return p.bad("an event without a topic")
 	}
-	switch {
-	case e.Seq == nil:
-		return p.bad("an event without seq")
-	case *e.Seq < 1:
-		return p.bad("seq %d is not a step counter (1, 2, …)", *e.Seq)
-	case int(*e.Seq) <= p.seq && (e.Ev != "topic" || *e.Seq != 1):
-		return p.bad("seq %d does not follow seq %d: seq must increase strictly (a topic event may start again from 1)", *e.Seq, p.seq)
+	if err := p.order.Next(e.Ev, e.Seq, e.T); err != nil {
+		return p.bad("%v", err)
 	}
-	p.seq = int(*e.Seq)
 	t := int64(-1)
 	if e.T != nil {
-		if *e.T < p.t {
-			return p.bad("time t %d goes back (the previous event's is %d)", *e.T, p.t)
-		}
 		t = *e.T
-		p.t = t
 	}
 	if e.Ev != "topic" && (p.cur == nil || p.cur.ID != *e.Topic) {
 		if p.cur = p.byID[*e.Topic]; p.cur == nil {
@@ -453,7 +334,7 @@ func (p *readingParser) within(art *ReadArticle, what string, end int) error {
 }
 
 // topic reads a topic event at time t: a new topic, or one resumed.
-func (p *readingParser) topic(e *traceLine, t int64) error {
+func (p *readingParser) topic(e *trace.Line, t int64) error {
 	if strings.ContainsFunc(*e.Topic, isSpace) || *e.Topic == "" {
 		return p.bad("topic id %q is empty or holds white space", *e.Topic)
 	}
@@ -476,7 +357,7 @@ func (p *readingParser) topic(e *traceLine, t int64) error {
 
 // open reads an open event at time t: an article opened for the first
 // time, with the passages shown, or again.
-func (p *readingParser) open(e *traceLine, t int64) error {
+func (p *readingParser) open(e *trace.Line, t int64) error {
 	if e.Doc == nil || *e.Doc == "" || strings.ContainsFunc(*e.Doc, isSpace) {
 		return p.bad("an open event without an article id (doc)")
 	}
