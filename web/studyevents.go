@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/readsim/readsim/scenario/trace"
 )
 
 // The events of a study batch (POST /study/events): what the page sends,
@@ -58,8 +60,8 @@ const (
 	MaxStudyBatchBytes = 64 << 10
 	// MaxStudyMillis is the largest time t: 30 days.
 	MaxStudyMillis = 30 * 24 * 3600 * 1000
-	// maxStudySeq is the largest seq.
-	maxStudySeq = 1 << 40
+	// maxStudySeq is the largest seq: the trace schema's.
+	maxStudySeq = trace.MaxSeq
 	// maxStudyRank is the largest rank of an open event (the longest
 	// result list is 100).
 	maxStudyRank = 1000
@@ -272,7 +274,9 @@ func (s *recState) checkHead(c *clientEvent, assigned map[string]bool) (int, str
 	return 0, ""
 }
 
-// eventFields are the optional fields each kind of event takes.
+// eventFields are the optional fields each kind of event takes from the
+// page: every kind is one of trace.Fields, and every field but rank and doc
+// one its kind has there (TestEventFieldsInSchema).
 var eventFields = map[string]string{
 	"topic": "rank doc",
 	"query": "q rank doc",
@@ -360,7 +364,7 @@ func (s *recState) apply(c *clientEvent, e *recEvent, doc string, rank int, leng
 		}
 		e.to = *c.To
 	case "stop":
-		if c.Reason != nil && *c.Reason != "end" {
+		if c.Reason != nil && *c.Reason != trace.StopEnd {
 			return `a stop's reason is "end" (the article's last visible character seen) or none`
 		}
 		if s.ended == nil {
@@ -369,11 +373,11 @@ func (s *recState) apply(c *clientEvent, e *recEvent, doc string, rank int, leng
 		key := e.topic + "\x00" + e.doc
 		if c.Reason != nil || s.ended[key] {
 			s.ended[key] = true
-			e.reason = "end"
+			e.reason = trace.StopEnd
 		}
 		s.doc = ""
 	case "done":
-		if c.Outcome == nil || *c.Outcome != "found" && *c.Outcome != "gave up" {
+		if c.Outcome == nil || !trace.ValidOutcome(*c.Outcome) {
 			return `a done event needs outcome "found" or "gave up"`
 		}
 		e.outcome = *c.Outcome
@@ -436,7 +440,7 @@ type recLine struct {
 
 // appendLine appends e's line (JSON and a newline) for participant run.
 func (e *recEvent) appendLine(b []byte, run string) []byte {
-	l := recLine{Ev: e.ev, Topic: e.topic, Rank: e.rank, Doc: e.doc, Seq: e.seq, T: e.t, Source: "recorded"}
+	l := recLine{Ev: e.ev, Topic: e.topic, Rank: e.rank, Doc: e.doc, Seq: e.seq, T: e.t, Source: trace.SourceRecorded}
 	switch e.ev {
 	case "topic":
 		l.Run = &run
