@@ -35,6 +35,10 @@ type DamagedError struct {
 	Err   error  // what is wrong
 }
 
+// BadInput reports that the error is bad input: readsim exits with
+// status 2 (docs/cli.md, "Exit status").
+func (e *DamagedError) BadInput() bool { return true }
+
 // Error names the index, the file and the problem, and says how to
 // repair it.
 func (e *DamagedError) Error() string {

@@ -6,8 +6,10 @@
 //     RequestError for a request it cannot take);
 //   - the evaluation driver (Evaluate, EvaluateFiles: runs × topics ×
 //     measures, the numbers of `readsim eval`) and its reports (WriteEval);
-//   - the simulated reader (Reader, Replayer) and its trace (Event), whose
-//     scores come from the same evaluator, so the trace and eval agree;
+//   - the simulated reader (Reader, Replayer) and its trace (Event, an
+//     alias of trace.Event: package scenario/trace owns the event schema
+//     and its rules), whose scores come from the same evaluator, so the
+//     trace and eval agree;
 //   - comparisons of runs (Compare: paired t-test, randomization test,
 //     Holm–Bonferroni, effect size, confidence interval), the fidelity suite
 //     (RunFidelity) and their charts;
@@ -17,7 +19,8 @@
 //   - the queries of a run made from topics (TopicFields, TopicQueries) and
 //     judgments made from highlighted quotes (Assess).
 //
-// It imports effort, index/article, scenario/inex and internal/durable (its
+// It imports effort, index/article, scenario/inex, scenario/trace and
+// internal/durable (its
 // charts are written as every output file is); nothing below it imports it.
 // It does not import the search engine: runs made from the index's hits
 // (MakeRun) live in the program's wiring, which knows both.

@@ -1,9 +1,7 @@
 package scenario
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,10 +11,9 @@ import (
 	"sort"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
-
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/scenario/inex"
+	"github.com/readsim/readsim/scenario/trace"
 )
 
 // A recorded reading is a trace in the simulated reader's schema (Event:
@@ -135,37 +132,6 @@ type View struct {
 	Line         int
 }
 
-// traceLine is the JSON of one event as the reader accepts it: the
-// trace schema's fields (scenario.md, "Trace events") and a recording's
-// `t`, `source`, `q` and `outcome`, each once; a pointer tells a field
-// given from one left out (traceFields says which kinds may have which).
-type traceLine struct {
-	Ev       string             `json:"ev"`
-	Topic    *string            `json:"topic"`
-	Rank     *int64             `json:"rank"`
-	Doc      *string            `json:"doc"`
-	Seq      *int64             `json:"seq"`
-	T        *int64             `json:"t"`
-	Source   *string            `json:"source"`
-	Run      *string            `json:"run"`
-	Trel     *int64             `json:"trel"`
-	Q        *string            `json:"q"`
-	Len      *int64             `json:"len"`
-	NRC      *int64             `json:"nrc"`
-	Judged   *bool              `json:"judged"`
-	Passages *[][2]int64        `json:"passages"`
-	From     *int64             `json:"from"`
-	To       *int64             `json:"to"`
-	Rel      *int64             `json:"rel"`
-	NonRel   *int64             `json:"nonrel"`
-	Screen   *int64             `json:"screen"`
-	Reason   *string            `json:"reason"`
-	Read     *int64             `json:"read"`
-	RelRead  *int64             `json:"relread"`
-	Scores   map[string]float64 `json:"scores"`
-	Outcome  *string            `json:"outcome"`
-}
-
 // OpenReading reads a reading file ("-": standard input), gzip or not: a
 // file larger than MaxReadingBytes is refused by its size before it is
 // read (inex.Open).
@@ -217,7 +183,7 @@ func OpenReadings(paths []string) ([]*Reading, error) {
 // r; name names it in errors. Every problem is an *inex.Error naming the
 // line, found when the line is read.
 func ReadReading(name string, r io.Reader) (*Reading, error) {
-	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}, arts: map[*ReadTopic]map[string]*ReadArticle{}, t: -1}
+	p := &readingParser{rd: &Reading{File: name}, byID: map[string]*ReadTopic{}, arts: map[*ReadTopic]map[string]*ReadArticle{}, order: trace.Order{T: -1}}
 	events := 0
 	err := inex.TextLinesLimit(name, r, MaxReadingBytes, MaxReadingLine, func(ln int, b []byte) error {
 		p.line = ln
@@ -248,13 +214,12 @@ type readingParser struct {
 	rd   *Reading
 	byID map[string]*ReadTopic
 	// arts are each topic's articles by id
-	arts map[*ReadTopic]map[string]*ReadArticle
-	cur  *ReadTopic   // the topic of the last event
-	art  *ReadArticle // the article last opened in cur, if any
-	last *ReadArticle // the article last opened in cur, still after its stop
-	line int
-	seq  int   // the last seq (0: none yet)
-	t    int64 // the last time t (-1: none yet)
+	arts  map[*ReadTopic]map[string]*ReadArticle
+	cur   *ReadTopic   // the topic of the last event
+	art   *ReadArticle // the article last opened in cur, if any
+	last  *ReadArticle // the article last opened in cur, still after its stop
+	line  int
+	order trace.Order // the last seq and time t
 }
 
 // bad returns the error of the line being read.
@@ -262,120 +227,34 @@ func (p *readingParser) bad(format string, args ...any) error {
 	return &inex.Error{File: p.rd.File, Line: p.line, Err: fmt.Errorf(format, args...)}
 }
 
-// Bounds of a trace event's numbers, beside inex.MaxLength for offsets
-// and lengths and inex.MaxRank for ranks.
+// Bounds of a trace event's numbers (trace.MaxSeq, trace.MaxMillis),
+// beside inex.MaxLength for offsets and lengths and inex.MaxRank for ranks.
 const (
 	// MaxReadingSeq is the largest seq (the study's bound, 2^40).
-	MaxReadingSeq = 1 << 40
+	MaxReadingSeq = trace.MaxSeq
 	// MaxReadingMillis is the largest time t: a year, in milliseconds.
-	MaxReadingMillis = 366 * 24 * 3600 * 1000
+	MaxReadingMillis = trace.MaxMillis
 )
 
-// traceFields are the fields each kind of event may have besides ev,
-// topic, rank, doc, seq, t and source.
-var traceFields = map[string]string{
-	"topic": "trel run",
-	"query": "q",
-	"open":  "len nrc judged passages",
-	"jump":  "to",
-	"read":  "from to rel nonrel screen",
-	"stop":  "reason read relread",
-	"score": "scores",
-	"done":  "scores outcome",
-}
-
-// decodeEvent decodes the line b into e: one JSON object of the schema's
-// fields (an unknown field, a field given twice, a value of the wrong type
-// or anything after the object is refused), of a known kind with its
-// kind's fields only, every number in its range.
-func (p *readingParser) decodeEvent(b []byte, e *traceLine) error {
-	if err := jsonv2.Unmarshal(b, e, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return p.bad("not a trace event: %s", jsonProblem(err))
-	}
-	allowed, ok := traceFields[e.Ev]
-	if !ok {
-		return p.bad("unknown event %q (topic, query, open, jump, read, stop, score, done)", e.Ev)
-	}
-	for _, f := range []struct {
-		name  string
-		given bool
-	}{
-		{"trel", e.Trel != nil}, {"run", e.Run != nil}, {"q", e.Q != nil},
-		{"len", e.Len != nil}, {"nrc", e.NRC != nil}, {"judged", e.Judged != nil}, {"passages", e.Passages != nil},
-		{"from", e.From != nil}, {"to", e.To != nil}, {"rel", e.Rel != nil}, {"nonrel", e.NonRel != nil}, {"screen", e.Screen != nil},
-		{"reason", e.Reason != nil}, {"read", e.Read != nil}, {"relread", e.RelRead != nil},
-		{"scores", e.Scores != nil}, {"outcome", e.Outcome != nil},
-	} {
-		if f.given && !strings.Contains(" "+allowed+" ", " "+f.name+" ") {
-			return p.bad("a %s event has no field %s", e.Ev, f.name)
-		}
-	}
-	for _, n := range []struct {
-		name  string
-		v     *int64
-		limit int64
-	}{
-		{"rank", e.Rank, inex.MaxRank}, {"seq", e.Seq, MaxReadingSeq}, {"t", e.T, MaxReadingMillis},
-		{"trel", e.Trel, inex.MaxLength}, {"len", e.Len, inex.MaxLength}, {"nrc", e.NRC, inex.MaxLength},
-		{"from", e.From, inex.MaxLength}, {"to", e.To, inex.MaxLength}, {"rel", e.Rel, inex.MaxLength},
-		{"nonrel", e.NonRel, inex.MaxLength}, {"screen", e.Screen, inex.MaxLength},
-		{"read", e.Read, inex.MaxLength}, {"relread", e.RelRead, inex.MaxLength},
-	} {
-		if n.v != nil && (*n.v < 0 || *n.v > n.limit) {
-			return p.bad("%s %d is not from 0 to %d", n.name, *n.v, n.limit)
-		}
-	}
-	switch {
-	case e.Source != nil && *e.Source != "recorded":
-		return p.bad("source %q: a reading's source is \"recorded\" (or left out)", *e.Source)
-	case e.Reason != nil && *e.Reason != "t2i" && *e.Reason != "end" && *e.Reason != "":
-		return p.bad("unknown stop reason %q (t2i, end)", *e.Reason)
-	case e.Outcome != nil && *e.Outcome != "found" && *e.Outcome != "gave up":
-		return p.bad("unknown outcome %q (found, gave up)", *e.Outcome)
-	}
-	for _, id := range []*string{e.Topic, e.Doc, e.Run} {
-		if id != nil && strings.ContainsRune(*id, 0) {
-			return p.bad("an id with a NUL character: %q", *id)
-		}
-	}
-	return nil
-}
-
-// jsonProblem is what is wrong with a line that is no trace event, without
-// the package's prefix.
-func jsonProblem(err error) string {
-	s := err.Error()
-	for _, prefix := range []string{"json: ", "jsontext: "} {
-		s = strings.TrimPrefix(s, prefix)
-	}
-	return s
-}
+// traceLimits bound a reading's ranks and offsets: those of the
+// evaluation files.
+var traceLimits = trace.Limits{Rank: inex.MaxRank, Length: inex.MaxLength}
 
 // event reads one event, the non-blank line b.
 func (p *readingParser) event(b []byte) error {
-	var e traceLine
-	if err := p.decodeEvent(b, &e); err != nil {
-		return err
+	var e trace.Line
+	if err := trace.Decode(b, &e, traceLimits); err != nil {
+		return p.bad("%v", err)
 	}
 	if e.Topic == nil {
 		return p.bad("an event without a topic")
 	}
-	switch {
-	case e.Seq == nil:
-		return p.bad("an event without seq")
-	case *e.Seq < 1:
-		return p.bad("seq %d is not a step counter (1, 2, …)", *e.Seq)
-	case int(*e.Seq) <= p.seq && (e.Ev != "topic" || *e.Seq != 1):
-		return p.bad("seq %d does not follow seq %d: seq must increase strictly (a topic event may start again from 1)", *e.Seq, p.seq)
+	if err := p.order.Next(e.Ev, e.Seq, e.T); err != nil {
+		return p.bad("%v", err)
 	}
-	p.seq = int(*e.Seq)
 	t := int64(-1)
 	if e.T != nil {
-		if *e.T < p.t {
-			return p.bad("time t %d goes back (the previous event's is %d)", *e.T, p.t)
-		}
 		t = *e.T
-		p.t = t
 	}
 	if e.Ev != "topic" && (p.cur == nil || p.cur.ID != *e.Topic) {
 		if p.cur = p.byID[*e.Topic]; p.cur == nil {
@@ -453,7 +332,7 @@ func (p *readingParser) within(art *ReadArticle, what string, end int) error {
 }
 
 // topic reads a topic event at time t: a new topic, or one resumed.
-func (p *readingParser) topic(e *traceLine, t int64) error {
+func (p *readingParser) topic(e *trace.Line, t int64) error {
 	if strings.ContainsFunc(*e.Topic, isSpace) || *e.Topic == "" {
 		return p.bad("topic id %q is empty or holds white space", *e.Topic)
 	}
@@ -476,7 +355,7 @@ func (p *readingParser) topic(e *traceLine, t int64) error {
 
 // open reads an open event at time t: an article opened for the first
 // time, with the passages shown, or again.
-func (p *readingParser) open(e *traceLine, t int64) error {
+func (p *readingParser) open(e *trace.Line, t int64) error {
 	if e.Doc == nil || *e.Doc == "" || strings.ContainsFunc(*e.Doc, isSpace) {
 		return p.bad("an open event without an article id (doc)")
 	}
@@ -582,323 +461,3 @@ func (a *ReadArticle) add(s effort.Span, t int64, scr, line int) {
 
 // Read returns the characters read (their union).
 func (a *ReadArticle) Read() effort.Spans { return a.seen }
-
-// ErrAllAbandoned is EvaluateReading's error (wrapped in an *inex.Error
-// naming the file) for a reading whose every judged topic was abandoned: a
-// participant who left, or is still reading, before any done event.
-// EvaluateReadings passes over such a reading when others remain.
-var ErrAllAbandoned = errors.New("every judged topic of the reading was abandoned (no done event): nothing to score")
-
-// EvaluateReading scores a reading against q with the measures of opt (the
-// evaluator of readsim eval): each topic's articles in the order first
-// opened are the ranked list; an article's reading order is the order its
-// characters were first on screen; the passages shown are its retrieved
-// text. Topics read but not judged are left out (with a warning), and so
-// are abandoned ones (ReadTopic.Abandoned: a topic left unfinished is not
-// scored as a finished one); with opt.AllTopics, judged topics not read
-// (or abandoned) score 0.
-func EvaluateReading(q *inex.Qrels, rd *Reading, opt EvalOptions) (*Evaluation, error) {
-	if err := CheckMeasures(opt.Measures, UseRecorded, q); err != nil {
-		return nil, err
-	}
-	if err := checkLengths(q, rd); err != nil {
-		return nil, err
-	}
-	byID := map[string]*ReadTopic{}
-	var missing, abandoned []string
-	for _, t := range rd.Topics {
-		if q.Topics[t.ID] == nil {
-			missing = append(missing, t.ID)
-			continue
-		}
-		if t.Abandoned() {
-			abandoned = append(abandoned, t.ID)
-			continue
-		}
-		byID[t.ID] = t
-	}
-	if len(abandoned) > 0 && opt.Warn != nil {
-		inex.SortTopics(abandoned)
-		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) were abandoned (recorded without a done event: left before Found it or Give up, or still being read) and are not scored: %s", rd.File, len(abandoned), listTopics(abandoned, 20)))
-	}
-	if len(byID) == 0 && !opt.AllTopics {
-		if len(abandoned) > 0 {
-			return nil, &inex.Error{File: rd.File, Err: ErrAllAbandoned}
-		}
-		return nil, &inex.Error{File: rd.File, Err: fmt.Errorf("the reading shares no topic with the judgments %s", q.File)}
-	}
-	if len(missing) > 0 && opt.Warn != nil {
-		inex.SortTopics(missing)
-		opt.Warn(fmt.Sprintf("%s: warning: %d topic(s) read are not in the judgments %s and are not scored: %s", rd.File, len(missing), q.File, listTopics(missing, 20)))
-	}
-	res := &Evaluation{File: rd.File, RunID: rd.ID}
-	for _, id := range q.IDs {
-		if byID[id] != nil || opt.AllTopics {
-			res.Topics = append(res.Topics, id)
-		}
-	}
-	ev := effort.NewEvaluator(opt.Measures, opt.Config)
-	res.Values = make([][]float64, len(opt.Measures))
-	var ws effort.Workspace
-	var in effort.TopicInput
-	var out []float64
-	for _, id := range res.Topics {
-		readingInput(&in, q.Topics[id], byID[id])
-		out = ev.Topic(&in, &ws, out[:0])
-		for m, v := range out {
-			res.Values[m] = append(res.Values[m], v)
-		}
-	}
-	res.All = make([]float64, len(opt.Measures))
-	for m, meas := range opt.Measures {
-		res.All[m] = effort.Aggregate(meas, res.Values[m])
-	}
-	return res, nil
-}
-
-// readingInput fills in with the reading of a topic (nil: nothing read).
-func readingInput(in *effort.TopicInput, j *inex.TopicJudgments, t *ReadTopic) {
-	in.Trel, in.TrelChars, in.Ideal = j.Trel, j.RelChars, j.Ideal
-	in.Docs, in.Passages = in.Docs[:0], in.Passages[:0]
-	if t == nil {
-		return
-	}
-	for _, a := range t.Articles {
-		d := effort.RankedDoc{Ret: a.Shown, Entry: -1, ID: a.Doc, Reading: a.Order}
-		if d.Reading == nil {
-			d.Reading = []effort.Span{} // opened, nothing read
-		}
-		if jd := j.Docs[a.Doc]; jd != nil {
-			d.Judged, d.L, d.Rel, d.Grade = true, jd.Length, jd.Rel, jd.Grade
-			d.Ret = d.Ret.Clip(0, jd.Length)
-		}
-		in.Docs = append(in.Docs, d)
-	}
-}
-
-// Abandoned reports whether the topic was abandoned: recorded (with times)
-// without a done event, so that the participant left it before saying
-// "found" or "gave up" (or is still reading it). A trace of readsim replay
-// (no times) is never abandoned.
-func (t *ReadTopic) Abandoned() bool { return t.Start >= 0 && t.Outcome == "" }
-
-// ArticleFigures are the figures of one article of a reading.
-type ArticleFigures struct {
-	Topic, Doc string
-	Rank       int // position in the order opened
-	// Read and RelRead count the characters read and the relevant ones;
-	// Precision is RelRead/Read (the document score Read).
-	Read, RelRead int
-	Precision     float64
-	// BeforeRel is the characters read before the first relevant one (-1:
-	// no relevant character read); Effort is LE(s,NR) of that.
-	BeforeRel int
-	Effort    int
-	// MsToRel is the time from opening the article to reading its first
-	// relevant character (-1 without times or without relevant text read).
-	MsToRel int64
-	// Implausible is the size of the article's implausible screen (0:
-	// none; ImplausibleScreens): calibration leaves the visit out.
-	Implausible int
-}
-
-// TopicFigures are the time figures of one topic of a reading.
-type TopicFigures struct {
-	Topic string
-	// Read and RelRead over the topic's articles.
-	Read, RelRead int
-	// Ms is the time spent on the topic; MsToRel the time from its start to
-	// the first relevant character read (-1 when unknown or never).
-	Ms, MsToRel int64
-	// RelPerMin is the relevant characters read per minute (-1 without times).
-	RelPerMin float64
-	// Outcome is the done event's ("found", "gave up"), or "abandoned"
-	// (ReadTopic.Abandoned).
-	Outcome string
-}
-
-// Figures computes the per-article and per-topic figures of a reading
-// against q, with screen size s and NR for the effort.
-func Figures(q *inex.Qrels, rd *Reading, s, nr int) ([]ArticleFigures, []TopicFigures) {
-	var arts []ArticleFigures
-	var tops []TopicFigures
-	var o effort.Orderer
-	odd := ImplausibleScreens(rd)
-	for _, t := range rd.Topics {
-		j := q.Topics[t.ID]
-		if j == nil {
-			continue
-		}
-		tf := TopicFigures{Topic: t.ID, Ms: -1, MsToRel: -1, RelPerMin: -1, Outcome: t.Outcome}
-		if t.Abandoned() {
-			tf.Outcome = "abandoned"
-		}
-		if t.Start >= 0 && t.End >= t.Start {
-			tf.Ms = t.End - t.Start
-		}
-		for r, a := range t.Articles {
-			af := ArticleFigures{Topic: t.ID, Doc: a.Doc, Rank: r + 1, BeforeRel: -1, MsToRel: -1, Implausible: odd[a]}
-			var rel effort.Spans
-			if jd := j.Docs[a.Doc]; jd != nil {
-				rel = jd.Rel
-			}
-			segs := o.Recorded(a.Order, rel)
-			tally := effort.T2I(segs, 0)
-			af.Read, af.RelRead, af.BeforeRel = tally.Read, tally.RelRead, tally.FirstRel
-			if af.Read > 0 {
-				af.Precision = float64(af.RelRead) / float64(af.Read)
-			}
-			af.Effort = effort.LEOf(af.BeforeRel, s, nr)
-			if rel.Len() == 0 {
-				af.Effort = nr
-			}
-			// the first relevant character's time
-			for i, sp := range a.Order {
-				if effort.SpanIntersectLen(sp, rel) > 0 {
-					if a.Times[i] >= 0 && a.OpenT >= 0 {
-						af.MsToRel = a.Times[i] - a.OpenT
-					}
-					if a.Times[i] >= 0 && t.Start >= 0 && (tf.MsToRel < 0 || a.Times[i]-t.Start < tf.MsToRel) {
-						tf.MsToRel = a.Times[i] - t.Start
-					}
-					break
-				}
-			}
-			tf.Read += af.Read
-			tf.RelRead += af.RelRead
-			arts = append(arts, af)
-		}
-		if tf.Ms > 0 {
-			tf.RelPerMin = float64(tf.RelRead) / (float64(tf.Ms) / 60000)
-		}
-		tops = append(tops, tf)
-	}
-	sort.SliceStable(tops, func(i, k int) bool { return inex.TopicLess(tops[i].Topic, tops[k].Topic) })
-	return arts, tops
-}
-
-// WriteFigures writes the per-article and per-topic figures of readings (in
-// the order given) as two tables in format f; FormatJSON writes JSON Lines
-// instead, one object per article then per topic (writeFiguresJSON).
-func WriteFigures(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int, f ReportFormat, digits int) error {
-	if f == FormatJSON {
-		return writeFiguresJSON(w, q, readings, s, nr)
-	}
-	arts := &Table{Title: fmt.Sprintf("Articles read, in characters (spaces and line breaks count as read characters; LE with a %d-character screen, NR %d)", s, nr), Columns: []Column{
-		{Name: "reading"}, {Name: "topic"}, {Name: "rank", Num: true}, {Name: "doc"}, {Name: "read", Num: true}, {Name: "relevant read", Num: true},
-		{Name: "Read", Num: true}, {Name: "before relevant", Num: true}, {Name: "LE", Num: true}, {Name: "ms to relevant", Num: true}, {Name: "flag"}}}
-	tops := &Table{Title: "Topics read, in characters (an abandoned topic has no done event and is not scored)", Columns: []Column{
-		{Name: "reading"}, {Name: "topic"}, {Name: "read", Num: true}, {Name: "relevant read", Num: true}, {Name: "ms", Num: true},
-		{Name: "ms to relevant", Num: true}, {Name: "relevant characters per minute", Num: true}, {Name: "outcome"}}}
-	opt := func(v int64) Cell {
-		if v < 0 {
-			return Text("")
-		}
-		return Int(int(v))
-	}
-	for _, rd := range readings {
-		as, ts := Figures(q, rd, s, nr)
-		for _, a := range as {
-			before := Text("")
-			if a.BeforeRel >= 0 {
-				before = Int(a.BeforeRel)
-			}
-			flag := ""
-			if a.Implausible > 0 {
-				flag = fmt.Sprintf("implausible: a screen of %d characters (not calibrated)", a.Implausible)
-			}
-			arts.Rows = append(arts.Rows, []Cell{Text(rd.ID), Text(a.Topic), Int(a.Rank), Text(a.Doc), Int(a.Read), Int(a.RelRead),
-				Num(a.Precision), before, Int(a.Effort), opt(a.MsToRel), Text(flag)})
-		}
-		for _, t := range ts {
-			rpm := Text("")
-			if t.RelPerMin >= 0 {
-				rpm = Num(t.RelPerMin)
-			}
-			tops.Rows = append(tops.Rows, []Cell{Text(rd.ID), Text(t.Topic), Int(t.Read), Int(t.RelRead), opt(t.Ms), opt(t.MsToRel), rpm, Text(t.Outcome)})
-		}
-	}
-	if err := arts.Write(w, f, digits); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(w, "\n"); err != nil {
-		return err
-	}
-	return tops.Write(w, f, digits)
-}
-
-// writeFiguresJSON writes the figures of WriteFigures as JSON Lines, so
-// that they follow eval's own JSON lines on one output: per article
-// {"figures":"article","reading","topic","rank","doc","read",
-// "relevant_read","read_precision","before_relevant","LE","screen","nr",
-// "ms_to_relevant","implausible_screen"}, per topic {"figures":"topic",
-// "reading","topic","read","relevant_read","ms","ms_to_relevant",
-// "relevant_per_minute" (relevant characters a minute),"outcome"
-// ("found", "gave up", "abandoned" or "")}; a figure that is unknown (no
-// relevant character read, no times, no implausible screen) is null.
-func writeFiguresJSON(w io.Writer, q *inex.Qrels, readings []*Reading, s, nr int) error {
-	type article struct {
-		Figures        string  `json:"figures"`
-		Reading        string  `json:"reading"`
-		Topic          string  `json:"topic"`
-		Rank           int     `json:"rank"`
-		Doc            string  `json:"doc"`
-		Read           int     `json:"read"`
-		RelevantRead   int     `json:"relevant_read"`
-		Precision      float64 `json:"read_precision"`
-		BeforeRelevant *int    `json:"before_relevant"`
-		LE             int     `json:"LE"`
-		Screen         int     `json:"screen"`
-		NR             int     `json:"nr"`
-		MsToRelevant   *int64  `json:"ms_to_relevant"`
-		Implausible    *int    `json:"implausible_screen"`
-	}
-	type topic struct {
-		Figures      string   `json:"figures"`
-		Reading      string   `json:"reading"`
-		Topic        string   `json:"topic"`
-		Read         int      `json:"read"`
-		RelevantRead int      `json:"relevant_read"`
-		Ms           *int64   `json:"ms"`
-		MsToRelevant *int64   `json:"ms_to_relevant"`
-		RelPerMin    *float64 `json:"relevant_per_minute"`
-		Outcome      string   `json:"outcome"`
-	}
-	known := func(v int64) *int64 {
-		if v < 0 {
-			return nil
-		}
-		return &v
-	}
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	var tops []topic
-	for _, rd := range readings {
-		as, ts := Figures(q, rd, s, nr)
-		for _, a := range as {
-			o := article{"article", rd.ID, a.Topic, a.Rank, a.Doc, a.Read, a.RelRead, a.Precision, nil, a.Effort, s, nr, known(a.MsToRel), nil}
-			if a.BeforeRel >= 0 {
-				o.BeforeRelevant = &a.BeforeRel
-			}
-			if a.Implausible > 0 {
-				o.Implausible = &a.Implausible
-			}
-			if err := enc.Encode(o); err != nil {
-				return err
-			}
-		}
-		for _, t := range ts {
-			o := topic{"topic", rd.ID, t.Topic, t.Read, t.RelRead, known(t.Ms), known(t.MsToRel), nil, t.Outcome}
-			if t.RelPerMin >= 0 {
-				o.RelPerMin = &t.RelPerMin
-			}
-			tops = append(tops, o)
-		}
-	}
-	for _, o := range tops {
-		if err := enc.Encode(o); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}

@@ -343,7 +343,7 @@ func (p *Replayer) ReplayTopic(id string, emit func(*Event) error) error {
 	}
 	e = tr.next(EvDone, 0, "")
 	for i, m := range p.ms {
-		e.Scores = append(e.Scores, Score{m.String(), list[i]})
+		e.Scores = append(e.Scores, Score{Name: m.String(), Value: list[i]})
 	}
 	return emit(e)
 }
@@ -396,7 +396,7 @@ func (p *Replayer) replayDoc(tr *tracer, w *work, r int, name string, scores [][
 	}
 	e = tr.next(EvScore, rank, name)
 	for i, n := range p.docNames {
-		e.Scores = append(e.Scores, Score{n, scores[i][r]})
+		e.Scores = append(e.Scores, Score{Name: n, Value: scores[i][r]})
 	}
 	return tr.emit(e)
 }

@@ -32,7 +32,7 @@ func tinyReplayer(t *testing.T, cfg SimulatedReader) *Replayer {
 	return p
 }
 
-func trace(t *testing.T, p *Replayer, topics []string) []string {
+func replayTrace(t *testing.T, p *Replayer, topics []string) []string {
 	t.Helper()
 	var lines []string
 	err := p.Replay(topics, func(e *Event) error {
@@ -95,7 +95,7 @@ func TestTraceByHand(t *testing.T) {
 		wantEvent("score", 3, "b", 25, `"scores":{"F(0.25)":0,"T2Ip(501)":0,"LE(300,5)":5}`),
 		wantEvent("done", 0, "", 26, `"scores":{"AgP\\F(0.25)":0,"AgP\\T2Ip(501)":`+t2ip+`,"ANCE[4]\\LE(300,5)":1,"AP":1}`),
 	}
-	got := trace(t, p, nil)
+	got := replayTrace(t, p, nil)
 	for i := 0; i < len(want) || i < len(got); i++ {
 		var g, w string
 		if i < len(got) {
@@ -353,7 +353,7 @@ func TestEffortWithT2IStop(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			lines := trace(t, tinyReplayer(t, tc.reader), nil)
+			lines := replayTrace(t, tinyReplayer(t, tc.reader), nil)
 			done := lines[len(lines)-1]
 			want := `"` + strings.ReplaceAll(tc.key, `\`, `\\`) + `":` + strconv.FormatFloat(tc.want, 'g', -1, 64)
 			if !strings.Contains(done, want) {
@@ -397,7 +397,7 @@ func TestWriteTrace(t *testing.T) {
 	if err := p.WriteTrace(&b, []string{"1", "1"}, func() { done++ }); err != nil {
 		t.Fatal(err)
 	}
-	one := strings.Join(trace(t, p, []string{"1"}), "\n") + "\n"
+	one := strings.Join(replayTrace(t, p, []string{"1"}), "\n") + "\n"
 	if b.String() != one+one || done != 2 {
 		t.Errorf("WriteTrace: %d topics done, wrote\n%s\nwant twice\n%s", done, b.String(), one)
 	}

@@ -34,7 +34,8 @@
 //     passages of the open article (/api/relevant) and marks their intersection
 //     with each read event's range.
 //
-// It imports only effort of readsim (the character span of its JSON) and
+// It imports only effort of readsim (the character span of its JSON),
+// scenario/trace (the trace schema the study's recordings keep) and
 // internal/durable (the study's files):
 // everything else reaches it through the interfaces above, which
 // internal/app implements with the index, the renderer and scenario.

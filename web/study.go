@@ -400,7 +400,7 @@ func (s *Server) handleStudyEvents(w http.ResponseWriter, r *http.Request) {
 			batchRefused(w, berr, p.st.seq)
 			return
 		}
-		lines = e.appendLine(lines, p.id)
+		lines = e.AppendLine(lines, p.id)
 	}
 	if p.st.size+int64(len(lines)) > s.opt.Study.MaxRecordingBytes {
 		jsonError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the recording is full (%d bytes at most)", s.opt.Study.MaxRecordingBytes))

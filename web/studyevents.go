@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/readsim/readsim/scenario/trace"
 )
 
 // The events of a study batch (POST /study/events): what the page sends,
@@ -58,8 +60,8 @@ const (
 	MaxStudyBatchBytes = 64 << 10
 	// MaxStudyMillis is the largest time t: 30 days.
 	MaxStudyMillis = 30 * 24 * 3600 * 1000
-	// maxStudySeq is the largest seq.
-	maxStudySeq = 1 << 40
+	// maxStudySeq is the largest seq: the trace schema's.
+	maxStudySeq = trace.MaxSeq
 	// maxStudyRank is the largest rank of an open event (the longest
 	// result list is 100).
 	maxStudyRank = 1000
@@ -82,21 +84,8 @@ type clientEvent struct {
 	Reason   *string  `json:"reason"`
 }
 
-// recEvent is a checked event: what is written.
-type recEvent struct {
-	ev       string
-	topic    string
-	seq      int64
-	t        int64
-	rank     int
-	doc      string
-	from, to int
-	length   int      // open: the article's length
-	passages [][2]int // open
-	q        string
-	outcome  string
-	reason   string // stop: "end" or ""
-}
+// recEvent is a checked event: what is written (trace.Recorded).
+type recEvent = trace.Recorded
 
 // batchError is a refused batch: the status, the message, the index of the
 // event at fault (-1: the batch as a whole).
@@ -229,7 +218,7 @@ func (s *recState) check(i int, c *clientEvent, assigned map[string]bool, length
 	if status, msg := s.checkHead(c, assigned); msg != "" {
 		return recEvent{}, badBatch(status, i, "%s", msg)
 	}
-	e := recEvent{ev: c.Ev, topic: *c.Topic, seq: *c.Seq, t: *c.T}
+	e := recEvent{Ev: c.Ev, Topic: *c.Topic, Seq: *c.Seq, T: *c.T}
 	if msg := checkFields(c); msg != "" {
 		return recEvent{}, badBatch(400, i, "%s", msg)
 	}
@@ -246,7 +235,7 @@ func (s *recState) check(i int, c *clientEvent, assigned map[string]bool, length
 	if msg := s.apply(c, &e, doc, rank, length); msg != "" {
 		return recEvent{}, badBatch(400, i, "%s", msg)
 	}
-	s.seq, s.t = e.seq, e.t
+	s.seq, s.t = e.Seq, e.T
 	return e, nil
 }
 
@@ -272,7 +261,9 @@ func (s *recState) checkHead(c *clientEvent, assigned map[string]bool) (int, str
 	return 0, ""
 }
 
-// eventFields are the optional fields each kind of event takes.
+// eventFields are the optional fields each kind of event takes from the
+// page: every kind is one of trace.Fields, and every field but rank and doc
+// one its kind has there (TestEventFieldsInSchema).
 var eventFields = map[string]string{
 	"topic": "rank doc",
 	"query": "q rank doc",
@@ -305,11 +296,11 @@ func checkFields(c *clientEvent) string {
 // topic open, and for read, jump and stop its article open (whose doc and
 // rank e takes).
 func (s *recState) checkPlace(c *clientEvent, e *recEvent, doc string, rank int) string {
-	if c.Ev != "topic" && s.topic != e.topic {
+	if c.Ev != "topic" && s.topic != e.Topic {
 		if s.topic == "" {
-			return fmt.Sprintf("a %s event of topic %s before its topic event", c.Ev, e.topic)
+			return fmt.Sprintf("a %s event of topic %s before its topic event", c.Ev, e.Topic)
 		}
-		return fmt.Sprintf("a %s event of topic %s while topic %s is open", c.Ev, e.topic, s.topic)
+		return fmt.Sprintf("a %s event of topic %s while topic %s is open", c.Ev, e.Topic, s.topic)
 	}
 	switch c.Ev {
 	case "topic", "query", "done":
@@ -320,7 +311,7 @@ func (s *recState) checkPlace(c *clientEvent, e *recEvent, doc string, rank int)
 		if s.doc == "" || doc != s.doc {
 			return fmt.Sprintf("a %s event of article %q, which is not open", c.Ev, doc)
 		}
-		e.doc, e.rank = s.doc, s.rank
+		e.Doc, e.Rank = s.doc, s.rank
 	}
 	return ""
 }
@@ -330,11 +321,11 @@ func (s *recState) checkPlace(c *clientEvent, e *recEvent, doc string, rank int)
 func (s *recState) apply(c *clientEvent, e *recEvent, doc string, rank int, length articleLength) string {
 	switch c.Ev {
 	case "topic":
-		if s.done[e.topic] {
-			return fmt.Sprintf("topic %s is done", e.topic)
+		if s.done[e.Topic] {
+			return fmt.Sprintf("topic %s is done", e.Topic)
 		}
-		s.topic, s.doc = e.topic, ""
-		s.started[e.topic] = true
+		s.topic, s.doc = e.Topic, ""
+		s.started[e.Topic] = true
 	case "query":
 		if c.Q == nil {
 			return "a query event needs q"
@@ -343,7 +334,7 @@ func (s *recState) apply(c *clientEvent, e *recEvent, doc string, rank int, leng
 		if q == "" || !utf8.ValidString(q) || utf8.RuneCountInString(q) > maxQueryChars || strings.ContainsFunc(q, unicode.IsControl) {
 			return fmt.Sprintf("q must be 1 to %d characters of text", maxQueryChars)
 		}
-		e.q = q
+		e.Q = q
 	case "open":
 		return s.open(c, e, doc, rank, length)
 	case "read":
@@ -353,31 +344,31 @@ func (s *recState) apply(c *clientEvent, e *recEvent, doc string, rank int, leng
 		if *c.From < 0 || *c.To < *c.From || *c.To > s.length {
 			return fmt.Sprintf("read [%d,%d) is not 0 ≤ from ≤ to ≤ %d (the article's length)", *c.From, *c.To, s.length)
 		}
-		e.from, e.to = *c.From, *c.To
+		e.From, e.To = *c.From, *c.To
 	case "jump":
 		if c.To == nil || *c.To < 0 || *c.To > s.length {
 			return fmt.Sprintf("a jump event needs to, from 0 to %d (the article's length)", s.length)
 		}
-		e.to = *c.To
+		e.To = *c.To
 	case "stop":
-		if c.Reason != nil && *c.Reason != "end" {
+		if c.Reason != nil && *c.Reason != trace.StopEnd {
 			return `a stop's reason is "end" (the article's last visible character seen) or none`
 		}
 		if s.ended == nil {
 			s.ended = map[string]bool{}
 		}
-		key := e.topic + "\x00" + e.doc
+		key := e.Topic + "\x00" + e.Doc
 		if c.Reason != nil || s.ended[key] {
 			s.ended[key] = true
-			e.reason = "end"
+			e.Reason = trace.StopEnd
 		}
 		s.doc = ""
 	case "done":
-		if c.Outcome == nil || *c.Outcome != "found" && *c.Outcome != "gave up" {
+		if c.Outcome == nil || !trace.ValidOutcome(*c.Outcome) {
 			return `a done event needs outcome "found" or "gave up"`
 		}
-		e.outcome = *c.Outcome
-		s.done[e.topic] = true
+		e.Outcome = *c.Outcome
+		s.done[e.Topic] = true
 		s.topic, s.doc = "", ""
 	}
 	return ""
@@ -396,8 +387,8 @@ func (s *recState) open(c *clientEvent, e *recEvent, doc string, rank int, lengt
 	if rank < 0 || rank > maxStudyRank {
 		return fmt.Sprintf("rank %d is not from 0 to %d", rank, maxStudyRank)
 	}
-	e.doc, e.rank, e.length = doc, rank, n
-	e.passages = [][2]int{}
+	e.Doc, e.Rank, e.Length = doc, rank, n
+	e.Passages = [][2]int{}
 	if c.Passages != nil {
 		if len(*c.Passages) > maxPassages {
 			return fmt.Sprintf("more than %d passages", maxPassages)
@@ -406,61 +397,11 @@ func (s *recState) open(c *clientEvent, e *recEvent, doc string, rank int, lengt
 			if len(p) != 2 || p[0] < 0 || p[1] < p[0] || p[1] > n {
 				return fmt.Sprintf("passage %v is not [from,to] within the article's %d characters", p, n)
 			}
-			e.passages = append(e.passages, [2]int{p[0], p[1]})
+			e.Passages = append(e.Passages, [2]int{p[0], p[1]})
 		}
 	}
 	s.doc, s.rank, s.length = doc, rank, n
 	return ""
-}
-
-// recLine is a recorded event as written: readsim replay's trace event
-// (ev, topic, rank, doc, seq and the fields of its kind) with t and
-// source, in that order. A field of another kind is nil, left out.
-type recLine struct {
-	Ev       string    `json:"ev"`
-	Topic    string    `json:"topic"`
-	Rank     int       `json:"rank"`
-	Doc      string    `json:"doc"`
-	Seq      int64     `json:"seq"`
-	Run      *string   `json:"run,omitempty"`      // topic
-	Q        *string   `json:"q,omitempty"`        // query
-	Len      *int      `json:"len,omitempty"`      // open
-	Passages *[][2]int `json:"passages,omitempty"` // open
-	From     *int      `json:"from,omitempty"`     // read
-	To       *int      `json:"to,omitempty"`       // read, jump
-	Outcome  *string   `json:"outcome,omitempty"`  // done
-	Reason   *string   `json:"reason,omitempty"`   // stop
-	T        int64     `json:"t"`
-	Source   string    `json:"source"`
-}
-
-// appendLine appends e's line (JSON and a newline) for participant run.
-func (e *recEvent) appendLine(b []byte, run string) []byte {
-	l := recLine{Ev: e.ev, Topic: e.topic, Rank: e.rank, Doc: e.doc, Seq: e.seq, T: e.t, Source: "recorded"}
-	switch e.ev {
-	case "topic":
-		l.Run = &run
-	case "query":
-		l.Q = &e.q
-	case "open":
-		ps := e.passages
-		if ps == nil {
-			ps = [][2]int{}
-		}
-		l.Len, l.Passages = &e.length, &ps
-	case "read":
-		l.From, l.To = &e.from, &e.to
-	case "jump":
-		l.To = &e.to
-	case "done":
-		l.Outcome = &e.outcome
-	case "stop":
-		if e.reason != "" {
-			l.Reason = &e.reason
-		}
-	}
-	j, _ := json.Marshal(l) // ints and strings always marshal
-	return append(append(b, j...), '\n')
 }
 
 // replayLine applies one line of a participant's own file to the state

@@ -15,13 +15,9 @@ import (
 	_ "embed"
 	"errors"
 
-	"github.com/readsim/readsim/index"
-	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/internal/durable"
 	"github.com/readsim/readsim/scenario"
-	"github.com/readsim/readsim/scenario/inex"
 )
 
 // program is readsim: its commands, by name, with their synopses and
@@ -79,32 +75,35 @@ func badUsage(err error) bool {
 
 // exitStatus is the exit status of a command's error that is no bad usage
 // (a cli.UsageError or what badUsage tells: cli.Program.Run reports those,
-// status 2): 2 for a problem with the user's input, as the library
-// packages report it: a judgments, run or topics file (inex.Error), an
-// article or its DTD (article.Error, article.DTDError), an article id
-// several articles have (article.AmbiguousError), an articles folder or
-// index (index.InputError), a damaged index (index.DamagedError: building
-// it again repairs it), what a server is asked to serve
-// (app.InputError), or any other file readsim cannot read or parse
-// (inputError); 1 for any other failure.
+// status 2): 2 for a problem with the user's input, which every library
+// error of that family tells by a BadInput method (badInput): a judgments,
+// run or topics file (inex.Error), an article or its DTD (article.Error,
+// article.DTDError), an article id several articles have
+// (article.AmbiguousError), an articles folder or index
+// (index.InputError), a damaged index (index.DamagedError: building it
+// again repairs it), what a server is asked to serve (app.InputError), or
+// any other file readsim cannot read or parse (inputError); 1 for any
+// other failure.
 func exitStatus(err error) int {
-	var ie *inex.Error
-	var ae *article.Error
-	var am *article.AmbiguousError
-	var xe *index.InputError
-	var de *index.DamagedError
-	var be *app.InputError
-	var pe inputError
-	if errors.As(err, &ie) || errors.As(err, &ae) || errors.As(err, &am) || errors.As(err, &xe) ||
-		errors.As(err, &de) || errors.As(err, &be) || errors.As(err, &pe) {
+	var b badInput
+	if errors.As(err, &b) && b.BadInput() {
 		return 2
 	}
 	return 1
 }
 
+// badInput is an error that is bad input (docs/cli.md, "Exit status").
+type badInput interface {
+	error
+	BadInput() bool
+}
+
 // inputError is bad input no library error type names (a file that cannot
 // be read): exit status 2. The message names the file and the problem.
 type inputError struct{ err error }
+
+// BadInput reports that the error is bad input.
+func (e inputError) BadInput() bool { return true }
 
 func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }

@@ -164,6 +164,10 @@ type AmbiguousError struct {
 	IDClash
 }
 
+// BadInput reports that the error is bad input: readsim exits with
+// status 2 (docs/cli.md, "Exit status").
+func (e *AmbiguousError) BadInput() bool { return true }
+
 // Error says which ids to use instead.
 func (e *AmbiguousError) Error() string {
 	return fmt.Sprintf("%s: article id %s is the file name of %d articles: name one of %s", e.Root, e.ID, len(e.IDs), strings.Join(e.IDs, ", "))

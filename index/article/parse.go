@@ -20,6 +20,10 @@ type Error struct {
 	Msg    string
 }
 
+// BadInput reports that the error is bad input: readsim exits with
+// status 2 (docs/cli.md, "Exit status").
+func (e *Error) BadInput() bool { return true }
+
 // Error returns "file:line: message" (without the line when it is unknown).
 func (e *Error) Error() string {
 	switch {

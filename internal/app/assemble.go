@@ -80,6 +80,10 @@ const DefaultStudyTopics = 3
 // the server.
 type InputError struct{ Err error }
 
+// BadInput reports that the error is bad input: readsim exits with
+// status 2 (docs/cli.md, "Exit status").
+func (e *InputError) BadInput() bool { return true }
+
 // Error returns the problem.
 func (e *InputError) Error() string { return e.Err.Error() }
 

@@ -25,6 +25,10 @@ type Error struct {
 	Err  error
 }
 
+// BadInput reports that the error is bad input: readsim exits with
+// status 2 (docs/cli.md, "Exit status").
+func (e *Error) BadInput() bool { return true }
+
 // Error returns "file:line: problem" (without the line when it is unknown).
 func (e *Error) Error() string {
 	if e.Line > 0 {
