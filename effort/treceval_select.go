@@ -291,20 +291,29 @@ func CAtofPrefix(s string) float64 {
 	if digits == 0 {
 		return 0
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		j := i + 1
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		if j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			i = j
-		}
-	}
+	i = cExponent(s, i, 'e')
 	v, _ := strconv.ParseFloat(s[:i], 64)
 	return v
+}
+
+// cExponent returns the end of the exponent that starts at s[i] as strtod
+// reads it — the letter mark (either case), an optional sign, at least one
+// digit — or i when none does.
+func cExponent(s string, i int, mark byte) int {
+	if i >= len(s) || s[i]|0x20 != mark {
+		return i
+	}
+	j := i + 1
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		j++
+	}
+	if j >= len(s) || s[j] < '0' || s[j] > '9' {
+		return i
+	}
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	return j
 }
 
 func isHex(c byte) bool {
@@ -325,17 +334,8 @@ func hexPrefix(sign, s string) float64 {
 		}
 	}
 	exp := "p0"
-	if i < len(s) && (s[i] == 'p' || s[i] == 'P') {
-		j := i + 1
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		if j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			exp, i = s[i:j], j
-		}
+	if j := cExponent(s, i, 'p'); j > i {
+		exp, i = s[i:j], j
 	}
 	v, _ := strconv.ParseFloat(sign+"0x"+s[:i]+exp, 64)
 	return v

@@ -126,6 +126,8 @@ func TestCNumbers(t *testing.T) {
 	}{
 		{"12.5", 12.5}, {"1.25e1", 12.5}, {"12abc", 12}, {"x", 0}, {".5", 0.5}, {"5.", 5},
 		{"+0.5", 0.5}, {"-3e", -3}, {"1e+", 1}, {" 7", 7}, {"1_000", 1}, {"0x10", 16},
+		// exponents as strtod reads them: either case, a sign, at least a digit
+		{"1.5E2", 150}, {"2e-1", 0.2}, {"0x1p4", 16}, {"0x1P-1", 0.5}, {"0x1p", 1}, {"0x1p+x", 1},
 	} {
 		if got := cAtof(tc.in); got != tc.want {
 			t.Errorf("atof(%q) = %v, want %v", tc.in, got, tc.want)
