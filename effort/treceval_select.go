@@ -333,9 +333,9 @@ func hexPrefix(sign, s string) float64 {
 			i++
 		}
 	}
-	exp := "p0"
+	exp := "p0" // Go's ParseFloat needs the exponent of a hex number
 	if j := cExponent(s, i, 'p'); j > i {
-		exp, i = s[i:j], j
+		exp = s[i:j]
 	}
 	v, _ := strconv.ParseFloat(sign+"0x"+s[:i]+exp, 64)
 	return v
