@@ -44,7 +44,7 @@ func snippetWidth(lang string) int {
 // control characters (C0, DEL, C1: an article may hold U+009B, which some
 // terminals take for an escape sequence) become U+FFFD.
 func terminalText(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = oneSpace(s)
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return unicode.ReplacementChar

@@ -201,7 +201,7 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	if e < p.End && strings.TrimSpace(shownText(ci, d.quiet, e, p.End)) != "" {
 		b.WriteString("…")
 	}
-	return strings.Join(strings.Fields(b.String()), " ")
+	return oneSpace(b.String())
 }
 
 // shownText returns the characters [from, to) of ci's text as a page
