@@ -20,14 +20,19 @@ import (
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
+	writeJSONBytes(w, status, b, err)
+}
+
+// writeJSONBytes writes b, a JSON value, and a line end; when err is not
+// nil, an internal error instead.
+func writeJSONBytes(w http.ResponseWriter, status int, b []byte, err error) {
 	if err != nil {
 		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	w.Write(b)
-	w.Write([]byte("\n"))
+	w.Write(append(b, '\n'))
 }
 
 func jsonError(w http.ResponseWriter, status int, msg string) {
@@ -56,7 +61,8 @@ func (s *Server) apiSearch(w http.ResponseWriter, r *http.Request) {
 	if hits == nil {
 		hits = []Hit{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"query": q, "hits": hits})
+	b, err := appendSearchJSON(make([]byte, 0, 512*len(hits)+64), q, hits)
+	writeJSONBytes(w, http.StatusOK, b, err)
 }
 
 func (s *Server) apiArticle(w http.ResponseWriter, r *http.Request) {
