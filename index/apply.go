@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/vellum"
 )
 
@@ -39,6 +41,10 @@ func (p *plan) apply() error {
 	if cerr := ss.close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		p.next.Records, err = ss.finishRecords()
+	}
+	ss.abortRecords()
 	if err != nil {
 		return err
 	}
@@ -64,6 +70,10 @@ type shardWriter struct {
 	dir   string
 	ai    bleve.Index
 	delta map[string]int64
+	// recs appends the shard's records (records.go); old is the records
+	// file of the index being updated, for the articles deleted
+	recs *recordWriter
+	old  *recordFile
 }
 
 // shardSet is the shards of an index being built.
@@ -105,13 +115,66 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 				return err
 			})
 		})
+		if err == nil {
+			err = w.openRecords(p)
+		}
 		if err != nil {
+			ss = append(ss, w)
 			ss.close()
+			ss.abortRecords()
 			return nil, nil, err
 		}
 		ss = append(ss, w)
 	}
 	return ss, oldDF, nil
+}
+
+// openRecords creates the shard's records file, or, for an update, maps
+// the old one (copied into the shard's folder) and opens it to append.
+func (w *shardWriter) openRecords(p *plan) error {
+	rp := recordsPath(w.dir)
+	if p.old == nil {
+		var err error
+		w.recs, err = createRecords(rp)
+		return err
+	}
+	if w.i >= len(p.old.Records) {
+		return fmt.Errorf("index %s: %d records files for %d shards; build it again with --rebuild", p.idx, len(p.old.Records), p.old.Shards)
+	}
+	var err error
+	if w.old, err = openRecords(p.idx, rp, p.old.Records[w.i]); err != nil {
+		return err
+	}
+	w.recs, err = appendRecords(rp)
+	return err
+}
+
+// finishRecords syncs and closes every shard's records file and returns
+// their stamps, in shard order.
+func (ss shardSet) finishRecords() ([]recordsStamp, error) {
+	out := make([]recordsStamp, len(ss))
+	for i, w := range ss {
+		st, err := w.recs.finish()
+		w.recs = nil
+		if err != nil {
+			return nil, err
+		}
+		out[i] = st
+	}
+	return out, nil
+}
+
+// abortRecords closes the records files left open (a failed build) and
+// unmaps the old ones.
+func (ss shardSet) abortRecords() {
+	for _, w := range ss {
+		if w.recs != nil {
+			w.recs.abort()
+			w.recs = nil
+		}
+		w.old.close()
+		w.old = nil
+	}
 }
 
 // fill deletes the planned articles from every shard, indexes the planned
@@ -242,7 +305,11 @@ func (w *shardWriter) deleteArticles(idx string, del []manifestEntry) error {
 		if d == nil {
 			return fmt.Errorf("index %s: article %s is in the manifest but not in the index; rebuild it with --rebuild", idx, e.ID)
 		}
-		c := docElementCounts(decodeDoc(e.ID, d))
+		sd, err := decodeDoc(w.old, e.ID, d, readWhole)
+		if err != nil {
+			return err
+		}
+		c := docElementCounts(sd)
 		for i, t := range c.terms {
 			w.delta[t] -= int64(c.df[i])
 		}
@@ -283,6 +350,11 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 		if err != nil {
 			continue
 		}
+		var off int64
+		if off, err = w.recs.add(pr.rec); err != nil {
+			continue
+		}
+		pr.doc.AddField(document.NewTextFieldWithIndexingOptions(recField, nil, []byte(encodeInts([]int{int(off), len(pr.rec)})), bindex.StoreField))
 		if err = ab.IndexAdvanced(pr.doc); err != nil {
 			continue
 		}

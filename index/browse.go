@@ -76,8 +76,9 @@ const (
 //
 // toks are the article's tokens in text order — all of them, or only those
 // that hold a query term (the others count for nothing but the elements'
-// lengths) — and lens the elements' lengths in tokens, parallel to elems.
-func browse(text string, toks []token, lens []int, elems []Elem, terms []Term, st *ElemStats, opt BrowseOptions) []Passage {
+// lengths) — lens the elements' lengths in tokens, parallel to elems, and
+// gap(k) the number of white space characters after element k (textGaps).
+func browse(gap func(k int) int, toks []token, lens []int, elems []Elem, terms []Term, st *ElemStats, opt BrowseOptions) []Passage {
 	th := opt.Threshold
 	if th <= 0 || th > 1 {
 		th = DefaultThreshold
@@ -94,7 +95,7 @@ func browse(text string, toks []token, lens []int, elems []Elem, terms []Term, s
 	if k := leadOf(elems, lens, cands); k >= 0 && cands[k].terms == all {
 		lead = cands[k].e
 	}
-	return passages(text, elems, cands, th*best, lead)
+	return passages(gap, elems, cands, th*best, lead)
 }
 
 // scoredElem is a candidate element (its index), its score and the query
@@ -249,8 +250,9 @@ func isBodyText(x string) bool {
 // passages keeps the candidates scoring at least min, and the element lead
 // (an index of elems, or -1) whatever its score, by decreasing score (ties:
 // the shorter, then the earlier), each unless it overlaps one kept
-// already, and returns them in document order, adjacent ones merged.
-func passages(text string, elems []Elem, cands []scoredElem, min float64, lead int) []Passage {
+// already, and returns them in document order, adjacent ones merged: those
+// with nothing but white space between them (gap, as browse).
+func passages(gap func(k int) int, elems []Elem, cands []scoredElem, min float64, lead int) []Passage {
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if a.score != b.score {
@@ -278,14 +280,12 @@ func passages(text string, elems []Elem, cands []scoredElem, min float64, lead i
 		}
 		kept = slices.Insert(kept, i, c)
 	}
-	var ci *charIndex // made when two passages may merge
 	var out []Passage
+	last := -1 // the element that ends the last passage
 	for _, k := range kept {
 		el := elems[k.e]
-		if n := len(out); n > 0 && ci == nil {
-			ci = newCharIndex(text)
-		}
-		if n := len(out); n > 0 && blank(ci.slice(out[n-1].End, el.Start)) {
+		if n := len(out); n > 0 && el.Start-out[n-1].End <= gap(last) {
+			last = k.e
 			p := &out[n-1]
 			p.End = el.End
 			p.XPaths = append(p.XPaths, el.XPath)
@@ -293,8 +293,21 @@ func passages(text string, elems []Elem, cands []scoredElem, min float64, lead i
 			continue
 		}
 		out = append(out, Passage{Span: el.Span, XPaths: []string{el.XPath}, Score: k.score})
+		last = k.e
 	}
 	return out
+}
+
+// textGaps returns, for browse, the number of white space characters
+// after each of the elements in text (made when first asked).
+func textGaps(text string, elems []Elem) func(k int) int {
+	var ci *charIndex
+	return func(k int) int {
+		if ci == nil {
+			ci = newCharIndex(text)
+		}
+		return spaceAfter(ci, elems[k].End)
+	}
 }
 
 func blank(s string) bool {

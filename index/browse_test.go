@@ -22,7 +22,7 @@ func TestBrowseOverlaps(t *testing.T) {
 	el := func(x string, s, e int) Elem { return Elem{XPath: x, Span: effort.Span{Start: s, End: e}} }
 	elems := []Elem{el("sec", 0, 30), el("p1", 0, 10), el("p2", 10, 20), el("p3", 20, 30), el("p4", 30, 40)}
 	st := &ElemStats{N: 5, AvgLen: 1, DF: map[string]float64{"x": 4}}
-	got := spans(browse(text, toks, []int{3, 1, 1, 1, 2}, elems, []Term{{Text: "x", N: 1}}, st, BrowseOptions{}))
+	got := spans(browse(textGaps(text, elems), toks, []int{3, 1, 1, 1, 2}, elems, []Term{{Text: "x", N: 1}}, st, BrowseOptions{}))
 	want := []span{{0, 10, "p1"}, {20, 40, "p3 p4"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("passages %v, want %v", got, want)
@@ -77,7 +77,7 @@ func TestBrowseRules(t *testing.T) {
 			terms = append(terms, Term{Text: "z", N: 1})
 			toks = append(append([]token{}, toks...), token{"z", 22, 23})
 		}
-		got := spans(browse(text, toks, []int{4, 1}, elems, terms, st, BrowseOptions{}))
+		got := spans(browse(textGaps(text, elems), toks, []int{4, 1}, elems, terms, st, BrowseOptions{}))
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: passages %v, want %v", tc.name, got, tc.want)
 		}

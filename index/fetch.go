@@ -155,6 +155,7 @@ type shardSearch struct {
 	r      bindex.IndexReader
 	tfrs   []bindex.TermFieldReader
 	stored storedReader
+	recs   *recordFile
 }
 
 func (s *shardSearch) close() {
@@ -326,43 +327,68 @@ type fetched struct {
 	c    []candidate      // parallel to hits
 	docs []*StoredArticle // parallel to hits, when fetched full
 	ss   []*shardSearch
+	// arenas hold, per shard, the blocks its hits' snippets read
+	// (readHit), until close
+	arenas []*blockArena
 }
 
+// close closes the shards' readers and gives the arenas back: no hit's
+// blocks may be read after.
 func (f *fetched) close() {
 	for _, s := range f.ss {
 		s.close()
 	}
+	for i, a := range f.arenas {
+		a.buf = a.buf[:0]
+		blockArenas.Put(a)
+		f.arenas[i] = nil
+	}
 }
 
-// article reads the i-th hit's article.
-func (f *fetched) article(i int) (*StoredArticle, error) {
+// article reads the i-th hit's article, as how says.
+func (f *fetched) article(i int, how readHow) (*StoredArticle, error) {
 	c := f.c[i]
 	out := &StoredArticle{ID: c.id}
-	if err := f.ss[c.shard].stored.visit(c.doc, c.id, func(name string, val []byte) bool {
-		out.setField(name, val)
+	var place []int
+	s := f.ss[c.shard]
+	if err := s.stored.visit(c.doc, c.id, func(name string, val []byte) bool {
+		if name == recField {
+			place = decodeInts(string(val))
+		} else {
+			out.setField(name, val)
+		}
 		return true
 	}); err != nil {
 		return nil, err
 	}
-	// the character index counts the characters: one pass over the text
-	// for both (snippets need the index)
-	out.ci = newCharIndex(out.Text)
-	out.Len = out.ci.n
+	var arena *blockArena
+	if f.arenas != nil {
+		arena = f.arenas[c.shard]
+	}
+	if err := out.readRecord(s.recs, place, how, arena); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
 // fetch returns the k best articles for q (see the comment above), with
-// their titles and languages, or, when full, with their whole articles and
-// the occurrences of q's terms in them (fetched.docs, each shard's read on
-// its goroutine: an article's stored fields are decompressed once); close
-// the result.
-func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, full bool) (*fetched, error) {
+// their titles and languages (how: readTitle), or with their articles as
+// how says and the occurrences of q's terms in them (fetched.docs, each
+// shard's read on its goroutine); close the result.
+func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how readHow) (*fetched, error) {
+	full := how != readTitle
 	ts := fetchTerms(q, opt)
 	f := &fetched{ss: make([]*shardSearch, len(x.shards))}
 	for i := range f.ss {
-		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i], avg: x.langAvg}
+		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i], avg: x.langAvg, recs: x.recs[i]}
 		if x.docLangs != nil {
 			f.ss[i].langs = x.docLangs[i]
+		}
+	}
+	if how == readHit {
+		f.arenas = make([]*blockArena, len(x.shards))
+		for i := range f.arenas {
+			f.arenas[i] = blockArenas.Get().(*blockArena)
 		}
 	}
 	ss := f.ss
@@ -425,7 +451,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, full
 			h := &f.hits[i]
 			h.ID, h.Score = c.id, c.score
 			if full {
-				d, err := f.article(i)
+				d, err := f.article(i, how)
 				if err != nil {
 					return err
 				}

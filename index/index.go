@@ -35,7 +35,8 @@ type snapshot struct {
 	gen    uint64
 	stamp  buildStamp // the folder and manifest file it was opened from
 	shards []bleve.Index
-	ranks  [][]uint32 // per shard, the rank of each document's id (idRanks)
+	recs   []*recordFile // per shard, its records file (records.go)
+	ranks  [][]uint32    // per shard, the rank of each document's id (idRanks)
 	// docLangs are, per shard, each document's language as an index of
 	// langAvg (docLangsOf); nil when the index has one language
 	docLangs [][]uint8
@@ -204,6 +205,11 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 			return failed(fmt.Errorf("index %s: %w", dir, err))
 		}
 		s.shards = append(s.shards, ai)
+		rf, err := openRecords(name, recordsPath(sd), m.Records[i])
+		if err != nil {
+			return failed(err)
+		}
+		s.recs = append(s.recs, rf)
 		hook("shard")
 	}
 	s.ranks = make([][]uint32, len(s.shards))
@@ -261,6 +267,9 @@ func (x *snapshot) closeShards() error {
 	var errs []error
 	for _, s := range x.shards {
 		errs = append(errs, s.Close())
+	}
+	for _, r := range x.recs {
+		errs = append(errs, r.close())
 	}
 	x.closed.Store(true)
 	return errors.Join(errs...)

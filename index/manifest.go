@@ -22,7 +22,7 @@ import (
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 9
+const manifestVersion = 10
 
 const (
 	manifestName = "manifest.json"
@@ -47,6 +47,8 @@ type manifest struct {
 	// to it) and the --dtd file (its absolute path).
 	DTDs  []fileStamp `json:"dtds,omitempty"`
 	Built time.Time   `json:"built"`
+	// Records are the shards' records files (records.go), in shard order.
+	Records []recordsStamp `json:"records"`
 	// Totals are the collection statistics summed over the articles:
 	// what opening the index for searching reads.
 	Totals totals `json:"totals"`
@@ -110,6 +112,9 @@ type manifestEntry struct {
 	TitleLen int `json:"title_len"`
 	TextLen  int `json:"text_len"`
 	ElemLen  int `json:"elem_len"`
+	// Rec is the length of the article's record in its shard's records
+	// file (records.go), in bytes.
+	Rec int64 `json:"rec"`
 }
 
 // summarise sets the counts of the index described by m.
@@ -139,6 +144,9 @@ func rebuildReason(old, next *manifest) string {
 		}
 		return fmt.Sprintf("the articles' language changed from %s to %s", lang(old.Lang), lang(next.Lang))
 	}
+	if why := recordsWaste(old); why != "" {
+		return why
+	}
 	was := map[string]fileStamp{}
 	for _, d := range old.DTDs {
 		was[d.Path] = d
@@ -160,6 +168,28 @@ func rebuildReason(old, next *manifest) string {
 	}
 	return ""
 }
+
+// recordsWaste says, when the records files of the index described by old
+// are more than half the records of articles deleted or changed since it
+// was built in full (an update appends records and never takes any out),
+// that it must be built again; or "".
+func recordsWaste(old *manifest) string {
+	var live, size int64
+	for _, e := range old.Articles {
+		live += e.Rec
+	}
+	for _, r := range old.Records {
+		size += r.Size - int64(len(recordsMagic))
+	}
+	if size > 2*live+recordsSlack {
+		return fmt.Sprintf("its records files hold %d MB, of which %d MB are of articles deleted or changed since", size>>20, (size-live)>>20)
+	}
+	return ""
+}
+
+// recordsSlack is how many bytes of old records an index may hold
+// whatever its size.
+const recordsSlack = 1 << 20
 
 // stampDTD identifies the DTD file p (the Reader's DTD) by its absolute path,
 // size and modification time.
@@ -201,6 +231,16 @@ func checkIndex(dir string, m *manifest) error {
 	// are checked first, and a damaged index is built again
 	if err := checkShards(dir, dir, m.Shards); err != nil {
 		return err
+	}
+	for i := range m.Shards {
+		if i >= len(m.Records) {
+			return fmt.Errorf("%s: %d records files for %d shards", manifestPath(dir), len(m.Records), m.Shards)
+		}
+		rf, err := openRecords(dir, recordsPath(shardDir(dir, i)), m.Records[i])
+		if err != nil {
+			return err
+		}
+		rf.close()
 	}
 	want := make([]uint64, m.Shards)
 	for _, e := range m.Articles {
@@ -252,6 +292,8 @@ func (m *manifest) validate(idx, dir string) error {
 		return bad("no build time")
 	case t.Articles < 0 || t.TitleLen < 0 || t.TextLen < 0 || t.Elems < 0 || t.ElemLen < 0:
 		return bad("negative totals %+v", t)
+	case len(m.Records) != m.Shards:
+		return bad("%d records files for %d shards", len(m.Records), m.Shards)
 	}
 	n := 0
 	for lang, c := range t.Langs {

@@ -42,6 +42,7 @@ const maxCandidateDepth = 64
 type parsed struct {
 	f        srcFile
 	doc      *document.Document
+	rec      []byte // its record (records.go)
 	entry    manifestEntry
 	elemDF   termCounts
 	headerID string // the article's <header><id> when it is not its id
@@ -69,9 +70,9 @@ func newAnalyzedField(name string, value []byte, toks analysis.TokenStream, opt 
 	return &analyzedField{name: name, value: value, length: len(toks), freqs: analysis.TokenFrequency(toks, nil, opt), options: opt}
 }
 
-// textOptions are the options of the text field: indexed and stored, with
-// term vectors.
-const textOptions = indexedStored | bindex.IncludeTermVectors
+// textOptions are the options of the text field: indexed with term
+// vectors, not stored (the text is in the article's record: records.go).
+const textOptions = bindex.IndexField | bindex.IncludeTermVectors
 
 // textFreqs are the token frequencies of an article's text (toks: its
 // tokens, byte offsets of text, in text order) with a location per
@@ -102,11 +103,6 @@ func textFreqs(text string, toks analysis.TokenStream) bindex.TokenFrequencies {
 	}
 	return out
 }
-
-// elemLensField is the stored field of an article's candidate elements'
-// lengths in tokens, in the order of its elems field: browse's element
-// lengths, counted once when the article is indexed.
-const elemLensField = "elemlens"
 
 // newKeywordField is an indexed, unstored field holding the terms keys,
 // each whole.
@@ -186,11 +182,6 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 		doc.AddField(newKeywordField(titleField, keys))
 	}
 	doc.AddField(newKeywordField(langField, []string{a.Lang}))
-	doc.AddField(document.NewTextFieldWithIndexingOptions("elems", nil, []byte(encodeElems(elems)), bindex.StoreField))
-	doc.AddField(document.NewTextFieldWithIndexingOptions("breaks", nil, []byte(encodeInts(brk)), bindex.StoreField))
-	if len(quiet) > 0 {
-		doc.AddField(document.NewTextFieldWithIndexingOptions("quiet", nil, []byte(encodeInts(quiet)), bindex.StoreField))
-	}
 	doc.AddField(document.NewTextFieldWithIndexingOptions("path", nil, []byte(f.rel), bindex.StoreField))
 	doc.AddField(document.NewTextFieldWithIndexingOptions("lang", nil, []byte(a.Lang), bindex.StoreField))
 
@@ -215,10 +206,13 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	for _, n := range lens {
 		elemLen += n
 	}
-	doc.AddField(document.NewTextFieldWithIndexingOptions(elemLensField, nil, []byte(encodeInts(lens)), bindex.StoreField))
-	p := parsed{f: f, doc: doc,
+	// the record: what browse, snippets and pages read (records.go); its
+	// place in the shard's records file is added to the document when it
+	// is written (shardWriter.feed)
+	rec := encodeRecord(nil, a.Text, a.Len, elems, lens, quiet, brk)
+	p := parsed{f: f, doc: doc, rec: rec,
 		entry: manifestEntry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems), Lang: a.Lang,
-			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen},
+			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen, Rec: int64(len(rec))},
 		elemDF: termCounts{ids.terms, df}.nonZero(),
 	}
 	if headerID != "" && headerID != article.BaseID(f.id) {

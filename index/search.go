@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -57,14 +58,18 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d, err := x.shards[shardOf(id, len(x.shards))].Document(id)
+	sh := shardOf(id, len(x.shards))
+	d, err := x.shards[sh].Document(id)
 	if err != nil || d == nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sd := decodeDoc(id, d)
+	sd, err := decodeDoc(x.recs[sh], id, d, readBrowse)
+	if err != nil {
+		return nil, err
+	}
 	if err := x.matchesOf(ctx, sd, pq.Terms); err != nil {
 		return nil, err
 	}
@@ -75,7 +80,7 @@ func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
 	if len(q.Terms) == 0 {
 		return nil // no term to analyse the article for
 	}
-	return browse(d.Text, d.queryTokens(q.Terms), d.lens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
+	return browse(d.spaceAfter, d.queryTokens(q.Terms), d.lens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
 
 // SearchResult is a fetched article with its passages and a snippet.
@@ -103,19 +108,65 @@ func (x *Index) Search(ctx context.Context, q *Query, k int, opt Options) ([]Sea
 
 // search is Search on the snapshot x.
 func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]SearchResult, error) {
+	var out []SearchResult
+	err := x.browseHits(ctx, q, k, opt, readWhole, func(r SearchResult) error {
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// HitResult is a search result as a result list shows it: the article's
+// rank, score, title and language, its length, its passages and a snippet,
+// without the article.
+type HitResult struct {
+	Hit
+	Len      int // the article's length in characters
+	Passages []effort.Span
+	Snippet  string
+}
+
+// Hits is Search for a result list: the same hits, passages (as spans)
+// and snippets, without reading the hits' articles whole. Of each hit's
+// text it decompresses the blocks its snippet shows (docs/performance.md,
+// "The record store").
+func (x *Index) Hits(ctx context.Context, q *Query, k int, opt Options) ([]HitResult, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	return withSnapshot(x, func(s *snapshot) ([]HitResult, error) {
+		var out []HitResult
+		err := s.browseHits(ctx, q, k, opt, readHit, func(r SearchResult) error {
+			h := HitResult{Hit: r.Hit, Len: r.Doc.Len, Snippet: r.Snippet, Passages: make([]effort.Span, len(r.Passages))}
+			for i, p := range r.Passages {
+				h.Passages[i] = p.Span
+			}
+			if err := r.Doc.blocks.err; err != nil {
+				f := s.recs[shardOf(r.ID, len(s.recs))]
+				return &DamagedError{Index: f.idx, File: f.path, Err: fmt.Errorf("article %s: %w", r.ID, err)}
+			}
+			out = append(out, h)
+			return nil
+		})
+		return out, err
+	})
+}
+
+// browseHits fetches the k best articles for q, reading each as how says,
+// browses each and makes its snippet, and calls add with each result in
+// rank order.
+func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options, how readHow, add func(SearchResult) error) error {
 	q, err := x.prepared(q)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	f, err := x.fetch(ctx, q, k, opt, true)
+	f, err := x.fetch(ctx, q, k, opt, how)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.close()
-	docs := f.docs
-	out := make([]SearchResult, len(f.hits))
 	for i, h := range f.hits {
-		d := docs[i]
+		d := f.docs[i]
 		r := SearchResult{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
@@ -127,9 +178,11 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 			p = r.Passages[0]
 		}
 		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
-		out[i] = r
+		if err := add(r); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // Snippet returns about width characters of the passage around its first
@@ -173,7 +226,7 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 			s++
 		}
 	}
-	cut := s > p.Start && strings.TrimSpace(shownText(ci, d.quiet, p.Start, s)) != ""
+	cut := s > p.Start && shows(ci, d.quiet, p.Start, s)
 	// the marked ranges, merged
 	var marks [][2]int
 	for i := sort.Search(len(toks), func(i int) bool { return toks[i].start >= s }); i < len(toks) && toks[i].start < e; i++ {
@@ -198,16 +251,38 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 		at = m[1]
 	}
 	b.WriteString(shownText(ci, d.quiet, at, e))
-	if e < p.End && strings.TrimSpace(shownText(ci, d.quiet, e, p.End)) != "" {
+	if e < p.End && shows(ci, d.quiet, e, p.End) {
 		b.WriteString("…")
 	}
 	return oneSpace(b.String())
 }
 
+// shows reports whether the characters [from, to) of ci's text show
+// anything but white space (shownText), reading them a piece at a time
+// from the start: a hit read by blocks (readHit) decompresses the blocks
+// up to the first character shown, not those of a whole section. A piece
+// never ends inside a quiet span, which shownText shows whole or not at
+// all.
+func shows(ci textSlicer, quiet []int, from, to int) bool {
+	const piece = 256
+	for at := from; at < to; {
+		end := min(at+piece, to)
+		k := sort.Search(len(quiet)/2, func(k int) bool { return quiet[2*k+1] > end })
+		if k < len(quiet)/2 && quiet[2*k] < end {
+			end = min(quiet[2*k+1], to) // the quiet span holding end, whole
+		}
+		if strings.TrimSpace(shownText(ci, quiet, at, end)) != "" {
+			return true
+		}
+		at = end
+	}
+	return false
+}
+
 // shownText returns the characters [from, to) of ci's text as a page
 // shows them: the quiet spans left out, but for a doubly escaped entity
 // ("&gt;"), which is its character (wikimarkup.Entity).
-func shownText(ci *charIndex, quiet []int, from, to int) string {
+func shownText(ci textSlicer, quiet []int, from, to int) string {
 	k := sort.Search(len(quiet)/2, func(k int) bool { return quiet[2*k+1] > from })
 	if k == len(quiet)/2 || quiet[2*k] >= to {
 		return ci.slice(from, to)

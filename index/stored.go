@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	bindex "github.com/blevesearch/bleve_index_api"
 )
@@ -12,89 +11,161 @@ type StoredArticle struct {
 	ID, Title, Path string
 	// Lang is the article's language ("en", "zh", "ja", "ko"…), which
 	// decides how its text is analysed.
-	Lang  string
+	Lang string
+	// Text is the article's text; empty in a search's hits (Index.Hits),
+	// which read only the blocks their snippets show (blockText)
 	Text  string
 	Len   int // characters
 	Elems []Elem
-	// breaks are the word breaks between block elements, characters,
-	// as stored: decoded only when the text is analysed again (tokens)
-	breaks string
+	// breaks are the word breaks between block elements, characters
+	breaks []int
 	// quiet are the spans a page does not show as they stand (start, end
 	// pairs, characters): the header's metadata, leftover wiki markup and
 	// templates (unshown); they are not analysed, and snippets leave them
 	// out
 	quiet []int
 	toks  []token
-	// elemLens are the lengths of Elems in tokens (elemLensField)
-	elemLens []int
+	// elemLens are the lengths of Elems in tokens, and gaps the white
+	// space after each, in characters (the article's record)
+	elemLens, gaps []int
 	// match are the tokens holding a query's terms (setMatches)
 	match *matched
 	ci    *charIndex // of Text, made once (chars)
+	// blocks is the text read block by block, for an article read
+	// without its text (readHit)
+	blocks *blockText
 }
 
-// chars returns the character index of the article's text.
-func (d *StoredArticle) chars() *charIndex {
+// textSlicer gives the text of a span of characters: a whole text's
+// character index, or a record's blocks.
+type textSlicer interface {
+	slice(s, e int) string
+}
+
+// chars returns the article's text by characters: its character index,
+// or its record's blocks when the text was not read.
+func (d *StoredArticle) chars() textSlicer {
+	if d.blocks != nil {
+		return d.blocks
+	}
 	if d.ci == nil || d.ci.text != d.Text {
 		d.ci = newCharIndex(d.Text)
 	}
 	return d.ci
 }
 
+// spaceAfter returns the number of white space characters after the
+// article's element k: from its record, or counted on its text.
+func (d *StoredArticle) spaceAfter(k int) int {
+	if len(d.gaps) == len(d.Elems) {
+		return d.gaps[k]
+	}
+	return spaceAfter(d.chars().(*charIndex), d.Elems[k].End)
+}
+
 // tokens returns the article's tokens, analysed as the build analysed
 // them (computed once).
 func (d *StoredArticle) tokens() []token {
 	if d.toks == nil {
-		d.toks = tokenize(d.Text, decodeInts(d.breaks), d.quiet, d.Lang)
+		d.toks = tokenize(d.Text, d.breaks, d.quiet, d.Lang)
 	}
 	return d.toks
 }
 
 // Article loads an article from the index.
 func (x *Index) Article(id string) (*StoredArticle, error) {
-	return withSnapshot(x, func(s *snapshot) (*StoredArticle, error) { return s.article(id) })
+	return withSnapshot(x, func(s *snapshot) (*StoredArticle, error) { return s.article(id, readWhole) })
 }
 
-func (x *snapshot) article(id string) (*StoredArticle, error) {
-	d, err := x.shards[shardOf(id, len(x.shards))].Document(id)
+func (x *snapshot) article(id string, how readHow) (*StoredArticle, error) {
+	sh := shardOf(id, len(x.shards))
+	d, err := x.shards[sh].Document(id)
 	if err != nil {
 		return nil, err
 	}
 	if d == nil {
 		return nil, fmt.Errorf("index: no article %s", id)
 	}
-	return decodeDoc(id, d), nil
+	return decodeDoc(x.recs[sh], id, d, how)
 }
 
-// decodeDoc reads an article from its stored Bleve document.
-func decodeDoc(id string, d bindex.Document) *StoredArticle {
+// readHow says how much of an article's record to read.
+type readHow int
+
+const (
+	// readWhole reads the text and the elements' XPaths.
+	readWhole readHow = iota
+	// readBrowse reads the XPaths, not the text: what browse needs.
+	readBrowse
+	// readHit reads neither: a search's hit, whose snippet reads the
+	// blocks of the text it shows (blockText). Its Elems have no
+	// XPaths, and it must not be used once the snapshot is released.
+	readHit
+	// readTitle reads no record: a fetch's titles and languages.
+	readTitle
+)
+
+// decodeDoc reads an article from its stored Bleve document and its
+// record in rf.
+func decodeDoc(rf *recordFile, id string, d bindex.Document, how readHow) (*StoredArticle, error) {
 	out := &StoredArticle{ID: id}
-	d.VisitFields(func(f bindex.Field) { out.setField(f.Name(), f.Value()) })
-	out.Len = utf8.RuneCountInString(out.Text)
-	return out
+	var rec []int
+	d.VisitFields(func(f bindex.Field) {
+		if f.Name() == recField {
+			rec = decodeInts(string(f.Value()))
+		} else {
+			out.setField(f.Name(), f.Value())
+		}
+	})
+	return out, out.readRecord(rf, rec, how, nil)
 }
 
 // setField sets the article's field of a stored field (name, value).
 func (out *StoredArticle) setField(name string, val []byte) {
-	// each field copied as it is kept (val is valid during the call only):
-	// fields the article does not keep are not copied
+	// each field copied as it is kept (val is valid during the call only)
 	switch name {
 	case "title":
 		out.Title = string(val)
-	case "text":
-		out.Text = string(val)
-	case "elems":
-		out.Elems = decodeElems(string(val))
-	case "breaks":
-		out.breaks = string(val)
-	case "quiet":
-		out.quiet = decodeInts(string(val))
-	case elemLensField:
-		out.elemLens = decodeInts(string(val))
 	case "path":
 		out.Path = string(val)
 	case "lang":
 		out.Lang = string(val)
 	}
+}
+
+// readRecord reads the article's record, at place (offset, length) of
+// rf, as how says; a hit's blocks go into arena (readHit).
+func (out *StoredArticle) readRecord(rf *recordFile, place []int, how readHow, arena *blockArena) error {
+	if rf == nil {
+		return fmt.Errorf("index: article %s: no records file", out.ID)
+	}
+	if len(place) != 2 {
+		return &DamagedError{Index: rf.idx, File: rf.path, Err: fmt.Errorf("article %s has no record", out.ID)}
+	}
+	r, err := rf.read(int64(place[0]), int64(place[1]))
+	if err != nil {
+		return err
+	}
+	out.Len, out.Elems, out.elemLens, out.gaps = r.chars, r.elems, r.lens, r.gaps
+	out.quiet, out.breaks = r.quiet, r.brk
+	if how != readHit {
+		xp, err := r.xpaths()
+		if err != nil {
+			return recordError(rf.idx, rf.path, int64(place[0]), err)
+		}
+		for k := range out.Elems {
+			out.Elems[k].XPath = xp[k]
+		}
+	}
+	switch how {
+	case readWhole:
+		if out.Text, err = r.text(); err != nil {
+			return recordError(rf.idx, rf.path, int64(place[0]), err)
+		}
+	case readHit:
+		out.blocks = newBlockText(r, arena)
+	}
+	return nil
 }
 
 // docElementCounts counts the terms of a stored article's candidate elements

@@ -148,9 +148,10 @@ func TestBrowseStoredSame(t *testing.T) {
 	}
 }
 
-// TestOldLayoutRefused: an index of the layout before term vectors
-// (manifest version 8) is never read: Open refuses it, naming the fix,
-// and the next build rebuilds it from scratch, saying why.
+// TestOldLayoutRefused: an index of the layout before the record store
+// (manifest version 9: the text in Bleve's stored fields, no records
+// files) is never read: Open refuses it, naming the fix, and the next
+// build rebuilds it from scratch, saying why.
 func TestOldLayoutRefused(t *testing.T) {
 	articles, idx, _ := buildTest(t)
 	man := filepath.Join(idx, "manifest.json")
@@ -158,9 +159,15 @@ func TestOldLayoutRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := strings.Replace(string(b), `"version": 9,`, `"version": 8,`, 1)
+	old := strings.Replace(string(b), `"version": 10,`, `"version": 9,`, 1)
 	if old == string(b) {
-		t.Fatalf("no version 9 in %s", b)
+		t.Fatalf("no version 10 in %s", b)
+	}
+	for i := 0; ; i++ {
+		// a layout-9 shard has no records file
+		if err := os.Remove(recordsPath(shardDir(idx, i))); err != nil {
+			break
+		}
 	}
 	if err := os.WriteFile(man, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
@@ -168,17 +175,17 @@ func TestOldLayoutRefused(t *testing.T) {
 	x, err := Open(idx)
 	if err == nil {
 		x.Close()
-		t.Fatal("an index of layout 8 opened")
+		t.Fatal("an index of layout 9 opened")
 	}
 	var ie *InputError
-	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "layout 8, want 9") || !strings.Contains(err.Error(), "rebuild with readsim index") {
-		t.Errorf("error %v (%T), want an InputError naming layouts 8 and 9 and the rebuild", err, err)
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "layout 9, want 10") || !strings.Contains(err.Error(), "rebuild with readsim index") {
+		t.Errorf("error %v (%T), want an InputError naming layouts 9 and 10 and the rebuild", err, err)
 	}
 	res, err := Build(BuildOptions{Articles: articles, Index: idx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Rebuilt, "layout 8, now 9") {
+	if !strings.Contains(res.Rebuilt, "layout 9, now 10") {
 		t.Errorf("rebuilt %q, want the layouts named", res.Rebuilt)
 	}
 	openTest(t, idx)

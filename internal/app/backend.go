@@ -40,13 +40,13 @@ func (s *Search) Search(ctx context.Context, q string, k int) ([]web.Hit, error)
 	}
 	// a little more than shown: wordSnippet drops the cut words at the ends
 	opt.SnippetWidth += wordSlack
-	rs, err := s.X.Search(ctx, pq, k, opt)
+	rs, err := s.X.Hits(ctx, pq, k, opt)
 	if err != nil {
 		return nil, err
 	}
 	hits := make([]web.Hit, 0, len(rs))
 	for i, r := range rs {
-		hits = append(hits, web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Lang: r.Lang, Score: r.Score, Passages: passages(r.Passages), Snippet: wordSnippet(r.Snippet)})
+		hits = append(hits, web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Lang: r.Lang, Score: r.Score, Passages: r.Passages, Snippet: wordSnippet(r.Snippet)})
 	}
 	return hits, nil
 }

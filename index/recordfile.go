@@ -1,0 +1,183 @@
+package index
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// A shard's records file (records.go): written by a build, mapped in
+// memory by a search.
+
+// recordsStamp is what the manifest says of a shard's records file: its
+// size and the CRC-32 (IEEE) of all its bytes.
+type recordsStamp struct {
+	Size int64  `json:"size"`
+	CRC  uint32 `json:"crc32"`
+}
+
+// recordsPath is the records file of shard dir.
+func recordsPath(shardDir string) string { return filepath.Join(shardDir, recordsName) }
+
+// recordWriter appends records to a shard's records file.
+type recordWriter struct {
+	path string
+	f    *os.File
+	w    *bufio.Writer
+	off  int64
+}
+
+// createRecords creates the records file p of a new shard.
+func createRecords(p string) (*recordWriter, error) {
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	w := &recordWriter{path: p, f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	w.w.WriteString(recordsMagic)
+	w.off = int64(len(recordsMagic))
+	return w, nil
+}
+
+// appendRecords opens the records file p of a shard being updated (a
+// copy of the old index's) to append to it.
+func appendRecords(p string) (*recordWriter, error) {
+	f, err := os.OpenFile(p, os.O_RDWR, 0)
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, len(recordsMagic))
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != recordsMagic {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a readsim records file", p)
+	}
+	off, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &recordWriter{path: p, f: f, w: bufio.NewWriterSize(f, 1<<20), off: off}, nil
+}
+
+// add appends a record and returns its offset.
+func (w *recordWriter) add(rec []byte) (int64, error) {
+	off := w.off
+	if _, err := w.w.Write(rec); err != nil {
+		return 0, err
+	}
+	w.off += int64(len(rec))
+	return off, nil
+}
+
+// finish writes what is buffered, syncs and closes the file, and returns
+// its stamp (its bytes read again for the CRC).
+func (w *recordWriter) finish() (recordsStamp, error) {
+	err := w.w.Flush()
+	if err == nil {
+		err = w.f.Sync()
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return recordsStamp{}, err
+	}
+	return stampRecords(w.path)
+}
+
+// abort closes the file without syncing it (the build is failing).
+func (w *recordWriter) abort() { w.f.Close() }
+
+// stampRecords returns the size and CRC-32 of the records file p.
+func stampRecords(p string) (recordsStamp, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return recordsStamp{}, err
+	}
+	defer f.Close()
+	h := crc32.NewIEEE()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return recordsStamp{}, err
+	}
+	return recordsStamp{Size: n, CRC: h.Sum32()}, nil
+}
+
+// recordFile is a shard's records file, mapped in memory.
+type recordFile struct {
+	idx, path string // the index (for errors) and the file
+	data      []byte
+}
+
+// openRecords maps the records file p of the index idx, after checking it
+// against its stamp from the manifest: a regular file of that size,
+// starting with recordsMagic, whose CRC-32 matches (computed once per
+// file and process, as segments are: verified).
+func openRecords(idx, p string, want recordsStamp) (*recordFile, error) {
+	damaged := func(err error) error { return &DamagedError{Index: idx, File: p, Err: err} }
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, damaged(unwrap(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, damaged(unwrap(err))
+	case !st.Mode().IsRegular():
+		return nil, damaged(errors.New("not a regular file"))
+	case st.Size() != want.Size:
+		return nil, damaged(fmt.Errorf("%d bytes, its manifest says %d: truncated or overwritten", st.Size(), want.Size))
+	case st.Size() < int64(len(recordsMagic)) || st.Size() > maxRecordsFile:
+		return nil, damaged(fmt.Errorf("%d bytes, not a records file", st.Size()))
+	}
+	data, err := mapFile(f, int(st.Size()))
+	if err != nil {
+		return nil, damaged(err)
+	}
+	rf := &recordFile{idx: idx, path: p, data: data}
+	if string(data[:len(recordsMagic)]) != recordsMagic {
+		rf.close()
+		return nil, damaged(errors.New("not a readsim records file"))
+	}
+	stamp := segmentStamp{path: p, size: st.Size(), mtime: st.ModTime().UnixNano()}
+	if _, ok := verified.Load(stamp); !ok {
+		if sum := crc32.ChecksumIEEE(data); sum != want.CRC {
+			rf.close()
+			return nil, damaged(fmt.Errorf("checksum %08x, its manifest says %08x: overwritten", sum, want.CRC))
+		}
+		verified.Store(stamp, struct{}{})
+	}
+	return rf, nil
+}
+
+// maxRecordsFile is the largest records file a shard may have (the
+// largest Go slice a 64-bit machine maps).
+const maxRecordsFile = 1 << 40
+
+// read decodes the record of n bytes at off; a place outside the file or
+// a record that does not decode is a DamagedError naming the file.
+func (f *recordFile) read(off, n int64) (*record, error) {
+	if off < int64(len(recordsMagic)) || n < 0 || off > int64(len(f.data)) || n > int64(len(f.data))-off {
+		return nil, recordError(f.idx, f.path, off, fmt.Errorf("%d bytes at byte %d lie outside the file's %d", n, off, len(f.data)))
+	}
+	d, err := decodeRecord(f.data[off : off+n : off+n])
+	if err != nil {
+		return nil, recordError(f.idx, f.path, off, err)
+	}
+	return d, nil
+}
+
+// close unmaps the file.
+func (f *recordFile) close() error {
+	if f == nil || f.data == nil {
+		return nil
+	}
+	err := unmapFile(f.data)
+	f.data = nil
+	return err
+}

@@ -1,0 +1,423 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/golang/snappy"
+	"github.com/readsim/readsim/effort"
+)
+
+// An article's record: what browse, snippets and the article's page read
+// of it, kept out of Bleve's stored fields (docs/performance.md, "The
+// record store").
+//
+// Zap keeps a document's stored fields in one snappy block: reading any of
+// them decompresses all of them, the whole text included, although a
+// search's snippet needs some 200 characters of it. A shard's records file
+// holds, per article, a small head that a search reads whole — the
+// text's length, each candidate element's span, length in tokens and the
+// white space after it, the spans a page does not show, the word breaks —
+// and the text in snappy blocks of about recordBlock bytes, of which a
+// snippet decompresses the one or two it shows. The elements' XPaths are
+// one more snappy block, read when an article is read whole.
+//
+// A record, every number an unsigned varint but the element starts (the
+// difference from the previous element's start, a signed varint):
+//
+//	chars bytes                      the text's length in characters and bytes
+//	n {start len tokens gap}×n       the candidate elements; gap is the white
+//	                                 space after the element, in characters
+//	q quiet×q                        Article's quiet spans (start, end pairs)
+//	k breaks×k                       the word breaks
+//	xraw xlen xpaths[xlen]           the XPaths, "\n"-joined, snappy
+//	b {chars raw clen}×b             the text blocks' lengths
+//	block×b                          each block, snappy
+//
+// The Bleve document keeps the record's place in the file (recField). A
+// records file starts with recordsMagic; its size and CRC-32 are in the
+// manifest, checked once a process before the file is read
+// (checkRecords). Records are read from the file mapped in memory, never
+// written in place: an update appends the new articles' records to a copy
+// of the file; those of articles deleted or changed stay until the next
+// full build (rebuildReason).
+
+// recordBlock is the size of a record's text blocks before compression:
+// a snippet of about 184 characters lies in one or two of them.
+const recordBlock = 2048
+
+// recordsName is the records file of a shard, in the shard's folder.
+const recordsName = "records"
+
+// recordsMagic starts every records file.
+const recordsMagic = "readsim records 1\n"
+
+// recField is the stored field of an article's record place: its
+// offset in the records file and its length, "off,len" (encodeInts).
+const recField = "rec"
+
+// maxRecordText bounds every length a record gives; the counts of its
+// lists are bounded by the bytes left in the record before any list is
+// allocated (recordReader.count).
+const maxRecordText = 1 << 31
+
+// encodeRecord appends the record of an article to b: its text (chars
+// characters), candidate elements, their lengths in tokens, quiet spans
+// and word breaks.
+func encodeRecord(b []byte, text string, chars int, elems []Elem, lens []int, quiet, brk []int) []byte {
+	b = binary.AppendUvarint(b, uint64(chars))
+	b = binary.AppendUvarint(b, uint64(len(text)))
+	ci := newCharIndex(text)
+	b = binary.AppendUvarint(b, uint64(len(elems)))
+	prev := 0
+	for k, el := range elems {
+		b = binary.AppendVarint(b, int64(el.Start-prev))
+		prev = el.Start
+		b = binary.AppendUvarint(b, uint64(max(el.End-el.Start, 0)))
+		n := 0
+		if k < len(lens) {
+			n = lens[k]
+		}
+		b = binary.AppendUvarint(b, uint64(n))
+		b = binary.AppendUvarint(b, uint64(spaceAfter(ci, el.End)))
+	}
+	for _, list := range [2][]int{quiet, brk} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, v := range list {
+			b = binary.AppendUvarint(b, uint64(max(v, 0)))
+		}
+	}
+	xp := make([]string, len(elems))
+	for k, el := range elems {
+		xp[k] = el.XPath
+	}
+	raw := strings.Join(xp, "\n")
+	z := snappy.Encode(nil, []byte(raw))
+	b = binary.AppendUvarint(b, uint64(len(raw)))
+	b = binary.AppendUvarint(b, uint64(len(z)))
+	b = append(b, z...)
+	var blocks [][]byte
+	var table []byte
+	for rest := text; len(rest) > 0; {
+		n := min(recordBlock, len(rest))
+		for n < len(rest) && !utf8.RuneStart(rest[n]) {
+			n++ // a block ends between characters
+		}
+		z := snappy.Encode(nil, []byte(rest[:n]))
+		table = binary.AppendUvarint(table, uint64(utf8.RuneCountInString(rest[:n])))
+		table = binary.AppendUvarint(table, uint64(n))
+		table = binary.AppendUvarint(table, uint64(len(z)))
+		blocks = append(blocks, z)
+		rest = rest[n:]
+	}
+	b = binary.AppendUvarint(b, uint64(len(blocks)))
+	b = append(b, table...)
+	for _, z := range blocks {
+		b = append(b, z...)
+	}
+	return b
+}
+
+// spaceAfter returns how many white space characters follow character
+// offset c of ci's text.
+func spaceAfter(ci *charIndex, c int) int {
+	if c >= ci.n {
+		return 0
+	}
+	n := 0
+	for _, r := range ci.text[ci.byteOf(c):] {
+		if !unicode.IsSpace(r) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// errRecord is a record that does not decode: a damaged records file
+// (the caller names it).
+var errRecord = errors.New("a damaged record")
+
+// record is an article's record, decoded but for its text and XPaths,
+// which stay compressed in the mapped file until asked for (text, xpaths).
+// It must not be used after the file is unmapped (the snapshot closed).
+type record struct {
+	chars, bytes int
+	elems        []Elem // without XPaths (xpaths)
+	lens         []int
+	gaps         []int // white space after each element, characters
+	quiet, brk   []int
+	xraw         int
+	xz           []byte // the XPaths, compressed
+	blocks       []recordBlockRef
+}
+
+// recordBlockRef is one compressed block of a record's text.
+type recordBlockRef struct {
+	char, byte int // where its text starts, characters and bytes
+	chars, raw int
+	zlen       int
+	z          []byte
+}
+
+// recordReader reads a record's numbers, each checked.
+type recordReader struct {
+	b   []byte
+	err error
+}
+
+func (r *recordReader) uint(limit int) int {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 || v > uint64(limit) {
+		r.err = errRecord
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+func (r *recordReader) int(limit int) int {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 || v > int64(limit) || v < -int64(limit) {
+		r.err = errRecord
+		return 0
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+func (r *recordReader) bytes(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n > len(r.b) {
+		r.err = errRecord
+		return nil
+	}
+	out := r.b[:n:n]
+	r.b = r.b[n:]
+	return out
+}
+
+// count reads a count of items of at least min bytes each that the rest
+// of the record can hold.
+func (r *recordReader) count(min int) int {
+	return r.uint(len(r.b) / min)
+}
+
+// decodeRecord decodes the record b (a view of the mapped file).
+func decodeRecord(b []byte) (*record, error) {
+	r := &recordReader{b: b}
+	d := &record{}
+	d.chars = r.uint(maxRecordText)
+	d.bytes = r.uint(maxRecordText)
+	if n := r.count(4); r.err == nil {
+		d.elems = make([]Elem, n)
+		d.lens = make([]int, n)
+		d.gaps = make([]int, n)
+		start := 0
+		for k := range n {
+			start += r.int(maxRecordText)
+			end := start + r.uint(maxRecordText)
+			d.lens[k] = r.uint(maxRecordText)
+			d.gaps[k] = r.uint(maxRecordText)
+			if start < 0 || end > d.chars {
+				r.err = errRecord
+			}
+			d.elems[k].Span = effort.Span{Start: start, End: end}
+		}
+	}
+	for _, list := range [2]*[]int{&d.quiet, &d.brk} {
+		if n := r.count(1); n > 0 {
+			*list = make([]int, n)
+			for i := range n {
+				(*list)[i] = r.uint(d.chars)
+			}
+		}
+	}
+	d.xraw = r.uint(maxRecordText)
+	d.xz = r.bytes(r.uint(maxRecordText))
+	nb := r.count(3)
+	if r.err == nil {
+		d.blocks = make([]recordBlockRef, nb)
+	}
+	char, byt := 0, 0
+	for i := range d.blocks {
+		bl := &d.blocks[i]
+		bl.char, bl.byte = char, byt
+		bl.chars, bl.raw = r.uint(recordBlock), r.uint(recordBlock+utf8.UTFMax)
+		bl.zlen = r.uint(maxRecordText)
+		char += bl.chars
+		byt += bl.raw
+	}
+	for i := range d.blocks {
+		d.blocks[i].z = r.bytes(d.blocks[i].zlen)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if char != d.chars || byt != d.bytes || len(r.b) != 0 {
+		return nil, errRecord
+	}
+	return d, nil
+}
+
+// block decompresses the i-th block of the text into dst (len raw).
+func (d *record) block(i int, dst []byte) error {
+	bl := &d.blocks[i]
+	if n, err := snappy.DecodedLen(bl.z); err != nil || n != bl.raw {
+		return errRecord
+	}
+	out, err := snappy.Decode(dst[:bl.raw:bl.raw], bl.z)
+	if err != nil || len(out) != bl.raw || (len(out) > 0 && &out[0] != &dst[0]) {
+		return errRecord
+	}
+	return nil
+}
+
+// text decompresses the whole text, into memory of its own.
+func (d *record) text() (string, error) {
+	if d.bytes == 0 {
+		return "", nil
+	}
+	buf := make([]byte, d.bytes)
+	for i, bl := range d.blocks {
+		if err := d.block(i, buf[bl.byte:]); err != nil {
+			return "", err
+		}
+	}
+	return unsafe.String(&buf[0], len(buf)), nil
+}
+
+// xpaths decompresses the elements' XPaths, into memory of their own.
+func (d *record) xpaths() ([]string, error) {
+	if len(d.elems) == 0 {
+		return nil, nil
+	}
+	if n, err := snappy.DecodedLen(d.xz); err != nil || n != d.xraw {
+		return nil, errRecord
+	}
+	raw, err := snappy.Decode(nil, d.xz)
+	if err != nil {
+		return nil, errRecord
+	}
+	out := strings.Split(string(raw), "\n")
+	if len(out) != len(d.elems) {
+		return nil, errRecord
+	}
+	return out, nil
+}
+
+// blockText is a record's text read block by block: what a snippet
+// shows, without decompressing the rest. Blocks are decompressed once,
+// into the memory of a search (blockArena); what slice returns is a copy.
+type blockText struct {
+	d     *record
+	done  [][]byte // decompressed blocks, nil until read
+	arena *blockArena
+	err   error // the first block that did not decompress
+}
+
+func newBlockText(d *record, a *blockArena) *blockText {
+	return &blockText{d: d, done: make([][]byte, len(d.blocks)), arena: a}
+}
+
+// blockArena is the memory a search decompresses its hits' blocks into,
+// reused from search to search (blockArenas): about one block a hit.
+type blockArena struct{ buf []byte }
+
+// take returns n bytes of the arena.
+func (a *blockArena) take(n int) []byte {
+	if cap(a.buf)-len(a.buf) < n {
+		a.buf = make([]byte, 0, max(64<<10, n))
+	}
+	out := a.buf[len(a.buf) : len(a.buf)+n : len(a.buf)+n]
+	a.buf = a.buf[:len(a.buf)+n]
+	return out
+}
+
+// blockArenas are the arenas of the searches: an arena goes back once
+// its search's snippets are made, and no block is read after.
+var blockArenas = sync.Pool{New: func() any { return &blockArena{} }}
+
+// get returns block i decompressed.
+func (t *blockText) get(i int) []byte {
+	if t.done[i] == nil {
+		buf := t.arena.take(t.d.blocks[i].raw)
+		if err := t.d.block(i, buf); err != nil {
+			// the caller asks err once the snippet is made
+			if t.err == nil {
+				t.err = err
+			}
+			clear(buf)
+		}
+		t.done[i] = buf
+	}
+	return t.done[i]
+}
+
+// at returns the block holding character c (0 ≤ c < chars).
+func (t *blockText) at(c int) int {
+	lo, hi := 0, len(t.d.blocks)
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		if t.d.blocks[m].char <= c {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// byteIn returns the byte offset in block i's text of its character k.
+func (t *blockText) byteIn(i, k int) int {
+	b := t.get(i)
+	if t.d.blocks[i].chars == len(b) {
+		return k // ASCII
+	}
+	off := 0
+	for ; k > 0 && off < len(b); k-- {
+		_, n := utf8.DecodeRune(b[off:])
+		off += n
+	}
+	return off
+}
+
+// slice returns the text of characters [s, e).
+func (t *blockText) slice(s, e int) string {
+	s, e = max(s, 0), min(e, t.d.chars)
+	if e <= s {
+		return ""
+	}
+	i, j := t.at(s), t.at(e-1)
+	bs := t.byteIn(i, s-t.d.blocks[i].char)
+	if i == j {
+		be := t.byteIn(i, e-t.d.blocks[i].char)
+		return string(t.get(i)[bs:be])
+	}
+	var sb strings.Builder
+	sb.Write(t.get(i)[bs:])
+	for k := i + 1; k < j; k++ {
+		sb.Write(t.get(k))
+	}
+	sb.Write(t.get(j)[:t.byteIn(j, e-t.d.blocks[j].char)])
+	return sb.String()
+}
+
+// recordError names the records file a damaged record is in.
+func recordError(idx, file string, off int64, err error) error {
+	return &DamagedError{Index: idx, File: file, Err: fmt.Errorf("the record at byte %d: %w", off, err)}
+}
