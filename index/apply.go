@@ -10,9 +10,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/vellum"
 )
 
@@ -354,7 +352,7 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 		if off, err = w.recs.add(pr.rec); err != nil {
 			continue
 		}
-		pr.doc.AddField(document.NewTextFieldWithIndexingOptions(recField, nil, []byte(encodeInts([]int{int(off), len(pr.rec)})), bindex.StoreField))
+		pr.doc.AddField(newPlaceField(recPlace{off: off, n: uint32(len(pr.rec))}))
 		if err = ab.IndexAdvanced(pr.doc); err != nil {
 			continue
 		}

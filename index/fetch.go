@@ -156,6 +156,7 @@ type shardSearch struct {
 	tfrs   []bindex.TermFieldReader
 	stored storedReader
 	recs   *recordFile
+	places []recPlace // docPlaces
 }
 
 func (s *shardSearch) close() {
@@ -345,27 +346,20 @@ func (f *fetched) close() {
 	}
 }
 
-// article reads the i-th hit's article, as how says.
+// article reads the i-th hit's article, as how says, from its record:
+// its place is the shard's (docPlaces), no stored field is read.
 func (f *fetched) article(i int, how readHow) (*StoredArticle, error) {
 	c := f.c[i]
-	out := &StoredArticle{ID: c.id}
-	var place []int
 	s := f.ss[c.shard]
-	if err := s.stored.visit(c.doc, c.id, func(name string, val []byte) bool {
-		if name == recField {
-			place = decodeInts(string(val))
-		} else {
-			out.setField(name, val)
-		}
-		return true
-	}); err != nil {
-		return nil, err
+	out := &StoredArticle{ID: c.id}
+	if c.doc >= uint64(len(s.places)) {
+		return nil, &DamagedError{Index: s.recs.idx, File: s.recs.path, Err: fmt.Errorf("article %s has no record", c.id)}
 	}
 	var arena *blockArena
 	if f.arenas != nil {
 		arena = f.arenas[c.shard]
 	}
-	if err := out.readRecord(s.recs, place, how, arena); err != nil {
+	if err := out.readRecord(s.recs, s.places[c.doc], how, arena); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -374,13 +368,16 @@ func (f *fetched) article(i int, how readHow) (*StoredArticle, error) {
 // fetch returns the k best articles for q (see the comment above), with
 // their titles and languages (how: readTitle), or with their articles as
 // how says and the occurrences of q's terms in them (fetched.docs, each
-// shard's read on its goroutine); close the result.
-func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how readHow) (*fetched, error) {
+// shard's read on its goroutine); close the result. each, when not nil,
+// is called with every hit (its rank and article) on its shard's
+// goroutine once the article is read: a search browses its hits on every
+// core.
+func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how readHow, each func(i int, d *StoredArticle) error) (*fetched, error) {
 	full := how != readTitle
 	ts := fetchTerms(q, opt)
 	f := &fetched{ss: make([]*shardSearch, len(x.shards))}
 	for i := range f.ss {
-		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i], avg: x.langAvg, recs: x.recs[i]}
+		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i], avg: x.langAvg, recs: x.recs[i], places: x.places[i]}
 		if x.docLangs != nil {
 			f.ss[i].langs = x.docLangs[i]
 		}
@@ -450,31 +447,30 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 			}
 			h := &f.hits[i]
 			h.ID, h.Score = c.id, c.score
-			if full {
-				d, err := f.article(i, how)
-				if err != nil {
-					return err
-				}
-				h.Title, h.Lang = d.Title, d.Lang
-				f.docs[i] = d
-				docs, nums = append(docs, d), append(nums, c.doc)
-				continue
-			}
-			err := ss[s].stored.visit(c.doc, c.id, func(name string, val []byte) bool {
-				switch name {
-				case "title":
-					h.Title = string(val)
-				case "lang":
-					h.Lang = string(val)
-				}
-				return h.Title == "" || h.Lang == ""
-			})
+			d, err := f.article(i, how)
 			if err != nil {
 				return err
 			}
+			h.Title, h.Lang = d.Title, d.Lang
+			if full {
+				f.docs[i] = d
+				docs, nums = append(docs, d), append(nums, c.doc)
+			}
 		}
 		if full && len(q.Terms) > 0 {
-			return loadMatches(ctx, ss[s].stored, docs, nums, q.Terms)
+			if err := loadMatches(ctx, ss[s].stored, docs, nums, q.Terms); err != nil {
+				return err
+			}
+		}
+		if each == nil {
+			return nil
+		}
+		for i, c := range f.c {
+			if c.shard == s {
+				if err := each(i, f.docs[i]); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	}); err != nil {

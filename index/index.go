@@ -36,6 +36,7 @@ type snapshot struct {
 	stamp  buildStamp // the folder and manifest file it was opened from
 	shards []bleve.Index
 	recs   []*recordFile // per shard, its records file (records.go)
+	places [][]recPlace  // per shard, each document's record place (docPlaces)
 	ranks  [][]uint32    // per shard, the rank of each document's id (idRanks)
 	// docLangs are, per shard, each document's language as an index of
 	// langAvg (docLangsOf); nil when the index has one language
@@ -213,6 +214,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		hook("shard")
 	}
 	s.ranks = make([][]uint32, len(s.shards))
+	s.places = make([][]recPlace, len(s.shards))
 	s.langNames, s.langAvg = langAverages(s.man.Totals)
 	if len(s.langNames) > 1 {
 		s.docLangs = make([][]uint8, len(s.shards))
@@ -226,6 +228,9 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 			defer r.Close()
 			if s.ranks[i], err = idRanks(r); err != nil {
 				return err
+			}
+			if s.places[i], err = docPlaces(r); err != nil {
+				return &DamagedError{Index: name, File: shardDir(dir, i), Err: err}
 			}
 			if len(s.langNames) > 1 {
 				s.docLangs[i], err = docLangsOf(r, s.langNames)

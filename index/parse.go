@@ -63,9 +63,6 @@ type analyzedField struct {
 	options bindex.FieldIndexingOptions
 }
 
-// indexedStored are the options of the analysed fields.
-const indexedStored = bindex.IndexField | bindex.StoreField
-
 func newAnalyzedField(name string, value []byte, toks analysis.TokenStream, opt bindex.FieldIndexingOptions) *analyzedField {
 	return &analyzedField{name: name, value: value, length: len(toks), freqs: analysis.TokenFrequency(toks, nil, opt), options: opt}
 }
@@ -102,6 +99,16 @@ func textFreqs(text string, toks analysis.TokenStream) bindex.TokenFrequencies {
 		tf.SetFrequency(tf.Frequency() + 1)
 	}
 	return out
+}
+
+// newPlaceField is an article's recField: its record's place as one
+// indexed term (docPlaces reads them all when the index is opened) and
+// its stored value (an update reads it to take a deleted article's
+// elements out of the element frequencies).
+func newPlaceField(p recPlace) *analyzedField {
+	f := newKeywordField(recField, []string{string(p.bytes())})
+	f.options |= bindex.StoreField
+	return f
 }
 
 // newKeywordField is an indexed, unstored field holding the terms keys,
@@ -173,7 +180,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 
 	doc := document.NewDocument(a.ID)
 	titleToks := analyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
-	doc.AddField(newAnalyzedField("title", []byte(title), titleToks, indexedStored))
+	doc.AddField(newAnalyzedField("title", []byte(title), titleToks, bindex.IndexField))
 	// the text keeps where each token is (term vectors, see textFreqs):
 	// browse and snippets read the query terms' occurrences from them
 	// instead of analysing the article again
@@ -182,8 +189,6 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 		doc.AddField(newKeywordField(titleField, keys))
 	}
 	doc.AddField(newKeywordField(langField, []string{a.Lang}))
-	doc.AddField(document.NewTextFieldWithIndexingOptions("path", nil, []byte(f.rel), bindex.StoreField))
-	doc.AddField(document.NewTextFieldWithIndexingOptions("lang", nil, []byte(a.Lang), bindex.StoreField))
 
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
@@ -209,7 +214,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	// the record: what browse, snippets and pages read (records.go); its
 	// place in the shard's records file is added to the document when it
 	// is written (shardWriter.feed)
-	rec := encodeRecord(nil, a.Text, a.Len, elems, lens, quiet, brk)
+	rec := encodeRecord(nil, title, a.Lang, f.rel, a.Text, a.Len, elems, lens, quiet, brk)
 	p := parsed{f: f, doc: doc, rec: rec,
 		entry: manifestEntry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems), Lang: a.Lang,
 			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen, Rec: int64(len(rec))},

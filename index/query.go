@@ -272,7 +272,7 @@ func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit,
 		return nil, nil
 	}
 	return withSnapshot(x, func(s *snapshot) ([]Hit, error) {
-		f, err := s.fetch(ctx, q, k, opt, readTitle)
+		f, err := s.fetch(ctx, q, k, opt, readTitle, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -29,8 +29,10 @@ import (
 // one more snappy block, read when an article is read whole.
 //
 // A record, every number an unsigned varint but the element starts (the
-// difference from the previous element's start, a signed varint):
+// difference from the previous element's start, a signed varint), each
+// string its length in bytes and its bytes:
 //
+//	title lang path                  the article's, as strings
 //	chars bytes                      the text's length in characters and bytes
 //	n {start len tokens gap}×n       the candidate elements; gap is the white
 //	                                 space after the element, in characters
@@ -40,7 +42,10 @@ import (
 //	b {chars raw clen}×b             the text blocks' lengths
 //	block×b                          each block, snappy
 //
-// The Bleve document keeps the record's place in the file (recField). A
+// The Bleve document keeps the record's place in the file (recField), as
+// a term of its own, which a search reads for every document when the
+// index is opened (docPlaces): a hit's record is found without reading
+// the document's stored fields. A
 // records file starts with recordsMagic; its size and CRC-32 are in the
 // manifest, checked once a process before the file is read
 // (checkRecords). Records are read from the file mapped in memory, never
@@ -58,19 +63,48 @@ const recordsName = "records"
 // recordsMagic starts every records file.
 const recordsMagic = "readsim records 1\n"
 
-// recField is the stored field of an article's record place: its
-// offset in the records file and its length, "off,len" (encodeInts).
+// recField is the field of an article's record place (recPlace), indexed
+// as one term and stored.
 const recField = "rec"
+
+// recPlace is where a record lies in its records file.
+type recPlace struct {
+	off int64
+	n   uint32
+}
+
+// bytes encodes the place as recField's term: the offset and the length,
+// big-endian, 8 and 4 bytes.
+func (p recPlace) bytes() []byte {
+	b := binary.BigEndian.AppendUint64(nil, uint64(p.off))
+	return binary.BigEndian.AppendUint32(b, p.n)
+}
+
+// placeOf decodes a place from its term; ok is false for anything else.
+func placeOf(b []byte) (recPlace, bool) {
+	if len(b) != 12 {
+		return recPlace{}, false
+	}
+	off := binary.BigEndian.Uint64(b)
+	if off > maxRecordsFile {
+		return recPlace{}, false
+	}
+	return recPlace{off: int64(off), n: binary.BigEndian.Uint32(b[8:])}, true
+}
 
 // maxRecordText bounds every length a record gives; the counts of its
 // lists are bounded by the bytes left in the record before any list is
 // allocated (recordReader.count).
 const maxRecordText = 1 << 31
 
-// encodeRecord appends the record of an article to b: its text (chars
-// characters), candidate elements, their lengths in tokens, quiet spans
-// and word breaks.
-func encodeRecord(b []byte, text string, chars int, elems []Elem, lens []int, quiet, brk []int) []byte {
+// encodeRecord appends the record of an article to b: its title,
+// language and path, its text (chars characters), candidate elements,
+// their lengths in tokens, quiet spans and word breaks.
+func encodeRecord(b []byte, title, lang, path, text string, chars int, elems []Elem, lens []int, quiet, brk []int) []byte {
+	for _, f := range [3]string{title, lang, path} {
+		b = binary.AppendUvarint(b, uint64(len(f)))
+		b = append(b, f...)
+	}
 	b = binary.AppendUvarint(b, uint64(chars))
 	b = binary.AppendUvarint(b, uint64(len(text)))
 	ci := newCharIndex(text)
@@ -148,14 +182,15 @@ var errRecord = errors.New("a damaged record")
 // which stay compressed in the mapped file until asked for (text, xpaths).
 // It must not be used after the file is unmapped (the snapshot closed).
 type record struct {
-	chars, bytes int
-	elems        []Elem // without XPaths (xpaths)
-	lens         []int
-	gaps         []int // white space after each element, characters
-	quiet, brk   []int
-	xraw         int
-	xz           []byte // the XPaths, compressed
-	blocks       []recordBlockRef
+	title, lang, path string // copies
+	chars, bytes      int
+	elems             []Elem // without XPaths (xpaths)
+	lens              []int
+	gaps              []int // white space after each element, characters
+	quiet, brk        []int
+	xraw              int
+	xz                []byte // the XPaths, compressed
+	blocks            []recordBlockRef
 }
 
 // recordBlockRef is one compressed block of a record's text.
@@ -217,10 +252,17 @@ func (r *recordReader) count(min int) int {
 	return r.uint(len(r.b) / min)
 }
 
-// decodeRecord decodes the record b (a view of the mapped file).
-func decodeRecord(b []byte) (*record, error) {
+// decodeRecord decodes the record b (a view of the mapped file): its
+// title, language and path only when head is true.
+func decodeRecord(b []byte, head bool) (*record, error) {
 	r := &recordReader{b: b}
 	d := &record{}
+	for _, f := range [3]*string{&d.title, &d.lang, &d.path} {
+		*f = string(r.bytes(r.uint(maxRecordText)))
+	}
+	if head {
+		return d, r.err
+	}
 	d.chars = r.uint(maxRecordText)
 	d.bytes = r.uint(maxRecordText)
 	if n := r.count(4); r.err == nil {

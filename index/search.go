@@ -160,14 +160,10 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 	if err != nil {
 		return err
 	}
-	f, err := x.fetch(ctx, q, k, opt, how)
-	if err != nil {
-		return err
-	}
-	defer f.close()
-	for i, h := range f.hits {
-		d := f.docs[i]
-		r := SearchResult{Hit: h, Doc: d, Passages: browseDoc(d, q, opt)}
+	// each hit is browsed and its snippet made on its shard's goroutine
+	rs := make([]SearchResult, min(k, x.articles)) // a hit's rank is below both
+	f, err := x.fetch(ctx, q, k, opt, how, func(i int, d *StoredArticle) error {
+		r := SearchResult{Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
 			// from the first candidate element on: not the header's
@@ -178,7 +174,20 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 			p = r.Passages[0]
 		}
 		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
-		if err := add(r); err != nil {
+		if i >= len(rs) {
+			return fmt.Errorf("index: more hits than the %d articles of the manifest: rebuild the index", x.articles)
+		}
+		rs[i] = r
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	defer f.close()
+	rs = rs[:len(f.hits)]
+	for i, h := range f.hits {
+		rs[i].Hit = h
+		if err := add(rs[i]); err != nil {
 			return err
 		}
 	}

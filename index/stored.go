@@ -101,57 +101,47 @@ const (
 	// blocks of the text it shows (blockText). Its Elems have no
 	// XPaths, and it must not be used once the snapshot is released.
 	readHit
-	// readTitle reads no record: a fetch's titles and languages.
+	// readTitle reads the title, language and path only (Fetch).
 	readTitle
 )
 
-// decodeDoc reads an article from its stored Bleve document and its
-// record in rf.
+// decodeDoc reads an article from its record in rf, whose place is a
+// stored field of its Bleve document d.
 func decodeDoc(rf *recordFile, id string, d bindex.Document, how readHow) (*StoredArticle, error) {
 	out := &StoredArticle{ID: id}
-	var rec []int
+	var place recPlace
+	found := false
 	d.VisitFields(func(f bindex.Field) {
 		if f.Name() == recField {
-			rec = decodeInts(string(f.Value()))
-		} else {
-			out.setField(f.Name(), f.Value())
+			place, found = placeOf(f.Value())
 		}
 	})
-	return out, out.readRecord(rf, rec, how, nil)
-}
-
-// setField sets the article's field of a stored field (name, value).
-func (out *StoredArticle) setField(name string, val []byte) {
-	// each field copied as it is kept (val is valid during the call only)
-	switch name {
-	case "title":
-		out.Title = string(val)
-	case "path":
-		out.Path = string(val)
-	case "lang":
-		out.Lang = string(val)
+	if !found {
+		return nil, &DamagedError{Index: rf.idx, File: rf.path, Err: fmt.Errorf("article %s has no record", id)}
 	}
+	return out, out.readRecord(rf, place, how, nil)
 }
 
-// readRecord reads the article's record, at place (offset, length) of
-// rf, as how says; a hit's blocks go into arena (readHit).
-func (out *StoredArticle) readRecord(rf *recordFile, place []int, how readHow, arena *blockArena) error {
+// readRecord reads the article's record, at place p of rf, as how says;
+// a hit's blocks go into arena (readHit).
+func (out *StoredArticle) readRecord(rf *recordFile, p recPlace, how readHow, arena *blockArena) error {
 	if rf == nil {
 		return fmt.Errorf("index: article %s: no records file", out.ID)
 	}
-	if len(place) != 2 {
-		return &DamagedError{Index: rf.idx, File: rf.path, Err: fmt.Errorf("article %s has no record", out.ID)}
-	}
-	r, err := rf.read(int64(place[0]), int64(place[1]))
+	r, err := rf.read(p, how == readTitle)
 	if err != nil {
 		return err
+	}
+	out.Title, out.Lang, out.Path = r.title, r.lang, r.path
+	if how == readTitle {
+		return nil
 	}
 	out.Len, out.Elems, out.elemLens, out.gaps = r.chars, r.elems, r.lens, r.gaps
 	out.quiet, out.breaks = r.quiet, r.brk
 	if how != readHit {
 		xp, err := r.xpaths()
 		if err != nil {
-			return recordError(rf.idx, rf.path, int64(place[0]), err)
+			return recordError(rf.idx, rf.path, p.off, err)
 		}
 		for k := range out.Elems {
 			out.Elems[k].XPath = xp[k]
@@ -160,7 +150,7 @@ func (out *StoredArticle) readRecord(rf *recordFile, place []int, how readHow, a
 	switch how {
 	case readWhole:
 		if out.Text, err = r.text(); err != nil {
-			return recordError(rf.idx, rf.path, int64(place[0]), err)
+			return recordError(rf.idx, rf.path, p.off, err)
 		}
 	case readHit:
 		out.blocks = newBlockText(r, arena)
