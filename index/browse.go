@@ -111,9 +111,26 @@ type scoredElem struct {
 func scoreElems(toks []token, lens []int, elems []Elem, terms []Term, st *ElemStats) ([]scoredElem, float64) {
 	// positions of each query term
 	qpos := make([][]int, len(terms))
-	idx := make(map[string]int, len(terms))
-	for i, t := range terms {
-		idx[t.Text] = i
+	// a query has a few terms: a map would cost more than a look along
+	// them, for every hit of every search
+	var idx map[string]int
+	if len(terms) > 8 {
+		idx = make(map[string]int, len(terms))
+		for i, t := range terms {
+			idx[t.Text] = i
+		}
+	}
+	termOf := func(s string) (int, bool) {
+		if idx != nil {
+			i, ok := idx[s]
+			return i, ok
+		}
+		for i := range terms {
+			if terms[i].Text == s {
+				return i, true
+			}
+		}
+		return 0, false
 	}
 	var chars []int // the character terms (Term.Char)
 	for i, t := range terms {
@@ -122,7 +139,7 @@ func scoreElems(toks []token, lens []int, elems []Elem, terms []Term, st *ElemSt
 		}
 	}
 	for _, tk := range toks {
-		if i, ok := idx[tk.term]; ok {
+		if i, ok := termOf(tk.term); ok {
 			qpos[i] = append(qpos[i], tk.start)
 		}
 		// a token holding a character term's character is one of its
@@ -288,11 +305,17 @@ func passages(gap func(k int) int, elems []Elem, cands []scoredElem, min float64
 			last = k.e
 			p := &out[n-1]
 			p.End = el.End
-			p.XPaths = append(p.XPaths, el.XPath)
+			if el.XPath != "" {
+				p.XPaths = append(p.XPaths, el.XPath)
+			}
 			p.Score = math.Max(p.Score, k.score)
 			continue
 		}
-		out = append(out, Passage{Span: el.Span, XPaths: []string{el.XPath}, Score: k.score})
+		p := Passage{Span: el.Span, Score: k.score}
+		if el.XPath != "" { // a hit's elements have none (readHit)
+			p.XPaths = []string{el.XPath}
+		}
+		out = append(out, p)
 		last = k.e
 	}
 	return out

@@ -174,6 +174,22 @@ func spaceAfter(ci *charIndex, c int) int {
 	return n
 }
 
+// langName returns the language code b, without a copy for the
+// languages readsim knows.
+func langName(b []byte) string {
+	switch string(b) {
+	case "en":
+		return "en"
+	case "zh":
+		return "zh"
+	case "ja":
+		return "ja"
+	case "ko":
+		return "ko"
+	}
+	return string(b)
+}
+
 // errRecord is a record that does not decode: a damaged records file
 // (the caller names it).
 var errRecord = errors.New("a damaged record")
@@ -257,8 +273,13 @@ func (r *recordReader) count(min int) int {
 func decodeRecord(b []byte, head bool) (*record, error) {
 	r := &recordReader{b: b}
 	d := &record{}
-	for _, f := range [3]*string{&d.title, &d.lang, &d.path} {
-		*f = string(r.bytes(r.uint(maxRecordText)))
+	for i, f := range [3]*string{&d.title, &d.lang, &d.path} {
+		b := r.bytes(r.uint(maxRecordText))
+		if i == 1 {
+			*f = langName(b)
+		} else {
+			*f = string(b)
+		}
 	}
 	if head {
 		return d, r.err
@@ -267,8 +288,8 @@ func decodeRecord(b []byte, head bool) (*record, error) {
 	d.bytes = r.uint(maxRecordText)
 	if n := r.count(4); r.err == nil {
 		d.elems = make([]Elem, n)
-		d.lens = make([]int, n)
-		d.gaps = make([]int, n)
+		ints := make([]int, 2*n) // lens and gaps in one allocation
+		d.lens, d.gaps = ints[:n:n], ints[n:]
 		start := 0
 		for k := range n {
 			start += r.int(maxRecordText)

@@ -3,6 +3,7 @@ package index
 import (
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // oneSpace returns s with its runs of white space (unicode.IsSpace) made
@@ -40,7 +41,7 @@ func oneSpace(s string) string {
 		}
 		i += n
 	}
-	return string(out)
+	return unsafe.String(unsafe.SliceData(out), len(out)) // out is not written again
 }
 
 // asciiSpace are the ASCII characters unicode.IsSpace takes for white
