@@ -40,7 +40,7 @@ func (s *syncBuffer) String() string {
 // test ends and returns its URL. The test fails, with what e.Stderr holds, when
 // the server errs or does not start within a minute, and when it does not
 // stop within 10 s of the test's end or ends with an error.
-func serveLoopback(t *testing.T, e *cli.Env, cfg app.ServeConfig, l app.Listen) string {
+func serveLoopback(t testing.TB, e *cli.Env, cfg app.ServeConfig, l app.Listen) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan net.Addr, 1)
