@@ -163,7 +163,6 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	a.ID = f.id
 	title, headerID := a.Title, a.HeaderID
 	kind := analysisKind(a.Lang)
-	text := []byte(a.Text)
 	brk, quiet := breaks(a), unshown(a)
 	bytesOf := func(cs []int) []int {
 		out := make([]int, len(cs))
@@ -184,7 +183,9 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	// the text keeps where each token is (term vectors, see textFreqs):
 	// browse and snippets read the query terms' occurrences from them
 	// instead of analysing the article again
-	doc.AddField(&analyzedField{name: "text", value: text, length: len(toks), freqs: textFreqs(a.Text, toks), options: textOptions})
+	// (no value: the text is not stored in Bleve, and a batch waiting to
+	// be indexed need not hold it)
+	doc.AddField(&analyzedField{name: "text", length: len(toks), freqs: textFreqs(a.Text, toks), options: textOptions})
 	if keys := titleKeys(title); len(keys) > 0 {
 		doc.AddField(newKeywordField(titleField, keys))
 	}
