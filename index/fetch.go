@@ -340,7 +340,7 @@ func (f *fetched) close() {
 		s.close()
 	}
 	for i, a := range f.arenas {
-		a.buf = a.buf[:0]
+		a.reset()
 		blockArenas.Put(a)
 		f.arenas[i] = nil
 	}

@@ -160,14 +160,14 @@ func openRecords(idx, p string, want recordsStamp) (*recordFile, error) {
 const maxRecordsFile = 1 << 40
 
 // read decodes the record at place p (its title, language and path only
-// when head is true); a place outside the file or a record that does not
-// decode is a DamagedError naming the file.
-func (f *recordFile) read(p recPlace, head bool) (*record, error) {
+// when head is true; its lists in arena when not nil); a place outside the
+// file or a record that does not decode is a DamagedError naming the file.
+func (f *recordFile) read(p recPlace, head bool, arena *blockArena) (*record, error) {
 	off, n := p.off, int64(p.n)
 	if off < int64(len(recordsMagic)) || n < 0 || off > int64(len(f.data)) || n > int64(len(f.data))-off {
 		return nil, recordError(f.idx, f.path, off, fmt.Errorf("%d bytes at byte %d lie outside the file's %d", n, off, len(f.data)))
 	}
-	d, err := decodeRecord(f.data[off:off+n:off+n], head)
+	d, err := decodeRecord(f.data[off:off+n:off+n], head, arena)
 	if err != nil {
 		return nil, recordError(f.idx, f.path, off, err)
 	}

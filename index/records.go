@@ -269,8 +269,9 @@ func (r *recordReader) count(min int) int {
 }
 
 // decodeRecord decodes the record b (a view of the mapped file): its
-// title, language and path only when head is true.
-func decodeRecord(b []byte, head bool) (*record, error) {
+// title, language and path only when head is true. Its lists are taken
+// from arena when it is not nil (a search's hit).
+func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
 	r := &recordReader{b: b}
 	d := &record{}
 	for i, f := range [3]*string{&d.title, &d.lang, &d.path} {
@@ -287,8 +288,8 @@ func decodeRecord(b []byte, head bool) (*record, error) {
 	d.chars = r.uint(maxRecordText)
 	d.bytes = r.uint(maxRecordText)
 	if n := r.count(4); r.err == nil {
-		d.elems = make([]Elem, n)
-		ints := make([]int, 2*n) // lens and gaps in one allocation
+		d.elems = arena.takeElems(n)
+		ints := arena.takeInts(2 * n) // lens and gaps in one allocation
 		d.lens, d.gaps = ints[:n:n], ints[n:]
 		start := 0
 		for k := range n {
@@ -299,12 +300,12 @@ func decodeRecord(b []byte, head bool) (*record, error) {
 			if start < 0 || end > d.chars {
 				r.err = errRecord
 			}
-			d.elems[k].Span = effort.Span{Start: start, End: end}
+			d.elems[k] = Elem{Span: effort.Span{Start: start, End: end}}
 		}
 	}
 	for _, list := range [2]*[]int{&d.quiet, &d.brk} {
 		if n := r.count(1); n > 0 {
-			*list = make([]int, n)
+			*list = arena.takeInts(n)
 			for i := range n {
 				(*list)[i] = r.uint(d.chars)
 			}
@@ -385,7 +386,7 @@ func (d *record) xpaths() ([]string, error) {
 
 // blockText is a record's text read block by block: what a snippet
 // shows, without decompressing the rest. Blocks are decompressed once,
-// into the memory of a search (blockArena); what slice returns is a copy.
+// into the memory of a search (blockArena).
 type blockText struct {
 	d     *record
 	done  [][]byte // decompressed blocks, nil until read
@@ -397,9 +398,48 @@ func newBlockText(d *record, a *blockArena) *blockText {
 	return &blockText{d: d, done: make([][]byte, len(d.blocks)), arena: a}
 }
 
-// blockArena is the memory a search decompresses its hits' blocks into,
-// reused from search to search (blockArenas): about one block a hit.
-type blockArena struct{ buf []byte }
+// blockArena is the memory of a search's hits read without their text
+// (readHit): their records' lists and the blocks their snippets
+// decompress, reused from search to search (blockArenas). Nothing of a
+// hit outlives its search: a HitResult holds copies.
+type blockArena struct {
+	buf   []byte
+	ints  []int
+	elems []Elem
+}
+
+// takeInts returns n ints of the arena (or of their own, with no arena),
+// which the caller sets.
+func (a *blockArena) takeInts(n int) []int {
+	if a == nil {
+		return make([]int, n)
+	}
+	if cap(a.ints)-len(a.ints) < n {
+		a.ints = make([]int, 0, max(4096, n))
+	}
+	out := a.ints[len(a.ints) : len(a.ints)+n : len(a.ints)+n]
+	a.ints = a.ints[:len(a.ints)+n]
+	return out
+}
+
+// takeElems returns n elements of the arena (or of their own), which the
+// caller sets (a hit's have no XPath).
+func (a *blockArena) takeElems(n int) []Elem {
+	if a == nil {
+		return make([]Elem, n)
+	}
+	if cap(a.elems)-len(a.elems) < n {
+		a.elems = make([]Elem, 0, max(1024, n))
+	}
+	out := a.elems[len(a.elems) : len(a.elems)+n : len(a.elems)+n]
+	a.elems = a.elems[:len(a.elems)+n]
+	return out
+}
+
+// reset empties the arena for its next search.
+func (a *blockArena) reset() {
+	a.buf, a.ints, a.elems = a.buf[:0], a.ints[:0], a.elems[:0]
+}
 
 // take returns n bytes of the arena.
 func (a *blockArena) take(n int) []byte {
@@ -459,7 +499,9 @@ func (t *blockText) byteIn(i, k int) int {
 	return off
 }
 
-// slice returns the text of characters [s, e).
+// slice returns the text of characters [s, e). Within a block it is the
+// block's own memory, valid until the search gives its arena back
+// (fetched.close): callers copy what they keep.
 func (t *blockText) slice(s, e int) string {
 	s, e = max(s, 0), min(e, t.d.chars)
 	if e <= s {
@@ -468,8 +510,10 @@ func (t *blockText) slice(s, e int) string {
 	i, j := t.at(s), t.at(e-1)
 	bs := t.byteIn(i, s-t.d.blocks[i].char)
 	if i == j {
-		be := t.byteIn(i, e-t.d.blocks[i].char)
-		return string(t.get(i)[bs:be])
+		// no copy: the bytes are the search's (blockArena), and what a
+		// snippet keeps of them it copies (spaceWriter)
+		b := t.get(i)[bs:t.byteIn(i, e-t.d.blocks[i].char)]
+		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	var sb strings.Builder
 	sb.Write(t.get(i)[bs:])

@@ -249,21 +249,25 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 		}
 		marks = append(marks, [2]int{ms, me})
 	}
-	var b strings.Builder
+	// runs of white space become one space as the snippet is written
+	// (spaceWriter: oneSpace of the whole)
+	b := spaceWriter{out: make([]byte, 0, 3*(e-s)/2+16)}
 	if cut {
 		b.WriteString("…")
 	}
 	at := s
 	for _, m := range marks {
 		b.WriteString(shownText(ci, d.quiet, at, m[0]))
-		b.WriteString("[" + shownText(ci, d.quiet, m[0], m[1]) + "]")
+		b.WriteString("[")
+		b.WriteString(shownText(ci, d.quiet, m[0], m[1]))
+		b.WriteString("]")
 		at = m[1]
 	}
 	b.WriteString(shownText(ci, d.quiet, at, e))
 	if e < p.End && shows(ci, d.quiet, e, p.End) {
 		b.WriteString("…")
 	}
-	return oneSpace(b.String())
+	return b.String()
 }
 
 // shows reports whether the characters [from, to) of ci's text show

@@ -12,36 +12,53 @@ import (
 // each of its hits, and strings.Fields takes its slow path on any text
 // that is not ASCII, an ellipsis included).
 func oneSpace(s string) string {
-	out := make([]byte, 0, len(s))
-	space := false // a white space run is pending
+	w := spaceWriter{out: make([]byte, 0, len(s))}
+	w.WriteString(s)
+	return w.String()
+}
+
+// spaceWriter writes strings with their runs of white space made one
+// space, none at the start; String leaves none at the end (oneSpace of
+// everything written, without holding it first).
+type spaceWriter struct {
+	out   []byte
+	space bool // a white space run is pending
+}
+
+// WriteString writes s.
+func (w *spaceWriter) WriteString(s string) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if asciiSpace[c] {
-				space = true
+				w.space = true
 			} else {
-				if space && len(out) > 0 {
-					out = append(out, ' ')
+				if w.space && len(w.out) > 0 {
+					w.out = append(w.out, ' ')
 				}
-				space = false
-				out = append(out, c)
+				w.space = false
+				w.out = append(w.out, c)
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsSpace(r) {
-			space = true
+			w.space = true
 		} else {
-			if space && len(out) > 0 {
-				out = append(out, ' ')
+			if w.space && len(w.out) > 0 {
+				w.out = append(w.out, ' ')
 			}
-			space = false
-			out = append(out, s[i:i+n]...)
+			w.space = false
+			w.out = append(w.out, s[i:i+n]...)
 		}
 		i += n
 	}
-	return unsafe.String(unsafe.SliceData(out), len(out)) // out is not written again
+}
+
+// String returns what was written; nothing may be written after.
+func (w *spaceWriter) String() string {
+	return unsafe.String(unsafe.SliceData(w.out), len(w.out))
 }
 
 // asciiSpace are the ASCII characters unicode.IsSpace takes for white

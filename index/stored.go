@@ -128,7 +128,11 @@ func (out *StoredArticle) readRecord(rf *recordFile, p recPlace, how readHow, ar
 	if rf == nil {
 		return fmt.Errorf("index: article %s: no records file", out.ID)
 	}
-	r, err := rf.read(p, how == readTitle)
+	var lists *blockArena
+	if how == readHit {
+		lists = arena
+	}
+	r, err := rf.read(p, how == readTitle, lists)
 	if err != nil {
 		return err
 	}
