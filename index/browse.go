@@ -16,6 +16,48 @@ import (
 type Elem struct {
 	effort.Span
 	XPath string
+	// kind is what browse needs of the XPath (captions, the body's text),
+	// as the article's record gives it: a hit read without its XPaths
+	// (readHit) has it; 0 means to look at the XPath
+	kind elemKind
+}
+
+// elemKind says what an element is, for browse's rules.
+type elemKind uint8
+
+const (
+	kindKnown    elemKind = 1 << iota // the other bits are set
+	kindCaption                       // isCaption
+	kindBodyText                      // isBodyText
+)
+
+// kindOf is an element's kind from its XPath.
+func kindOf(xpath string) elemKind {
+	k := kindKnown
+	if isCaption(xpath) {
+		k |= kindCaption
+	}
+	if isBodyText(xpath) {
+		k |= kindBodyText
+	}
+	return k
+}
+
+// caption reports whether the element is a caption (isCaption).
+func (e *Elem) caption() bool {
+	if e.kind&kindKnown != 0 {
+		return e.kind&kindCaption != 0
+	}
+	return isCaption(e.XPath)
+}
+
+// bodyText reports whether the element is the body's own text or a
+// paragraph of the body (isBodyText).
+func (e *Elem) bodyText() bool {
+	if e.kind&kindKnown != 0 {
+		return e.kind&kindBodyText != 0
+	}
+	return isBodyText(e.XPath)
 }
 
 // Passage is a best-matching passage of an article: one candidate element or
@@ -194,12 +236,12 @@ func scoreElems(toks []token, lens []int, elems []Elem, terms []Term, st *ElemSt
 func capCaptions(elems []Elem, cands []scoredElem) float64 {
 	for i := range cands {
 		c := &cands[i]
-		if !isCaption(elems[c.e].XPath) {
+		if !elems[c.e].caption() {
 			continue
 		}
 		cap := -1.0
 		for _, o := range cands {
-			if !isCaption(elems[o.e].XPath) && o.terms&c.terms == c.terms {
+			if !elems[o.e].caption() && o.terms&c.terms == c.terms {
 				cap = math.Max(cap, o.score)
 			}
 		}
@@ -230,10 +272,10 @@ func isCaption(xpath string) bool {
 func leadOf(elems []Elem, lens []int, cands []scoredElem) int {
 	lead := -1
 	for e, el := range elems {
-		if isCaption(el.XPath) || lens[e] == 0 {
+		if el.caption() || lens[e] == 0 {
 			continue
 		}
-		if isBodyText(el.XPath) {
+		if el.bodyText() {
 			lead = e
 		}
 		break

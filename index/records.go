@@ -26,7 +26,9 @@ import (
 // white space after it, the spans a page does not show, the word breaks —
 // and the text in snappy blocks of about recordBlock bytes, of which a
 // snippet decompresses the one or two it shows. The elements' XPaths are
-// one more snappy block, read when an article is read whole.
+// one more snappy block, read when an article is read whole or browsed
+// for its page; a search's hits need only what browse takes from them,
+// each element's kind.
 //
 // A record, every number an unsigned varint but the element starts (the
 // difference from the previous element's start, a signed varint), each
@@ -34,8 +36,10 @@ import (
 //
 //	title lang path                  the article's, as strings
 //	chars bytes                      the text's length in characters and bytes
-//	n {start len tokens gap}×n       the candidate elements; gap is the white
-//	                                 space after the element, in characters
+//	n {start len tokens gap kind}×n  the candidate elements; gap is the white
+//	                                 space after the element, in characters,
+//	                                 kind what browse needs of its XPath
+//	                                 (elemKind: a caption, the body's text)
 //	q quiet×q                        Article's quiet spans (start, end pairs)
 //	k breaks×k                       the word breaks
 //	xraw xlen xpaths[xlen]           the XPaths, "\n"-joined, snappy
@@ -120,6 +124,7 @@ func encodeRecord(b []byte, title, lang, path, text string, chars int, elems []E
 		}
 		b = binary.AppendUvarint(b, uint64(n))
 		b = binary.AppendUvarint(b, uint64(spaceAfter(ci, el.End)))
+		b = append(b, byte(kindOf(el.XPath)))
 	}
 	for _, list := range [2][]int{quiet, brk} {
 		b = binary.AppendUvarint(b, uint64(len(list)))
@@ -287,7 +292,7 @@ func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
 	}
 	d.chars = r.uint(maxRecordText)
 	d.bytes = r.uint(maxRecordText)
-	if n := r.count(4); r.err == nil {
+	if n := r.count(5); r.err == nil {
 		d.elems = arena.takeElems(n)
 		ints := arena.takeInts(2 * n) // lens and gaps in one allocation
 		d.lens, d.gaps = ints[:n:n], ints[n:]
@@ -297,10 +302,11 @@ func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
 			end := start + r.uint(maxRecordText)
 			d.lens[k] = r.uint(maxRecordText)
 			d.gaps[k] = r.uint(maxRecordText)
-			if start < 0 || end > d.chars {
+			kind := elemKind(r.uint(int(kindKnown | kindCaption | kindBodyText)))
+			if start < 0 || end > d.chars || kind&kindKnown == 0 {
 				r.err = errRecord
 			}
-			d.elems[k] = Elem{Span: effort.Span{Start: start, End: end}}
+			d.elems[k] = Elem{Span: effort.Span{Start: start, End: end}, kind: kind}
 		}
 	}
 	for _, list := range [2]*[]int{&d.quiet, &d.brk} {
