@@ -22,7 +22,7 @@ import (
 
 // manifestVersion changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const manifestVersion = 11
+const manifestVersion = 12
 
 const (
 	manifestName = "manifest.json"
