@@ -112,43 +112,17 @@ func topOf(cs []candidate, k int, ss []*shardSearch) ([]candidate, error) {
 // dictionary itself (no stored field is read: reading the stored ids
 // touched the whole index, 1.4 GB at 500k). 4 bytes per document.
 func idRanks(r bindex.IndexReader) ([]uint32, error) {
-	is, ok := r.(*scorch.IndexSnapshot)
-	if !ok {
-		return nil, fmt.Errorf("index: a shard is not a scorch index (%T)", r)
-	}
 	type idDoc struct {
 		id  string
 		doc uint64
 	}
 	var all []idDoc
-	var off uint64
-	for _, seg := range is.Segments() {
-		dict, err := seg.Segment().Dictionary("_id")
-		if err != nil {
-			return nil, err
-		}
-		it := dict.AutomatonIterator(matchAll{}, nil, nil)
-		for {
-			e, err := it.Next()
-			if err != nil {
-				return nil, err
-			}
-			if e == nil {
-				break
-			}
-			pl, err := dict.PostingsList([]byte(e.Term), nil, nil)
-			if err != nil {
-				return nil, err
-			}
-			p, err := pl.Iterator(false, false, false, nil).Next()
-			if err != nil {
-				return nil, err
-			}
-			if p != nil {
-				all = append(all, idDoc{e.Term, off + p.Number()})
-			}
-		}
-		off += seg.Segment().Count()
+	off, err := walkTerms(r, "_id", func(term string, doc uint64) error {
+		all = append(all, idDoc{term, doc})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	// a deleted document's id may be in an older segment too: the live one
 	// is the one a search meets, and ranks only order them
@@ -163,6 +137,57 @@ func idRanks(r bindex.IndexReader) ([]uint32, error) {
 		ranks[d.doc] = uint32(rank)
 	}
 	return ranks, nil
+}
+
+// walkTerms calls f with every term of field in every segment of a scorch
+// index's reader r and each document holding it (its internal number: the
+// segment's first number plus its number in the segment), deleted
+// documents included, and returns the number of documents.
+func walkTerms(r bindex.IndexReader, field string, f func(term string, doc uint64) error) (uint64, error) {
+	is, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return 0, fmt.Errorf("index: a shard is not a scorch index (%T)", r)
+	}
+	var off uint64
+	for _, seg := range is.Segments() {
+		n := seg.Segment().Count()
+		dict, err := seg.Segment().Dictionary(field)
+		if err != nil {
+			return 0, err
+		}
+		it := dict.AutomatonIterator(matchAll{}, nil, nil)
+		for {
+			e, err := it.Next()
+			if err != nil {
+				return 0, err
+			}
+			if e == nil {
+				break
+			}
+			pl, err := dict.PostingsList([]byte(e.Term), nil, nil)
+			if err != nil {
+				return 0, err
+			}
+			pi := pl.Iterator(false, false, false, nil)
+			for {
+				p, err := pi.Next()
+				if err != nil {
+					return 0, err
+				}
+				if p == nil {
+					break
+				}
+				if p.Number() >= n {
+					return 0, fmt.Errorf("document %d of %q in a segment of %d", p.Number(), field, n)
+				}
+				if err := f(e.Term, off+p.Number()); err != nil {
+					return 0, err
+				}
+			}
+		}
+		off += n
+	}
+	return off, nil
 }
 
 // matchAll is the automaton that accepts every key (a whole dictionary).

@@ -420,12 +420,7 @@ func (a *blockArena) takeInts(n int) []int {
 	if a == nil {
 		return make([]int, n)
 	}
-	if cap(a.ints)-len(a.ints) < n {
-		a.ints = make([]int, 0, max(4096, n))
-	}
-	out := a.ints[len(a.ints) : len(a.ints)+n : len(a.ints)+n]
-	a.ints = a.ints[:len(a.ints)+n]
-	return out
+	return take(&a.ints, n, 4096)
 }
 
 // takeElems returns n elements of the arena (or of their own), which the
@@ -434,12 +429,18 @@ func (a *blockArena) takeElems(n int) []Elem {
 	if a == nil {
 		return make([]Elem, n)
 	}
-	if cap(a.elems)-len(a.elems) < n {
-		a.elems = make([]Elem, 0, max(1024, n))
+	return take(&a.elems, n, 1024)
+}
+
+// take returns the next n items of *buf, a new buffer of at least least
+// items when it has no room.
+func take[T any](buf *[]T, n, least int) []T {
+	if cap(*buf)-len(*buf) < n {
+		*buf = make([]T, 0, max(least, n))
 	}
-	out := a.elems[len(a.elems) : len(a.elems)+n : len(a.elems)+n]
-	a.elems = a.elems[:len(a.elems)+n]
-	return out
+	b := *buf
+	*buf = b[:len(b)+n]
+	return b[len(b) : len(b)+n : len(b)+n]
 }
 
 // reset empties the arena for its next search.
@@ -448,14 +449,7 @@ func (a *blockArena) reset() {
 }
 
 // take returns n bytes of the arena.
-func (a *blockArena) take(n int) []byte {
-	if cap(a.buf)-len(a.buf) < n {
-		a.buf = make([]byte, 0, max(64<<10, n))
-	}
-	out := a.buf[len(a.buf) : len(a.buf)+n : len(a.buf)+n]
-	a.buf = a.buf[:len(a.buf)+n]
-	return out
-}
+func (a *blockArena) take(n int) []byte { return take(&a.buf, n, 64<<10) }
 
 // blockArenas are the arenas of the searches: an arena goes back once
 // its search's snippets are made, and no block is read after.
