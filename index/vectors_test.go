@@ -60,6 +60,7 @@ func TestBrowseStoredSame(t *testing.T) {
 			ctx := context.Background()
 			opt := Options{}
 			compared, nonEmpty, withPassages := 0, 0, 0
+			var titles []string
 			for _, f := range files {
 				some := false
 				id := strings.TrimSuffix(filepath.Base(f), ".xml")
@@ -67,6 +68,7 @@ func TestBrowseStoredSame(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", f, err)
 				}
+				titles = append(titles, d.Title)
 				for _, q := range append([]string{d.Title}, sharedQueries...) {
 					pq, err := x.Prepare(q)
 					if err != nil || len(pq.Terms) == 0 {
@@ -144,6 +146,20 @@ func TestBrowseStoredSame(t *testing.T) {
 				}
 			}
 			t.Logf("%d articles (%d with passages), %d comparisons (%d with passages)", len(files), withPassages, compared, nonEmpty)
+			// result lists read by blocks (Hits) against Search, for the
+			// shared queries and every article's title
+			var c hitsCover
+			for _, q := range append(sharedQueries, titles...) {
+				pq, err := x.Prepare(q)
+				if err != nil || len(pq.Terms) == 0 {
+					continue
+				}
+				compareHits(t, x, q, pq, &c)
+			}
+			t.Logf("Hits = Search: %v", c)
+			if dir == realData && (c.twoBlocks == 0 || c.longPass == 0 || c.cjk == 0 || c.quietSnips == 0) {
+				t.Errorf("Hits = Search went through %v: the real articles must give each case", c)
+			}
 		})
 	}
 }
