@@ -93,6 +93,45 @@ var damages = []struct {
 	{"missing index_meta.json", func(t *testing.T, idx string) error {
 		return os.Remove(filepath.Join(shardDir(idx, 0), "index_meta.json"))
 	}, func(t *testing.T, idx string) string { return filepath.Join(shardDir(idx, 0), "index_meta.json") }},
+	// the records file (records.go): checked against its size and CRC-32
+	// in the manifest
+	{"missing records", func(t *testing.T, idx string) error { return os.Remove(firstRecords(t, idx)) }, firstRecords},
+	{"truncated records", func(t *testing.T, idx string) error {
+		p := firstRecords(t, idx)
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		return os.Truncate(p, st.Size()/2)
+	}, firstRecords},
+	{"records with one byte flipped", func(t *testing.T, idx string) error {
+		p := firstRecords(t, idx)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		i := len(recordsMagic) + (len(b)-len(recordsMagic))/2
+		return overwrite(p, int64(i), []byte{b[i] ^ 0x10})
+	}, firstRecords},
+	{"records cut to their magic", func(t *testing.T, idx string) error {
+		return os.Truncate(firstRecords(t, idx), int64(len(recordsMagic)))
+	}, firstRecords},
+	{"records of another kind", func(t *testing.T, idx string) error {
+		return overwrite(firstRecords(t, idx), 0, []byte("readsim records 0\n"))
+	}, firstRecords},
+	{"records a folder", func(t *testing.T, idx string) error {
+		p := firstRecords(t, idx)
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+		return os.Mkdir(p, 0o755)
+	}, firstRecords},
+}
+
+// firstRecords returns the records file of shard 0 of the index idx.
+func firstRecords(t *testing.T, idx string) string {
+	t.Helper()
+	return recordsPath(shardDir(idx, 0))
 }
 
 // TestDamagedIndex damages an index each way of damages: Open fails with

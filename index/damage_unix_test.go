@@ -16,7 +16,7 @@ import (
 // an update either builds the index again or fails naming the file;
 // neither blocks.
 func TestIndexFileFIFO(t *testing.T) {
-	for _, name := range []string{manifestName, articlesName, elemDFName, "articles-0/index_meta.json", "articles-0/store/root.bolt", "segment"} {
+	for _, name := range []string{manifestName, articlesName, elemDFName, "articles-0/index_meta.json", "articles-0/store/root.bolt", "articles-0/" + recordsName, "segment"} {
 		t.Run(name, func(t *testing.T) {
 			articles, idx, _ := buildTest(t)
 			p := filepath.Join(idx, filepath.FromSlash(name))

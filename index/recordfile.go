@@ -119,6 +119,11 @@ type recordFile struct {
 // file and process, as segments are: verified).
 func openRecords(idx, p string, want recordsStamp) (*recordFile, error) {
 	damaged := func(err error) error { return &DamagedError{Index: idx, File: p, Err: err} }
+	if st, err := os.Stat(p); err != nil {
+		return nil, damaged(unwrap(err))
+	} else if !st.Mode().IsRegular() {
+		return nil, damaged(errors.New("not a regular file")) // a FIFO would block Open
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, damaged(unwrap(err))
