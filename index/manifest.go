@@ -209,8 +209,9 @@ func stampDTD(p string) (fileStamp, error) {
 }
 
 // checkIndex checks that the complete index in dir, described by m, can be
-// updated exactly: its element frequencies are readable and its Bleve index
-// holds every article of the manifest.
+// updated exactly: its element frequencies are readable, its records files
+// are those of the manifest and hold its articles' records, and its Bleve
+// index holds every article of the manifest.
 func checkIndex(dir string, m *manifest) error {
 	df, err := loadElemDF(dir)
 	if err != nil {
@@ -232,19 +233,27 @@ func checkIndex(dir string, m *manifest) error {
 	if err := checkShards(dir, dir, m.Shards); err != nil {
 		return err
 	}
+	want := make([]uint64, m.Shards)
+	live := make([]int64, m.Shards) // the bytes of each shard's articles' records
+	for _, e := range m.Articles {
+		want[shardOf(e.ID, m.Shards)]++
+		live[shardOf(e.ID, m.Shards)] += e.Rec
+	}
 	for i := range m.Shards {
 		if i >= len(m.Records) {
 			return fmt.Errorf("%s: %d records files for %d shards", manifestPath(dir), len(m.Records), m.Shards)
 		}
-		rf, err := openRecords(dir, recordsPath(shardDir(dir, i)), m.Records[i])
+		p := recordsPath(shardDir(dir, i))
+		rf, err := openRecords(dir, p, m.Records[i])
 		if err != nil {
 			return err
 		}
 		rf.close()
-	}
-	want := make([]uint64, m.Shards)
-	for _, e := range m.Articles {
-		want[shardOf(e.ID, m.Shards)]++
+		// a file cut short, its stamp made again, passes openRecords:
+		// an update would keep records lying past its end
+		if size := m.Records[i].Size - int64(len(recordsMagic)); live[i] > size {
+			return &DamagedError{Index: dir, File: p, Err: fmt.Errorf("its articles' records are %d bytes, more than its %d", live[i], size)}
+		}
 	}
 	for i := range m.Shards {
 		sd := shardDir(dir, i)

@@ -1,9 +1,14 @@
 package index
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +19,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/internal/testfs"
 )
 
 // hitsCover counts what the comparisons of Hits with Search went
@@ -438,5 +444,141 @@ func TestShowsPieces(t *testing.T) {
 		if got := strings.TrimSpace(shownText(newCharIndex(s), tc.quiet, tc.from, tc.to)) != ""; got != tc.want {
 			t.Errorf("%s: shownText shows %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// setRecordsStamp writes into the manifest of the index idx the stamp
+// (size and CRC-32) of the records file of shard 0 as it is now: a file
+// damaged behind its stamp, which Open lets through.
+func setRecordsStamp(t *testing.T, idx string) {
+	t.Helper()
+	st, err := stampRecords(firstRecords(t, idx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := manifestPath(idx)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // the articles' times stay exact
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	m["records"].([]any)[0] = map[string]any{"size": st.Size, "crc32": st.CRC}
+	if b, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// oneShardTest builds the test collection into an index of one shard and
+// returns the articles' folder, the index, its records file and the
+// file's bytes.
+func oneShardTest(t *testing.T) (articles, idx, records string, b []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	articles, idx = filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
+	testfs.Write(t, articles, testArticles)
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Shards: 1}); err != nil {
+		t.Fatal(err)
+	}
+	records = firstRecords(t, idx)
+	b, err := os.ReadFile(records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return articles, idx, records, b
+}
+
+// TestRecordsDamagedBehindStamp damages the records file of a one-shard
+// index and writes its new size and CRC-32 into the manifest: Open
+// passes, and then every read of a record — Search, Hits, Article,
+// Passages — is a DamagedError naming the records file, never a panic
+// nor a wrong answer. An update does not append to the file: readsim
+// index builds the index again, naming it, when it can tell (records
+// the manifest's articles do not fit in); a file garbled to its right
+// size needs --rebuild, as the error says.
+func TestRecordsDamagedBehindStamp(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		damage  func(b []byte) []byte
+		rebuilt bool // readsim index sees it
+	}{
+		{"places outside the file", func(b []byte) []byte { return b[:len(recordsMagic)+1] }, true},
+		{"places outside the file but one", func(b []byte) []byte { return b[:len(b)-1] }, true},
+		{"garbled records", func(b []byte) []byte {
+			return append(b[:len(recordsMagic)], bytes.Repeat([]byte{0xff}, len(b)-len(recordsMagic))...)
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			articles, idx, p, b := oneShardTest(t)
+			if err := os.WriteFile(p, tc.damage(b), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			setRecordsStamp(t, idx)
+			x, err := Open(idx)
+			if err != nil {
+				t.Fatalf("Open: %v, want it opened (the damage is behind the stamp)", err)
+			}
+			ctx := context.Background()
+			pq, err := x.Prepare("fresnel lens")
+			if err != nil {
+				t.Fatal(err)
+			}
+			damaged := func(what string, err error) {
+				t.Helper()
+				var de *DamagedError
+				if !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), p) {
+					t.Errorf("%s: %v, want a DamagedError naming %s", what, err, p)
+				}
+			}
+			res, err := x.Search(ctx, pq, 10, Options{})
+			damaged(fmt.Sprintf("Search (%d results)", len(res)), err)
+			hits, err := x.Hits(ctx, pq, 10, Options{})
+			damaged(fmt.Sprintf("Hits (%d results)", len(hits)), err)
+			// the last record stands whole in a file cut by one byte but
+			// for the last: the article it is of is not known, so each is
+			// asked and one at least must fail
+			failed := 0
+			for _, id := range []string{"1001", "2001", "3001"} {
+				d, err := x.Article(id)
+				if err != nil {
+					damaged("Article "+id, err)
+					failed++
+				} else if d.Text == "" {
+					t.Errorf("Article %s: no error, no text", id)
+				}
+				if _, err := x.Passages(ctx, "fresnel", id, Options{}); err != nil {
+					damaged("Passages "+id, err)
+				}
+			}
+			if failed == 0 {
+				t.Error("every article read, want one at least damaged")
+			}
+			x.Close()
+			br, err := Build(BuildOptions{Articles: articles, Index: idx})
+			if err != nil {
+				t.Fatalf("readsim index: %v", err)
+			}
+			if tc.rebuilt && (!br.Full || br.Indexed != 3 || !strings.Contains(br.Rebuilt, p)) {
+				t.Errorf("update: full=%v indexed=%d rebuilt=%q, want a full build of 3 naming %s", br.Full, br.Indexed, br.Rebuilt, p)
+			}
+			if !tc.rebuilt {
+				if br.Full || br.Indexed != 0 {
+					t.Errorf("update: full=%v indexed=%d, want nothing done", br.Full, br.Indexed)
+				}
+				if _, err := Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := search(t, openTest(t, idx), "fresnel lens"); len(got) != 2 {
+				t.Errorf("after the build: %+v, want 1001 and 3001", got)
+			}
+		})
 	}
 }
