@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -19,6 +21,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/internal/synth"
 	"github.com/readsim/readsim/internal/testfs"
 )
 
@@ -581,4 +584,211 @@ func TestRecordsDamagedBehindStamp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// recordsSizes returns the size of each shard's records file of the
+// index idx, read from the disk, and the manifest.
+func recordsSizes(t *testing.T, idx string) ([]int64, *manifest) {
+	t.Helper()
+	m, err := readManifest(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int64
+	for i := range m.Shards {
+		st, err := os.Stat(recordsPath(shardDir(idx, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, st.Size())
+	}
+	return out, m
+}
+
+// TestRecordsUpdate updates a two-shard index (an article changed, one
+// deleted, one added): each records file keeps its bytes and grows by the
+// new records only, their lengths as the manifest gives them; searches
+// and result lists give what a fresh build of the same articles gives;
+// the changed article reads its new text.
+func TestRecordsUpdate(t *testing.T) {
+	dir := t.TempDir()
+	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
+	queries := synthArticles(t, articles, 50)
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Shards: 2}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := recordsSizes(t, idx)
+	var old [][]byte
+	for i := range before {
+		b, err := os.ReadFile(recordsPath(shardDir(idx, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		old = append(old, b)
+	}
+	x := openTest(t, idx)
+	oldText := func(id string) string {
+		d, err := x.Article(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Text
+	}("1000012")
+	x.Close()
+	// change 1000012, delete 1000003, add 2000000
+	g := synth.New(synth.Options{Seed: 99, Vocab: 2000})
+	changed := g.Article(1000012)
+	testfs.Write(t, articles, map[string]string{"001/1000012.xml": changed, "009/2000000.xml": g.Article(2000000)})
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(articles, "001", "1000012.xml"), later, later)
+	os.Remove(filepath.Join(articles, "000", "1000003.xml"))
+	res, err := Build(BuildOptions{Articles: articles, Index: idx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Full || res.Indexed != 2 || res.Removed != 1 {
+		t.Fatalf("update: %+v, want 2 indexed and 1 removed", res)
+	}
+	after, m := recordsSizes(t, idx)
+	grew := make([]int64, len(before))
+	for _, rel := range []string{"001/1000012.xml", "009/2000000.xml"} {
+		e, ok := m.Articles[rel]
+		if !ok || e.Rec <= 0 {
+			t.Fatalf("manifest entry of %s: %+v", rel, e)
+		}
+		grew[shardOf(e.ID, m.Shards)] += e.Rec
+	}
+	for i := range before {
+		if after[i] != before[i]+grew[i] || m.Records[i].Size != after[i] {
+			t.Errorf("shard %d: records file of %d bytes (manifest %d), want %d + %d new", i, after[i], m.Records[i].Size, before[i], grew[i])
+		}
+		b, err := os.ReadFile(recordsPath(shardDir(idx, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(b, old[i]) {
+			t.Errorf("shard %d: the records written before the update changed", i)
+		}
+	}
+	fresh := filepath.Join(dir, "fresh")
+	if _, err := Build(BuildOptions{Articles: articles, Index: fresh, Shards: 2}); err != nil {
+		t.Fatal(err)
+	}
+	x, y := openTest(t, idx), openTest(t, fresh)
+	ctx := context.Background()
+	for _, q := range queries {
+		sameResults(t, "updated "+q, search(t, x, q), search(t, y, q))
+		pq, err := x.Prepare(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, errA := x.Hits(ctx, pq, 10, Options{})
+		b, errB := y.Hits(ctx, pq, 10, Options{})
+		if errA != nil || errB != nil || len(a) != len(b) {
+			t.Errorf("%q: Hits updated %d (%v), fresh %d (%v)", q, len(a), errA, len(b), errB)
+			continue
+		}
+		for i := range a {
+			if a[i].ID != b[i].ID || math.Abs(a[i].Score-b[i].Score) > 1e-9*math.Abs(b[i].Score) ||
+				!slices.Equal(a[i].Passages, b[i].Passages) || a[i].Snippet != b[i].Snippet || a[i].Len != b[i].Len {
+				t.Errorf("%q rank %d: Hits updated %+v, fresh %+v", q, i+1, a[i], b[i])
+			}
+		}
+	}
+	got, err := x.Article("1000012")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := y.Article("1000012")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Text != want.Text || got.Text == oldText || !slices.Equal(got.Elems, want.Elems) {
+		t.Errorf("the changed article reads %.60q…, fresh %.60q…, before %.60q…", got.Text, want.Text, oldText)
+	}
+	if _, err := x.Article("1000003"); err == nil {
+		t.Error("the deleted article 1000003 still reads")
+	}
+}
+
+// bigArticle is an article of n paragraphs of about 1 KB each of words
+// drawn from rng: a text snappy compresses little.
+func bigArticle(rng *rand.Rand, title string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<article><header><title>%s</title></header><bdy>", title)
+	for range n {
+		b.WriteString("<p>")
+		for w := 0; w < 1000; {
+			word := make([]byte, 2+rng.IntN(8))
+			for i := range word {
+				word[i] = byte('a' + rng.IntN(26))
+			}
+			b.Write(word)
+			b.WriteByte(' ')
+			w += len(word) + 1
+		}
+		b.WriteString("</p>")
+	}
+	b.WriteString("</bdy></article>")
+	return b.String()
+}
+
+// TestRecordsWaste changes one big article again and again: each update
+// appends its record and leaves the old one, until the old records are
+// more than half the records files and recordsSlack besides; the build
+// that finds them so is a full one, saying why, and leaves records files
+// holding the live records only.
+func TestRecordsWaste(t *testing.T) {
+	dir := t.TempDir()
+	articles, idx := filepath.Join(dir, "articles"), filepath.Join(dir, "idx")
+	rng := rand.New(rand.NewPCG(27, 3))
+	testfs.Write(t, articles, map[string]string{"1.xml": bigArticle(rng, "Big", 200), "2.xml": bigArticle(rng, "Small", 2)})
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx, Shards: 1}); err != nil {
+		t.Fatal(err)
+	}
+	updates := 0
+	for round := 1; ; round++ {
+		if round > 20 {
+			t.Fatalf("after %d updates the index is still updated", updates)
+		}
+		// by the rule, from the manifest before the build: more than half
+		// old, and more than recordsSlack old
+		sizes, m := recordsSizes(t, idx)
+		var live int64
+		for _, e := range m.Articles {
+			live += e.Rec
+		}
+		size := sizes[0] - int64(len(recordsMagic))
+		wantFull := size-live > size/2 && size-live > live+recordsSlack
+		testfs.Write(t, articles, map[string]string{"1.xml": bigArticle(rng, "Big", 200)})
+		later := time.Now().Add(time.Duration(round) * time.Hour)
+		os.Chtimes(filepath.Join(articles, "1.xml"), later, later)
+		res, err := Build(BuildOptions{Articles: articles, Index: idx})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Full != wantFull {
+			t.Fatalf("round %d: %d bytes of records, %d live: full=%v rebuilt %q, want full=%v", round, size, live, res.Full, res.Rebuilt, wantFull)
+		}
+		if !res.Full {
+			updates++
+			continue
+		}
+		if !strings.Contains(res.Rebuilt, "records") {
+			t.Errorf("rebuilt %q, want the records named", res.Rebuilt)
+		}
+		sizes, m = recordsSizes(t, idx)
+		live = 0
+		for _, e := range m.Articles {
+			live += e.Rec
+		}
+		if sizes[0] != int64(len(recordsMagic))+live {
+			t.Errorf("after the full build: %d bytes of records, want %d live and the magic", sizes[0], live)
+		}
+		break
+	}
+	if updates < 2 {
+		t.Errorf("%d updates before the full build: the test's article is too small", updates)
+	}
+	t.Logf("%d updates before the full build", updates)
 }
