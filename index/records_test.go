@@ -792,3 +792,92 @@ func TestRecordsWaste(t *testing.T) {
 	}
 	t.Logf("%d updates before the full build", updates)
 }
+
+// sampleIndex builds the sample articles into an index and returns it;
+// it skips the test when they are not there.
+func sampleIndex(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join("..", "corpus-sample", "articles")
+	if _, err := os.Stat(dir); err != nil {
+		tb.Skipf("no articles at %s: %v", dir, err)
+	}
+	idx := filepath.Join(tb.TempDir(), "idx")
+	if _, err := Build(BuildOptions{Articles: dir, Index: idx, Reader: &article.Reader{Root: dir}}); err != nil {
+		tb.Fatal(err)
+	}
+	return idx
+}
+
+// TestHitsKeepNoArena checks that a snippet made from blocks stays when
+// their arena is written over, and runs two queries in turn through
+// Hits: the first's snippets, titles and ids are what they were right
+// after it, though the second decompresses its blocks into the arena the
+// first gave back (blockArenas) — nothing a hit keeps points into one.
+func TestHitsKeepNoArena(t *testing.T) {
+	x := openTest(t, sampleIndex(t))
+	ctx := context.Background()
+	hits := func(q string) []HitResult {
+		pq, err := x.Prepare(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := x.Hits(ctx, pq, 20, Options{})
+		if err != nil || len(res) == 0 {
+			t.Fatalf("%q: %d hits, %v", q, len(res), err)
+		}
+		return res
+	}
+	// a snippet made from blocks is its own, though blockText.slice
+	// gives the arena's bytes: the arena written over once it goes back,
+	// as the next search does, the snippets are those of the text
+	text := strings.Repeat("Fresnel lens 中文 ", 400)
+	n := utf8.RuneCountInString(text)
+	d, err := decodeRecord(encodeRecord(nil, "", "en", "", text, n, nil, nil, nil, nil), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pq, err := x.Prepare("lens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := x.Prepare("coffee") // marks nothing: a snippet of one piece
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &blockArena{}
+	blocks := &StoredArticle{Lang: "en", Len: n, blocks: newBlockText(d, a)}
+	whole := &StoredArticle{Lang: "en", Len: n, Text: text}
+	blocks.toks = whole.tokens() // the words to mark, from the text
+	var snips, want []string
+	for _, tc := range []struct {
+		p effort.Span
+		q *Query
+	}{
+		{effort.Span{Start: 10, End: 300}, pq},    // one block
+		{effort.Span{Start: 1500, End: 3000}, pq}, // two
+		{effort.Span{Start: 0, End: 100}, none},   // one slice of a block, whole
+	} {
+		snips = append(snips, Snippet(blocks, Passage{Span: tc.p}, tc.q, 160))
+		want = append(want, Snippet(whole, Passage{Span: tc.p}, tc.q, 160))
+	}
+	a.reset()
+	copy(a.take(cap(a.buf)), bytes.Repeat([]byte{'x'}, cap(a.buf)))
+	if !slices.Equal(snips, want) {
+		t.Errorf("snippets from blocks once the arena is written over: %q, from the text %q", snips, want)
+	}
+	for _, qs := range [][2]string{{"bridge history", "coffee roasting"}, {"volcano eruption", "bridge history"}, {"fermentation", "steam railway"}} {
+		first := hits(qs[0])
+		var kept []string
+		for _, h := range first {
+			kept = append(kept, strings.Clone(h.Snippet), strings.Clone(h.Title), strings.Clone(h.ID))
+		}
+		for range 3 {
+			hits(qs[1])
+		}
+		for i, h := range first {
+			if h.Snippet != kept[3*i] || h.Title != kept[3*i+1] || h.ID != kept[3*i+2] {
+				t.Errorf("%q hit %d after %q: %s %q %q, right after it %s %q %q", qs[0], i, qs[1], h.ID, h.Title, h.Snippet, kept[3*i+2], kept[3*i+1], kept[3*i])
+			}
+		}
+	}
+}
