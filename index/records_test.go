@@ -881,3 +881,92 @@ func TestHitsKeepNoArena(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHits measures a result list (Hits, the top 10 with their
+// passages and snippets) against Search (the same, every hit read whole)
+// on the sample articles, per query of sharedQueries:
+//
+//	go test -run '^$' -bench 'Hits' ./index/
+func BenchmarkHits(b *testing.B) {
+	x, err := Open(sampleIndex(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x.Close()
+	var qs []*Query
+	for _, q := range sharedQueries {
+		if pq, err := x.Prepare(q); err == nil && len(pq.Terms) > 0 {
+			qs = append(qs, pq)
+		}
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		run  func(q *Query) error
+	}{
+		{"hits", func(q *Query) error { _, err := x.Hits(ctx, q, 10, Options{}); return err }},
+		{"search", func(q *Query) error { _, err := x.Search(ctx, q, 10, Options{}); return err }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if err := tc.run(qs[i%len(qs)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestRecordBlockDamaged garbles, behind its stamp, the head of the last
+// text block of the last record of a one-shard index (its decompressed
+// length): the record decodes, its text does not. Search, Hits and
+// Article of that article are a DamagedError naming the records file;
+// Passages, which reads no text, still answers.
+func TestRecordBlockDamaged(t *testing.T) {
+	_, idx, p, b := oneShardTest(t)
+	m, err := readManifest(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the last record is the one of the manifest's lengths that decodes
+	// from the file's end
+	id := ""
+	for _, e := range m.Articles {
+		if e.Rec > int64(len(b)) {
+			continue
+		}
+		if d, err := decodeRecord(b[int64(len(b))-e.Rec:], false, nil); err == nil && len(d.blocks) > 0 {
+			id = e.ID
+			copy(b[len(b)-d.blocks[len(d.blocks)-1].zlen:], []byte{0xff, 0xff, 0xff, 0xff, 0xff})
+			break
+		}
+	}
+	if id == "" {
+		t.Fatal("no record decodes from the records file's end")
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	setRecordsStamp(t, idx)
+	x := openTest(t, idx)
+	d, err := x.Article(id)
+	var de *DamagedError
+	if !errors.As(err, &de) || de.File != p {
+		t.Fatalf("Article %s: %+v, %v; want a DamagedError naming %s", id, d, err, p)
+	}
+	title := map[string]string{"1001": "Fresnel lens", "2001": "Suspension bridge", "3001": "Optics"}[id]
+	pq, err := x.Prepare(title)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if res, err := x.Search(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p {
+		t.Errorf("Search %q: %d results, %v; want a DamagedError naming %s", title, len(res), err, p)
+	}
+	if res, err := x.Hits(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), "article "+id) {
+		t.Errorf("Hits %q: %d results, %v; want a DamagedError naming %s and article %s", title, len(res), err, p, id)
+	}
+	if ps, err := x.Passages(ctx, title, id, Options{}); err != nil || len(ps) == 0 {
+		t.Errorf("Passages %q %s: %v, %v; want passages", title, id, ps, err)
+	}
+}
