@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -968,5 +969,61 @@ func TestRecordBlockDamaged(t *testing.T) {
 	}
 	if ps, err := x.Passages(ctx, title, id, Options{}); err != nil || len(ps) == 0 {
 		t.Errorf("Passages %q %s: %v, %v; want passages", title, id, ps, err)
+	}
+}
+
+// TestHitsConcurrent runs the shared queries through Hits on four
+// goroutines at once, as the server's requests do, each search taking
+// arenas others gave back: every result list is the one Search gives
+// for the query alone. With -race it also checks that no two searches
+// share an arena.
+func TestHitsConcurrent(t *testing.T) {
+	x := openTest(t, sampleIndex(t))
+	ctx := context.Background()
+	type want struct {
+		q    *Query
+		hits []HitResult
+	}
+	var wants []want
+	for _, q := range sharedQueries {
+		pq, err := x.Prepare(q)
+		if err != nil || len(pq.Terms) == 0 {
+			continue
+		}
+		res, err := x.Search(ctx, pq, 10, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := want{q: pq}
+		for _, r := range res {
+			h := HitResult{Hit: r.Hit, Len: r.Doc.Len, Snippet: r.Snippet, Passages: []effort.Span{}}
+			for _, p := range r.Passages {
+				h.Passages = append(h.Passages, p.Span)
+			}
+			w.hits = append(w.hits, h)
+		}
+		wants = append(wants, w)
+	}
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			for i := range 10 * len(wants) {
+				w := wants[(i*(g+1)+g)%len(wants)]
+				got, err := x.Hits(ctx, w.q, 10, Options{})
+				if err == nil && !reflect.DeepEqual(got, w.hits) {
+					err = fmt.Errorf("goroutine %d, query %v: Hits %+v, Search %+v", g, w.q.Terms, got, w.hits)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
