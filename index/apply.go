@@ -139,10 +139,18 @@ func (w *shardWriter) openRecords(p *plan) error {
 	if w.i >= len(p.old.Records) {
 		return fmt.Errorf("index %s: %d records files for %d shards; build it again with --rebuild", p.idx, len(p.old.Records), p.old.Shards)
 	}
+	// rp is a copy, gone with a failed build: a damaged record is said
+	// to be in the index's own file
+	own := recordsPath(shardDir(p.idx, w.i))
 	var err error
 	if w.old, err = openRecords(p.idx, rp, p.old.Records[w.i]); err != nil {
+		var de *DamagedError
+		if errors.As(err, &de) {
+			de.File = own
+		}
 		return err
 	}
+	w.old.path = own
 	w.recs, err = appendRecords(rp)
 	return err
 }

@@ -576,6 +576,20 @@ func TestRecordsDamagedBehindStamp(t *testing.T) {
 				if br.Full || br.Indexed != 0 {
 					t.Errorf("update: full=%v indexed=%d, want nothing done", br.Full, br.Indexed)
 				}
+				// an update that deletes an article reads its record (its
+				// terms' counts): it fails naming the file, and leaves the
+				// index as it was
+				later := time.Now().Add(time.Hour)
+				if err := os.Chtimes(filepath.Join(articles, "1001.xml"), later, later); err != nil {
+					t.Fatal(err)
+				}
+				_, err := Build(BuildOptions{Articles: articles, Index: idx})
+				damaged("an update deleting 1001", err)
+				if x, err := Open(idx); err != nil {
+					t.Errorf("Open after the failed update: %v", err)
+				} else {
+					x.Close()
+				}
 				if _, err := Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true}); err != nil {
 					t.Fatal(err)
 				}
