@@ -18,8 +18,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	bindex "github.com/blevesearch/bleve_index_api"
-
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/internal/synth"
@@ -43,24 +41,10 @@ func (c hitsCover) String() string {
 }
 
 // recordOf reads the record of article id from the snapshot's records
-// file, at the place stored in its Bleve document, as a search does.
-func recordOf(s *snapshot, id string) (*record, error) {
+// file, at the place a search finds it (docPlaces).
+func recordOf(t *testing.T, s *snapshot, id string) (*record, error) {
 	sh := shardOf(id, len(s.shards))
-	d, err := s.shards[sh].Document(id)
-	if err != nil || d == nil {
-		return nil, fmt.Errorf("article %s: %v", id, err)
-	}
-	var place recPlace
-	found := false
-	d.VisitFields(func(f bindex.Field) {
-		if f.Name() == recField {
-			place, found = placeOf(f.Value())
-		}
-	})
-	if !found {
-		return nil, fmt.Errorf("article %s: no record place", id)
-	}
-	return s.recs[sh].read(place, false, nil)
+	return s.recs[sh].read(s.places[sh][docNumber(t, s, sh, id)], false, nil)
 }
 
 // compareHits checks that x.Hits gives for pq what x.Search (the
@@ -115,7 +99,7 @@ func compareHits(t *testing.T, x *Index, q string, pq *Query, c *hitsCover) {
 			}
 		}
 		_, err := withSnapshot(x, func(s *snapshot) (struct{}, error) {
-			r, err := recordOf(s, w.ID)
+			r, err := recordOf(t, s, w.ID)
 			if err != nil {
 				return struct{}{}, err
 			}
