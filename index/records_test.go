@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -606,7 +607,8 @@ func recordsSizes(t *testing.T, idx string) ([]int64, *manifest) {
 
 // TestRecordsUpdate updates a two-shard index (an article changed, one
 // deleted, one added): each records file keeps its bytes and grows by the
-// new records only, their lengths as the manifest gives them; searches
+// new records only, their lengths as the manifest gives them, and the
+// file being served is left as it was (a copy is appended to); searches
 // and result lists give what a fresh build of the same articles gives;
 // the changed article reads its new text.
 func TestRecordsUpdate(t *testing.T) {
@@ -618,12 +620,20 @@ func TestRecordsUpdate(t *testing.T) {
 	}
 	before, _ := recordsSizes(t, idx)
 	var old [][]byte
+	var served []*os.File // the files a server has mapped, held open
 	for i := range before {
-		b, err := os.ReadFile(recordsPath(shardDir(idx, i)))
+		p := recordsPath(shardDir(idx, i))
+		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		old = append(old, b)
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		served = append(served, f)
 	}
 	x := openTest(t, idx)
 	oldText := func(id string) string {
@@ -667,6 +677,10 @@ func TestRecordsUpdate(t *testing.T) {
 		}
 		if !bytes.HasPrefix(b, old[i]) {
 			t.Errorf("shard %d: the records written before the update changed", i)
+		}
+		// the update wrote a copy: the file being served is as it was
+		if b, err := io.ReadAll(served[i]); err != nil || !bytes.Equal(b, old[i]) {
+			t.Errorf("shard %d: the served records file has %d bytes (%v), %d before the update", i, len(b), err, len(old[i]))
 		}
 	}
 	fresh := filepath.Join(dir, "fresh")
