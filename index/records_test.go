@@ -1039,3 +1039,66 @@ func TestHitsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestHitsOutliveRecords keeps what Hits, Search and Article gave from a
+// build, updates the index (an article changed) and reloads it, which
+// unmaps the old build's records files: every byte of what was kept
+// reads as it did (a string left in the mapped file would fault), and
+// the reloaded index gives the changed article's new text.
+func TestHitsOutliveRecords(t *testing.T) {
+	articles, idx, _ := buildTest(t)
+	x := openTest(t, idx)
+	ctx := context.Background()
+	pq, err := x.Prepare("fresnel lens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits, err := x.Hits(ctx, pq, 10, Options{})
+	if err != nil || len(hits) != 2 {
+		t.Fatalf("Hits: %+v, %v; want 1001 and 3001", hits, err)
+	}
+	res, err := x.Search(ctx, pq, 10, Options{})
+	if err != nil || len(res) != 2 {
+		t.Fatalf("Search: %d results, %v; want 1001 and 3001", len(res), err)
+	}
+	d, err := x.Article("1001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// what was kept, as its bytes, copied now
+	kept := func() []string {
+		out := []string{d.Text, d.Title, d.Path, d.Lang}
+		for _, el := range d.Elems {
+			out = append(out, el.XPath)
+		}
+		for _, h := range hits {
+			out = append(out, h.ID, h.Title, h.Lang, h.Snippet)
+		}
+		for _, r := range res {
+			out = append(out, r.Snippet, r.Doc.Text, r.Doc.Title)
+			for _, p := range r.Passages {
+				out = append(out, p.XPaths...)
+			}
+		}
+		return out
+	}
+	var before []string
+	for _, s := range kept() {
+		before = append(before, string([]byte(s)))
+	}
+	testfs.Write(t, articles, map[string]string{"1001.xml": `<article><header><title>Fresnel lens</title></header><bdy><p>A Fresnel lens is thin.</p></bdy></article>`})
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(articles, "1001.xml"), later, later)
+	if br, err := Build(BuildOptions{Articles: articles, Index: idx}); err != nil || br.Full {
+		t.Fatalf("update: %+v, %v", br, err)
+	}
+	if switched, err := x.Reload(); !switched || err != nil {
+		t.Fatalf("Reload: %v, %v; want the updated build", switched, err)
+	}
+	if after := kept(); !slices.Equal(after, before) {
+		t.Errorf("after the reload: %q, before %q", after, before)
+	}
+	if d, err := x.Article("1001"); err != nil || d.Text != "Fresnel lensA Fresnel lens is thin." {
+		t.Errorf("1001 after the update: %q, %v", d.Text, err)
+	}
+}
