@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -1101,4 +1102,19 @@ func TestHitsOutliveRecords(t *testing.T) {
 	if d, err := x.Article("1001"); err != nil || d.Text != "Fresnel lensA Fresnel lens is thin." {
 		t.Errorf("1001 after the update: %q, %v", d.Text, err)
 	}
+}
+
+// docNumber is the internal number of article id in shard sh.
+func docNumber(t *testing.T, s *snapshot, sh int, id string) uint64 {
+	t.Helper()
+	r, err := shardReader(s.shards[sh])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n, err := r.InternalID(id)
+	if err != nil || len(n) != 8 {
+		t.Fatalf("article %s: internal id %v, %v", id, n, err)
+	}
+	return binary.BigEndian.Uint64(n)
 }

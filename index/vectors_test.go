@@ -42,7 +42,10 @@ var sharedQueries = []string{
 // on every sample article and every real article, for the shared queries
 // and the article's own title, through Passages (an article page) and
 // Search (a result list).
-func TestBrowseStoredSame(t *testing.T) {
+// eachCollection runs f as a subtest on an index of the sample articles
+// and one of the real articles (skipped, saying why, where they are
+// absent), with the collection's folder and article files (at least 50).
+func eachCollection(t *testing.T, f func(t *testing.T, dir string, x *Index, files []string)) {
 	for _, dir := range []string{filepath.Join("..", "corpus-sample", "articles"), realData} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			if _, err := os.Stat(dir); err != nil {
@@ -57,118 +60,125 @@ func TestBrowseStoredSame(t *testing.T) {
 			if err != nil || len(files) < 50 {
 				t.Fatalf("%d articles in %s, want at least 50: %v", len(files), dir, err)
 			}
-			ctx := context.Background()
-			opt := Options{}
-			compared, nonEmpty, withPassages := 0, 0, 0
-			var titles []string
-			for _, f := range files {
-				some := false
-				id := strings.TrimSuffix(filepath.Base(f), ".xml")
-				d, err := x.Article(id)
-				if err != nil {
-					t.Fatalf("%s: %v", f, err)
-				}
-				titles = append(titles, d.Title)
-				for _, q := range append([]string{d.Title}, sharedQueries...) {
-					pq, err := x.Prepare(q)
-					if err != nil || len(pq.Terms) == 0 {
-						continue
-					}
-					got, err := x.Passages(ctx, q, id, opt)
-					if err != nil {
-						t.Fatalf("%s %q: %v", id, q, err)
-					}
-					want, wantSnips := reanalysed(d, pq, opt)
-					if !reflect.DeepEqual(got, want) {
-						t.Errorf("%s %q: passages from the index %v, analysed again %v", id, q, got, want)
-						continue
-					}
-					// the snippets of an article browsed through Browse
-					d2 := *d
-					d2.match, d2.toks = nil, nil
-					ps := x.Browse(&d2, pq, opt)
-					if d2.match == nil {
-						t.Fatalf("%s %q: Browse read no occurrences from the index", id, q)
-					}
-					var snips []string
-					for _, p := range ps {
-						snips = append(snips, Snippet(&d2, p, pq, 160))
-					}
-					if !reflect.DeepEqual(ps, want) || !reflect.DeepEqual(snips, wantSnips) {
-						t.Errorf("%s %q: Browse %v snippets %q, analysed again %v %q", id, q, ps, snips, want, wantSnips)
-					}
-					compared++
-					if len(want) > 0 {
-						nonEmpty++
-						some = true
-					}
-				}
-				if some {
-					withPassages++
-				}
+			f(t, dir, x, files)
+		})
+	}
+}
+
+func TestBrowseStoredSame(t *testing.T) {
+	eachCollection(t, func(t *testing.T, dir string, x *Index, files []string) {
+		ctx := context.Background()
+		opt := Options{}
+		compared, nonEmpty, withPassages := 0, 0, 0
+		var titles []string
+		for _, f := range files {
+			some := false
+			id := strings.TrimSuffix(filepath.Base(f), ".xml")
+			d, err := x.Article(id)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
 			}
-			if withPassages*10 < len(files)*9 {
-				t.Errorf("%d of %d articles have passages for some query: the comparison must cover nine in ten at least", withPassages, len(files))
-			}
-			// result lists: every hit's passages and snippet
-			for _, q := range sharedQueries {
-				pq, err := x.Prepare(q)
-				if err != nil {
-					continue
-				}
-				res, err := x.Search(ctx, pq, 50, opt)
-				if err != nil {
-					t.Fatalf("%q: %v", q, err)
-				}
-				for _, r := range res {
-					if r.Doc.match == nil {
-						t.Fatalf("%q %s: Search read no occurrences from the index", q, r.ID)
-					}
-					want, _ := reanalysed(r.Doc, pq, opt)
-					if !reflect.DeepEqual(r.Passages, want) {
-						t.Errorf("%q %s: Search's passages %v, analysed again %v", q, r.ID, r.Passages, want)
-					}
-					old := *r.Doc
-					old.match, old.toks = nil, nil
-					p := Passage{}
-					if len(r.Passages) > 0 {
-						p = r.Passages[0]
-					} else if len(old.Elems) > 0 {
-						p.Start, p.End = old.Elems[0].Start, old.Len
-					} else {
-						p.End = old.Len
-					}
-					w := Options{}.snippetWidth(r.Lang)
-					if got, want := Snippet(r.Doc, p, pq, w), Snippet(&old, p, pq, w); got != want || got != r.Snippet {
-						t.Errorf("%q %s: snippet %q (Search's %q), analysed again %q", q, r.ID, got, r.Snippet, want)
-					}
-					compared++
-				}
-			}
-			t.Logf("%d articles (%d with passages), %d comparisons (%d with passages)", len(files), withPassages, compared, nonEmpty)
-			// result lists read by blocks (Hits) against Search, for the
-			// shared queries and every article's title
-			var c hitsCover
-			for _, q := range append(sharedQueries, titles...) {
+			titles = append(titles, d.Title)
+			for _, q := range append([]string{d.Title}, sharedQueries...) {
 				pq, err := x.Prepare(q)
 				if err != nil || len(pq.Terms) == 0 {
 					continue
 				}
-				compareHits(t, x, q, pq, &c)
+				got, err := x.Passages(ctx, q, id, opt)
+				if err != nil {
+					t.Fatalf("%s %q: %v", id, q, err)
+				}
+				want, wantSnips := reanalysed(d, pq, opt)
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s %q: passages from the index %v, analysed again %v", id, q, got, want)
+					continue
+				}
+				// the snippets of an article browsed through Browse
+				d2 := *d
+				d2.match, d2.toks = nil, nil
+				ps := x.Browse(&d2, pq, opt)
+				if d2.match == nil {
+					t.Fatalf("%s %q: Browse read no occurrences from the index", id, q)
+				}
+				var snips []string
+				for _, p := range ps {
+					snips = append(snips, Snippet(&d2, p, pq, 160))
+				}
+				if !reflect.DeepEqual(ps, want) || !reflect.DeepEqual(snips, wantSnips) {
+					t.Errorf("%s %q: Browse %v snippets %q, analysed again %v %q", id, q, ps, snips, want, wantSnips)
+				}
+				compared++
+				if len(want) > 0 {
+					nonEmpty++
+					some = true
+				}
 			}
-			t.Logf("Hits = Search: %v", c)
-			if dir == realData && (c.twoBlocks == 0 || c.longPass == 0 || c.cjk == 0 || c.quietSnips == 0) {
-				t.Errorf("Hits = Search went through %v: the real articles must give each case", c)
+			if some {
+				withPassages++
 			}
-		})
-	}
+		}
+		if withPassages*10 < len(files)*9 {
+			t.Errorf("%d of %d articles have passages for some query: the comparison must cover nine in ten at least", withPassages, len(files))
+		}
+		// result lists: every hit's passages and snippet
+		for _, q := range sharedQueries {
+			pq, err := x.Prepare(q)
+			if err != nil {
+				continue
+			}
+			res, err := x.Search(ctx, pq, 50, opt)
+			if err != nil {
+				t.Fatalf("%q: %v", q, err)
+			}
+			for _, r := range res {
+				if r.Doc.match == nil {
+					t.Fatalf("%q %s: Search read no occurrences from the index", q, r.ID)
+				}
+				want, _ := reanalysed(r.Doc, pq, opt)
+				if !reflect.DeepEqual(r.Passages, want) {
+					t.Errorf("%q %s: Search's passages %v, analysed again %v", q, r.ID, r.Passages, want)
+				}
+				old := *r.Doc
+				old.match, old.toks = nil, nil
+				p := Passage{}
+				if len(r.Passages) > 0 {
+					p = r.Passages[0]
+				} else if len(old.Elems) > 0 {
+					p.Start, p.End = old.Elems[0].Start, old.Len
+				} else {
+					p.End = old.Len
+				}
+				w := Options{}.snippetWidth(r.Lang)
+				if got, want := Snippet(r.Doc, p, pq, w), Snippet(&old, p, pq, w); got != want || got != r.Snippet {
+					t.Errorf("%q %s: snippet %q (Search's %q), analysed again %q", q, r.ID, got, r.Snippet, want)
+				}
+				compared++
+			}
+		}
+		t.Logf("%d articles (%d with passages), %d comparisons (%d with passages)", len(files), withPassages, compared, nonEmpty)
+		// result lists read by blocks (Hits) against Search, for the
+		// shared queries and every article's title
+		var c hitsCover
+		for _, q := range append(sharedQueries, titles...) {
+			pq, err := x.Prepare(q)
+			if err != nil || len(pq.Terms) == 0 {
+				continue
+			}
+			compareHits(t, x, q, pq, &c)
+		}
+		t.Logf("Hits = Search: %v", c)
+		if dir == realData && (c.twoBlocks == 0 || c.longPass == 0 || c.cjk == 0 || c.quietSnips == 0) {
+			t.Errorf("Hits = Search went through %v: the real articles must give each case", c)
+		}
+	})
 }
 
 // TestOldLayoutRefused: an index of the layout before the record store
 // (manifest version 9: the text in Bleve's stored fields, no records
 // files; 10 and 11 had records without titles or without the elements'
-// kinds, and were never part of a release) is never read: Open refuses it, naming the fix, and the next
-// build rebuilds it from scratch, saying why.
+// kinds, and were never part of a release) is never read: Open refuses
+// it, naming the fix, and the next build rebuilds it from scratch,
+// saying why.
 func TestOldLayoutRefused(t *testing.T) {
 	articles, idx, _ := buildTest(t)
 	man := filepath.Join(idx, "manifest.json")
