@@ -151,7 +151,14 @@ func openRecords(idx, p string, want recordsStamp) (*recordFile, error) {
 	}
 	stamp := segmentStamp{path: p, size: st.Size(), mtime: st.ModTime().UnixNano()}
 	if _, ok := verified.Load(stamp); !ok {
-		if sum := crc32.ChecksumIEEE(data); sum != want.CRC {
+		// read through the file, not the mapping: a search then brings
+		// into memory the records it reads, not the whole file
+		h := crc32.NewIEEE()
+		if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size())); err != nil {
+			rf.close()
+			return nil, damaged(unwrap(err))
+		}
+		if sum := h.Sum32(); sum != want.CRC {
 			rf.close()
 			return nil, damaged(fmt.Errorf("checksum %08x, its manifest says %08x: overwritten", sum, want.CRC))
 		}
