@@ -160,8 +160,15 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 	if err != nil {
 		return err
 	}
-	// each hit is browsed and its snippet made on its shard's goroutine
-	rs := make([]SearchResult, min(k, x.articles)) // a hit's rank is below both
+	// each hit is browsed and its snippet made on its shard's goroutine;
+	// a hit's rank is below k, the manifest's articles and the shards'
+	// documents (the manifest's count is not checked against the shards
+	// when the index is opened: a damaged one must not size this)
+	docs := 0
+	for _, p := range x.places {
+		docs += len(p)
+	}
+	rs := make([]SearchResult, min(k, x.articles, docs))
 	f, err := x.fetch(ctx, q, k, opt, how, func(i int, d *StoredArticle) error {
 		r := SearchResult{Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
