@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -191,4 +192,42 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 			t.Error("no passage merged: the gaps went untested")
 		}
 	})
+}
+
+// TestSnippetOddPassages: Snippet, exported, is given passages no
+// browse makes — inverted, empty, outside the text — and gives what it
+// gave before the record store (worked by hand on "Fresnel lens", the
+// token fresnel at 0–7): never a panic.
+func TestSnippetOddPassages(t *testing.T) {
+	d := &StoredArticle{ID: "1", Text: "Fresnel lens", Len: 12}
+	q := &Query{Terms: []Term{{Text: "fresnel", N: 1}}}
+	d.setMatches(q.Terms, []token{{term: "fresnel", start: 0, end: 7}})
+	for _, tc := range []struct {
+		name       string
+		start, end int
+		want       string
+	}{
+		{"whole", 0, 12, "[Fresnel] lens"},
+		{"inverted", 5, 2, ""},
+		{"inverted by far", 12, 0, ""},
+		{"empty", 3, 3, ""},
+		{"past the end", 15, 22, ""},
+		{"from before the start", -4, 3, "Fre"},
+	} {
+		p := Passage{Span: effort.Span{Start: tc.start, End: tc.end}}
+		got := func() (s string) {
+			defer func() {
+				if r := recover(); r != nil {
+					s = fmt.Sprintf("panic: %v", r)
+				}
+			}()
+			return Snippet(d, p, q, 40)
+		}()
+		if got != tc.want {
+			t.Errorf("%s %v: %q, want %q", tc.name, p.Span, got, tc.want)
+		}
+		if before := snippetBefore(d, p, q, 40); before != tc.want {
+			t.Errorf("%s %v: before the record store %q, want %q", tc.name, p.Span, before, tc.want)
+		}
+	}
 }

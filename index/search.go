@@ -258,7 +258,7 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	}
 	// runs of white space become one space as the snippet is written
 	// (spaceWriter: oneSpace of the whole)
-	b := spaceWriter{out: make([]byte, 0, 3*(e-s)/2+16)}
+	b := spaceWriter{out: make([]byte, 0, 3*max(e-s, 0)/2+16)} // e < s: an inverted passage
 	if cut {
 		b.WriteString("…")
 	}
