@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -45,7 +47,7 @@ func setArticleCount(t *testing.T, idx string, n int) {
 // asked for. A manifest giving more articles than the index holds must
 // not make a search set aside room for them (it did: min(k, articles)
 // results, a panic or an out-of-memory crash for a large k); one giving
-// fewer is damage, said as such.
+// fewer is damage, a DamagedError naming the manifest.
 func TestHitsManifestCount(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -90,8 +92,9 @@ func TestHitsManifestCount(t *testing.T) {
 					}
 				}()
 				if tc.damaged {
-					if err == nil {
-						t.Errorf("%s: %v, want an error: more hits than the manifest's articles", how, ids)
+					var de *DamagedError
+					if !errors.As(err, &de) || de.File != manifestPath(idx) || !strings.Contains(err.Error(), manifestPath(idx)) {
+						t.Errorf("%s: %v (%v), want a DamagedError naming %s: more hits than its articles", how, ids, err, manifestPath(idx))
 					}
 					continue
 				}

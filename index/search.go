@@ -182,7 +182,8 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 		}
 		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
 		if i >= len(rs) {
-			return fmt.Errorf("index: more hits than the %d articles of the manifest: rebuild the index", x.articles)
+			// the manifest lies: damage, naming it
+			return &DamagedError{Index: x.recs[0].idx, File: manifestPath(x.stamp.dir), Err: fmt.Errorf("more hits than its %d articles", x.articles)}
 		}
 		rs[i] = r
 		return nil
