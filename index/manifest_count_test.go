@@ -13,11 +13,9 @@ import (
 	"testing"
 )
 
-// setArticleCount writes n as the number of articles (in all, and in
-// English: the test articles' language) into the manifest of the index
-// idx: a manifest that lies about its count, which Open cannot see
-// without reading the shards.
-func setArticleCount(t *testing.T, idx string, n int) {
+// editManifest rewrites the manifest of the index idx as edit changes
+// it, read as JSON (its numbers kept exact).
+func editManifest(t *testing.T, idx string, edit func(m map[string]any)) {
 	t.Helper()
 	p := manifestPath(idx)
 	b, err := os.ReadFile(p)
@@ -26,19 +24,30 @@ func setArticleCount(t *testing.T, idx string, n int) {
 	}
 	var m map[string]any
 	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
+	dec.UseNumber() // the articles' times stay exact
 	if err := dec.Decode(&m); err != nil {
 		t.Fatal(err)
 	}
-	tot := m["totals"].(map[string]any)
-	tot["articles"] = n
-	tot["langs"] = map[string]any{"en": n}
+	edit(m)
 	if b, err = json.Marshal(m); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// setArticleCount writes n as the number of articles (in all, and in
+// English: the test articles' language) into the manifest of the index
+// idx: a manifest that lies about its count, which Open cannot see
+// without reading the shards.
+func setArticleCount(t *testing.T, idx string, n int) {
+	t.Helper()
+	editManifest(t, idx, func(m map[string]any) {
+		tot := m["totals"].(map[string]any)
+		tot["articles"] = n
+		tot["langs"] = map[string]any{"en": n}
+	})
 }
 
 // TestHitsManifestCount: a search's results are as many as its hits

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -446,24 +445,9 @@ func setRecordsStamp(t *testing.T, idx string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := manifestPath(idx)
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber() // the articles' times stay exact
-	if err := dec.Decode(&m); err != nil {
-		t.Fatal(err)
-	}
-	m["records"].([]any)[0] = map[string]any{"size": st.Size, "crc32": st.CRC}
-	if b, err = json.Marshal(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editManifest(t, idx, func(m map[string]any) {
+		m["records"].([]any)[0] = map[string]any{"size": st.Size, "crc32": st.CRC}
+	})
 }
 
 // oneShardTest builds the test collection into an index of one shard and
