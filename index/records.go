@@ -395,6 +395,7 @@ func (d *record) xpaths() ([]string, error) {
 // into the memory of a search (blockArena).
 type blockText struct {
 	d     *record
+	off   int64    // the record's place in its file, for errors
 	done  [][]byte // decompressed blocks, nil until read
 	arena *blockArena
 	err   error // the first block that did not decompress

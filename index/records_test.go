@@ -928,13 +928,13 @@ func TestRecordBlockDamaged(t *testing.T) {
 	}
 	// the last record is the one of the manifest's lengths that decodes
 	// from the file's end
-	id := ""
+	id, off := "", int64(0)
 	for _, e := range m.Articles {
 		if e.Rec > int64(len(b)) {
 			continue
 		}
 		if d, err := decodeRecord(b[int64(len(b))-e.Rec:], false, nil); err == nil && len(d.blocks) > 0 {
-			id = e.ID
+			id, off = e.ID, int64(len(b))-e.Rec
 			copy(b[len(b)-d.blocks[len(d.blocks)-1].zlen:], []byte{0xff, 0xff, 0xff, 0xff, 0xff})
 			break
 		}
@@ -947,10 +947,13 @@ func TestRecordBlockDamaged(t *testing.T) {
 	}
 	setRecordsStamp(t, idx)
 	x := openTest(t, idx)
+	// every error names the file and the record's byte offset
+	// (docs/safety.md)
+	at := fmt.Sprintf("the record at byte %d", off)
 	d, err := x.Article(id)
 	var de *DamagedError
-	if !errors.As(err, &de) || de.File != p {
-		t.Fatalf("Article %s: %+v, %v; want a DamagedError naming %s", id, d, err, p)
+	if !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), at) {
+		t.Fatalf("Article %s: %+v, %v; want a DamagedError naming %s and %s", id, d, err, p, at)
 	}
 	title := map[string]string{"1001": "Fresnel lens", "2001": "Suspension bridge", "3001": "Optics"}[id]
 	pq, err := x.Prepare(title)
@@ -958,11 +961,11 @@ func TestRecordBlockDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if res, err := x.Search(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p {
-		t.Errorf("Search %q: %d results, %v; want a DamagedError naming %s", title, len(res), err, p)
+	if res, err := x.Search(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), at) {
+		t.Errorf("Search %q: %d results, %v; want a DamagedError naming %s and %s", title, len(res), err, p, at)
 	}
-	if res, err := x.Hits(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), "article "+id) {
-		t.Errorf("Hits %q: %d results, %v; want a DamagedError naming %s and article %s", title, len(res), err, p, id)
+	if res, err := x.Hits(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), "article "+id) || !strings.Contains(err.Error(), at) {
+		t.Errorf("Hits %q: %d results, %v; want a DamagedError naming %s, %s and article %s", title, len(res), err, p, at, id)
 	}
 	if ps, err := x.Passages(ctx, title, id, Options{}); err != nil || len(ps) == 0 {
 		t.Errorf("Passages %q %s: %v, %v; want passages", title, id, ps, err)

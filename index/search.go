@@ -143,7 +143,7 @@ func (x *Index) Hits(ctx context.Context, q *Query, k int, opt Options) ([]HitRe
 			}
 			if err := r.Doc.blocks.err; err != nil {
 				f := s.recs[shardOf(r.ID, len(s.recs))]
-				return &DamagedError{Index: f.idx, File: f.path, Err: fmt.Errorf("article %s: %w", r.ID, err)}
+				return recordError(f.idx, f.path, r.Doc.blocks.off, fmt.Errorf("article %s: %w", r.ID, err))
 			}
 			out = append(out, h)
 			return nil
