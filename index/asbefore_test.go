@@ -231,3 +231,43 @@ func TestSnippetOddPassages(t *testing.T) {
 		}
 	}
 }
+
+// TestTitleSearchHits: a title search (a query of stop words, no term)
+// through Hits, which reads no text but the blocks its snippets show,
+// gives Search's hits and snippets, the snippets those made before the
+// record store, from the body (the beginnings by hand, as
+// TestTitleSearch has them).
+func TestTitleSearchHits(t *testing.T) {
+	articles := copyCollection(t, multilang)
+	idx := filepath.Join(filepath.Dir(articles), "idx")
+	if _, err := Build(BuildOptions{Articles: articles, Index: idx}); err != nil {
+		t.Fatal(err)
+	}
+	x := openTest(t, idx)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		q, id, snippet string
+	}{
+		{"The Who", "4001", "The Who are an English rock band"},
+		{"it", "4002", "It is a horror novel"},
+	} {
+		pq, err := x.Prepare(tc.q)
+		if err != nil || len(pq.Terms) != 0 {
+			t.Fatalf("%q: %v terms, %v; want a title search", tc.q, pq, err)
+		}
+		res, err := x.Search(ctx, pq, 10, Options{})
+		if err != nil || len(res) != 1 || res[0].ID != tc.id {
+			t.Fatalf("%q: Search %d results, %v; want %s", tc.q, len(res), err, tc.id)
+		}
+		hits, err := x.Hits(ctx, pq, 10, Options{})
+		if err != nil || len(hits) != 1 {
+			t.Fatalf("%q: Hits %d results, %v; want %s", tc.q, len(hits), err, tc.id)
+		}
+		d := res[0].Doc
+		p := Passage{Span: effort.Span{Start: d.Elems[0].Start, End: d.Len}}
+		before := snippetBefore(d, p, pq, Options{}.snippetWidth(d.Lang))
+		if h := hits[0]; h.ID != tc.id || h.Snippet != res[0].Snippet || h.Snippet != before || !strings.HasPrefix(h.Snippet, tc.snippet) || len(h.Passages) != 0 {
+			t.Errorf("%q: Hits %s %q %v, Search %q, before %q; want from %q, no passage", tc.q, h.ID, h.Snippet, h.Passages, res[0].Snippet, before, tc.snippet)
+		}
+	}
+}
