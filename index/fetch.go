@@ -485,11 +485,11 @@ func internalID(doc uint64) bindex.IndexInternalID {
 	return binary.BigEndian.AppendUint64(nil, doc)
 }
 
-// storedReader reads the stored fields of a shard's documents by their
-// internal number, from their scorch segment: without the look-up of the
-// id in every segment's dictionary that Bleve's Document(id) makes (its
-// cost grows with the number of segments). A reader that is not scorch's
-// reads by id.
+// storedReader finds a shard's documents by their internal number in
+// their scorch segment (readVectors reads their term vectors there):
+// without the look-up of the id in every segment's dictionary that
+// Bleve's Document(id) makes (its cost grows with the number of
+// segments). A reader that is not scorch's has no segments (segs nil).
 type storedReader struct {
 	r    bindex.IndexReader
 	segs []*scorch.SegmentSnapshot
@@ -507,32 +507,4 @@ func newStoredReader(r bindex.IndexReader) storedReader {
 		}
 	}
 	return out
-}
-
-// visit calls f with each stored field (name, value: valid during the
-// call) of the document doc whose id is id, until f returns false.
-func (s storedReader) visit(doc uint64, id string, f func(name string, val []byte) bool) error {
-	if s.segs == nil {
-		d, err := s.r.Document(id)
-		if err != nil || d == nil {
-			return err
-		}
-		more := true
-		d.VisitFields(func(fl bindex.Field) {
-			if more {
-				more = f(fl.Name(), fl.Value())
-			}
-		})
-		return nil
-	}
-	i := sort.Search(len(s.offs), func(x int) bool { return s.offs[x] > doc }) - 1
-	if i < 0 {
-		return errors.New("index: no document " + id)
-	}
-	return s.segs[i].VisitDocument(doc-s.offs[i], func(name string, _ byte, val []byte, _ []uint64) bool {
-		if name == "_id" {
-			return true
-		}
-		return f(name, val)
-	})
 }

@@ -319,7 +319,13 @@ func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
 	}
 	d.xraw = r.uint(maxRecordText)
 	d.xz = r.bytes(r.uint(maxRecordText))
+	// a build's blocks hold recordBlock bytes or more but the last, and
+	// none is empty: a count beyond that is damage, found before its
+	// table is allocated
 	nb := r.count(3)
+	if nb > d.bytes/recordBlock+1 {
+		r.err = errRecord
+	}
 	if r.err == nil {
 		d.blocks = make([]recordBlockRef, nb)
 	}
@@ -329,6 +335,9 @@ func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
 		bl.char, bl.byte = char, byt
 		bl.chars, bl.raw = r.uint(recordBlock), r.uint(recordBlock+utf8.UTFMax)
 		bl.zlen = r.uint(maxRecordText)
+		if bl.raw == 0 {
+			r.err = errRecord
+		}
 		char += bl.chars
 		byt += bl.raw
 	}
@@ -395,6 +404,7 @@ func (d *record) xpaths() ([]string, error) {
 // into the memory of a search (blockArena).
 type blockText struct {
 	d     *record
+	off   int64    // the record's place in its file, for errors
 	done  [][]byte // decompressed blocks, nil until read
 	arena *blockArena
 	err   error // the first block that did not decompress

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -446,24 +445,9 @@ func setRecordsStamp(t *testing.T, idx string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := manifestPath(idx)
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber() // the articles' times stay exact
-	if err := dec.Decode(&m); err != nil {
-		t.Fatal(err)
-	}
-	m["records"].([]any)[0] = map[string]any{"size": st.Size, "crc32": st.CRC}
-	if b, err = json.Marshal(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editManifest(t, idx, func(m map[string]any) {
+		m["records"].([]any)[0] = map[string]any{"size": st.Size, "crc32": st.CRC}
+	})
 }
 
 // oneShardTest builds the test collection into an index of one shard and
@@ -944,13 +928,13 @@ func TestRecordBlockDamaged(t *testing.T) {
 	}
 	// the last record is the one of the manifest's lengths that decodes
 	// from the file's end
-	id := ""
+	id, off := "", int64(0)
 	for _, e := range m.Articles {
 		if e.Rec > int64(len(b)) {
 			continue
 		}
 		if d, err := decodeRecord(b[int64(len(b))-e.Rec:], false, nil); err == nil && len(d.blocks) > 0 {
-			id = e.ID
+			id, off = e.ID, int64(len(b))-e.Rec
 			copy(b[len(b)-d.blocks[len(d.blocks)-1].zlen:], []byte{0xff, 0xff, 0xff, 0xff, 0xff})
 			break
 		}
@@ -963,10 +947,13 @@ func TestRecordBlockDamaged(t *testing.T) {
 	}
 	setRecordsStamp(t, idx)
 	x := openTest(t, idx)
+	// every error names the file and the record's byte offset
+	// (docs/safety.md)
+	at := fmt.Sprintf("the record at byte %d", off)
 	d, err := x.Article(id)
 	var de *DamagedError
-	if !errors.As(err, &de) || de.File != p {
-		t.Fatalf("Article %s: %+v, %v; want a DamagedError naming %s", id, d, err, p)
+	if !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), at) {
+		t.Fatalf("Article %s: %+v, %v; want a DamagedError naming %s and %s", id, d, err, p, at)
 	}
 	title := map[string]string{"1001": "Fresnel lens", "2001": "Suspension bridge", "3001": "Optics"}[id]
 	pq, err := x.Prepare(title)
@@ -974,11 +961,11 @@ func TestRecordBlockDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if res, err := x.Search(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p {
-		t.Errorf("Search %q: %d results, %v; want a DamagedError naming %s", title, len(res), err, p)
+	if res, err := x.Search(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), at) {
+		t.Errorf("Search %q: %d results, %v; want a DamagedError naming %s and %s", title, len(res), err, p, at)
 	}
-	if res, err := x.Hits(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), "article "+id) {
-		t.Errorf("Hits %q: %d results, %v; want a DamagedError naming %s and article %s", title, len(res), err, p, id)
+	if res, err := x.Hits(ctx, pq, 10, Options{}); !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), "article "+id) || !strings.Contains(err.Error(), at) {
+		t.Errorf("Hits %q: %d results, %v; want a DamagedError naming %s, %s and article %s", title, len(res), err, p, at, id)
 	}
 	if ps, err := x.Passages(ctx, title, id, Options{}); err != nil || len(ps) == 0 {
 		t.Errorf("Passages %q %s: %v, %v; want passages", title, id, ps, err)

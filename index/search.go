@@ -143,7 +143,7 @@ func (x *Index) Hits(ctx context.Context, q *Query, k int, opt Options) ([]HitRe
 			}
 			if err := r.Doc.blocks.err; err != nil {
 				f := s.recs[shardOf(r.ID, len(s.recs))]
-				return &DamagedError{Index: f.idx, File: f.path, Err: fmt.Errorf("article %s: %w", r.ID, err)}
+				return recordError(f.idx, f.path, r.Doc.blocks.off, fmt.Errorf("article %s: %w", r.ID, err))
 			}
 			out = append(out, h)
 			return nil
@@ -160,8 +160,15 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 	if err != nil {
 		return err
 	}
-	// each hit is browsed and its snippet made on its shard's goroutine
-	rs := make([]SearchResult, min(k, x.articles)) // a hit's rank is below both
+	// each hit is browsed and its snippet made on its shard's goroutine;
+	// a hit's rank is below k, the manifest's articles and the shards'
+	// documents (the manifest's count is not checked against the shards
+	// when the index is opened: a damaged one must not size this)
+	docs := 0
+	for _, p := range x.places {
+		docs += len(p)
+	}
+	rs := make([]SearchResult, min(k, x.articles, docs))
 	f, err := x.fetch(ctx, q, k, opt, how, func(i int, d *StoredArticle) error {
 		r := SearchResult{Doc: d, Passages: browseDoc(d, q, opt)}
 		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
@@ -175,7 +182,8 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 		}
 		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
 		if i >= len(rs) {
-			return fmt.Errorf("index: more hits than the %d articles of the manifest: rebuild the index", x.articles)
+			// the manifest lies: damage, naming it
+			return &DamagedError{Index: x.recs[0].idx, File: manifestPath(x.stamp.dir), Err: fmt.Errorf("more hits than its %d articles", x.articles)}
 		}
 		rs[i] = r
 		return nil
@@ -251,7 +259,7 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	}
 	// runs of white space become one space as the snippet is written
 	// (spaceWriter: oneSpace of the whole)
-	b := spaceWriter{out: make([]byte, 0, 3*(e-s)/2+16)}
+	b := spaceWriter{out: make([]byte, 0, 3*max(e-s, 0)/2+16)} // e < s: an inverted passage
 	if cut {
 		b.WriteString("…")
 	}

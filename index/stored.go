@@ -158,6 +158,7 @@ func (out *StoredArticle) readRecord(rf *recordFile, p recPlace, how readHow, ar
 		}
 	case readHit:
 		out.blocks = newBlockText(r, arena)
+		out.blocks.off = p.off
 	}
 	return nil
 }

@@ -21,8 +21,8 @@ import (
 // (docs/performance.md). A build now keeps them: the text field is indexed
 // with a location per token in Bleve's postings (its term vectors, holding
 // the token's character offset and length rather than Bleve's position and
-// byte offsets: textFreqs) and the elements' lengths are a stored field
-// (elemLensField). At query time the occurrences of the query's terms in
+// byte offsets: textFreqs) and the elements' lengths are in the article's
+// record (records.go). At query time the occurrences of the query's terms in
 // the hits are read from the postings of those terms only — a character
 // term (Term.Char) reads every indexed term holding its character
 // (charTermRegexp), as fetch does. The tokens are those analysis gives
