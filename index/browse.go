@@ -31,7 +31,10 @@ const (
 	kindBodyText                      // isBodyText
 )
 
-// kindOf is an element's kind from its XPath.
+// kindOf is an element's kind from its XPath. A build stores it in each
+// article's record and browse prefers it to the XPath: a change to
+// isCaption or isBodyText must change manifestVersion, so that indexes
+// built with the old rules are built again.
 func kindOf(xpath string) elemKind {
 	k := kindKnown
 	if isCaption(xpath) {
