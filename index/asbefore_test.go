@@ -119,46 +119,29 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 		ctx := context.Background()
 		opt := Options{}
 		merged, snippets := 0, 0
-		var titles []string
-		for _, f := range files {
-			id := strings.TrimSuffix(filepath.Base(f), ".xml")
-			d, err := x.Article(id)
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
+		titles := articleQueries(t, x, files, func(id string, d *StoredArticle, q string, pq *Query, got []Passage) {
+			ref := *d
+			ref.match, ref.toks = nil, nil
+			// browse's passages, none merged (no gap is that small),
+			// then merged on the text
+			never := func(int) int { return -1 }
+			want := mergedOnText(d.Text, browse(never, ref.queryTokens(pq.Terms), ref.lens(), d.Elems, pq.Terms, &pq.stats, BrowseOptions{}))
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %q: passages %v, merged on the text %v", id, q, got, want)
+				return
 			}
-			titles = append(titles, d.Title)
-			for _, q := range append([]string{d.Title}, sharedQueries...) {
-				pq, err := x.Prepare(q)
-				if err != nil || len(pq.Terms) == 0 {
-					continue
+			for _, p := range want {
+				if len(p.XPaths) > 1 {
+					merged++
 				}
-				got, err := x.Passages(ctx, q, id, opt)
-				if err != nil {
-					t.Fatalf("%s %q: %v", id, q, err)
-				}
-				ref := *d
-				ref.match, ref.toks = nil, nil
-				// browse's passages, none merged (no gap is that small),
-				// then merged on the text
-				never := func(int) int { return -1 }
-				want := mergedOnText(d.Text, browse(never, ref.queryTokens(pq.Terms), ref.lens(), d.Elems, pq.Terms, &pq.stats, BrowseOptions{}))
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%s %q: passages %v, merged on the text %v", id, q, got, want)
-					continue
-				}
-				for _, p := range want {
-					if len(p.XPaths) > 1 {
-						merged++
+				for _, w := range []int{40, 160, 1000} {
+					if g, wn := Snippet(&ref, p, pq, w), snippetBefore(&ref, p, pq, w); g != wn {
+						t.Errorf("%s %q %v width %d: snippet %q, before %q", id, q, p.Span, w, g, wn)
 					}
-					for _, w := range []int{40, 160, 1000} {
-						if g, wn := Snippet(&ref, p, pq, w), snippetBefore(&ref, p, pq, w); g != wn {
-							t.Errorf("%s %q %v width %d: snippet %q, before %q", id, q, p.Span, w, g, wn)
-						}
-						snippets++
-					}
+					snippets++
 				}
 			}
-		}
+		})
 		for _, q := range append(sharedQueries, titles...) {
 			pq, err := x.Prepare(q)
 			if err != nil {

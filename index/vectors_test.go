@@ -65,58 +65,70 @@ func eachCollection(t *testing.T, f func(t *testing.T, dir string, x *Index, fil
 	}
 }
 
+// articleQueries calls f for every article of files (read from x whole)
+// and every query of its title and the shared queries that has terms,
+// with the article's passages for it (Passages: an article page), and
+// returns the articles' titles.
+func articleQueries(t *testing.T, x *Index, files []string, f func(id string, d *StoredArticle, q string, pq *Query, got []Passage)) []string {
+	t.Helper()
+	var titles []string
+	for _, file := range files {
+		id := strings.TrimSuffix(filepath.Base(file), ".xml")
+		d, err := x.Article(id)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		titles = append(titles, d.Title)
+		for _, q := range append([]string{d.Title}, sharedQueries...) {
+			pq, err := x.Prepare(q)
+			if err != nil || len(pq.Terms) == 0 {
+				continue
+			}
+			got, err := x.Passages(context.Background(), q, id, Options{})
+			if err != nil {
+				t.Fatalf("%s %q: %v", id, q, err)
+			}
+			f(id, d, q, pq, got)
+		}
+	}
+	return titles
+}
+
 func TestBrowseStoredSame(t *testing.T) {
 	eachCollection(t, func(t *testing.T, dir string, x *Index, files []string) {
 		ctx := context.Background()
 		opt := Options{}
 		compared, nonEmpty, withPassages := 0, 0, 0
-		var titles []string
-		for _, f := range files {
-			some := false
-			id := strings.TrimSuffix(filepath.Base(f), ".xml")
-			d, err := x.Article(id)
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
+		some := map[string]bool{}
+		titles := articleQueries(t, x, files, func(id string, d *StoredArticle, q string, pq *Query, got []Passage) {
+			want, wantSnips := reanalysed(d, pq, opt)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %q: passages from the index %v, analysed again %v", id, q, got, want)
+				return
 			}
-			titles = append(titles, d.Title)
-			for _, q := range append([]string{d.Title}, sharedQueries...) {
-				pq, err := x.Prepare(q)
-				if err != nil || len(pq.Terms) == 0 {
-					continue
-				}
-				got, err := x.Passages(ctx, q, id, opt)
-				if err != nil {
-					t.Fatalf("%s %q: %v", id, q, err)
-				}
-				want, wantSnips := reanalysed(d, pq, opt)
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%s %q: passages from the index %v, analysed again %v", id, q, got, want)
-					continue
-				}
-				// the snippets of an article browsed through Browse
-				d2 := *d
-				d2.match, d2.toks = nil, nil
-				ps := x.Browse(&d2, pq, opt)
-				if d2.match == nil {
-					t.Fatalf("%s %q: Browse read no occurrences from the index", id, q)
-				}
-				var snips []string
-				for _, p := range ps {
-					snips = append(snips, Snippet(&d2, p, pq, 160))
-				}
-				if !reflect.DeepEqual(ps, want) || !reflect.DeepEqual(snips, wantSnips) {
-					t.Errorf("%s %q: Browse %v snippets %q, analysed again %v %q", id, q, ps, snips, want, wantSnips)
-				}
-				compared++
-				if len(want) > 0 {
-					nonEmpty++
-					some = true
+			// the snippets of an article browsed through Browse
+			d2 := *d
+			d2.match, d2.toks = nil, nil
+			ps := x.Browse(&d2, pq, opt)
+			if d2.match == nil {
+				t.Fatalf("%s %q: Browse read no occurrences from the index", id, q)
+			}
+			var snips []string
+			for _, p := range ps {
+				snips = append(snips, Snippet(&d2, p, pq, 160))
+			}
+			if !reflect.DeepEqual(ps, want) || !reflect.DeepEqual(snips, wantSnips) {
+				t.Errorf("%s %q: Browse %v snippets %q, analysed again %v %q", id, q, ps, snips, want, wantSnips)
+			}
+			compared++
+			if len(want) > 0 {
+				nonEmpty++
+				if !some[id] {
+					some[id] = true
+					withPassages++
 				}
 			}
-			if some {
-				withPassages++
-			}
-		}
+		})
 		if withPassages*10 < len(files)*9 {
 			t.Errorf("%d of %d articles have passages for some query: the comparison must cover nine in ten at least", withPassages, len(files))
 		}
