@@ -151,7 +151,7 @@ func (w *shardWriter) openRecords(p *plan) error {
 		return err
 	}
 	w.old.path = own
-	w.recs, err = appendRecords(rp)
+	w.recs, err = appendRecords(rp, p.old.Records[w.i])
 	return err
 }
 

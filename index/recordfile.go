@@ -23,12 +23,14 @@ type recordsStamp struct {
 // recordsPath is the records file of shard dir.
 func recordsPath(shardDir string) string { return filepath.Join(shardDir, recordsName) }
 
-// recordWriter appends records to a shard's records file.
+// recordWriter appends records to a shard's records file, keeping the
+// CRC-32 of all its bytes as it writes them (the file is not read again).
 type recordWriter struct {
 	path string
 	f    *os.File
 	w    *bufio.Writer
 	off  int64
+	crc  uint32
 }
 
 // createRecords creates the records file p of a new shard.
@@ -40,12 +42,13 @@ func createRecords(p string) (*recordWriter, error) {
 	w := &recordWriter{path: p, f: f, w: bufio.NewWriterSize(f, 1<<20)}
 	w.w.WriteString(recordsMagic)
 	w.off = int64(len(recordsMagic))
+	w.crc = crc32.ChecksumIEEE([]byte(recordsMagic))
 	return w, nil
 }
 
 // appendRecords opens the records file p of a shard being updated (a
-// copy of the old index's) to append to it.
-func appendRecords(p string) (*recordWriter, error) {
+// copy of the old index's, checked against its stamp old) to append to it.
+func appendRecords(p string, old recordsStamp) (*recordWriter, error) {
 	f, err := os.OpenFile(p, os.O_RDWR, 0)
 	if err != nil {
 		return nil, err
@@ -56,11 +59,14 @@ func appendRecords(p string) (*recordWriter, error) {
 		return nil, fmt.Errorf("%s: not a readsim records file", p)
 	}
 	off, err := f.Seek(0, io.SeekEnd)
+	if err == nil && off != old.Size {
+		err = fmt.Errorf("%s: %d bytes, its manifest says %d", p, off, old.Size)
+	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return &recordWriter{path: p, f: f, w: bufio.NewWriterSize(f, 1<<20), off: off}, nil
+	return &recordWriter{path: p, f: f, w: bufio.NewWriterSize(f, 1<<20), off: off, crc: old.CRC}, nil
 }
 
 // add appends a record and returns its offset.
@@ -70,11 +76,12 @@ func (w *recordWriter) add(rec []byte) (int64, error) {
 		return 0, err
 	}
 	w.off += int64(len(rec))
+	w.crc = crc32.Update(w.crc, crc32.IEEETable, rec)
 	return off, nil
 }
 
 // finish writes what is buffered, syncs and closes the file, and returns
-// its stamp (its bytes read again for the CRC).
+// its stamp.
 func (w *recordWriter) finish() (recordsStamp, error) {
 	err := w.w.Flush()
 	if err == nil {
@@ -86,26 +93,11 @@ func (w *recordWriter) finish() (recordsStamp, error) {
 	if err != nil {
 		return recordsStamp{}, err
 	}
-	return stampRecords(w.path)
+	return recordsStamp{Size: w.off, CRC: w.crc}, nil
 }
 
 // abort closes the file without syncing it (the build is failing).
 func (w *recordWriter) abort() { w.f.Close() }
-
-// stampRecords returns the size and CRC-32 of the records file p.
-func stampRecords(p string) (recordsStamp, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return recordsStamp{}, err
-	}
-	defer f.Close()
-	h := crc32.NewIEEE()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return recordsStamp{}, err
-	}
-	return recordsStamp{Size: n, CRC: h.Sum32()}, nil
-}
 
 // recordFile is a shard's records file, mapped in memory.
 type recordFile struct {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -663,6 +664,10 @@ func TestRecordsUpdate(t *testing.T) {
 		if !bytes.HasPrefix(b, old[i]) {
 			t.Errorf("shard %d: the records written before the update changed", i)
 		}
+		// the stamp the writer kept as it appended is the file's own
+		if sum := crc32.ChecksumIEEE(b); sum != m.Records[i].CRC {
+			t.Errorf("shard %d: manifest CRC %08x, the file's %08x", i, m.Records[i].CRC, sum)
+		}
 		// the update wrote a copy: the file being served is as it was
 		if b, err := io.ReadAll(served[i]); err != nil || !bytes.Equal(b, old[i]) {
 			t.Errorf("shard %d: the served records file has %d bytes (%v), %d before the update", i, len(b), err, len(old[i]))
@@ -1104,4 +1109,19 @@ func docNumber(t *testing.T, s *snapshot, sh int, id string) uint64 {
 		t.Fatalf("article %s: internal id %v, %v", id, n, err)
 	}
 	return binary.BigEndian.Uint64(n)
+}
+
+// stampRecords returns the size and CRC-32 of the records file p.
+func stampRecords(p string) (recordsStamp, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return recordsStamp{}, err
+	}
+	defer f.Close()
+	h := crc32.NewIEEE()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return recordsStamp{}, err
+	}
+	return recordsStamp{Size: n, CRC: h.Sum32()}, nil
 }
