@@ -121,14 +121,10 @@ func (b byDF) Swap(i, j int) {
 	b.perm[i], b.perm[j] = b.perm[j], b.perm[i]
 }
 
-// score is a term's score in a document with the given term frequency and
-// field norm (1/√length), as Bleve's TermQueryScorer computes it.
-func (t *fetchTerm) score(freq uint64, norm float64) float64 {
-	return t.scoreAvg(freq, norm, t.avgLen)
-}
-
-// scoreAvg is score with the field's average length avg (the average of
-// the document's language, langnorm.go).
+// scoreAvg is a term's score in a document with the given term frequency
+// and field norm (1/√length), as Bleve's TermQueryScorer computes it, with
+// the field's average length avg (the average of the document's language,
+// langnorm.go).
 func (t *fetchTerm) scoreAvg(freq uint64, norm, avg float64) float64 {
 	tf := math.Sqrt(float64(freq))
 	var s float64

@@ -6,7 +6,6 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -320,35 +319,6 @@ func isInline(e *article.Element) bool {
 	return ok
 }
 
-func encodeInts(v []int) string {
-	var b strings.Builder
-	for i, n := range v {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(n))
-	}
-	return b.String()
-}
-
-func decodeInts(s string) []int {
-	if s == "" {
-		return nil
-	}
-	// without splitting: a search decodes the lists of every hit
-	out := make([]int, 0, strings.Count(s, ",")+1)
-	for {
-		x, rest, more := strings.Cut(s, ",")
-		if n, err := strconv.Atoi(x); err == nil {
-			out = append(out, n)
-		}
-		if !more {
-			return out
-		}
-		s = rest
-	}
-}
-
 // bodies are the names of the body elements of both INEX collections,
 // whose own text runs are candidates (see candidates).
 var bodies = map[string]bool{"bdy": true, "body": true}
@@ -443,47 +413,4 @@ func inReflist(a *article.Article, i int) bool {
 		}
 	}
 	return false
-}
-
-// encodeElems writes elements one per line: start TAB end TAB xpath.
-func encodeElems(els []Elem) string {
-	var b strings.Builder
-	for _, e := range els {
-		b.WriteString(strconv.Itoa(e.Start))
-		b.WriteByte('\t')
-		b.WriteString(strconv.Itoa(e.End))
-		b.WriteByte('\t')
-		b.WriteString(e.XPath)
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-func decodeElems(s string) []Elem {
-	if s == "" {
-		return nil
-	}
-	out := make([]Elem, 0, strings.Count(s, "\n")+1)
-	for len(s) > 0 {
-		line := s
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
-		} else {
-			s = ""
-		}
-		// start TAB end TAB xpath, without splitting (a search decodes
-		// the elements of every hit)
-		i := strings.IndexByte(line, '\t')
-		if i < 0 {
-			continue
-		}
-		j := strings.IndexByte(line[i+1:], '\t')
-		if j < 0 {
-			continue
-		}
-		st, _ := strconv.Atoi(line[:i])
-		en, _ := strconv.Atoi(line[i+1 : i+1+j])
-		out = append(out, Elem{XPath: line[i+2+j:], Span: effort.Span{Start: st, End: en}})
-	}
-	return out
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -162,4 +163,18 @@ func benchPlain(b *testing.B, n int) {
 	b.ReportMetric(float64(len(files))/elapsed.Seconds(), "articles/s")
 	b.ReportMetric(float64(dirSize(idx))/1e6, "index-MB")
 	b.ReportMetric(float64(procstat.PeakRSS())/1e6, "peak-RSS-MB")
+}
+
+// encodeElems writes elements one per line: start TAB end TAB xpath.
+func encodeElems(els []Elem) string {
+	var b strings.Builder
+	for _, e := range els {
+		b.WriteString(strconv.Itoa(e.Start))
+		b.WriteByte('\t')
+		b.WriteString(strconv.Itoa(e.End))
+		b.WriteByte('\t')
+		b.WriteString(e.XPath)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
