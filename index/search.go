@@ -58,19 +58,21 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sh := shardOf(id, len(x.shards))
-	d, err := x.shards[sh].Document(id)
-	if err != nil || d == nil {
+	r, err := shardReader(x.shards[shardOf(id, len(x.shards))])
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	// the id is looked up once: its number gives both the record and the
+	// terms' occurrences
+	sd, doc, err := x.articleAt(r, id, readBrowse)
+	if err != nil || sd == nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sd, err := decodeDoc(x.recs[sh], id, d, readBrowse)
-	if err != nil {
-		return nil, err
-	}
-	if err := x.matchesOf(ctx, sd, pq.Terms); err != nil {
+	if err := loadMatches(ctx, newStoredReader(r), []*StoredArticle{sd}, []uint64{doc}, pq.Terms); err != nil {
 		return nil, err
 	}
 	return browseDoc(sd, pq, opt), nil

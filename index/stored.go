@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -78,15 +79,37 @@ func (x *Index) Article(id string) (*StoredArticle, error) {
 }
 
 func (x *snapshot) article(id string, how readHow) (*StoredArticle, error) {
-	sh := shardOf(id, len(x.shards))
-	d, err := x.shards[sh].Document(id)
+	r, err := shardReader(x.shards[shardOf(id, len(x.shards))])
 	if err != nil {
 		return nil, err
 	}
-	if d == nil {
-		return nil, fmt.Errorf("index: no article %s", id)
+	defer r.Close()
+	d, _, err := x.articleAt(r, id, how)
+	if err == nil && d == nil {
+		err = fmt.Errorf("index: no article %s", id)
 	}
-	return decodeDoc(x.recs[sh], id, d, how)
+	return d, err
+}
+
+// articleAt reads article id from its record, found through the shard's
+// places (docPlaces) by its internal number in r, the reader of its shard,
+// which it returns too; an article the index does not have is nil.
+func (x *snapshot) articleAt(r bindex.IndexReader, id string, how readHow) (*StoredArticle, uint64, error) {
+	n, err := r.InternalID(id)
+	if err != nil || n == nil {
+		return nil, 0, err
+	}
+	doc := binary.BigEndian.Uint64(n)
+	sh := shardOf(id, len(x.shards))
+	rf := x.recs[sh]
+	if doc >= uint64(len(x.places[sh])) {
+		return nil, 0, &DamagedError{Index: rf.idx, File: rf.path, Err: fmt.Errorf("article %s has no record", id)}
+	}
+	out := &StoredArticle{ID: id}
+	if err := out.readRecord(rf, x.places[sh][doc], how, nil); err != nil {
+		return nil, 0, err
+	}
+	return out, doc, nil
 }
 
 // readHow says how much of an article's record to read.
