@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/index/internal/synth"
-	"github.com/readsim/readsim/internal/procstat"
+	"github.com/readsim/readsim/internal/ground/procstat"
 )
 
 // BenchmarkScale builds an index of a synthetic collection (index/synth) and

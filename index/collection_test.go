@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // warnings collects a Reader's warnings.

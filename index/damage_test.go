@@ -13,7 +13,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // firstSegment returns the first segment file of shard 0 of the index idx.

@@ -14,7 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/vellum"
 
-	"github.com/readsim/readsim/internal/durable"
+	"github.com/readsim/readsim/internal/ground/durable"
 )
 
 // The manifest (what an index knows of its collection) and the index

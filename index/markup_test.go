@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // markupArticles hold what the collection's converter leaves of wiki

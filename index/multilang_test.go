@@ -13,7 +13,7 @@ import (
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
 
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // multilang is the hand-written collection of two Wikipedias shared with

@@ -19,7 +19,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/internal/procstat"
+	"github.com/readsim/readsim/internal/ground/procstat"
 )
 
 // BenchmarkPlainBleve is the baseline of BenchmarkScale's build: a plain

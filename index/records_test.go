@@ -23,7 +23,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/internal/synth"
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // hitsCover counts what the comparisons of Hits with Search went

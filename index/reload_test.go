@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // TestPassages checks an article page's retrieval in one call: the

@@ -23,7 +23,7 @@ import (
 
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/internal/synth"
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // synthArticles writes n synthetic articles (ids 1000000…) into dir and

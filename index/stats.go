@@ -10,7 +10,7 @@ import (
 
 	"github.com/blevesearch/vellum"
 
-	"github.com/readsim/readsim/internal/durable"
+	"github.com/readsim/readsim/internal/ground/durable"
 )
 
 // Collection statistics kept beside the Bleve index.

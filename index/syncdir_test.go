@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/readsim/readsim/internal/durable"
+	"github.com/readsim/readsim/internal/ground/durable"
 )
 
 // TestSyncTree: before a swap every folder of the new index is synced,

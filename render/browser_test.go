@@ -18,7 +18,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/internal/headless"
+	"github.com/readsim/readsim/internal/ground/headless"
 )
 
 // shared is the one headless Chromium of the package's browser tests, with

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article/shareddata"
-	"github.com/readsim/readsim/internal/procstat"
+	"github.com/readsim/readsim/internal/ground/procstat"
 )
 
 // defaultMeasures are cli.md's default measures of eval.

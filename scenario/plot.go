@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/readsim/readsim/effort"
-	"github.com/readsim/readsim/internal/durable"
+	"github.com/readsim/readsim/internal/ground/durable"
 	"github.com/readsim/readsim/scenario/inex"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/readsim/readsim/internal/headless"
+	"github.com/readsim/readsim/internal/ground/headless"
 )
 
 // TestBrowserReconnects: a replay whose connection drops mid-way (here the

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/readsim/readsim/internal/durable"
+	"github.com/readsim/readsim/internal/ground/durable"
 )
 
 // The study's folder administered from outside the server (readsim study):

@@ -19,7 +19,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/readsim/readsim/internal/durable"
+	"github.com/readsim/readsim/internal/ground/durable"
 )
 
 // The study's folder holds, per participant P-<16 hex digits>:

@@ -8,7 +8,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
-	"github.com/readsim/readsim/internal/durable"
+	"github.com/readsim/readsim/internal/ground/durable"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )

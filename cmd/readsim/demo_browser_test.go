@@ -11,7 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/readsim/readsim/internal/headless"
+	"github.com/readsim/readsim/internal/ground/headless"
 )
 
 // browser starts headless Chromium (internal/headless) at 360×640 with

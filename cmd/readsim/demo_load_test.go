@@ -16,7 +16,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/readsim/readsim/internal/procstat"
+	"github.com/readsim/readsim/internal/ground/procstat"
 )
 
 // TestLoad is the bounded load test of the demo on loopback (127.0.0.1

@@ -12,7 +12,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article/shareddata"
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // runEvalCmd runs readsim eval with args (runCLI).

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article/shareddata"
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // eval --compat trecgen writes NIST's output byte for byte: one header,

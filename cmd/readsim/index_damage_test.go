@@ -10,7 +10,7 @@ import (
 
 	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // cmdSegment is the first segment file of the first shard of idx.

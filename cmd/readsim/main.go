@@ -16,7 +16,7 @@ import (
 	"errors"
 
 	"github.com/readsim/readsim/internal/cli"
-	"github.com/readsim/readsim/internal/durable"
+	"github.com/readsim/readsim/internal/ground/durable"
 	"github.com/readsim/readsim/scenario"
 )
 

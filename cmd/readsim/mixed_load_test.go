@@ -18,7 +18,7 @@ import (
 
 	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
-	"github.com/readsim/readsim/internal/procstat"
+	"github.com/readsim/readsim/internal/ground/procstat"
 )
 
 // BenchmarkMixedLoad is the bounded mixed load of serve with --rate-limit

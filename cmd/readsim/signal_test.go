@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/internal/cli"
-	"github.com/readsim/readsim/internal/durable"
+	"github.com/readsim/readsim/internal/ground/durable"
 )
 
 // TestSignalLeavesNoTempFile runs a child process (this test binary) that is

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article/shareddata"
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // TestCollectionIDs checks the ids of a collection's files: the file name

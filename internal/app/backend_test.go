@@ -15,7 +15,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 	"github.com/readsim/readsim/scenario/inex"
 	"github.com/readsim/readsim/web"
 )

@@ -10,7 +10,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
-	"github.com/readsim/readsim/internal/testfs"
+	"github.com/readsim/readsim/internal/ground/testfs"
 	"github.com/readsim/readsim/web"
 )
 
