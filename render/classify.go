@@ -183,6 +183,11 @@ func (r *renderer) classify() {
 		}
 	}
 	r.markBlocks()
+	for i := range els {
+		if r.info[i].kind == kTplParams {
+			r.infobox(i)
+		}
+	}
 	r.flex = cats && r.rootHoldsBlocks()
 	for i := len(els) - 1; i >= 0; i-- { // sub-sections first
 		r.info[i].empty = r.emptyShell(i)

@@ -223,10 +223,12 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		r.simple(f, "table", r.classOf(f.el, "rs-ib"), off)
 		f.structural = true
 	case kTplParam:
-		r.startTag("tr", r.classOf(f.el, ""), off)
-		r.out = append(r.out, `><th class="rs-ui">`...)
+		r.startTag("tr", r.classOf(f.el, r.ibClass(f.el)), off)
+		r.out = append(r.out, `><th class="rs-ui"`...)
+		r.out = append(r.out, r.uiLang...)
+		r.out = append(r.out, '>')
 		if first {
-			r.out = appendText(r.out, strings.ReplaceAll(r.a.Elements[f.el].Name, "_", " "))
+			r.out = appendText(r.out, r.ib[f.el].label)
 		}
 		r.out = append(r.out, `</th><td>`...)
 		f.close = "</td></tr>"

@@ -413,7 +413,7 @@ var goldenCases = []struct {
 	{"hostile", []effort.Span{{Start: 10, End: 25}, {Start: 96, End: 146}}},
 	// one in the infobox, one ending with the footnote mark, one in the
 	// hidden markup of a line
-	{"wikimarkup", []effort.Span{{Start: 51, End: 59}, {Start: 210, End: 223}, {Start: 256, End: 300}}},
+	{"wikimarkup", []effort.Span{{Start: 51, End: 59}, {Start: 268, End: 281}, {Start: 314, End: 358}}},
 }
 
 // TestGolden guards against unintended changes to whole pages. The golden

@@ -159,7 +159,7 @@ func TestWikipedia(t *testing.T) {
 				{"footnote marks", count(page, `class="rs-ref"`), count(raw, `<ref[ >]`)},
 				{"footnote marks opening their note", count(page, `<button class="rs-ref"`), refsWithEntry(raw)},
 				{"notes that open as a drawer", count(page, `<li class="rs-fn" data-o="[0-9]+" id="rs-fn-[0-9]+" popover="auto"`), entriesWithText(raw)},
-				{"page elements of article elements", count(page, `<[a-z0-9]+ (class="[^"]*" )?data-o=`) - count(page, `<mark |class="rs-colon"|class="rs-(x|em|wcap)"`), elements - wrappers},
+				{"page elements of article elements", count(page, `<[a-z0-9]+ (class="[^"]*" )?data-o=`) - count(page, `<mark |class="rs-colon"|class="rs-(x|em|wcap|note)"`), elements - wrappers},
 				{"wrappers' names", strings.Contains(page, "wordnetid") || strings.Contains(page, "confidence="), false},
 				{"lang", regexp.MustCompile(`<html [^>]*lang="([^"]*)"`).FindStringSubmatch(page)[1], a.Lang},
 				{"a CJK language for a CJK folder", article.IsCJK(a.Lang), d.lang != "en"},

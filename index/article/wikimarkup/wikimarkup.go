@@ -60,6 +60,9 @@ const (
 	// Replace: shown as Text instead (a doubly escaped entity); not
 	// analysed by the index.
 	Replace
+	// Note: shown as a raised note mark ([N2]): the label of a note that a
+	// dropped template left at the end of an infobox value ("None N2").
+	Note
 )
 
 // Range is a run of characters [Start, End) of Article.Text shown as Kind
@@ -72,7 +75,8 @@ type Range struct {
 	Text string
 	// Rule names the rule that found the range (docs/articles.md):
 	// "param-line", "template-open", "template-close", "template",
-	// "image-link", "image-alt", "brackets", "quotes", "entity".
+	// "image-link", "image-alt", "brackets", "quotes", "entity",
+	// "empty-brackets", "note-label".
 	Rule string
 }
 
@@ -105,6 +109,7 @@ func Find(a *article.Article) []Range {
 		s = e + 1
 	}
 	f.paramValues(lines)
+	f.noteLabels(a)
 	f.entities(a.Text)
 	sort.Slice(f.out, func(i, j int) bool {
 		if f.out[i].Start != f.out[j].Start {
@@ -751,4 +756,57 @@ func (f *finder) paramValues(lines [][2]int) {
 		}
 		i = j - 1
 	}
+}
+
+// noteLabel matches the label of a note left at the end of a template
+// parameter's value: N2, n3, nb 1, Note 4.
+var noteLabel = regexp.MustCompile(`^(N|n|NB|nb|Nb|Note|note) ?[0-9]{1,2}$`)
+
+// noteLabels finds, at the end of the value of each parameter of a's
+// templates (<template>…<parameters><official_languages>None N2…), a note's
+// label after white space, shown as a raised mark (Note).
+func (f *finder) noteLabels(a *article.Article) {
+	t := f.text
+	for i := range a.Elements {
+		e := &a.Elements[i]
+		if e.Name != "parameters" || e.Parent < 0 || a.Elements[e.Parent].Name != "template" {
+			continue
+		}
+		for j := i + 1; j < e.Next; j = a.Elements[j].Next {
+			p := &a.Elements[j]
+			end := trimEnd(t, p.Start, p.End)
+			s := end
+			for s > p.Start && !unicode.IsSpace(t[s-1]) {
+				s--
+			}
+			if s > 0 && t[s-1] == ' ' && s-2 >= p.Start && !unicode.IsSpace(t[s-2]) {
+				// "nb 1", "Note 4": the word before the number
+				if w := s - 1; noteLabel.MatchString(string(t[wordStart(t, p.Start, w):end])) {
+					s = wordStart(t, p.Start, w)
+				}
+			}
+			if s > p.Start && noteLabel.MatchString(string(t[s:end])) && !isSpaceRun(t[p.Start:s]) {
+				f.add(Range{Start: s, End: end, Kind: Note, Rule: "note-label"})
+			}
+		}
+	}
+}
+
+// wordStart returns the start of the word that ends at w (exclusive) in
+// t, not before s.
+func wordStart(t []rune, s, w int) int {
+	for w > s && !unicode.IsSpace(t[w-1]) {
+		w--
+	}
+	return w
+}
+
+// isSpaceRun reports whether rs is all white space.
+func isSpaceRun(rs []rune) bool {
+	for _, r := range rs {
+		if !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
 }
