@@ -322,7 +322,9 @@
     $('ncem').addEventListener('change', curves);
     buttons();
     curves();
-    if (q.has('run') && q.has('topic')) start();
+    // the first run and topic start at once: the view shows a reader
+    // without waiting for a tap
+    if ($('run').value && $('topic').value) start();
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init); else init();
