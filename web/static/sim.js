@@ -322,8 +322,6 @@
     $('ncem').addEventListener('change', curves);
     buttons();
     curves();
-    // the first run and topic start at once: the view shows a reader
-    // without waiting for a tap
     if ($('run').value && $('topic').value) start();
   }
 
