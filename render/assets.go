@@ -17,7 +17,10 @@ import (
 // the categories come last, as small chips (CSS order, on pages whose
 // article root holds only blocks: the class rs-flex); images are their
 // captions in a bordered box labelled "Image"; math is monospace and wraps;
-// footnote marks are small raised [n] links to their entry; arrows, the
+// footnote marks are small raised [n] that open their note in a drawer at
+// the bottom (a popover); Korean wraps between words (keep-all); a wide
+// table shows shadows at the edges it scrolls to; list entries are
+// indented by level; navigation boxes are hidden; arrows, the
 // highlight switch and the "About" summary are at least 48 CSS px tall; the
 // highlight is a soft yellow that follows the switch (a checkbox, no script);
 // the anchor of a passage that opens the first block of a section (right
