@@ -127,11 +127,11 @@ code{font-size:.9em;word-break:break-all}
 .rs-table td.rs-long,.rs-table th.rs-long{min-width:10em}
 .rs-tpl{margin:0 0 1em;border:1px solid #dadce0;border-radius:8px;background:#f8f9fa;font-size:14px;line-height:1.4}
 .rs-tpl summary{box-sizing:border-box;min-height:48px;padding:14px 12px;cursor:pointer;font-weight:600;color:#444}
-.rs-ib{display:grid;grid-template-columns:minmax(0,38%) minmax(0,1fr);width:100%;margin:0 0 6px}
+.rs-ib{display:grid;grid-template-columns:fit-content(45%) minmax(0,1fr);width:100%;margin:0 0 6px}
 .rs-ib tr{display:contents}
 .rs-ib th,.rs-ib td{display:block;min-width:0;padding:4px 12px;text-align:left;border-top:1px solid #e8eaed}
 .rs-ib td{grid-column:2}
-.rs-ib th,.rs-ibl td{grid-column:1;font-weight:600;color:#444}
+.rs-ib th,.rs-ibl td{grid-column:1;font-weight:600;color:#444;overflow-wrap:break-word}
 .rs-ib tr.rs-empty,.rs-ib tr.rs-ibh,.rs-ibl th,.rs-ibv th{display:none}
 .rs-o1 *{order:1}
 .rs-o2 *{order:2}

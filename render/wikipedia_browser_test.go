@@ -109,7 +109,7 @@ func TestBrowserWikipedia(t *testing.T) {
 		}
 		chromedp.Run(ctx, chromedp.Sleep(50*time.Millisecond))
 	}
-	shotsOf := map[string]string{"20976520": "en", "178952": "en-table", "11002": "ko", "133770": "zh", "152967": "en-remnants", "australia": "en-infobox"}
+	shotsOf := map[string]string{"20976520": "en", "178952": "en-table", "11002": "ko", "133770": "zh", "191497": "zh-table", "15165": "en-notes", "152967": "en-remnants", "australia": "en-infobox"}
 	scrollsInside, navboxes, hanBreaks, drawers := 0, 0, 0, 0
 	for _, d := range docs {
 		id := d.a.ID
@@ -222,6 +222,10 @@ func TestBrowserWikipedia(t *testing.T) {
 			if eval(`document.querySelector(".rs-table") ? 1 : 0`) == 1 {
 				eval(`(function(){var e=document.querySelector(".rs-table"); window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 60); return 0})()`)
 				shot(name + "-" + id + "-table")
+			}
+			if eval(`document.querySelector("li.rs-l2") ? 1 : 0`) == 1 {
+				eval(`(function(){var e=document.querySelector("li.rs-l2"); window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 120); return 0})()`)
+				shot(name + "-" + id + "-list")
 			}
 			if !strings.HasSuffix(name, "-table") {
 				eval(`(function(){window.scrollTo(0, document.scrollingElement.scrollHeight); return 0})()`)
