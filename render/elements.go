@@ -142,29 +142,8 @@ var plainTags = [kTplParam + 1]struct {
 // id and no label, and a link stays a link as it was.
 func (r *renderer) writeOpen(f *frame, off int, first bool) {
 	in := r.info[f.el]
-	if t := &plainTags[in.kind]; t.tag != "" {
-		class := r.classOf(f.el, t.class)
-		if e := &r.a.Elements[f.el]; (in.kind == kCell || in.kind == kHeadCell) && e.End-e.Start > longCell &&
-			utf8.RuneCountInString(strings.TrimSpace(r.a.Slice(e.Start, e.End))) > longCell {
-			class = strings.TrimSpace(class + " rs-long")
-		}
-		if in.kind == kItem {
-			class = strings.TrimSpace(class + " " + r.itemClass(f.el))
-		}
-		r.startTag(t.tag, class, off)
-		if in.kind == kCell || in.kind == kHeadCell {
-			r.cellSpans(f.el)
-		}
-		r.out = append(r.out, '>')
-		f.close = closeTags[t.tag]
-		f.flow, f.structural = t.flow, t.structural
-		switch {
-		case !first:
-		case in.kind == kField, in.kind == kSubField:
-			r.label(labels[in.label])
-		case in.kind == kImage:
-			r.label("Image")
-		}
+	if plainTags[in.kind].tag != "" {
+		r.writePlain(f, off, first)
 		return
 	}
 	switch in.kind {
@@ -223,15 +202,7 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		r.simple(f, "table", r.classOf(f.el, "rs-ib"), off)
 		f.structural = true
 	case kTplParam:
-		r.startTag("tr", r.classOf(f.el, r.ibClass(f.el)), off)
-		r.out = append(r.out, `><th class="rs-ui"`...)
-		r.out = append(r.out, r.uiLang...)
-		r.out = append(r.out, '>')
-		if first {
-			r.out = appendText(r.out, r.ib[f.el].label)
-		}
-		r.out = append(r.out, `</th><td>`...)
-		f.close = "</td></tr>"
+		r.openParam(f, off, first)
 	case kBreak:
 		r.startTag("br", "", off)
 		r.out = append(r.out, "/>"...)
@@ -246,6 +217,50 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		} else {
 			r.simple(f, "span", "", off)
 		}
+	}
+}
+
+// openParam writes the start of a template parameter's row at character
+// off: its label (the first time) and its value's cell.
+func (r *renderer) openParam(f *frame, off int, first bool) {
+	r.startTag("tr", r.classOf(f.el, r.ibClass(f.el)), off)
+	r.out = append(r.out, `><th class="rs-ui"`...)
+	r.out = append(r.out, r.uiLang...)
+	r.out = append(r.out, '>')
+	if first {
+		r.out = appendText(r.out, r.ib[f.el].label)
+	}
+	r.out = append(r.out, `</th><td>`...)
+	f.close = "</td></tr>"
+}
+
+// writePlain is writeOpen for the kinds of plainTags: one start tag, with
+// its class (rs-long for a long cell, a list entry's level), a cell's
+// spans, and a field's or an image's label the first time.
+func (r *renderer) writePlain(f *frame, off int, first bool) {
+	in := r.info[f.el]
+	t := &plainTags[in.kind]
+	class := r.classOf(f.el, t.class)
+	if e := &r.a.Elements[f.el]; (in.kind == kCell || in.kind == kHeadCell) && e.End-e.Start > longCell &&
+		utf8.RuneCountInString(strings.TrimSpace(r.a.Slice(e.Start, e.End))) > longCell {
+		class = strings.TrimSpace(class + " rs-long")
+	}
+	if in.kind == kItem {
+		class = strings.TrimSpace(class + " " + r.itemClass(f.el))
+	}
+	r.startTag(t.tag, class, off)
+	if in.kind == kCell || in.kind == kHeadCell {
+		r.cellSpans(f.el)
+	}
+	r.out = append(r.out, '>')
+	f.close = closeTags[t.tag]
+	f.flow, f.structural = t.flow, t.structural
+	switch {
+	case !first:
+	case in.kind == kField, in.kind == kSubField:
+		r.label(labels[in.label])
+	case in.kind == kImage:
+		r.label("Image")
 	}
 }
 
