@@ -17,7 +17,10 @@ import (
 // the categories come last, as small chips (CSS order, on pages whose
 // article root holds only blocks: the class rs-flex); images are their
 // captions in a bordered box labelled "Image"; math is monospace and wraps;
-// footnote marks are small raised [n] links to their entry; arrows, the
+// footnote marks are small raised [n] that open their note in a drawer at
+// the bottom (a popover); Korean wraps between words (keep-all); a wide
+// table shows shadows at the edges it scrolls to; list entries are
+// indented by level; navigation boxes are hidden; arrows, the
 // highlight switch and the "About" summary are at least 48 CSS px tall; the
 // highlight is a soft yellow that follows the switch (a checkbox, no script);
 // the anchor of a passage that opens the first block of a section (right
@@ -81,10 +84,17 @@ p,.rs-p{margin:.9em 0}
 :is(h2,h3,h4,h5,h6,.rs-h)+:is(p,.rs-p){margin-top:0}
 ul,ol{margin:0 0 .9em;padding-left:1.4em}
 li{margin:.2em 0}
-.rs-table{max-width:100%;overflow-x:auto;margin:0 0 .9em;-webkit-overflow-scrolling:touch}
+.rs-doc li.rs-l2{margin-left:1.3em;list-style-type:circle}
+.rs-doc li.rs-l3{margin-left:2.6em;list-style-type:square}
+.rs-doc li.rs-l4{margin-left:3.9em;list-style-type:square}
+.rs-doc li.rs-l5{margin-left:5.2em;list-style-type:square}
+.rs-doc li.rs-l6{margin-left:6.5em;list-style-type:square}
+.rs-doc li.rs-num{list-style-type:decimal}
+.rs-doc li:is(.rs-l2,.rs-l3,.rs-l4,.rs-l5,.rs-l6){counter-increment:list-item 0}
+.rs-table{max-width:100%;overflow-x:auto;margin:0 0 .9em;-webkit-overflow-scrolling:touch;background:linear-gradient(to right,#fff 40%,rgba(255,255,255,0)) left center/32px 100% no-repeat local,linear-gradient(to left,#fff 40%,rgba(255,255,255,0)) right center/32px 100% no-repeat local,radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.28),rgba(0,0,0,0)) left center/16px 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.28),rgba(0,0,0,0)) right center/16px 100% no-repeat scroll #fff}
 .rs-table table{border-collapse:collapse;font-size:15px;line-height:1.4}
 .rs-table td,.rs-table th{min-width:4em;padding:4px 8px;border:1px solid #dadce0;vertical-align:top;text-align:left;overflow-wrap:break-word}
-.rs-table th{background:#f8f9fa}
+.rs-table th{background:rgba(60,64,67,.05)}
 .rs-table caption{padding:4px 0;font-weight:600;text-align:left}
 .rs-img{margin:0 0 .9em;padding:6px 10px;border-left:3px solid #dadce0;background:#f8f9fa;font-size:14px;line-height:1.4;color:#444}
 .rs-img .rs-label{display:block;min-width:0;font-size:12px;color:#5f6368}
@@ -94,21 +104,47 @@ li{margin:.2em 0}
 .rs-refs{font-size:14px;line-height:1.45;padding-left:2em}
 .rs-fn:target{background:#e8f0fe}
 .rs-ref{font-size:.75em;line-height:0;vertical-align:super;text-decoration:none;white-space:nowrap}
-.rs-ref::before{content:"["}
-.rs-ref::after{content:"]"}
+button.rs-ref{display:contents;font:inherit;color:#0b57d0;cursor:pointer}
+.rs-mark{font-size:.75em;line-height:0;vertical-align:super;white-space:nowrap;padding:0 1px;cursor:pointer}
+.rs-mark::before{content:"["}
+.rs-mark::after{content:"]"}
+.rs-fn[popover]{position:static;inset:auto;width:auto;height:auto;margin:.2em 0;padding:0;border:0;overflow:visible;color:inherit;background:none}
+.rs-fn[popover]:not(:popover-open){display:list-item}
+.rs-fn:popover-open{display:list-item;position:fixed;inset:auto 0 var(--rs-drawer-bottom,0) 0;box-sizing:border-box;max-height:50vh;overflow:auto;margin:0;padding:14px 56px 18px 20px;list-style-position:inside;background:#fff;border-top:1px solid #c4c7c5;border-radius:12px 12px 0 0;box-shadow:0 -4px 16px rgba(0,0,0,.2);font-size:15px;line-height:1.5;color:#1d1d1f}
+.rs-fn::backdrop{background:rgba(0,0,0,.12)}
+.rs-fn-x{display:none}
+.rs-fn:popover-open .rs-fn-x{display:flex;align-items:center;justify-content:center;position:absolute;top:2px;right:4px;width:48px;height:48px;margin:0;padding:0;border:0;border-radius:24px;background:none;font:24px/1 system-ui,sans-serif;color:#444;cursor:pointer}
+sup.rs-ref::before{content:"["}
+sup.rs-ref::after{content:"]"}
 a{color:#0b57d0}
 .rs-ext::after{content:"\2009\2197";font-size:.8em}
 img,svg,video{max-width:100%;height:auto}
 code{font-size:.9em;word-break:break-all}
-.rs-x,.rs-empty{display:none}
+.rs-x,.rs-empty,.rs-navbox{display:none}
+.rs-doc:lang(ko){word-break:keep-all}
 .rs-wcap{font-size:14px;line-height:1.4;color:#444}
 .rs-wlabel{margin-right:.4em;font-size:12px;font-weight:600;color:#5f6368}
 .rs-table td.rs-long,.rs-table th.rs-long{min-width:10em}
 .rs-tpl{margin:0 0 1em;border:1px solid #dadce0;border-radius:8px;background:#f8f9fa;font-size:14px;line-height:1.4}
 .rs-tpl summary{box-sizing:border-box;min-height:48px;padding:14px 12px;cursor:pointer;font-weight:600;color:#444}
-.rs-ib{width:100%;border-collapse:collapse;margin:0 0 6px}
-.rs-ib th,.rs-ib td{padding:4px 12px;vertical-align:top;text-align:left;border-top:1px solid #e8eaed}
-.rs-ib th{width:38%;font-weight:600;color:#444}
+.rs-ib{display:grid;grid-template-columns:fit-content(45%) minmax(0,1fr);width:100%;margin:0 0 6px}
+.rs-ib tr{display:contents}
+.rs-ib th,.rs-ib td{display:block;min-width:0;padding:4px 12px;text-align:left;border-top:1px solid #e8eaed}
+.rs-ib td{grid-column:2}
+.rs-ib th,.rs-ibl td{grid-column:1;font-weight:600;color:#444;overflow-wrap:break-word}
+.rs-ib tr.rs-empty,.rs-ib tr.rs-ibh,.rs-ibl th,.rs-ibv th{display:none}
+.rs-o1 *{order:1}
+.rs-o2 *{order:2}
+.rs-o3 *{order:3}
+.rs-o4 *{order:4}
+.rs-o5 *{order:5}
+.rs-o6 *{order:6}
+.rs-o7 *{order:7}
+.rs-o8 *{order:8}
+.rs-o9 *{order:9}
+.rs-note{font-size:.75em;line-height:0;vertical-align:super;color:#5f6368}
+.rs-note::before{content:"["}
+.rs-note::after{content:"]"}
 `
 
 // CSSHash returns the Content-Security-Policy source ("sha256-…", to be

@@ -25,13 +25,14 @@ var (
 		"h4": true, "h5": true, "h6": true, "ul": true, "ol": true, "li": true, "table": true,
 		"tr": true, "td": true, "th": true, "br": true, "b": true, "i": true, "u": true, "sub": true,
 		"sup": true, "code": true, "a": true, "mark": true, "details": true, "summary": true,
-		"figure": true, "figcaption": true, "caption": true,
+		"figure": true, "figcaption": true, "caption": true, "button": true,
 	}
 	allowedAttrs = map[string]bool{
 		"lang": true, "xml:lang": true, "charset": true, "name": true, "content": true, "rel": true,
 		"href": true, "src": true, "defer": true, "type": true, "id": true, "class": true,
 		"checked": true, "aria-label": true, "for": true, "data-o": true, "data-len": true,
 		"data-id": true, "role": true, "aria-level": true, "xmlns": true, "value": true, "open": true,
+		"popover": true, "popovertarget": true, "popovertargetaction": true, "rowspan": true, "colspan": true,
 	}
 )
 
@@ -132,11 +133,27 @@ func checkPage(a *article.Article, ps []effort.Span, page []byte, opt Options) (
 				}
 				o.script = true
 			}
-			if t.Name.Local == "a" {
+			if t.Name.Local == "a" || t.Name.Local == "button" {
 				if top.link {
-					return nil, fmt.Errorf("a link inside a link")
+					return nil, fmt.Errorf("a link or a button inside a link")
 				}
 				o.link = true
+			}
+			if v, ok := attrs["popover"]; ok && (v != "auto" || t.Name.Local != "li" || !strings.HasPrefix(attrs["id"], "rs-fn-")) {
+				return nil, fmt.Errorf("popover %q on <%s id=%q>: only a note of the reference list is one", v, t.Name.Local, attrs["id"])
+			}
+			if n, ok := attrs["popovertarget"]; ok {
+				if t.Name.Local != "button" || !strings.HasPrefix(n, "rs-fn-") {
+					return nil, fmt.Errorf("popovertarget %q on <%s>", n, t.Name.Local)
+				}
+				notes = append(notes, n)
+			}
+			for _, span := range []string{"rowspan", "colspan"} {
+				if v, ok := attrs[span]; ok {
+					if n, err := strconv.Atoi(v); err != nil || n < 2 || n > maxSpan || t.Name.Local != "td" && t.Name.Local != "th" {
+						return nil, fmt.Errorf("%s=%q on <%s>", span, v, t.Name.Local)
+					}
+				}
 			}
 			if id, ok := attrs["id"]; ok {
 				if ids[id] {

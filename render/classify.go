@@ -128,6 +128,7 @@ type elemInfo struct {
 	level    uint8 // number of section ancestors (and self, for sections)
 	label    uint8 // kField, kSubField: labels[label]
 	empty    bool  // a shell with nothing to show (emptyShell): class rs-empty
+	navbox   bool  // a navigation box (navbox): class rs-navbox, hidden
 	group    uint8 // the synthetic group this element stands in
 }
 
@@ -182,10 +183,51 @@ func (r *renderer) classify() {
 		}
 	}
 	r.markBlocks()
+	for i := range els {
+		if r.info[i].kind == kTplParams {
+			r.infobox(i)
+		}
+	}
 	r.flex = cats && r.rootHoldsBlocks()
 	for i := len(els) - 1; i >= 0; i-- { // sub-sections first
 		r.info[i].empty = r.emptyShell(i)
+		r.info[i].navbox = r.navbox(i)
 	}
+}
+
+// navboxClasses are the classes of the boxes Wikipedia's mobile site does
+// not show (Minerva hides .navbox, .vertical-navbox and .nomobile): the
+// navigation boxes at the end of an article, which the collection keeps
+// as tables of those classes (<table class="navbox">).
+var navboxClasses = map[string]bool{"navbox": true, "vertical-navbox": true, "nomobile": true}
+
+// navbox reports whether element i is a navigation box with no passage in
+// it: a table of one of navboxClasses, or a template named "Navbox…". CSS
+// hides it (class rs-navbox); its characters stay on the page.
+func (r *renderer) navbox(i int) bool {
+	e := &r.a.Elements[i]
+	switch r.info[i].kind {
+	case kTable:
+		c, _ := e.Attr("class")
+		found := false
+		for _, w := range strings.Fields(c) {
+			found = found || navboxClasses[w]
+		}
+		if !found {
+			return false
+		}
+	case kTemplate:
+		if i+1 >= e.Next || r.info[i+1].kind != kTplName {
+			return false
+		}
+		n := &r.a.Elements[i+1]
+		if name := strings.ToLower(strings.TrimSpace(r.a.Slice(n.Start, n.End))); !strings.HasPrefix(name, "navbox") {
+			return false
+		}
+	default:
+		return false
+	}
+	return !r.touched(e.Start, e.End)
 }
 
 // kindOf decides what element i becomes, with its label and synthetic
@@ -381,7 +423,8 @@ func (r *renderer) rootHoldsBlocks() bool {
 // and no passage wholly in it: a section with nothing but white space (and
 // hidden markup) beside its heading and its empty sub-sections, an image
 // with no caption, an empty list, list item, paragraph, reference list or
-// entry, or template parameter. CSS hides it (class rs-empty); its
+// entry, template parameter, or link (a link whose text is all hidden
+// markup: a website left in a template's parameter). CSS hides it (class rs-empty); its
 // characters stay on the page.
 func (r *renderer) emptyShell(i int) bool {
 	e := &r.a.Elements[i]
@@ -404,7 +447,7 @@ func (r *renderer) emptyShell(i int) bool {
 		if !r.blank(s, e.End) {
 			return false
 		}
-	case kImage, kItem, kList, kOList, kPara, kTplParam, kRefList, kFootnote:
+	case kImage, kItem, kList, kOList, kPara, kTplParam, kRefList, kFootnote, kLink, kExtLink:
 		if !r.blank(e.Start, e.End) {
 			return false
 		}

@@ -58,17 +58,31 @@
 //     is fetched.
 //   - math is its TeX source as text, in <code class="rs-math">: monospace,
 //     wrapping anywhere; indent is an indented block.
-//   - A footnote mark (ref) is a small raised [n]: a link to its entry of the
-//     reference list when the entry exists and holds some text (the reflist
-//     becomes an <ol> whose entries have the ids rs-fn-N, N the entry's
-//     number, digits only; the first such entry of a number takes it), else
-//     raised text.
+//   - A footnote mark (ref) is a small raised [n]: when the note exists
+//     (an entry of the reference list with the same number holding some
+//     text; the reflist becomes an <ol> whose entries have the ids rs-fn-N,
+//     N the entry's number, digits only; the first such entry of a number
+//     takes it) and the mark is not in a link, a <button class="rs-ref"
+//     popovertarget="rs-fn-N"> holding a <sup class="rs-mark">; the note's
+//     <li> is a popover (popover="auto", with a close button of class rs-ui),
+//     shown by CSS as a drawer along the bottom of the screen while open
+//     (above var(--rs-drawer-bottom), which the study's bar sets), in the
+//     reference list otherwise. No script; the page does not move. Else the
+//     mark is raised text.
+//   - A table cell keeps its rowspan and colspan when they are 2 to 1000;
+//     a table of class navbox, vertical-navbox or nomobile (or a template
+//     named Navbox…) gets the class rs-navbox, hidden, unless a passage
+//     touches it.
+//   - A list entry's level attribute (2 to 6, deeper as 6) gives it the
+//     class rs-l2…rs-l6, indented; type="number" the class rs-num.
 //   - A template (<template><name>Infobox Country</name><parameters>
 //     <capital>…) is a folded <details class="rs-tpl">: its name the
-//     <summary>, its parameters a <table class="rs-ib"> of rows labelled by
-//     the parameter's name, underscores as spaces (the label a <th> of class
-//     rs-ui: page text, not article text); unfolded when a passage has a
-//     character in it.
+//     <summary>, its parameters a <table class="rs-ib"> (a CSS grid) of rows
+//     with readable labels (a <th> of class rs-ui: page text, not article
+//     text), each row of class rs-oN, N its group in the order of
+//     Wikipedia's infobox templates, technical parameters rs-ibh (hidden),
+//     a pair's label and value rs-ibl and rs-ibv (infobox.go,
+//     docs/articles.md); unfolded when a passage has a character in it.
 //   - Wiki markup the collection's converter left as text is shown as the
 //     rules of package wikimarkup say (docs/articles.md): hidden text in a
 //     <span class="rs-x"> (CSS hides it), emphasis in <i class="rs-em"> or
@@ -170,9 +184,10 @@
 // label), attribute or attribute value of the article is copied to the
 // page: elements are mapped to a fixed set of XHTML elements with fixed
 // classes, and the only values taken from an article are a link's target,
-// which becomes either Options.ArticleURL(id) or an http(s) URL, escaped, and
-// a footnote's number, which must be 1 to 9 ASCII digits (the id rs-fn-N, the
-// value of its list item, the link #rs-fn-N). All text
+// which becomes either Options.ArticleURL(id) or an http(s) URL, escaped, a
+// footnote's number, which must be 1 to 9 ASCII digits (the id rs-fn-N, the
+// value of its list item, the popovertarget rs-fn-N), and a cell's rowspan
+// and colspan, written as numbers from 2 to 1000. All text
 // is escaped; CR is written as &#13; so that it survives XML line-end
 // normalisation. So no script, style, event handler or javascript: URL of an
 // article reaches the page, and the page is well-formed for every article.

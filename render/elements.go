@@ -142,21 +142,8 @@ var plainTags = [kTplParam + 1]struct {
 // id and no label, and a link stays a link as it was.
 func (r *renderer) writeOpen(f *frame, off int, first bool) {
 	in := r.info[f.el]
-	if t := &plainTags[in.kind]; t.tag != "" {
-		class := r.classOf(f.el, t.class)
-		if e := &r.a.Elements[f.el]; (in.kind == kCell || in.kind == kHeadCell) && e.End-e.Start > longCell &&
-			utf8.RuneCountInString(strings.TrimSpace(r.a.Slice(e.Start, e.End))) > longCell {
-			class = strings.TrimSpace(class + " rs-long")
-		}
-		r.simple(f, t.tag, class, off)
-		f.flow, f.structural = t.flow, t.structural
-		switch {
-		case !first:
-		case in.kind == kField, in.kind == kSubField:
-			r.label(labels[in.label])
-		case in.kind == kImage:
-			r.label("Image")
-		}
+	if plainTags[in.kind].tag != "" {
+		r.writePlain(f, off, first)
 		return
 	}
 	switch in.kind {
@@ -197,7 +184,7 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 	case kFootnote:
 		r.openFootnote(f, off, first)
 	case kTable:
-		r.startTag("div", "rs-table", off)
+		r.startTag("div", r.classOf(f.el, "rs-table"), off)
 		r.out = append(r.out, "><table>"...)
 		f.close = "</table></div>"
 		f.structural = true
@@ -215,13 +202,7 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 		r.simple(f, "table", r.classOf(f.el, "rs-ib"), off)
 		f.structural = true
 	case kTplParam:
-		r.startTag("tr", r.classOf(f.el, ""), off)
-		r.out = append(r.out, `><th class="rs-ui">`...)
-		if first {
-			r.out = appendText(r.out, strings.ReplaceAll(r.a.Elements[f.el].Name, "_", " "))
-		}
-		r.out = append(r.out, `</th><td>`...)
-		f.close = "</td></tr>"
+		r.openParam(f, off, first)
 	case kBreak:
 		r.startTag("br", "", off)
 		r.out = append(r.out, "/>"...)
@@ -239,21 +220,111 @@ func (r *renderer) writeOpen(f *frame, off int, first bool) {
 	}
 }
 
+// openParam writes the start of a template parameter's row at character
+// off: its label (the first time) and its value's cell.
+func (r *renderer) openParam(f *frame, off int, first bool) {
+	r.startTag("tr", r.classOf(f.el, r.ibClass(f.el)), off)
+	r.out = append(r.out, `><th class="rs-ui"`...)
+	r.out = append(r.out, r.uiLang...)
+	r.out = append(r.out, '>')
+	if first {
+		r.out = appendText(r.out, r.ib[f.el].label)
+	}
+	r.out = append(r.out, `</th><td>`...)
+	f.close = "</td></tr>"
+}
+
+// writePlain is writeOpen for the kinds of plainTags: one start tag, with
+// its class (rs-long for a long cell, a list entry's level), a cell's
+// spans, and a field's or an image's label the first time.
+func (r *renderer) writePlain(f *frame, off int, first bool) {
+	in := r.info[f.el]
+	t := &plainTags[in.kind]
+	class := r.classOf(f.el, t.class)
+	if e := &r.a.Elements[f.el]; (in.kind == kCell || in.kind == kHeadCell) && e.End-e.Start > longCell &&
+		utf8.RuneCountInString(strings.TrimSpace(r.a.Slice(e.Start, e.End))) > longCell {
+		class = strings.TrimSpace(class + " rs-long")
+	}
+	if in.kind == kItem {
+		class = strings.TrimSpace(class + " " + r.itemClass(f.el))
+	}
+	r.startTag(t.tag, class, off)
+	if in.kind == kCell || in.kind == kHeadCell {
+		r.cellSpans(f.el)
+	}
+	r.out = append(r.out, '>')
+	f.close = closeTags[t.tag]
+	f.flow, f.structural = t.flow, t.structural
+	switch {
+	case !first:
+	case in.kind == kField, in.kind == kSubField:
+		r.label(labels[in.label])
+	case in.kind == kImage:
+		r.label("Image")
+	}
+}
+
+// maxSpan is the largest rowspan or colspan a cell keeps (a larger one, or
+// one that is not 1 to 4 ASCII digits, is dropped: the cell spans one row
+// or column).
+const maxSpan = 1000
+
+// cellSpans writes the rowspan and colspan of table cell i, as the article
+// gives them, when they are numbers from 2 to maxSpan.
+func (r *renderer) cellSpans(i int) {
+	e := &r.a.Elements[i]
+	for _, name := range [...]string{"rowspan", "colspan"} {
+		v, ok := e.Attr(name)
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if n, err := strconv.Atoi(v); err == nil && len(v) <= 4 && isNumber(v) && n >= 2 && n <= maxSpan {
+			r.out = append(r.out, ' ')
+			r.out = append(r.out, name...)
+			r.out = append(r.out, `="`...)
+			r.out = strconv.AppendInt(r.out, int64(n), 10)
+			r.out = append(r.out, '"')
+		}
+	}
+}
+
+// maxLevel is the deepest level of a list entry shown as such: deeper
+// entries are indented as this level.
+const maxLevel = 6
+
+// itemClass returns the classes of list entry i from its level and type
+// attributes (the collection writes a nested list as one list of entries
+// with level="1"…"6", type="bullet" or "number"): rs-l2…rs-l6 for an entry
+// nested below the first level, rs-num for a numbered one; "" for none.
+func (r *renderer) itemClass(i int) string {
+	e := &r.a.Elements[i]
+	var c string
+	if v, _ := e.Attr("level"); len(v) == 1 && v[0] >= '2' && v[0] <= '9' {
+		c = "rs-l" + string(min(v[0], '0'+maxLevel))
+	}
+	if v, _ := e.Attr("type"); v == "number" {
+		c = strings.TrimSpace(c + " rs-num")
+	}
+	return c
+}
+
 // longCell is the number of characters above which a table cell is long
 // (class rs-long: at least 10em wide, so that a note is not squeezed to a
 // few characters a line).
 const longCell = 24
 
 // classOf returns class, with rs-empty added when element i is an empty
-// shell (emptyShell).
+// shell (emptyShell) and rs-navbox when it is a navigation box (navbox).
 func (r *renderer) classOf(i int, class string) string {
-	switch {
-	case !r.info[i].empty:
-		return class
-	case class == "":
-		return "rs-empty"
+	in := r.info[i]
+	if in.empty {
+		class += " rs-empty"
 	}
-	return class + " rs-empty"
+	if in.navbox {
+		class += " rs-navbox"
+	}
+	return strings.TrimPrefix(class, " ")
 }
 
 // simple writes a start tag (with class when not empty) at character off
@@ -293,24 +364,36 @@ func (r *renderer) heading(f *frame, off, level int) {
 // the target of its marks.
 func (r *renderer) openFootnote(f *frame, off int, first bool) {
 	r.startTag("li", r.classOf(f.el, "rs-fn"), off)
-	if n := r.noteOf[f.el]; n != "" {
-		if first && r.linkDepth == 0 {
-			r.out = append(r.out, ` id="rs-fn-`...)
-			r.out = append(r.out, n...)
-			r.out = append(r.out, '"')
-		}
+	n := r.noteOf[f.el]
+	target := n != "" && first && r.linkDepth == 0
+	if target {
+		r.out = append(r.out, ` id="rs-fn-`...)
+		r.out = append(r.out, n...)
+		r.out = append(r.out, `" popover="auto"`...)
+	}
+	if n != "" {
 		r.out = append(r.out, ` value="`...)
 		r.out = append(r.out, n...)
 		r.out = append(r.out, '"')
 	}
 	r.out = append(r.out, '>')
+	if target {
+		// the drawer's close button, shown while the note is open
+		r.out = append(r.out, `<button type="button" class="rs-ui rs-fn-x" popovertarget="rs-fn-`...)
+		r.out = append(r.out, n...)
+		r.out = append(r.out, `" popovertargetaction="hide" aria-label="Close the note"`...)
+		r.out = append(r.out, r.uiLang...)
+		r.out = append(r.out, `>×</button>`...)
+	}
 	f.close = "</li>"
 }
 
-// openRef writes the start tag of a footnote mark at character off: a link
-// to its footnote when the footnote is on the page and the mark is not in
-// a link, else a sup. Either way its frame counts as a link: arrows follow
-// the mark, never stand in it.
+// openRef writes the start tag of a footnote mark at character off: a
+// button that opens its note in a drawer at the bottom of the screen (the
+// note's list item is a popover: no script, and the page does not move)
+// when the note is on the page and the mark is not in a link, else a sup.
+// Either way its frame counts as a link: arrows follow the mark, never
+// stand in it.
 func (r *renderer) openRef(f *frame, off int, first bool) {
 	n := r.noteOf[f.el]
 	if first && (!r.notes[n] || r.linkDepth > 0) || !first && f.sup {
@@ -318,11 +401,14 @@ func (r *renderer) openRef(f *frame, off int, first bool) {
 		f.link, f.sup = true, true // no arrows inside a mark either
 		return
 	}
-	r.startTag("a", "rs-ref", off)
-	r.out = append(r.out, ` href="#rs-fn-`...)
+	// the button generates no box of its own (CSS display:contents: a
+	// button's box is an atomic inline, which a line may break before); the
+	// sup inside it is the mark the reader sees and taps
+	r.startTag("button", "rs-ref", off)
+	r.out = append(r.out, ` type="button" popovertarget="rs-fn-`...)
 	r.out = append(r.out, n...)
-	r.out = append(r.out, `">`...)
-	f.close = "</a>"
+	r.out = append(r.out, `"><sup class="rs-mark">`...)
+	f.close = "</sup></button>"
 	f.link = true
 }
 
@@ -342,10 +428,10 @@ func (r *renderer) openLink(f *frame, off int, first bool) {
 		}
 	}
 	if href == "" || first && r.linkDepth > 0 {
-		r.simple(f, "span", "rs-link", off)
+		r.simple(f, "span", r.classOf(i, "rs-link"), off)
 		return
 	}
-	r.startTag("a", class, off)
+	r.startTag("a", r.classOf(i, class), off)
 	r.out = append(r.out, ` href="`...)
 	r.out = appendAttr(r.out, href)
 	if ext {

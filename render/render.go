@@ -141,6 +141,7 @@ type renderer struct {
 	ascii bool // characters and bytes coincide
 
 	info      []elemInfo
+	ib        map[int]ibRow   // kTplParam element index → how its row is shown (infobox)
 	eparent   []int32         // the nearest ancestor that is not a wrapper (-1 for the root)
 	linkOf    map[int]string  // element index → linked article id
 	noteOf    map[int]string  // kFootnote, kRef element index → footnote number

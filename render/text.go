@@ -119,7 +119,7 @@ func rangeAt(rs []wikimarkup.Range, i *int, c int, next *int) *wikimarkup.Range 
 // the leftover-markup range m (nil for none) and returns its end tag: hidden
 // text in a span.rs-x (CSS hides it), a doubly escaped entity as its
 // character (page text, class rs-ui) followed by the hidden reference,
-// emphasis as i or b.
+// emphasis as i or b, a note's label as a raised mark (sup.rs-note).
 func (r *renderer) openMarkup(m *wikimarkup.Range) string {
 	if m == nil {
 		return ""
@@ -136,6 +136,8 @@ func (r *renderer) openMarkup(m *wikimarkup.Range) string {
 		tag, class, close = "i", "rs-em", "</i>"
 	case wikimarkup.Bold:
 		tag, class, close = "b", "rs-em", "</b>"
+	case wikimarkup.Note:
+		tag, class, close = "sup", "rs-note", "</sup>"
 	}
 	r.startTag(tag, class, r.c)
 	r.out = append(r.out, '>')

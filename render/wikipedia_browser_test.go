@@ -109,8 +109,8 @@ func TestBrowserWikipedia(t *testing.T) {
 		}
 		chromedp.Run(ctx, chromedp.Sleep(50*time.Millisecond))
 	}
-	shotsOf := map[string]string{"20976520": "en", "178952": "en-table", "11002": "ko", "133770": "zh", "152967": "en-remnants", "australia": "en-infobox"}
-	scrollsInside := 0
+	shotsOf := map[string]string{"20976520": "en", "178952": "en-table", "11002": "ko", "133770": "zh", "191497": "zh-table", "15165": "en-notes", "152967": "en-remnants", "australia": "en-infobox"}
+	scrollsInside, navboxes, hanBreaks, drawers := 0, 0, 0, 0
 	for _, d := range docs {
 		id := d.a.ID
 		p := pages[id]
@@ -146,7 +146,7 @@ func TestBrowserWikipedia(t *testing.T) {
 		if n := eval(`document.querySelectorAll("sup .rs-nav, a .rs-nav, sup .rs-pass, .rs-ref .rs-nav").length`); n > 0 {
 			t.Errorf("%s: %v arrows inside a footnote mark or a link", id, n)
 		}
-		if left, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(`+visibleText+`.match(/\|\s*thumb|thumb\s*\||\}\}|\{\{|''|&[a-z]+;|\]\]|(^|\n)\s*\|[^|\n]*=|(^|\n)[ \t]*\|[ \t]*(\n|$)|=[ \t]*\|[ \t]*(\n|$)/g) || []).join(" ‖ ")`)); err != nil || left != "" {
+		if left, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(`+visibleText+`.match(/\|\s*thumb|thumb\s*\||\}\}|\{\{|''|&[a-z]+;|\]\]|(^|\n)\s*\|[^|\n]*=|(^|\n)[ \t]*\|[ \t]*(\n|$)|=[ \t]*\|[ \t]*(\n|$)|[(（]\s*[)）]|[(（]\s*[,;、，；]|[,;、，；]\s*[)）]/g) || []).join(" ‖ ")`)); err != nil || left != "" {
 			t.Errorf("%s: leftover markup shown: %s (%v)", id, left, err)
 		}
 		if empty, err := chromedp.Run(ctx, chromedp.Evaluate[string](emptyShells)); err != nil || empty != "" {
@@ -157,6 +157,28 @@ func TestBrowserWikipedia(t *testing.T) {
 		}
 		if id == "australia" {
 			checkInfobox(t, s)
+		}
+		// as Wikipedia's mobile reader shows it, and more
+		checkTableGrid(t, s, id, d.raw)
+		checkScrollSign(t, s, id)
+		checkListLevels(t, s, id, d.raw)
+		checkContrast(t, s, id)
+		if s.eval(firstBodyText) != 0 {
+			t.Errorf("%s: the body opens with an external link before its subject", id)
+		}
+		if n := count(d.raw, `<table [^>]*class="([^"]* )?(navbox|vertical-navbox|nomobile)[ "]`); n > 0 {
+			navboxes += n
+			if shown := s.eval(`Array.from(document.querySelectorAll(".rs-table")).filter(function(e){return e.querySelector(":scope > table") && /navbox/.test(e.querySelector(":scope > table").parentElement.className) && e.checkVisibility()}).length`); shown > 0 || s.eval(`document.querySelectorAll(".rs-navbox").length`) != float64(n) {
+				t.Errorf("%s: %v of %d navigation boxes shown", id, shown, n)
+			}
+		}
+		switch d.lang {
+		case "ko":
+			if b := countBreaks(t, s, `[\uAC00-\uD7A3]`); b.Inside > 0 {
+				t.Errorf("%s: Korean words broken across lines: %s", id, fmtBreaks(b))
+			}
+		case "zh":
+			hanBreaks += countBreaks(t, s, `[\u4E00-\u9FFF]`).Inside
 		}
 		name := shotsOf[id]
 		if name != "" && !strings.HasSuffix(name, "-table") {
@@ -189,10 +211,21 @@ func TestBrowserWikipedia(t *testing.T) {
 				t.Errorf("%s: after ↑, scrollY %v", id, y)
 			}
 		}
+		var noteShot func(string)
+		if name != "" {
+			noteShot = func(what string) { shot(name + "-" + id + "-" + what) }
+		}
+		if checkNoteDrawer(t, s, id, noteShot) {
+			drawers++
+		}
 		if name != "" {
 			if eval(`document.querySelector(".rs-table") ? 1 : 0`) == 1 {
 				eval(`(function(){var e=document.querySelector(".rs-table"); window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 60); return 0})()`)
 				shot(name + "-" + id + "-table")
+			}
+			if eval(`document.querySelector("li.rs-l2") ? 1 : 0`) == 1 {
+				eval(`(function(){var e=document.querySelector("li.rs-l2"); window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 120); return 0})()`)
+				shot(name + "-" + id + "-list")
 			}
 			if !strings.HasSuffix(name, "-table") {
 				eval(`(function(){window.scrollTo(0, document.scrollingElement.scrollHeight); return 0})()`)
@@ -203,7 +236,10 @@ func TestBrowserWikipedia(t *testing.T) {
 	if scrollsInside == 0 {
 		t.Errorf("no table is wider than the screen: the sideways scrolling inside a table box is not tested")
 	}
-	t.Logf("%d articles; %d tables wider than the screen scroll inside their box", len(docs), scrollsInside)
+	if navboxes == 0 || drawers == 0 || hanBreaks == 0 {
+		t.Errorf("%d navigation boxes, %d pages with notes, %d line breaks between Chinese characters: a check was not exercised", navboxes, drawers, hanBreaks)
+	}
+	t.Logf("%d articles; %d tables wider than the screen scroll inside their box; %d navigation boxes hidden; notes opened on %d pages; Chinese breaks between characters %d times", len(docs), scrollsInside, navboxes, drawers, hanBreaks)
 }
 
 // visibleText is a JavaScript expression: the text of the article a reader
@@ -249,19 +285,28 @@ func australiaDoc(t *testing.T) wikiDoc {
 <conventional_long_name>Commonwealth of Australia</conventional_long_name>
 <common_name>Australia</common_name>
 <image_flag>Flag of Australia.svg</image_flag>
+<image_coat>Coat of Arms of Australia.svg</image_coat>
+<calling_code>61</calling_code>
 <capital>Canberra</capital>
+<latd>35</latd><latm>18</latm><latNS>S</latNS><longd>149</longd><longm>7</longm><longEW>E</longEW>
 <largest_city>Sydney</largest_city>
-<official_languages>None (English de facto)</official_languages>
+<official_languages>None N2</official_languages>
+<national_language>English (de facto)</national_language>
 <government_type>Federal parliamentary democracy and constitutional monarchy</government_type>
+<area_km2>7,617,930</area_km2>
+<area_rank>6th</area_rank>
 <sovereignty_type>Independence</sovereignty_type>
 <established_event1>Constitution</established_event1>
 <established_date1>1 January 1901</established_date1>
-<area_km2>7617930</area_km2>
-<area_rank>6th</area_rank>
+<established_event2>Statute of Westminster Adoption Act</established_event2>
+<established_date2>9 October 1942</established_date2>
 <population_estimate>22,328,632</population_estimate>
+<GDP_PPP>$851.7 billion</GDP_PPP>
+<ISO_3166-1_numeric>036</ISO_3166-1_numeric>
 <currency>Australian dollar</currency>
 <time_zone></time_zone>
-<calling_code>61</calling_code>
+<map_caption>Location of Australia</map_caption>
+<cctld>.au</cctld>
 </parameters></template>
 <p>
 Image:Australian Coat of Arms.png|thumb|right|200px|The ''coat of arms'' of Australia]]
@@ -281,10 +326,10 @@ Image:Australian Coat of Arms.png|thumb|right|200px|The ''coat of arms'' of Aust
 }
 
 // checkInfobox checks the infobox of australiaDoc on the page loaded: a
-// folded box right after the About block, before the lead; opened, one
-// row per parameter with a value, labelled by the parameter's name with
-// spaces for underscores; the empty parameter not shown; the lead's text
-// does not start in it.
+// folded box right after the About block, before the lead; opened, its
+// rows as docs/articles.md says (readable labels, Wikipedia's order, pairs
+// on one row, technical parameters and empty ones not shown, a note's
+// label as a mark), none squeezed.
 func checkInfobox(t *testing.T, s *session) {
 	t.Helper()
 	ctx := s.ctx
@@ -295,13 +340,30 @@ func checkInfobox(t *testing.T, s *session) {
 		t.Errorf("australia: the folded infobox is %vpx tall", h)
 	}
 	s.eval(`(function(){document.querySelector("details.rs-tpl").open=true; return 0})()`)
-	rows, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("details.rs-tpl tr")).filter(function(r){return r.checkVisibility()}).map(function(r){return r.cells[0].textContent+"="+r.cells[1].textContent}).join("|")`))
-	want := "conventional long name=Commonwealth of Australia|common name=Australia|image flag=Flag of Australia.svg|capital=Canberra|largest city=Sydney|official languages=None (English de facto)|government type=Federal parliamentary democracy and constitutional monarchy|sovereignty type=Independence|established event1=Constitution|established date1=1 January 1901|area km2=7617930|area rank=6th|population estimate=22,328,632|currency=Australian dollar|calling code=61"
+	// the rows as the reader sees them: the visible cells of the box by
+	// line, left to right, "label=value"
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(function(){var by={};
+document.querySelectorAll("details.rs-tpl .rs-ib th, details.rs-tpl .rs-ib td").forEach(function(c){ if (!c.checkVisibility()) return;
+  var r=c.getBoundingClientRect(), k=Math.round(r.top); (by[k]=by[k]||[]).push([r.left, c.textContent.trim()])});
+return Object.keys(by).map(Number).sort(function(a,b){return a-b}).map(function(k){var cs=by[k].sort(function(a,b){return a[0]-b[0]}); return cs[0][1]+"="+cs.slice(1).map(function(c){return c[1]}).join(" ")}).join("|")})()`))
+	// written from docs/articles.md's rules: labels of the parameters'
+	// names, groups in Wikipedia's order (name, images, where, languages
+	// and government, when, figures, practical facts), pairs as one row,
+	// images, coordinates' parts and codes hidden, the title not repeated
+	want := "Official name=Commonwealth of Australia|Map=Location of Australia|Capital=Canberra|Largest city=Sydney|" +
+		"Official languages=None N2|National language=English (de facto)|Government=Federal parliamentary democracy and constitutional monarchy|" +
+		"Sovereignty=Independence|Constitution=1 January 1901|Statute of Westminster Adoption Act=9 October 1942|" +
+		"Area (km²)=7,617,930|Area rank=6th|Population (estimate)=22,328,632|GDP (PPP)=$851.7 billion|" +
+		"Calling code=61|Currency=Australian dollar|Internet TLD=.au"
 	if err != nil || rows != want {
 		t.Errorf("australia: infobox rows\n%s\nwant\n%s (%v)", rows, want, err)
 	}
-	if bad := s.eval(`Array.from(document.querySelectorAll("details.rs-tpl tr")).filter(function(r){return r.checkVisibility() && (r.cells[0].getBoundingClientRect().width < 60 || r.cells[1].getBoundingClientRect().right > 360)}).length`); bad > 0 {
-		t.Errorf("australia: %v infobox rows with a squeezed label or out of the screen", bad)
+	if bad := s.eval(`Array.from(document.querySelectorAll("details.rs-tpl .rs-ib :is(th,td)")).filter(function(c){return c.checkVisibility() && (c.getBoundingClientRect().width < 60 || c.getBoundingClientRect().right > 360)}).length`); bad > 0 {
+		t.Errorf("australia: %v infobox cells squeezed or out of the screen", bad)
+	}
+	// the note's label is a raised mark
+	if s.eval(`(function(){var n=document.querySelector("details.rs-tpl .rs-note"); return n && n.textContent=="N2" && getComputedStyle(n).verticalAlign=="super" ? 1 : 0})()`) != 1 {
+		t.Errorf("australia: the note label N2 is not a raised mark")
 	}
 	s.shot("en-infobox-australia-open")
 	s.eval(`(function(){document.querySelector("details.rs-tpl").open=false; return 0})()`)

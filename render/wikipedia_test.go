@@ -146,7 +146,10 @@ func TestWikipedia(t *testing.T) {
 				{"the h1 is first in the article", strings.Index(page, `<h1 data-o=`) < strings.Index(page, `<details`), true},
 				{"headings", count(page, `<h[2-6] data-o=|role="heading"`), count(raw, `<st>`)},
 				{"th", count(page, `<th (class="rs-long" )?data-o=`), count(raw, `<header[ >]`) - 1},
-				{"tables", count(page, `class="rs-table"`), count(raw, `<table[ >]`)},
+				{"tables", count(page, `class="rs-table[ "]`), count(raw, `<table[ >]`)},
+				{"navigation boxes hidden", count(page, `class="rs-table rs-navbox"`), count(raw, `<table [^>]*class="([^"]* )?(navbox|vertical-navbox|nomobile)[ "]`)},
+				{"merged cells", count(page, `<t[dh] [^>]*(rowspan|colspan)="`), count(raw, `<(col|header) [^>]*(rowspan|colspan)="0*([2-9]|[1-9][0-9]+)"`)},
+				{"nested list entries", count(page, `<li class="rs-l[2-6]`), count(raw, `<entry [^>]*level="[2-9]"`)},
 				{"figures", count(page, `<figure class="rs-img`), count(raw, `<image[ >]`)},
 				{"figures with no caption hidden", count(page, `<figure class="rs-img rs-empty"`), count(raw, `<image[^>]*>\s*</image>|<image[^>]*/>|<image[^>]*>\s*<caption>\s*alt=[^<\n]*\s*</caption>\s*</image>`)}, // an alt= line alone is no caption (docs/articles.md)
 				{"no arrows in a footnote mark", regexp.MustCompile(`<sup class="rs-ref"[^>]*>[^<]*(<[^/][^>]*>[^<]*</[^>]*>)*[^<]*<span class="rs-ui rs-nav"`).MatchString(page), false},
@@ -154,8 +157,9 @@ func TestWikipedia(t *testing.T) {
 				{"categories", count(page, `<li class="rs-cat"`), count(raw, `<category>`)},
 				{"hidden colons", count(page, `class="rs-colon"`), count(raw, `<category>:`)},
 				{"footnote marks", count(page, `class="rs-ref"`), count(raw, `<ref[ >]`)},
-				{"footnote links", count(page, `<a class="rs-ref"`), refsWithEntry(raw)},
-				{"page elements of article elements", count(page, `<[a-z0-9]+ (class="[^"]*" )?data-o=`) - count(page, `<mark |class="rs-colon"|class="rs-(x|em|wcap)"`), elements - wrappers},
+				{"footnote marks opening their note", count(page, `<button class="rs-ref"`), refsWithEntry(raw)},
+				{"notes that open as a drawer", count(page, `<li class="rs-fn" data-o="[0-9]+" id="rs-fn-[0-9]+" popover="auto"`), entriesWithText(raw)},
+				{"page elements of article elements", count(page, `<[a-z0-9]+ (class="[^"]*" )?data-o=`) - count(page, `<mark |class="rs-colon"|class="rs-(x|em|wcap|note)"`), elements - wrappers},
 				{"wrappers' names", strings.Contains(page, "wordnetid") || strings.Contains(page, "confidence="), false},
 				{"lang", regexp.MustCompile(`<html [^>]*lang="([^"]*)"`).FindStringSubmatch(page)[1], a.Lang},
 				{"a CJK language for a CJK folder", article.IsCJK(a.Lang), d.lang != "en"},
@@ -177,9 +181,14 @@ func TestWikipedia(t *testing.T) {
 	}
 }
 
-// refsWithEntry counts the refs of raw whose reflist entry exists and
-// holds some text.
-func refsWithEntry(raw string) int {
+// entriesWithText counts the numbers of raw's reflist entries that hold
+// some text (the first such entry of a number is its note).
+func entriesWithText(raw string) int {
+	return len(noteIDs(raw))
+}
+
+// noteIDs are the numbers of raw's reflist entries that hold some text.
+func noteIDs(raw string) map[string]bool {
 	ids := map[string]bool{}
 	for _, rl := range regexp.MustCompile(`(?s)<reflist>.*?</reflist>`).FindAllString(raw, -1) {
 		for _, m := range regexp.MustCompile(`<entry id="(\d+)"[^>]*>((?s).*?)</entry>`).FindAllStringSubmatch(rl, -1) {
@@ -188,6 +197,13 @@ func refsWithEntry(raw string) int {
 			}
 		}
 	}
+	return ids
+}
+
+// refsWithEntry counts the refs of raw whose reflist entry exists and
+// holds some text.
+func refsWithEntry(raw string) int {
+	ids := noteIDs(raw)
 	n := 0
 	for _, m := range regexp.MustCompile(`<ref [^>]*entry\[@id=%22(\d+)%22\]`).FindAllStringSubmatch(raw, -1) {
 		if ids[m[1]] {

@@ -28,7 +28,7 @@ func TestSearchPageDOM(t *testing.T) {
 	want := struct{ hrefs, titles, metas []string }{
 		[]string{"/article/101?q=lens+light", "/article/102?q=lens+light"},
 		[]string{"Fresnel lens", "Lighthouse <keeper>"},
-		[]string{"1 matching passage", "1 matching passage"},
+		[]string{"1 matching passage, 34 characters to read", "1 matching passage, 37 characters to read"},
 	}
 	if !reflect.DeepEqual(hrefs, want.hrefs) || !reflect.DeepEqual(titles, want.titles) || !reflect.DeepEqual(metas, want.metas) {
 		t.Errorf("hits: %q %q %q\nwant %q %q %q", hrefs, titles, metas, want.hrefs, want.titles, want.metas)

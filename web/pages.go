@@ -23,6 +23,8 @@ func parseTemplates() (*pageTemplates, error) {
 			"snippet":    snippetHTML,
 			"hitID":      hitID,
 			"searchURL":  resultsURL,
+			"langName":   langName,
+			"passChars":  func(h Hit) string { return thousands(passageChars(h)) },
 		}).ParseFS(assets, "templates/base.html", "templates/legend.html", "templates/"+name)
 	}
 	var t pageTemplates
@@ -156,7 +158,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusInternalServerError, "The search failed.")
 		return
 	}
-	s.render(w, r, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits, "K": s.opt.K, "Study": s.inStudy(r)})
+	s.render(w, r, http.StatusOK, s.pages.results, map[string]any{"Title": q + " – readsim", "Q": q, "Hits": hits, "K": s.opt.K, "Study": s.inStudy(r), "Langs": severalLangs(hits)})
 }
 
 // maxPassages is the most passages a page request may name.

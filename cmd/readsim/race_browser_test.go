@@ -15,6 +15,7 @@ import (
 
 	"github.com/readsim/readsim/index/article/shareddata"
 	"github.com/readsim/readsim/internal/app"
+	"github.com/readsim/readsim/internal/ground/headless"
 )
 
 // evalTopic runs readsim eval -q on one run file with the given measures
@@ -77,7 +78,7 @@ func sameValues(t *testing.T, what string, shown map[string]string, want map[str
 // elements of inView entirely in the first viewport, no sideways scrolling,
 // every visible control at least 48×48 CSS px, no text under 12 px (the
 // page's own; the frames are pictures of the reader), and no text cut off
-// (noCutText).
+// (noCutText), every text at a contrast of 4.5:1 or more.
 func layout(t *testing.T, ctx context.Context, page string, inView []string) {
 	t.Helper()
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
@@ -113,6 +114,9 @@ func layout(t *testing.T, ctx context.Context, page string, inView []string) {
 		t.Errorf("%s: text under 12 px: %q", page, tiny)
 	}
 	noCutText(t, ctx, page)
+	if low := eval[string](t, ctx, headless.LowContrast); low != "" {
+		t.Errorf("%s: text below 4.5:1 contrast: %s", page, low)
+	}
 }
 
 // noCutText fails when an element of the page shows its text cut off with
@@ -204,7 +208,7 @@ func TestBrowserRace(t *testing.T) {
 			t.Errorf("%s: winner %q, want %q (better on %d and %d measures)", tc.name, winner, want, wa, wb)
 		}
 		t.Logf("%s: %d measures per run equal readsim eval's; %s won (%d–%d)", tc.name, len(names), winner, wa, wb)
-		layout(t, ctx, "/race "+tc.name, []string{"#lane-a .screen", "#lane-b .screen", ".legend", "#board"})
+		layout(t, ctx, "/race "+tc.name, []string{"#lane-a .screen", "#lane-b .screen", ".legend", "#board thead"})
 		// the topic raced can be read whole at the top (the bar's summary,
 		// or the line under it for a long title)
 		if got := eval[string](t, ctx, `document.getElementById("setup-sum").textContent + " | " + document.getElementById("topic-line").textContent`); !strings.Contains(got, "fresnel lens lighthouse") {
@@ -370,7 +374,7 @@ func TestBrowserRaceINEX(t *testing.T) {
 	}
 	sameValues(t, "bertric", shown["bertric"], evalTopic(t, x.qrels, x.ric, topic, names))
 	sameValues(t, "indri", shown["indri"], evalTopic(t, x.qrels, x.trec, topic, names))
-	layout(t, ctx, "/race INEX", []string{"#lane-a .screen", "#lane-b .screen", "#notice", "#board"})
+	layout(t, ctx, "/race INEX", []string{"#lane-a .screen", "#lane-b .screen", "#notice", "#board thead"})
 	if got := eval[string](t, ctx, `document.getElementById("setup-sum").textContent`); got != "Nobel prize" {
 		t.Errorf("the bar's summary reads %q, want the topic's title Nobel prize", got)
 	}
@@ -380,7 +384,7 @@ func TestBrowserRaceINEX(t *testing.T) {
 	const long = "mean average precision reciprocal rank references precision recall proceedings journal"
 	do(t, ctx, chromedp.Navigate(x.url+"/race?topic=2009004&a=bertric&b=indri&speed=max"))
 	waitFor(t, ctx, "the final scores of 2009004", `document.getElementById("board").dataset.final === "true" && document.querySelectorAll(".lane svg.schem rect.sc-text").length > 0`, 60*time.Second)
-	layout(t, ctx, "/race INEX 2009004", []string{"#topic-line", "#lane-a .screen", "#lane-b .screen", "#notice", "#board"})
+	layout(t, ctx, "/race INEX 2009004", []string{"#topic-line", "#lane-a .screen", "#lane-b .screen", "#notice", "#board thead"})
 	if got := eval[[]string](t, ctx, `[document.getElementById("setup-sum").textContent, document.getElementById("topic-line").textContent]`); got[0] != "2009004" || got[1] != "2009004 "+long {
 		t.Errorf("a long title: the bar reads %q and the line under it %q; want the id, then the id and the whole title", got[0], got[1])
 	}

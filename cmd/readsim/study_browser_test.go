@@ -19,6 +19,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/internal/app"
+	"github.com/readsim/readsim/internal/ground/headless"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -190,6 +191,15 @@ func TestBrowserStudy(t *testing.T) {
 	waitFor(t, ctx, "the second article", `document.querySelector(".rs-doc[data-id='`+second+`']") !== null && document.querySelector(".st-bar") !== null`, 20*time.Second)
 	h1b := eval[int](t, ctx, `+document.querySelector(".rs-doc h1").getAttribute("data-o")`)
 	time.Sleep(700 * time.Millisecond)
+
+	// the study bar: every text readable (Found it included), the topic
+	// whole, not cut
+	if low := eval[string](t, ctx, headless.LowContrast); low != "" {
+		t.Errorf("an article with the study bar: text below 4.5:1 contrast: %s", low)
+	}
+	if cut := eval[string](t, ctx, `(() => { const e = document.querySelector(".st-bar .st-tt"); return e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1 || getComputedStyle(e).textOverflow === "ellipsis" ? e.textContent : ""; })()`); cut != "" {
+		t.Errorf("the study bar cuts the topic %q", cut)
+	}
 
 	// Found it: the next topic
 	do(t, ctx, chromedp.Click(`.st-bar .st-found`))

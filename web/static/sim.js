@@ -322,7 +322,7 @@
     $('ncem').addEventListener('change', curves);
     buttons();
     curves();
-    if (q.has('run') && q.has('topic')) start();
+    if ($('run').value && $('topic').value) start();
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init); else init();

@@ -178,6 +178,15 @@
     bar.append(t, found, give);
     document.body.appendChild(bar);
     document.body.classList.add('st-on');
+    // the bar is as tall as the topic needs: the page's end and a
+    // footnote's drawer (render's --rs-drawer-bottom) stay above it
+    const fit = function () {
+      const h = Math.ceil(bar.getBoundingClientRect().height);
+      document.body.style.paddingBottom = (h + 12) + 'px';
+      document.body.style.setProperty('--rs-drawer-bottom', h + 'px');
+    };
+    fit();
+    window.addEventListener('resize', fit);
   }
 
   // ---- characters on screen (render's data-o rule, in code points) ----

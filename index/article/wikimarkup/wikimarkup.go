@@ -60,6 +60,9 @@ const (
 	// Replace: shown as Text instead (a doubly escaped entity); not
 	// analysed by the index.
 	Replace
+	// Note: shown as a raised note mark ([N2]): the label of a note that a
+	// dropped template left at the end of an infobox value ("None N2").
+	Note
 )
 
 // Range is a run of characters [Start, End) of Article.Text shown as Kind
@@ -72,7 +75,8 @@ type Range struct {
 	Text string
 	// Rule names the rule that found the range (docs/articles.md):
 	// "param-line", "template-open", "template-close", "template",
-	// "image-link", "image-alt", "brackets", "quotes", "entity".
+	// "image-link", "image-alt", "brackets", "quotes", "entity",
+	// "empty-brackets", "note-label".
 	Rule string
 }
 
@@ -91,17 +95,21 @@ func Find(a *article.Article) []Range {
 			}
 		}
 	}
-	f := &finder{text: text, taken: skip}
-	// line by line: every rule but the template close and the entities
-	// keeps within a line
+	f := &finder{text: text, taken: skip, hidden: make([]bool, len(text))}
+	// line by line: every rule but the template close, a parameter's value
+	// on the lines after its name and the entities keeps within a line
+	var lines [][2]int
 	for s := 0; s < len(text); {
 		e := s
 		for e < len(text) && text[e] != '\n' {
 			e++
 		}
 		f.line(s, e)
+		lines = append(lines, [2]int{s, e})
 		s = e + 1
 	}
+	f.paramValues(lines)
+	f.noteLabels(a)
 	f.entities(a.Text)
 	sort.Slice(f.out, func(i, j int) bool {
 		if f.out[i].Start != f.out[j].Start {
@@ -115,6 +123,7 @@ func Find(a *article.Article) []Range {
 type finder struct {
 	text     []rune
 	taken    []bool // skipped (math) or already in a range
+	hidden   []bool // in a Hide range
 	out      []Range
 	captions [][2]int // the image captions of the line, marked last
 }
@@ -136,9 +145,26 @@ func (f *finder) add(r Range) bool {
 	}
 	for c := r.Start; c < r.End; c++ {
 		f.taken[c] = true
+		f.hidden[c] = r.Kind == Hide
 	}
 	f.out = append(f.out, r)
 	return true
+}
+
+// hideFree hides the characters of [s, e) that no range holds yet, as
+// ranges of the rule.
+func (f *finder) hideFree(s, e int, rule string) {
+	for c := s; c < e; {
+		for c < e && f.taken[c] {
+			c++
+		}
+		d := c
+		for d < e && !f.taken[d] {
+			d++
+		}
+		f.add(Range{Start: c, End: d, Kind: Hide, Rule: rule})
+		c = d
+	}
 }
 
 // line applies the line rules to the characters [s, e).
@@ -159,16 +185,18 @@ func (f *finder) line(s, e int) {
 		return
 	}
 	// the characters the rules look for: most lines of prose hold none
-	var colon, other bool
+	var colon, other, paren bool
 	for _, r := range t[b:e] {
 		switch r {
 		case ':':
 			colon = true
 		case '|', '{', '}', '[', ']', '\'':
 			other = true
+		case '(', '（':
+			paren = true
 		}
 	}
-	if !colon && !other {
+	if !colon && !other && !paren {
 		return
 	}
 	if last := t[trimEnd(t, b, e)-1]; t[b] == '|' || t[b] == '{' || last == '|' {
@@ -187,12 +215,14 @@ func (f *finder) line(s, e int) {
 	if colon {
 		f.images(s, e)
 	}
-	if !other {
-		return
+	if other {
+		f.templates(s, e)
+		f.brackets(s, e)
+		f.quotes(s, e)
 	}
-	f.templates(s, e)
-	f.brackets(s, e)
-	f.quotes(s, e)
+	if paren {
+		f.emptyBrackets(s, e)
+	}
 	// captions, whole: they may hold emphasis (the other rules' ranges
 	// are disjoint)
 	for _, c := range f.captions {
@@ -562,4 +592,221 @@ func Entity(s string) (string, bool) {
 		return "", false
 	}
 	return ch, true
+}
+
+// isSep reports whether r separates the items of a bracket ("김치; 泡菜,
+// kimchi"): a comma or a semicolon, ASCII, full-width or ideographic.
+func isSep(r rune) bool {
+	switch r {
+	case ',', ';', '、', '，', '；':
+		return true
+	}
+	return false
+}
+
+// isOpen and isClose report whether r opens or closes a round bracket,
+// ASCII or full-width.
+func isOpen(r rune) bool  { return r == '(' || r == '（' }
+func isClose(r rune) bool { return r == ')' || r == '）' }
+
+// emptyBrackets hides, in the line [s, e), what templates the converter
+// dropped left in round brackets (docs/articles.md, the rule
+// empty-brackets): a bracket holding nothing but white space, separators
+// and hidden markup ("Shi Jing ()", "(, )"), with the white space before
+// it; the separators that open or close a bracket ("(김치; , )" →
+// "(김치)", "（まおうたいかんぼ、）"); and the separators of an item left
+// empty inside ("A, , B" → "A, B"). An empty ASCII bracket glued to an
+// ASCII word ("main()") is code, and stays.
+func (f *finder) emptyBrackets(s, e int) {
+	t := f.text
+	for i := s; i < e; i++ {
+		if !isOpen(t[i]) || f.taken[i] {
+			continue
+		}
+		j := i + 1
+		for j < e && !isOpen(t[j]) && !isClose(t[j]) {
+			j++
+		}
+		if j == e || isOpen(t[j]) || f.taken[j] {
+			i = j - 1 // a bracket opened inside: look from there
+			continue
+		}
+		f.bracket(i, j, s)
+		i = j
+	}
+}
+
+// bracket applies emptyBrackets to the bracket opened at o and closed at
+// c, in a line that starts at s.
+func (f *finder) bracket(o, c, s int) {
+	t := f.text
+	// empty: white space or hidden markup; math is content
+	empty := func(k int) bool { return f.hidden[k] || !f.taken[k] && unicode.IsSpace(t[k]) }
+	sep := func(k int) bool { return !f.taken[k] && isSep(t[k]) }
+	content := false
+	for k := o + 1; k < c; k++ {
+		if !empty(k) && !sep(k) {
+			content = true
+			break
+		}
+	}
+	if !content {
+		if t[o] == '(' && c == o+1 && o > s && t[o-1] < unicode.MaxASCII && (unicode.IsLetter(t[o-1]) || unicode.IsDigit(t[o-1]) || t[o-1] == '_') {
+			return // main(): code
+		}
+		b := o
+		for b > s && !f.taken[b-1] && unicode.IsSpace(t[b-1]) {
+			b--
+		}
+		if b == s {
+			b = o // at the start of its line: its indent stays
+		}
+		f.hideFree(b, c+1, "empty-brackets")
+		return
+	}
+	// runs of white space and separators between o and c: the first after
+	// o, the last before c, and those between items
+	for k := o + 1; k < c; {
+		if !empty(k) && !sep(k) {
+			k++
+			continue
+		}
+		r := k
+		for k < c && (empty(k) || sep(k)) {
+			k++
+		}
+		f.sepRun(r, k, r == o+1, k == c)
+	}
+}
+
+// sepRun hides the separators of the run [r, k) of white space and
+// separators inside a bracket: all of it when it opens or closes the
+// bracket (first, last) and holds a separator; between items, when it
+// holds two separators, or one with white space before and after it, all
+// but a separator glued to the item before it and the run's last white
+// space.
+func (f *finder) sepRun(r, k int, first, last bool) {
+	t := f.text
+	seps, spaced := 0, false
+	for q := r; q < k; q++ {
+		if !f.taken[q] && isSep(t[q]) {
+			if seps == 0 && q > r {
+				spaced = true
+			}
+			seps++
+		}
+	}
+	switch {
+	case seps == 0:
+	case first || last:
+		f.hideFree(r, k, "empty-brackets")
+	case seps >= 2 || spaced && unicode.IsSpace(t[k-1]):
+		from, to := r, k
+		if !f.taken[r] && isSep(t[r]) {
+			from++
+		}
+		if !f.taken[k-1] && unicode.IsSpace(t[k-1]) {
+			to--
+		}
+		f.hideFree(from, to, "empty-brackets")
+	}
+}
+
+// paramValues hides a template parameter's value written on the lines
+// after its name: after a hidden parameter line that ends with "=" ("|
+// 웹사이트 ="), up to four short lines (at most 120 characters, blank
+// lines aside, the text of links as a rule) followed by the next
+// parameter's line or the template's closing braces. lines are the
+// article's lines, [start, end) each.
+func (f *finder) paramValues(lines [][2]int) {
+	t := f.text
+	const most, long = 4, 120
+	for i := 0; i < len(lines); i++ {
+		s, e := lines[i][0], trimEnd(t, lines[i][0], lines[i][1])
+		for s < e && unicode.IsSpace(t[s]) {
+			s++
+		}
+		if e == s || t[e-1] != '=' || !f.hidden[s] || !f.hidden[e-1] {
+			continue
+		}
+		var value [][2]int
+		j := i + 1
+		for ; j < len(lines) && len(value) <= most; j++ {
+			b, z := lines[j][0], trimEnd(t, lines[j][0], lines[j][1])
+			for b < z && unicode.IsSpace(t[b]) {
+				b++
+			}
+			if b == z {
+				continue
+			}
+			if t[b] == '|' || t[b] == '}' && b+1 < z && t[b+1] == '}' {
+				break
+			}
+			if z-b > long {
+				value = nil
+				break
+			}
+			value = append(value, [2]int{b, z})
+		}
+		if j == len(lines) || len(value) > most {
+			continue
+		}
+		for _, v := range value {
+			f.hideFree(v[0], v[1], "param-line")
+		}
+		i = j - 1
+	}
+}
+
+// noteLabel matches the label of a note left at the end of a template
+// parameter's value: N2, n3, nb 1, Note 4.
+var noteLabel = regexp.MustCompile(`^(N|n|NB|nb|Nb|Note|note) ?[0-9]{1,2}$`)
+
+// noteLabels finds, at the end of the value of each parameter of a's
+// templates (<template>…<parameters><official_languages>None N2…), a note's
+// label after white space, shown as a raised mark (Note).
+func (f *finder) noteLabels(a *article.Article) {
+	t := f.text
+	for i := range a.Elements {
+		e := &a.Elements[i]
+		if e.Name != "parameters" || e.Parent < 0 || a.Elements[e.Parent].Name != "template" {
+			continue
+		}
+		for j := i + 1; j < e.Next; j = a.Elements[j].Next {
+			p := &a.Elements[j]
+			end := trimEnd(t, p.Start, p.End)
+			s := end
+			for s > p.Start && !unicode.IsSpace(t[s-1]) {
+				s--
+			}
+			if s > 0 && t[s-1] == ' ' && s-2 >= p.Start && !unicode.IsSpace(t[s-2]) {
+				// "nb 1", "Note 4": the word before the number
+				if w := s - 1; noteLabel.MatchString(string(t[wordStart(t, p.Start, w):end])) {
+					s = wordStart(t, p.Start, w)
+				}
+			}
+			if s > p.Start && noteLabel.MatchString(string(t[s:end])) && !isSpaceRun(t[p.Start:s]) {
+				f.add(Range{Start: s, End: end, Kind: Note, Rule: "note-label"})
+			}
+		}
+	}
+}
+
+// wordStart returns the start of the word that ends at w (exclusive) in
+// t, not before s.
+func wordStart(t []rune, s, w int) int {
+	for w > s && !unicode.IsSpace(t[w-1]) {
+		w--
+	}
+	return w
+}
+
+// isSpaceRun reports whether rs is all white space.
+func isSpaceRun(rs []rune) bool {
+	for _, r := range rs {
+		if !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
 }
