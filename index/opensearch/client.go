@@ -174,6 +174,10 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) e
 	if res.StatusCode >= 400 {
 		return c.statusError(method, path, res.StatusCode, data)
 	}
+	if raw, ok := out.(*json.RawMessage); ok {
+		*raw = data
+		return nil
+	}
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
 			return fmt.Errorf("opensearch %s: %s %s: %v", c.where(), method, path, err)

@@ -3,6 +3,7 @@ package opensearch
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -166,9 +167,23 @@ func (r *Reader) gone(err error) error {
 	return err
 }
 
-// searchOnce sends a search once and reads its hits, scaling their scores
-// (scaling).
+// searchOnce sends a search once and reads its hits (parseSearch).
 func (r *Reader) searchOnce(ctx context.Context, path string, body map[string]any, sc scaling) ([]Hit, error) {
+	var raw json.RawMessage
+	if err := r.c.call(ctx, "POST", path, body, &raw); err != nil {
+		return nil, err
+	}
+	hits, err := parseSearch(raw, sc)
+	if err != nil {
+		return nil, fmt.Errorf("opensearch %s: searching %s: %w", r.c.where(), r.index, err)
+	}
+	return hits, nil
+}
+
+// parseSearch reads a search's answer: its hits, their scores scaled
+// (scaling) with the document frequencies of the aggregation "df". An
+// answer from only some shards is errPartial.
+func parseSearch(raw []byte, sc scaling) ([]Hit, error) {
 	var res struct {
 		TimedOut bool `json:"timed_out"`
 		Shards   struct {
@@ -191,17 +206,17 @@ func (r *Reader) searchOnce(ctx context.Context, path string, body map[string]an
 			} `json:"df"`
 		} `json:"aggregations"`
 	}
-	if err := r.c.call(ctx, "POST", path, body, &res); err != nil {
+	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, err
 	}
 	if res.Shards.Failed > 0 || res.TimedOut {
-		return nil, fmt.Errorf("opensearch %s: searching %s: %d shard(s) failed: %w", r.c.where(), r.index, res.Shards.Failed, errPartial)
+		return nil, fmt.Errorf("%d shard(s) failed: %w", res.Shards.Failed, errPartial)
 	}
 	dfs := make([]float64, len(sc.boosts))
 	for i := range dfs {
 		bk, ok := res.Aggs.DF.Buckets[fmt.Sprintf("c%d", i)]
-		if !ok {
-			return nil, fmt.Errorf("opensearch %s: searching %s: the answer has no document frequencies", r.c.where(), r.index)
+		if !ok || bk.Count < 0 || bk.Count > sc.n {
+			return nil, fmt.Errorf("the answer has no document frequency for clause %d, or one out of [0, %g]", i, sc.n)
 		}
 		dfs[i] = bk.Count
 	}
@@ -209,6 +224,9 @@ func (r *Reader) searchOnce(ctx context.Context, path string, body map[string]an
 	hits := make([]Hit, len(res.Hits.Hits))
 	for i, h := range res.Hits.Hits {
 		hits[i] = Hit{ID: h.ID, Score: h.Score * f}
+		if math.IsNaN(hits[i].Score) || math.IsInf(hits[i].Score, 0) || h.ID == "" {
+			return nil, fmt.Errorf("hit %d: id %q, score %g", i, h.ID, h.Score)
+		}
 		if len(h.Fields.Lang) > 0 {
 			hits[i].Lang = h.Fields.Lang[0]
 		}
