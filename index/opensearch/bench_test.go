@@ -193,4 +193,3 @@ func searchTimes(b *testing.B, r *Reader, queries []Query, passes int) (time.Dur
 	at := func(p float64) time.Duration { return times[int(p*float64(len(times)-1)+0.5)] }
 	return at(0.50), at(0.95)
 }
-

@@ -69,7 +69,7 @@ func (c *Client) NewBuild(ctx context.Context, name string, s Settings) (*Build,
 	}
 	b := &Build{c: c, name: name, langs: map[string]bool{},
 		index: name + buildPrefix + time.Now().UTC().Format("20060102-150405.000000000"),
-		m:     meta{Layout: Layout, Norms: s.Norms, Alias: name,
+		m: meta{Layout: Layout, Norms: s.Norms, Alias: name,
 			Extra: map[string]string{"replicas": fmt.Sprint(s.Replicas)}}}
 	if err := c.call(ctx, "PUT", "/"+b.index, settingsBody(s.Shards, &b.m), nil); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", b.index, err)

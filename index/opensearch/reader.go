@@ -18,7 +18,7 @@ type Reader struct {
 	name  string
 	index string
 	m     meta
-	langs []string             // the build's languages, sorted
+	langs []string              // the build's languages, sorted
 	avg   map[string][2]float64 // each language's average title and text length, rounded up
 }
 
