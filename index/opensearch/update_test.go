@@ -47,16 +47,7 @@ func TestUpdateAtomic(t *testing.T) {
 		if p == "C" {
 			docs = manyDocs(400, p)
 		}
-		b, err := c.NewBuild(ctx, name, Settings{Shards: 2, Replicas: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := b.Add(ctx, docs); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := b.Publish(ctx); err != nil {
-			t.Fatal(err)
-		}
+		publish(t, c, name, Settings{Shards: 2, Replicas: 1}, docs)
 		if p == "B" {
 			if err := expectBuild(ctx, rA, q, "A"); err != nil {
 				t.Errorf("the reader of A after B was published: %v", err)
