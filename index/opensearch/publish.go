@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // Publish makes the build the index's: it sets its replicas, refreshes it,
@@ -22,16 +23,8 @@ func (b *Build) Publish(ctx context.Context) (map[string]*Lang, error) {
 	if err := c.call(ctx, "POST", "/"+b.index+"/_refresh", nil, nil); err != nil {
 		return nil, fmt.Errorf("publishing %s: %w", b.index, err)
 	}
-	var health struct {
-		Status   string `json:"status"`
-		TimedOut bool   `json:"timed_out"`
-	}
-	wait := fmt.Sprintf("/_cluster/health/%s?wait_for_status=green&timeout=%ds", b.index, int(c.timeout.Seconds()*2/3)+1)
-	if err := c.call(ctx, "GET", wait, nil, &health); err != nil && !isStatus(err, 408) {
-		return nil, fmt.Errorf("publishing %s: %w", b.index, err)
-	}
-	if health.Status != "green" {
-		return nil, fmt.Errorf("opensearch %s: publishing %s: its %d replica(s) were not allocated in time (status %s): the cluster may have too few nodes", c.where(), b.index, replicas, health.Status)
+	if err := b.waitGreen(ctx, replicas); err != nil {
+		return nil, err
 	}
 	langs, docs, err := b.stats(ctx)
 	if err != nil {
@@ -46,6 +39,43 @@ func (b *Build) Publish(ctx context.Context) (map[string]*Lang, error) {
 		return nil, err
 	}
 	return langs, nil
+}
+
+// ReplicaWait bounds how long Publish waits for a build's replicas to be
+// copied (each poll is bounded by the client's timeout).
+const ReplicaWait = 15 * time.Minute
+
+// waitGreen waits until every copy of the build's shards is allocated,
+// polling the cluster's health within ReplicaWait.
+func (b *Build) waitGreen(ctx context.Context, replicas int) error {
+	c := b.c
+	ctx, cancel := context.WithTimeout(ctx, ReplicaWait)
+	defer cancel()
+	poll := max(int(c.timeout.Seconds()/6), 1)
+	status := "unknown"
+	for ctx.Err() == nil {
+		var health struct {
+			Status string `json:"status"`
+		}
+		path := fmt.Sprintf("/_cluster/health/%s?wait_for_status=green&timeout=%ds", b.index, poll)
+		err := c.call(ctx, "GET", path, nil, &health)
+		if err != nil && !isStatus(err, 408) && !retryable(err) {
+			return fmt.Errorf("publishing %s: %w", b.index, err)
+		}
+		if err == nil && health.Status == "green" {
+			return nil
+		}
+		if health.Status != "" {
+			status = health.Status
+		}
+		if err != nil && !isStatus(err, 408) {
+			select { // unreachable for a moment: not in a tight loop
+			case <-ctx.Done():
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+	}
+	return fmt.Errorf("opensearch %s: publishing %s: its %d replica(s) were not allocated within %v (status %s): the cluster may have too few nodes", c.where(), b.index, replicas, ReplicaWait, status)
 }
 
 // stats sums the build's documents and field lengths by language.
