@@ -154,7 +154,8 @@ var errPartial = errors.New("some shards failed")
 func retryable(err error) bool {
 	var e *apiError
 	if errors.As(err, &e) {
-		return e.Status == 429 || e.Status >= 500 || e.Type == "search_phase_execution_exception"
+		// a query the cluster refuses (400) fails at once
+		return e.Status == 429 || e.Status >= 500 || (e.Type == "search_phase_execution_exception" && e.Status != 400)
 	}
 	return errors.Is(err, ErrUnreachable) || errors.Is(err, errPartial)
 }
