@@ -14,6 +14,7 @@ require (
 	github.com/gorilla/websocket v1.5.3
 	github.com/longbridgeapp/opencc v0.3.13
 	github.com/mdp/qrterminal/v3 v3.2.1
+	github.com/opensearch-project/opensearch-go/v4 v4.8.1
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	go.etcd.io/bbolt v1.4.0
@@ -52,7 +53,6 @@ require (
 	github.com/liuzl/da v0.0.0-20180704015230-14771aad5b1d // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
-	github.com/opensearch-project/opensearch-go/v4 v4.8.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/image v0.25.0 // indirect
