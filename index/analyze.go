@@ -18,6 +18,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/chars"
 )
 
 // Analysis (see the package documentation, "Languages").
@@ -361,11 +362,11 @@ func analyzeText(an analysis.Analyzer, text string, breaks, quiet []int) analysi
 // quiet as for analyzeText, in characters) and returns its tokens with
 // character offsets, in text order.
 func tokenize(text string, breaks, quiet []int, lang string) []token {
-	ci := newCharIndex(text)
+	ci := chars.New(text)
 	bytesOf := func(cs []int) []int {
 		out := make([]int, len(cs))
 		for i, c := range cs {
-			out[i] = ci.byteOf(c)
+			out[i] = ci.ByteOf(c)
 		}
 		return out
 	}
@@ -374,30 +375,16 @@ func tokenize(text string, breaks, quiet []int, lang string) []token {
 	// Token starts come in increasing byte order, and so do their ends, but
 	// CJK bigrams overlap (an end comes after the next start): convert
 	// starts and ends with a cursor each.
-	var starts, ends byteChars
+	var starts, ends chars.Cursor
 	for i, tok := range ts {
 		out[i].term = string(tok.Term)
-		out[i].start = starts.char(text, tok.Start)
-		out[i].end = ends.char(text, tok.End)
+		out[i].start = starts.Char(text, tok.Start)
+		out[i].end = ends.Char(text, tok.End)
 	}
 	if !sort.SliceIsSorted(out, func(i, j int) bool { return out[i].start < out[j].start }) {
 		sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
 	}
 	return out
-}
-
-// byteChars converts increasing byte offsets of a text into character
-// offsets incrementally (a smaller offset starts over from the text's
-// start).
-type byteChars struct{ b, c int }
-
-func (x *byteChars) char(text string, to int) int {
-	if to < x.b {
-		x.b, x.c = 0, 0
-	}
-	x.c += utf8.RuneCountInString(text[x.b:to])
-	x.b = to
-	return x.c
 }
 
 // memoAnalyzer is an analysis kind with its word filters memoized. Every

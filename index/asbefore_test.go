@@ -12,12 +12,13 @@ import (
 	"unicode"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/chars"
 )
 
 // The record store changed how browse merges adjacent passages (on each
 // element's white space after it, stored in the record, instead of
 // scanning the text between them) and how snippets are written (shows,
-// spaceWriter). TestBrowseStoredSame's reference keeps the record's gaps
+// chars.SpaceWriter). TestBrowseStoredSame's reference keeps the record's gaps
 // and calls the same Snippet, so it cannot see a change in either: the
 // test below compares them with the code as it was before (ba44707), on
 // the article's text.
@@ -67,7 +68,7 @@ func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
 	if e-s < width {
 		s = max(p.Start, e-width)
 	}
-	ci := newCharIndex(d.Text)
+	ci := chars.New(d.Text)
 	for {
 		k := sort.Search(len(d.quiet)/2, func(k int) bool { return d.quiet[2*k+1] > s })
 		if k == len(d.quiet)/2 || d.quiet[2*k] > s || d.quiet[2*k+1] >= p.End {
@@ -75,7 +76,7 @@ func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
 		}
 		e = min(e+d.quiet[2*k+1]-s, p.End)
 		s = d.quiet[2*k+1]
-		for s < e && strings.TrimSpace(ci.slice(s, s+1)) == "" {
+		for s < e && strings.TrimSpace(ci.Slice(s, s+1)) == "" {
 			s++
 		}
 	}

@@ -1,14 +1,13 @@
 package index
 
 import (
-	"encoding/binary"
-	"github.com/readsim/readsim/effort"
 	"math"
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/chars"
 )
 
 // Elem is a candidate element of an article: a unit that browse may return,
@@ -369,84 +368,11 @@ func passages(gap func(k int) int, elems []Elem, cands []scoredElem, min float64
 // textGaps returns, for browse, the number of white space characters
 // after each of the elements in text (made when first asked).
 func textGaps(text string, elems []Elem) func(k int) int {
-	var ci *charIndex
+	var ci *chars.Index
 	return func(k int) int {
 		if ci == nil {
-			ci = newCharIndex(text)
+			ci = chars.New(text)
 		}
-		return spaceAfter(ci, elems[k].End)
+		return chars.SpaceAfter(ci, elems[k].End)
 	}
-}
-
-func blank(s string) bool {
-	return strings.TrimFunc(s, unicode.IsSpace) == ""
-}
-
-// charIndex converts character offsets of a text into byte offsets.
-type charIndex struct {
-	text   string
-	n      int   // characters
-	byteAt []int // byte offset of character i*64; nil for ASCII text
-}
-
-func newCharIndex(text string) *charIndex {
-	// an ASCII text, eight bytes at a time, needs no table; otherwise its
-	// characters are counted (a byte that is not UTF-8 is one character,
-	// as range and DecodeRuneInString take it)
-	if isASCII(text) {
-		return &charIndex{text: text, n: len(text)}
-	}
-	ci := &charIndex{text: text, n: utf8.RuneCountInString(text)}
-	ci.byteAt = make([]int, 0, ci.n/64+1)
-	c := 0
-	for b := range text {
-		if c%64 == 0 {
-			ci.byteAt = append(ci.byteAt, b)
-		}
-		c++
-	}
-	return ci
-}
-
-// isASCII reports whether s is ASCII only; a search asks it of the whole
-// text of every hit (utf8.RuneCountInString goes byte by byte).
-func isASCII(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if binary.LittleEndian.Uint64([]byte(s[i:i+8]))&0x8080808080808080 != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-func (ci *charIndex) byteOf(c int) int {
-	if c <= 0 {
-		return 0
-	}
-	if c >= ci.n {
-		return len(ci.text)
-	}
-	if ci.byteAt == nil {
-		return c
-	}
-	b := ci.byteAt[c/64]
-	for k := c % 64; k > 0; k-- {
-		_, size := utf8.DecodeRuneInString(ci.text[b:])
-		b += size
-	}
-	return b
-}
-
-// slice returns the text of characters [s, e).
-func (ci *charIndex) slice(s, e int) string {
-	if e < s {
-		return ""
-	}
-	return ci.text[ci.byteOf(s):ci.byteOf(e)]
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/article/wikimarkup"
+	"github.com/readsim/readsim/index/chars"
 )
 
 // Parsing an article into what the index stores of it: its Bleve
@@ -84,9 +85,9 @@ func textFreqs(text string, toks analysis.TokenStream) bindex.TokenFrequencies {
 	out := make(bindex.TokenFrequencies, len(toks)/2)
 	locs := make([]bindex.TokenLocation, len(toks))
 	last := make(map[*bindex.TokenFreq]int, len(toks)/2)
-	var starts, ends byteChars
+	var starts, ends chars.Cursor
 	for i, t := range toks {
-		s, e := starts.char(text, t.Start), ends.char(text, t.End)
+		s, e := starts.Char(text, t.Start), ends.Char(text, t.End)
 		tf, ok := out[string(t.Term)]
 		if !ok {
 			tf = &bindex.TokenFreq{Term: t.Term}
@@ -243,7 +244,7 @@ func breaks(a *article.Article) []int {
 	seen := map[int]bool{}
 	isSpace := func(c int) bool {
 		s := a.Slice(c, c+1)
-		return s == "" || blank(s)
+		return s == "" || chars.Blank(s)
 	}
 	for i := range a.Elements {
 		e := &a.Elements[i]
@@ -353,7 +354,7 @@ func candidates(a *article.Article, names map[string]bool) []Elem {
 			out = appendRuns(out, a, i)
 			runs = runs || len(out) > n
 		}
-		if !names[e.Name] || e.End <= e.Start || blank(a.Slice(e.Start, e.End)) {
+		if !names[e.Name] || e.End <= e.Start || chars.Blank(a.Slice(e.Start, e.End)) {
 			continue
 		}
 		if e.Name == "entry" && inReflist(a, i) {

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/golang/snappy"
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/chars"
 )
 
 // An article's record: what browse, snippets and the article's page read
@@ -102,16 +102,16 @@ func placeOf(b []byte) (recPlace, bool) {
 const maxRecordText = 1 << 31
 
 // encodeRecord appends the record of an article to b: its title,
-// language and path, its text (chars characters), candidate elements,
+// language and path, its text (nchars characters), candidate elements,
 // their lengths in tokens, quiet spans and word breaks.
-func encodeRecord(b []byte, title, lang, path, text string, chars int, elems []Elem, lens []int, quiet, brk []int) []byte {
+func encodeRecord(b []byte, title, lang, path, text string, nchars int, elems []Elem, lens []int, quiet, brk []int) []byte {
 	for _, f := range [3]string{title, lang, path} {
 		b = binary.AppendUvarint(b, uint64(len(f)))
 		b = append(b, f...)
 	}
-	b = binary.AppendUvarint(b, uint64(chars))
+	b = binary.AppendUvarint(b, uint64(nchars))
 	b = binary.AppendUvarint(b, uint64(len(text)))
-	ci := newCharIndex(text)
+	ci := chars.New(text)
 	b = binary.AppendUvarint(b, uint64(len(elems)))
 	prev := 0
 	for k, el := range elems {
@@ -123,7 +123,7 @@ func encodeRecord(b []byte, title, lang, path, text string, chars int, elems []E
 			n = lens[k]
 		}
 		b = binary.AppendUvarint(b, uint64(n))
-		b = binary.AppendUvarint(b, uint64(spaceAfter(ci, el.End)))
+		b = binary.AppendUvarint(b, uint64(chars.SpaceAfter(ci, el.End)))
 		b = append(b, byte(kindOf(el.XPath)))
 	}
 	for _, list := range [2][]int{quiet, brk} {
@@ -161,22 +161,6 @@ func encodeRecord(b []byte, title, lang, path, text string, chars int, elems []E
 		b = append(b, z...)
 	}
 	return b
-}
-
-// spaceAfter returns how many white space characters follow character
-// offset c of ci's text.
-func spaceAfter(ci *charIndex, c int) int {
-	if c >= ci.n {
-		return 0
-	}
-	n := 0
-	for _, r := range ci.text[ci.byteOf(c):] {
-		if !unicode.IsSpace(r) {
-			break
-		}
-		n++
-	}
-	return n
 }
 
 // langName returns the language code b, without a copy for the
@@ -512,7 +496,7 @@ func (t *blockText) byteIn(i, k int) int {
 // slice returns the text of characters [s, e). Within a block it is the
 // block's own memory, valid until the search gives its arena back
 // (fetched.close): callers copy what they keep.
-func (t *blockText) slice(s, e int) string {
+func (t *blockText) Slice(s, e int) string {
 	s, e = max(s, 0), min(e, t.d.chars)
 	if e <= s {
 		return ""
@@ -521,7 +505,7 @@ func (t *blockText) slice(s, e int) string {
 	bs := t.byteIn(i, s-t.d.blocks[i].char)
 	if i == j {
 		// no copy: the bytes are the search's (blockArena), and what a
-		// snippet keeps of them it copies (spaceWriter)
+		// snippet keeps of them it copies (chars.SpaceWriter)
 		b := t.get(i)[bs:t.byteIn(i, e-t.d.blocks[i].char)]
 		return unsafe.String(unsafe.SliceData(b), len(b))
 	}

@@ -55,11 +55,11 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 		bt := newBlockText(d, &blockArena{})
 		for _, p := range [][2]int{{0, d.chars}, {-1, 1}, {d.chars / 2, d.chars}, {d.chars - 1, d.chars + 1}, {1, 0}} {
-			bt.slice(p[0], p[1])
+			bt.Slice(p[0], p[1])
 		}
 		for _, bl := range d.blocks {
-			bt.slice(bl.char-1, bl.char+1)
-			bt.slice(bl.char, bl.char+bl.chars)
+			bt.Slice(bl.char-1, bl.char+1)
+			bt.Slice(bl.char, bl.char+bl.chars)
 		}
 		for _, el := range d.elems {
 			shows(bt, d.quiet, el.Start, el.End)

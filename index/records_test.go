@@ -22,6 +22,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/chars"
 	"github.com/readsim/readsim/index/internal/synth"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
@@ -306,7 +307,7 @@ func checkRoundTrip(t *testing.T, name string, c recordCase, rng *rand.Rand, ran
 	}
 	// slices, from the blocks and the character index, against the runes
 	bt := newBlockText(d, &blockArena{})
-	ci := newCharIndex(c.text)
+	ci := chars.New(c.text)
 	var pairs [][2]int
 	for range ranges {
 		s := rng.IntN(n+20) - 10
@@ -320,11 +321,11 @@ func checkRoundTrip(t *testing.T, name string, c recordCase, rng *rand.Rand, ran
 	pairs = append(pairs, [2]int{0, n}, [2]int{-5, n + 5}, [2]int{n, n + 1}, [2]int{n - 1, n})
 	for _, p := range pairs {
 		want := runeSlice(runes, p[0], p[1])
-		if got := bt.slice(p[0], p[1]); got != want {
+		if got := bt.Slice(p[0], p[1]); got != want {
 			t.Errorf("%s: blocks' slice(%d, %d) = %q, want %q", name, p[0], p[1], got, want)
 		}
 		if p[0] >= 0 && p[1] <= n && p[0] <= p[1] { // charIndex's domain
-			if got := ci.slice(p[0], p[1]); got != want {
+			if got := ci.Slice(p[0], p[1]); got != want {
 				t.Errorf("%s: charIndex's slice(%d, %d) = %q, want %q", name, p[0], p[1], got, want)
 			}
 		}
@@ -426,12 +427,12 @@ func TestShowsPieces(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		for name, ts := range map[string]textSlicer{"charIndex": newCharIndex(s), "blocks": newBlockText(d, &blockArena{})} {
+		for name, ts := range map[string]textSlicer{"charIndex": chars.New(s), "blocks": newBlockText(d, &blockArena{})} {
 			if got := shows(ts, tc.quiet, tc.from, tc.to); got != tc.want {
 				t.Errorf("%s, %s: shows %v, want %v", tc.name, name, got, tc.want)
 			}
 		}
-		if got := strings.TrimSpace(shownText(newCharIndex(s), tc.quiet, tc.from, tc.to)) != ""; got != tc.want {
+		if got := strings.TrimSpace(shownText(chars.New(s), tc.quiet, tc.from, tc.to)) != ""; got != tc.want {
 			t.Errorf("%s: shownText shows %v, want %v", tc.name, got, tc.want)
 		}
 	}

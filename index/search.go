@@ -9,6 +9,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article/wikimarkup"
+	"github.com/readsim/readsim/index/chars"
 )
 
 // Browse returns the best passages of the article d for q (see browse).
@@ -241,7 +242,7 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 		}
 		e = min(e+d.quiet[2*k+1]-s, p.End)
 		s = d.quiet[2*k+1]
-		for s < e && strings.TrimSpace(ci.slice(s, s+1)) == "" {
+		for s < e && strings.TrimSpace(ci.Slice(s, s+1)) == "" {
 			s++
 		}
 	}
@@ -260,8 +261,8 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 		marks = append(marks, [2]int{ms, me})
 	}
 	// runs of white space become one space as the snippet is written
-	// (spaceWriter: oneSpace of the whole)
-	b := spaceWriter{out: make([]byte, 0, 3*max(e-s, 0)/2+16)} // e < s: an inverted passage
+	// (chars.SpaceWriter: chars.OneSpace of the whole)
+	b := chars.NewSpaceWriter(3*max(e-s, 0)/2 + 16) // e < s: an inverted passage
 	if cut {
 		b.WriteString("…")
 	}
@@ -308,13 +309,13 @@ func shows(ci textSlicer, quiet []int, from, to int) bool {
 func shownText(ci textSlicer, quiet []int, from, to int) string {
 	k := sort.Search(len(quiet)/2, func(k int) bool { return quiet[2*k+1] > from })
 	if k == len(quiet)/2 || quiet[2*k] >= to {
-		return ci.slice(from, to)
+		return ci.Slice(from, to)
 	}
 	var b strings.Builder
 	for at := from; at < to; {
 		if k < len(quiet)/2 && quiet[2*k] <= at {
 			qe := min(quiet[2*k+1], to)
-			if ch, ok := wikimarkup.Entity(ci.slice(quiet[2*k], quiet[2*k+1])); ok && at == quiet[2*k] && qe == quiet[2*k+1] {
+			if ch, ok := wikimarkup.Entity(ci.Slice(quiet[2*k], quiet[2*k+1])); ok && at == quiet[2*k] && qe == quiet[2*k+1] {
 				b.WriteString(ch)
 			}
 			at = qe
@@ -325,7 +326,7 @@ func shownText(ci textSlicer, quiet []int, from, to int) string {
 		if k < len(quiet)/2 {
 			next = min(next, quiet[2*k])
 		}
-		b.WriteString(ci.slice(at, next))
+		b.WriteString(ci.Slice(at, next))
 		at = next
 	}
 	return b.String()

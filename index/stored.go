@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/readsim/readsim/index/chars"
 )
 
 // StoredArticle is an article as the index stores it.
@@ -31,7 +33,7 @@ type StoredArticle struct {
 	elemLens, gaps []int
 	// match are the tokens holding a query's terms (setMatches)
 	match *matched
-	ci    *charIndex // of Text, made once (chars)
+	ci    *chars.Index // of Text, made once (chars)
 	// blocks is the text read block by block, for an article read
 	// without its text (readHit)
 	blocks *blockText
@@ -40,7 +42,7 @@ type StoredArticle struct {
 // textSlicer gives the text of a span of characters: a whole text's
 // character index, or a record's blocks.
 type textSlicer interface {
-	slice(s, e int) string
+	Slice(s, e int) string
 }
 
 // chars returns the article's text by characters: its character index,
@@ -49,8 +51,8 @@ func (d *StoredArticle) chars() textSlicer {
 	if d.blocks != nil {
 		return d.blocks
 	}
-	if d.ci == nil || d.ci.text != d.Text {
-		d.ci = newCharIndex(d.Text)
+	if d.ci == nil || d.ci.Text != d.Text {
+		d.ci = chars.New(d.Text)
 	}
 	return d.ci
 }
@@ -61,7 +63,7 @@ func (d *StoredArticle) spaceAfter(k int) int {
 	if len(d.gaps) == len(d.Elems) {
 		return d.gaps[k]
 	}
-	return spaceAfter(d.chars().(*charIndex), d.Elems[k].End)
+	return chars.SpaceAfter(d.chars().(*chars.Index), d.Elems[k].End)
 }
 
 // tokens returns the article's tokens, analysed as the build analysed

@@ -1,4 +1,4 @@
-package index
+package chars
 
 import (
 	"strings"
@@ -34,11 +34,11 @@ func TestCharIndex(t *testing.T) {
 			if got := isASCII(tc.text); got != tc.ascii {
 				t.Errorf("isASCII = %v, want %v", got, tc.ascii)
 			}
-			ci := newCharIndex(tc.text)
-			if ci.n != tc.n {
-				t.Errorf("n = %d, want %d", ci.n, tc.n)
+			ci := New(tc.text)
+			if ci.N != tc.n {
+				t.Errorf("n = %d, want %d", ci.N, tc.n)
 			}
-			if got := ci.slice(tc.s, tc.e); got != tc.want {
+			if got := ci.Slice(tc.s, tc.e); got != tc.want {
 				t.Errorf("slice(%d, %d) = %q, want %q", tc.s, tc.e, got, tc.want)
 			}
 		})

@@ -1,11 +1,11 @@
-package index
+package chars
 
 import (
 	"strings"
 	"testing"
 )
 
-// oneSpace must give what strings.Fields and strings.Join give, the
+// OneSpace must give what strings.Fields and strings.Join give, the
 // reference it replaces.
 func TestOneSpace(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -18,8 +18,8 @@ func TestOneSpace(t *testing.T) {
 		{"\xffa \xfe", "\xffa \xfe"},
 		{"意大利 \r\n 塔", "意大利 塔"},
 	} {
-		if got := oneSpace(tc.in); got != tc.want {
-			t.Errorf("oneSpace(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := OneSpace(tc.in); got != tc.want {
+			t.Errorf("OneSpace(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -29,8 +29,8 @@ func FuzzOneSpace(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := oneSpace(s), strings.Join(strings.Fields(s), " "); got != want {
-			t.Fatalf("oneSpace(%q) = %q, want %q", s, got, want)
+		if got, want := OneSpace(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("OneSpace(%q) = %q, want %q", s, got, want)
 		}
 	})
 }

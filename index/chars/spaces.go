@@ -1,4 +1,4 @@
-package index
+package chars
 
 import (
 	"unicode"
@@ -6,27 +6,32 @@ import (
 	"unsafe"
 )
 
-// oneSpace returns s with its runs of white space (unicode.IsSpace) made
+// OneSpace returns s with its runs of white space (unicode.IsSpace) made
 // one space and none at either end: strings.Join(strings.Fields(s), " ")
 // in one pass, without the list of fields (a search makes a snippet for
 // each of its hits, and strings.Fields takes its slow path on any text
 // that is not ASCII, an ellipsis included).
-func oneSpace(s string) string {
-	w := spaceWriter{out: make([]byte, 0, len(s))}
+func OneSpace(s string) string {
+	w := NewSpaceWriter(len(s))
 	w.WriteString(s)
 	return w.String()
 }
 
-// spaceWriter writes strings with their runs of white space made one
-// space, none at the start; String leaves none at the end (oneSpace of
+// NewSpaceWriter returns a SpaceWriter with room for n bytes.
+func NewSpaceWriter(n int) *SpaceWriter {
+	return &SpaceWriter{out: make([]byte, 0, n)}
+}
+
+// SpaceWriter writes strings with their runs of white space made one
+// space, none at the start; String leaves none at the end (OneSpace of
 // everything written, without holding it first).
-type spaceWriter struct {
+type SpaceWriter struct {
 	out   []byte
 	space bool // a white space run is pending
 }
 
 // WriteString writes s.
-func (w *spaceWriter) WriteString(s string) {
+func (w *SpaceWriter) WriteString(s string) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -57,7 +62,7 @@ func (w *spaceWriter) WriteString(s string) {
 }
 
 // String returns what was written; nothing may be written after.
-func (w *spaceWriter) String() string {
+func (w *SpaceWriter) String() string {
 	return unsafe.String(unsafe.SliceData(w.out), len(w.out))
 }
 
