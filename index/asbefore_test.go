@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/chars"
 )
 
@@ -52,9 +53,9 @@ func mergedOnText(text string, ps []Passage) []Passage {
 func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
 	toks := d.queryTokens(q.Terms)
 	mark := q.marker()
-	lo := sort.Search(len(toks), func(i int) bool { return toks[i].start >= p.Start })
+	lo := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.Start })
 	first := -1
-	for i := lo; i < len(toks) && toks[i].start < p.End; i++ {
+	for i := lo; i < len(toks) && toks[i].Start < p.End; i++ {
 		if at, _, ok := mark(toks[i]); ok {
 			first = at
 			break
@@ -82,7 +83,7 @@ func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
 	}
 	cut := s > p.Start && strings.TrimSpace(shownText(ci, d.quiet, p.Start, s)) != ""
 	var marks [][2]int
-	for i := sort.Search(len(toks), func(i int) bool { return toks[i].start >= s }); i < len(toks) && toks[i].start < e; i++ {
+	for i := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= s }); i < len(toks) && toks[i].Start < e; i++ {
 		ms, me, ok := mark(toks[i])
 		if !ok || me > e {
 			continue
@@ -184,8 +185,8 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 // token fresnel at 0–7): never a panic.
 func TestSnippetOddPassages(t *testing.T) {
 	d := &StoredArticle{ID: "1", Text: "Fresnel lens", Len: 12}
-	q := &Query{Terms: []Term{{Text: "fresnel", N: 1}}}
-	d.setMatches(q.Terms, []token{{term: "fresnel", start: 0, end: 7}})
+	q := &Query{Terms: []analysis.Term{{Text: "fresnel", N: 1}}}
+	d.setMatches(q.Terms, []analysis.Token{{Term: "fresnel", Start: 0, End: 7}})
 	for _, tc := range []struct {
 		name       string
 		start, end int

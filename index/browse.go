@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/chars"
 )
 
@@ -122,7 +123,7 @@ const (
 // that hold a query term (the others count for nothing but the elements'
 // lengths) — lens the elements' lengths in tokens, parallel to elems, and
 // gap(k) the number of white space characters after element k (textGaps).
-func browse(gap func(k int) int, toks []token, lens []int, elems []Elem, terms []Term, st *ElemStats, opt BrowseOptions) []Passage {
+func browse(gap func(k int) int, toks []analysis.Token, lens []int, elems []Elem, terms []analysis.Term, st *ElemStats, opt BrowseOptions) []Passage {
 	th := opt.Threshold
 	if th <= 0 || th > 1 {
 		th = DefaultThreshold
@@ -152,7 +153,7 @@ type scoredElem struct {
 
 // scoreElems scores the candidate elements with BM25 (see browse) and
 // returns those scoring above zero, and the best score.
-func scoreElems(toks []token, lens []int, elems []Elem, terms []Term, st *ElemStats) ([]scoredElem, float64) {
+func scoreElems(toks []analysis.Token, lens []int, elems []Elem, terms []analysis.Term, st *ElemStats) ([]scoredElem, float64) {
 	// positions of each query term
 	qpos := make([][]int, len(terms))
 	// a query has a few terms: a map would cost more than a look along
@@ -183,14 +184,14 @@ func scoreElems(toks []token, lens []int, elems []Elem, terms []Term, st *ElemSt
 		}
 	}
 	for _, tk := range toks {
-		if i, ok := termOf(tk.term); ok {
-			qpos[i] = append(qpos[i], tk.start)
+		if i, ok := termOf(tk.Term); ok {
+			qpos[i] = append(qpos[i], tk.Start)
 		}
 		// a token holding a character term's character is one of its
 		// occurrences (the token equal to it is counted above)
 		for _, i := range chars {
-			if tk.term != terms[i].Text && strings.Contains(tk.term, terms[i].Text) {
-				qpos[i] = append(qpos[i], tk.start)
+			if tk.Term != terms[i].Text && strings.Contains(tk.Term, terms[i].Text) {
+				qpos[i] = append(qpos[i], tk.Start)
 			}
 		}
 	}

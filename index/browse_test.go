@@ -2,6 +2,7 @@ package index
 
 import (
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/analysis"
 	"reflect"
 	"strings"
 	"testing"
@@ -18,11 +19,11 @@ import (
 // (though above half the best). p3 and p4 are adjacent: one passage.
 func TestBrowseOverlaps(t *testing.T) {
 	text := "x" + strings.Repeat(" ", 9) + "y" + strings.Repeat(" ", 9) + "x" + strings.Repeat(" ", 9) + "x x" + strings.Repeat(" ", 7)
-	toks := []token{{"x", 0, 1}, {"y", 10, 11}, {"x", 20, 21}, {"x", 30, 31}, {"x", 32, 33}}
+	toks := []analysis.Token{{Term: "x", Start: 0, End: 1}, {Term: "y", Start: 10, End: 11}, {Term: "x", Start: 20, End: 21}, {Term: "x", Start: 30, End: 31}, {Term: "x", Start: 32, End: 33}}
 	el := func(x string, s, e int) Elem { return Elem{XPath: x, Span: effort.Span{Start: s, End: e}} }
 	elems := []Elem{el("sec", 0, 30), el("p1", 0, 10), el("p2", 10, 20), el("p3", 20, 30), el("p4", 30, 40)}
 	st := &ElemStats{N: 5, AvgLen: 1, DF: map[string]float64{"x": 4}}
-	got := spans(browse(textGaps(text, elems), toks, []int{3, 1, 1, 1, 2}, elems, []Term{{Text: "x", N: 1}}, st, BrowseOptions{}))
+	got := spans(browse(textGaps(text, elems), toks, []int{3, 1, 1, 1, 2}, elems, []analysis.Term{{Text: "x", N: 1}}, st, BrowseOptions{}))
 	want := []span{{0, 10, "p1"}, {20, 40, "p3 p4"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("passages %v, want %v", got, want)
@@ -44,12 +45,12 @@ func TestBrowseRules(t *testing.T) {
 		para    = "/article[1]/bdy[1]/sec[2]/p[1]"
 	)
 	text := "x y y y   zzzzzzzzz x         "
-	withX := []token{{"x", 0, 1}, {"y", 2, 3}, {"y", 4, 5}, {"y", 6, 7}, {"zzzzzzzzz", 10, 19}, {"x", 20, 21}}
-	noX := []token{{"y", 0, 1}, {"y", 2, 3}, {"y", 4, 5}, {"y", 6, 7}, {"zzzzzzzzz", 10, 19}, {"x", 20, 21}}
+	withX := []analysis.Token{{Term: "x", Start: 0, End: 1}, {Term: "y", Start: 2, End: 3}, {Term: "y", Start: 4, End: 5}, {Term: "y", Start: 6, End: 7}, {Term: "zzzzzzzzz", Start: 10, End: 19}, {Term: "x", Start: 20, End: 21}}
+	noX := []analysis.Token{{Term: "y", Start: 0, End: 1}, {Term: "y", Start: 2, End: 3}, {Term: "y", Start: 4, End: 5}, {Term: "y", Start: 6, End: 7}, {Term: "zzzzzzzzz", Start: 10, End: 19}, {Term: "x", Start: 20, End: 21}}
 	el := func(x string, s, e int) Elem { return Elem{XPath: x, Span: effort.Span{Start: s, End: e}} }
 	for _, tc := range []struct {
 		name         string
-		toks         []token
+		toks         []analysis.Token
 		first, other string
 		want         []span
 	}{
@@ -71,11 +72,11 @@ func TestBrowseRules(t *testing.T) {
 	} {
 		elems := []Elem{el(tc.first, 0, 10), el(tc.other, 20, 30)}
 		st := &ElemStats{N: 2, AvgLen: 1, DF: map[string]float64{"x": 1, "z": 1}}
-		terms := []Term{{Text: "x", N: 1}}
+		terms := []analysis.Term{{Text: "x", N: 1}}
 		toks := tc.toks
 		if tc.name == "lead without every term" {
-			terms = append(terms, Term{Text: "z", N: 1})
-			toks = append(append([]token{}, toks...), token{"z", 22, 23})
+			terms = append(terms, analysis.Term{Text: "z", N: 1})
+			toks = append(append([]analysis.Token{}, toks...), analysis.Token{Term: "z", Start: 22, End: 23})
 		}
 		got := spans(browse(textGaps(text, elems), toks, []int{4, 1}, elems, terms, st, BrowseOptions{}))
 		if !reflect.DeepEqual(got, tc.want) {

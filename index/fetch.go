@@ -14,6 +14,8 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/readsim/readsim/index/analysis"
 )
 
 // Fetch over shards.
@@ -210,7 +212,7 @@ func openCharPostings(ctx context.Context, r bindex.IndexReader, field, c string
 	if !ok {
 		return nil, fmt.Errorf("index: a shard has no term dictionary search (%T)", r)
 	}
-	dict, err := rr.FieldDictRegexp(field, charTermRegexp(c))
+	dict, err := rr.FieldDictRegexp(field, analysis.CharTermRegexp(c))
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
 
+	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
@@ -273,7 +274,7 @@ func TestTitleSearch(t *testing.T) {
 		{"(Untitled)", []string{"(untitled)"}},
 		{"", nil},
 	} {
-		if got := titleKeys(tc.title); !reflect.DeepEqual(got, tc.keys) {
+		if got := analysis.TitleKeys(tc.title); !reflect.DeepEqual(got, tc.keys) {
 			t.Errorf("titleKeys(%q) = %q, want %q", tc.title, got, tc.keys)
 		}
 	}

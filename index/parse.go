@@ -3,16 +3,18 @@ package index
 import (
 	"errors"
 	"fmt"
-	bindex "github.com/blevesearch/bleve_index_api"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2/analysis"
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	banalysis "github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/article/wikimarkup"
 	"github.com/readsim/readsim/index/chars"
@@ -63,8 +65,8 @@ type analyzedField struct {
 	options bindex.FieldIndexingOptions
 }
 
-func newAnalyzedField(name string, value []byte, toks analysis.TokenStream, opt bindex.FieldIndexingOptions) *analyzedField {
-	return &analyzedField{name: name, value: value, length: len(toks), freqs: analysis.TokenFrequency(toks, nil, opt), options: opt}
+func newAnalyzedField(name string, value []byte, toks banalysis.TokenStream, opt bindex.FieldIndexingOptions) *analyzedField {
+	return &analyzedField{name: name, value: value, length: len(toks), freqs: banalysis.TokenFrequency(toks, nil, opt), options: opt}
 }
 
 // textOptions are the options of the text field: indexed with term
@@ -81,7 +83,7 @@ const textOptions = bindex.IndexField | bindex.IncludeTermVectors
 // is the occurrence's length in characters. Nothing in readsim runs
 // Bleve's phrase queries or highlighter, which would read them as
 // positions and byte offsets.
-func textFreqs(text string, toks analysis.TokenStream) bindex.TokenFrequencies {
+func textFreqs(text string, toks banalysis.TokenStream) bindex.TokenFrequencies {
 	out := make(bindex.TokenFrequencies, len(toks)/2)
 	locs := make([]bindex.TokenLocation, len(toks))
 	last := make(map[*bindex.TokenFreq]int, len(toks)/2)
@@ -114,14 +116,14 @@ func newPlaceField(p recPlace) *analyzedField {
 // newKeywordField is an indexed, unstored field holding the terms keys,
 // each whole.
 func newKeywordField(name string, keys []string) *analyzedField {
-	var toks analysis.TokenStream
+	var toks banalysis.TokenStream
 	at := 0
 	for i, k := range keys {
-		toks = append(toks, &analysis.Token{Term: []byte(k), Start: at, End: at + len(k), Position: i + 1, Type: analysis.AlphaNumeric})
+		toks = append(toks, &banalysis.Token{Term: []byte(k), Start: at, End: at + len(k), Position: i + 1, Type: banalysis.AlphaNumeric})
 		at += len(k) + 1
 	}
 	return &analyzedField{name: name, value: []byte(strings.Join(keys, "\n")), length: len(toks),
-		freqs: analysis.TokenFrequency(toks, nil, bindex.IndexField), options: bindex.IndexField}
+		freqs: banalysis.TokenFrequency(toks, nil, bindex.IndexField), options: bindex.IndexField}
 }
 
 func (f *analyzedField) Name() string                                      { return f.name }
@@ -162,7 +164,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	}
 	a.ID = f.id
 	title, headerID := a.Title, a.HeaderID
-	kind := analysisKind(a.Lang)
+	kind := analysis.Kind(a.Lang)
 	brk, quiet := breaks(a), unshown(a)
 	bytesOf := func(cs []int) []int {
 		out := make([]int, len(cs))
@@ -172,13 +174,13 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 		return out
 	}
 	// a build analyzes much text: memoize the word filters (memoAnalyzer)
-	memo := memoPools[kind].Get().(*memoAnalyzer)
-	toks := analyzeText(memo, a.Text, bytesOf(brk), bytesOf(quiet))
-	memoPools[kind].Put(memo)
+	an, release := analysis.Memo(kind)
+	toks := analysis.AnalyzeText(an, a.Text, bytesOf(brk), bytesOf(quiet))
+	release()
 	elems := candidates(a, names)
 
 	doc := document.NewDocument(a.ID)
-	titleToks := analyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
+	titleToks := analysis.AnalyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
 	doc.AddField(newAnalyzedField("title", []byte(title), titleToks, bindex.IndexField))
 	// the text keeps where each token is (term vectors, see textFreqs):
 	// browse and snippets read the query terms' occurrences from them
@@ -186,7 +188,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	// (no value: the text is not stored in Bleve, and a batch waiting to
 	// be indexed need not hold it)
 	doc.AddField(&analyzedField{name: "text", length: len(toks), freqs: textFreqs(a.Text, toks), options: textOptions})
-	if keys := titleKeys(title); len(keys) > 0 {
+	if keys := analysis.TitleKeys(title); len(keys) > 0 {
 		doc.AddField(newKeywordField(titleField, keys))
 	}
 	doc.AddField(newKeywordField(langField, []string{a.Lang}))

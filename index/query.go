@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/vellum"
 	vregexp "github.com/blevesearch/vellum/regexp"
 
+	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article"
 )
 
@@ -92,7 +93,7 @@ type Hit struct {
 // ready for fetch and browse.
 type Query struct {
 	Text  string
-	Terms []Term
+	Terms []analysis.Term
 	// Title, for a query without terms (only stop words: "The Who", "It"),
 	// is the query as titles are keyed (TitleKey): fetch finds the
 	// articles with that title.
@@ -116,9 +117,9 @@ func (x *snapshot) prepare(q string) (*Query, error) {
 	for l := range x.langs {
 		langs = append(langs, l)
 	}
-	terms := QueryTerms(q, langs...)
+	terms := analysis.QueryTerms(q, langs...)
 	if len(terms) == 0 {
-		key := TitleKey(q)
+		key := analysis.TitleKey(q)
 		if key == "" {
 			return nil, ErrNoTerms
 		}
@@ -137,32 +138,6 @@ func (x *snapshot) prepare(q string) (*Query, error) {
 // titleField is the field that holds each article's title keys
 // (titleKeys), each one term (indexed, not stored).
 const titleField = "titlekey"
-
-// TitleKey is how titles and term-less queries are compared: lower case,
-// runs of white space one space, no white space at either end. A query
-// of only stop words ("The Who", "It", "This Is It") finds the articles
-// whose title has its key (titleKeys).
-func TitleKey(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
-}
-
-// titleKeys are the keys a title search finds an article by: its title's
-// TitleKey and, for a title ending in a Wikipedia qualifier in
-// parentheses ("It (novel)", "This Is It (song)"), the key without it
-// ("it"). An article whose title is the query exactly has one key, its
-// field one term long; one found without its qualifier has two: BM25's
-// length normalisation ranks the exact title first.
-func titleKeys(title string) []string {
-	key := TitleKey(title)
-	if key == "" {
-		return nil
-	}
-	keys := []string{key}
-	if i := strings.LastIndex(key, " ("); i > 0 && strings.HasSuffix(key, ")") {
-		keys = append(keys, key[:i])
-	}
-	return keys
-}
 
 // shardReader opens a reader of a shard's Bleve index; close it.
 func shardReader(sh bleve.Index) (bindex.IndexReader, error) {
@@ -215,12 +190,12 @@ func (x *snapshot) prepared(q *Query) (*Query, error) {
 // candidate elements holding it. A character term's is the sum of its
 // terms' (charTermRegexp), at most the number of elements: an upper bound,
 // since an element holding two of its bigrams counts twice.
-func (x *snapshot) elemDFOf(t Term) (float64, error) {
+func (x *snapshot) elemDFOf(t analysis.Term) (float64, error) {
 	if !t.Char {
 		df, _, err := x.elemDF.Get([]byte(t.Text))
 		return float64(df), err
 	}
-	re, err := vregexp.New(charTermRegexp(t.Text))
+	re, err := vregexp.New(analysis.CharTermRegexp(t.Text))
 	if err != nil {
 		return 0, err
 	}
@@ -240,7 +215,7 @@ func (x *snapshot) elemDFOf(t Term) (float64, error) {
 // marker returns the characters of an article's token that match a term
 // of q: the whole token when it equals a term, the character of a
 // character term it holds (the first, when it holds two), or ok false.
-func (q *Query) marker() func(t token) (start, end int, ok bool) {
+func (q *Query) marker() func(t analysis.Token) (start, end int, ok bool) {
 	want := map[string]bool{}
 	var chars []string
 	for _, t := range q.Terms {
@@ -249,13 +224,13 @@ func (q *Query) marker() func(t token) (start, end int, ok bool) {
 			chars = append(chars, t.Text)
 		}
 	}
-	return func(t token) (int, int, bool) {
-		if want[t.term] {
-			return t.start, t.end, true
+	return func(t analysis.Token) (int, int, bool) {
+		if want[t.Term] {
+			return t.Start, t.End, true
 		}
 		for _, c := range chars {
-			if i := strings.Index(t.term, c); i >= 0 {
-				at := t.start + utf8.RuneCountInString(t.term[:i])
+			if i := strings.Index(t.Term, c); i >= 0 {
+				at := t.Start + utf8.RuneCountInString(t.Term[:i])
 				return at, at + 1, true
 			}
 		}

@@ -16,6 +16,11 @@ import (
 // realIndex builds an index of the real Wikipedia articles of the shared
 // data (skipping the test when they are absent) and returns it with the
 // build's result and the Reader's warnings.
+// realData is the shared folder of real Wikipedia articles (INEX 2009
+// format), relative to this package's folder: ../shared/data/wikipedia
+// from the repository's root.
+const realData = "../../shared/data/wikipedia"
+
 func realIndex(t *testing.T) (*Index, *BuildResult, []string) {
 	t.Helper()
 	if _, err := os.Stat(realData); err != nil {

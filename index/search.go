@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article/wikimarkup"
 	"github.com/readsim/readsim/index/chars"
 )
@@ -25,7 +26,7 @@ func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
 }
 
 // matchesOf reads the occurrences of terms in the article d from its shard.
-func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []Term) error {
+func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []analysis.Term) error {
 	r, err := shardReader(x.shards[shardOf(d.ID, len(x.shards))])
 	if err != nil {
 		return err
@@ -215,9 +216,9 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	toks := d.queryTokens(q.Terms)
 	mark := q.marker()
-	lo := sort.Search(len(toks), func(i int) bool { return toks[i].start >= p.Start })
+	lo := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.Start })
 	first := -1
-	for i := lo; i < len(toks) && toks[i].start < p.End; i++ {
+	for i := lo; i < len(toks) && toks[i].Start < p.End; i++ {
 		if at, _, ok := mark(toks[i]); ok {
 			first = at
 			break
@@ -249,7 +250,7 @@ func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	cut := s > p.Start && shows(ci, d.quiet, p.Start, s)
 	// the marked ranges, merged
 	var marks [][2]int
-	for i := sort.Search(len(toks), func(i int) bool { return toks[i].start >= s }); i < len(toks) && toks[i].start < e; i++ {
+	for i := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= s }); i < len(toks) && toks[i].Start < e; i++ {
 		ms, me, ok := mark(toks[i])
 		if !ok || me > e {
 			continue

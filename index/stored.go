@@ -6,6 +6,7 @@ import (
 
 	bindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/chars"
 )
 
@@ -27,7 +28,7 @@ type StoredArticle struct {
 	// templates (unshown); they are not analysed, and snippets leave them
 	// out
 	quiet []int
-	toks  []token
+	toks  []analysis.Token
 	// elemLens are the lengths of Elems in tokens, and gaps the white
 	// space after each, in characters (the article's record)
 	elemLens, gaps []int
@@ -68,9 +69,9 @@ func (d *StoredArticle) spaceAfter(k int) int {
 
 // tokens returns the article's tokens, analysed as the build analysed
 // them (computed once).
-func (d *StoredArticle) tokens() []token {
+func (d *StoredArticle) tokens() []analysis.Token {
 	if d.toks == nil {
-		d.toks = tokenize(d.Text, d.breaks, d.quiet, d.Lang)
+		d.toks = analysis.Tokenize(d.Text, d.breaks, d.quiet, d.Lang)
 	}
 	return d.toks
 }
@@ -195,8 +196,8 @@ func docElementCounts(d *StoredArticle) termCounts {
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
 	for i, t := range toks {
-		ids.addBytes([]byte(t.term))
-		starts[i] = t.start
+		ids.addBytes([]byte(t.Term))
+		starts[i] = t.Start
 	}
 	spans := make([][2]int, len(d.Elems))
 	for k, el := range d.Elems {

@@ -10,6 +10,8 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
+
+	"github.com/readsim/readsim/index/analysis"
 )
 
 // Browse and snippets without analysis.
@@ -33,7 +35,7 @@ import (
 // needs for the query terms: each term, and for a character term every
 // term of r's dictionary holding its character (charTermRegexp), each
 // once.
-func vectorTerms(r bindex.IndexReader, terms []Term) ([]string, error) {
+func vectorTerms(r bindex.IndexReader, terms []analysis.Term) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(t string) {
@@ -51,7 +53,7 @@ func vectorTerms(r bindex.IndexReader, terms []Term) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("index: a shard has no term dictionary search (%T)", r)
 		}
-		dict, err := rr.FieldDictRegexp("text", charTermRegexp(t.Text))
+		dict, err := rr.FieldDictRegexp("text", analysis.CharTermRegexp(t.Text))
 		if err != nil {
 			return nil, err
 		}
@@ -76,8 +78,8 @@ func vectorTerms(r bindex.IndexReader, terms []Term) ([]string, error) {
 // (vectorTerms), by start, from their locations (textFreqs). On a scorch
 // shard it reads the postings of the segments holding the documents only
 // (segmentVectors); on another, through term field readers.
-func readVectors(ctx context.Context, sr storedReader, docs []uint64, terms []string) ([][]token, error) {
-	out := make([][]token, len(docs))
+func readVectors(ctx context.Context, sr storedReader, docs []uint64, terms []string) ([][]analysis.Token, error) {
+	out := make([][]analysis.Token, len(docs))
 	if sr.segs == nil {
 		if err := readerVectors(ctx, sr.r, docs, terms, out); err != nil {
 			return nil, err
@@ -99,7 +101,7 @@ func readVectors(ctx context.Context, sr storedReader, docs []uint64, terms []st
 		lo = hi
 	}
 	for _, toks := range out {
-		sort.Slice(toks, func(i, j int) bool { return toks[i].start < toks[j].start })
+		sort.Slice(toks, func(i, j int) bool { return toks[i].Start < toks[j].Start })
 	}
 	return out, nil
 }
@@ -109,7 +111,7 @@ func readVectors(ctx context.Context, sr storedReader, docs []uint64, terms []st
 // (docs increasing). It looks each term up in this segment's dictionary
 // alone: a term field reader would look it up in every segment of the
 // shard, and build a vector per location.
-func segmentVectors(ctx context.Context, seg *scorch.SegmentSnapshot, docs []uint64, off uint64, terms []string, out [][]token) error {
+func segmentVectors(ctx context.Context, seg *scorch.SegmentSnapshot, docs []uint64, off uint64, terms []string, out [][]analysis.Token) error {
 	dict, err := seg.Segment().Dictionary("text")
 	if err != nil {
 		return err
@@ -142,7 +144,7 @@ func segmentVectors(ctx context.Context, seg *scorch.SegmentSnapshot, docs []uin
 			start := 0
 			for _, l := range p.Locations() {
 				start += int(l.Pos())
-				out[j] = append(out[j], token{term: term, start: start, end: start + int(l.End())})
+				out[j] = append(out[j], analysis.Token{Term: term, Start: start, End: start + int(l.End())})
 			}
 		}
 	}
@@ -150,7 +152,7 @@ func segmentVectors(ctx context.Context, seg *scorch.SegmentSnapshot, docs []uin
 }
 
 // readerVectors is readVectors through term field readers, into out.
-func readerVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, terms []string, out [][]token) error {
+func readerVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, terms []string, out [][]analysis.Token) error {
 	for _, term := range terms {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -181,7 +183,7 @@ func readerVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, ter
 			start := 0
 			for _, v := range cur.Vectors {
 				start += int(v.Pos)
-				out[i] = append(out[i], token{term: term, start: start, end: start + int(v.End)})
+				out[i] = append(out[i], analysis.Token{Term: term, Start: start, End: start + int(v.End)})
 			}
 		}
 		tfr.Close()
@@ -191,20 +193,20 @@ func readerVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, ter
 
 // matched are the tokens of an article that hold one of a query's terms.
 type matched struct {
-	terms []Term
-	toks  []token
+	terms []analysis.Term
+	toks  []analysis.Token
 }
 
 // setMatches keeps the article's tokens holding a term of terms, read from
 // its term vectors.
-func (d *StoredArticle) setMatches(terms []Term, toks []token) {
+func (d *StoredArticle) setMatches(terms []analysis.Term, toks []analysis.Token) {
 	d.match = &matched{terms: terms, toks: toks}
 }
 
 // queryTokens returns the article's tokens that browse and Snippet need for
 // the query terms: those read from the index for them (setMatches), or,
 // for an article read without them, all its tokens, analysed again.
-func (d *StoredArticle) queryTokens(terms []Term) []token {
+func (d *StoredArticle) queryTokens(terms []analysis.Term) []analysis.Token {
 	if d.match != nil && slices.Equal(d.match.terms, terms) {
 		return d.match.toks
 	}
@@ -223,7 +225,7 @@ func (d *StoredArticle) lens() []int {
 	toks := d.tokens()
 	starts := make([]int, len(toks))
 	for i, t := range toks {
-		starts[i] = t.start
+		starts[i] = t.Start
 	}
 	spans := make([][2]int, len(d.Elems))
 	for k, el := range d.Elems {
@@ -235,7 +237,7 @@ func (d *StoredArticle) lens() []int {
 
 // loadMatches reads the matches of q's terms in the articles ds, the
 // documents docs of shard reader r (parallel to ds, any order).
-func loadMatches(ctx context.Context, sr storedReader, ds []*StoredArticle, docs []uint64, terms []Term) error {
+func loadMatches(ctx context.Context, sr storedReader, ds []*StoredArticle, docs []uint64, terms []analysis.Term) error {
 	if len(ds) == 0 || len(terms) == 0 {
 		return nil
 	}

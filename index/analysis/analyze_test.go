@@ -1,4 +1,4 @@
-package index
+package analysis
 
 import (
 	"path/filepath"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/blevesearch/bleve/v2/analysis"
+	banalysis "github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -14,10 +14,10 @@ import (
 	"github.com/readsim/readsim/index/article"
 )
 
-// realData is the shared folder of real Wikipedia articles (INEX 2009
-// format), relative to this package's folder: ../shared/data/wikipedia
-// from the repository's root.
-const realData = "../../shared/data/wikipedia"
+// realWikipedia is the shared folder of real Wikipedia articles (INEX
+// 2009 format), relative to this package's folder:
+// ../shared/data/wikipedia from the repository's root.
+const realWikipedia = "../../../shared/data/wikipedia"
 
 // analysisTexts are texts meant to trip the analyzers: possessives, case
 // mappings that change a word's length, scripts without spaces, Hangul with
@@ -38,12 +38,12 @@ var analysisTexts = []string{
 // the shared data is there, of the real ones.
 func corpusTexts(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "corpus-sample", "articles", "*", "*.xml"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "corpus-sample", "articles", "*", "*.xml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no sample articles: %v", err)
 	}
-	real, _ := filepath.Glob(filepath.Join(realData, "*", "*.xml"))
-	rd := &article.Reader{Root: realData}
+	real, _ := filepath.Glob(filepath.Join(realWikipedia, "*", "*.xml"))
+	rd := &article.Reader{Root: realWikipedia}
 	var out []string
 	for _, f := range append(files, real...) {
 		a, err := rd.ParseFile(f)
@@ -58,10 +58,10 @@ func corpusTexts(t *testing.T) []string {
 type flatTok struct {
 	Term       string
 	Start, End int
-	Type       analysis.TokenType
+	Type       banalysis.TokenType
 }
 
-func flatten(ts analysis.TokenStream) []flatTok {
+func flatten(ts banalysis.TokenStream) []flatTok {
 	out := []flatTok{}
 	for _, t := range ts {
 		out = append(out, flatTok{string(t.Term), t.Start, t.End, t.Type})
@@ -118,7 +118,7 @@ func TestAnalysisAnchors(t *testing.T) {
 		}
 		n++
 		want := flatten(bleveEN.Analyze([]byte(text)))
-		if got := flatten(analyzerOf("en").Analyze([]byte(text))); !reflect.DeepEqual(got, want) {
+		if got := flatten(AnalyzerOf("en").Analyze([]byte(text))); !reflect.DeepEqual(got, want) {
 			t.Errorf("text %d (%.40q): English analysis %v, Bleve's English analyzer %v", i, text, got, want)
 		}
 	}
@@ -131,7 +131,7 @@ func TestAnalysisAnchors(t *testing.T) {
 		for i := range want {
 			want[i].Term = simplified.Replace(want[i].Term)
 		}
-		if got := flatten(analyzerOf("zh").Analyze([]byte(text))); !reflect.DeepEqual(got, want) {
+		if got := flatten(AnalyzerOf("zh").Analyze([]byte(text))); !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: CJK analysis %v, Bleve's CJK analyzer %v", text, got, want)
 		}
 	}
@@ -161,7 +161,7 @@ func TestAnalysis(t *testing.T) {
 		{"zh", "大x利", "大 x 利"},
 	} {
 		var got []string
-		for _, tok := range analyzerOf(tc.lang).Analyze([]byte(tc.text)) {
+		for _, tok := range AnalyzerOf(tc.lang).Analyze([]byte(tc.text)) {
 			got = append(got, string(tok.Term))
 		}
 		if strings.Join(got, " ") != tc.want {
@@ -214,17 +214,17 @@ func TestQueryTerms(t *testing.T) {
 // bigram's offsets from the text's start, as a conversion that expects
 // increasing offsets would, takes minutes).
 func TestTokenizeOffsets(t *testing.T) {
-	toks := tokenize("aé 意大利", nil, nil, "zh")
-	want := []token{{"aé", 0, 2}, {"意大", 3, 5}, {"大利", 4, 6}}
+	toks := Tokenize("aé 意大利", nil, nil, "zh")
+	want := []Token{{"aé", 0, 2}, {"意大", 3, 5}, {"大利", 4, 6}}
 	if !reflect.DeepEqual(toks, want) {
 		t.Errorf("tokens %v, want %v", toks, want)
 	}
 	long := strings.Repeat("意大利面的做法", 30000) // 210,000 characters
-	toks = tokenize(long, nil, nil, "zh")
+	toks = Tokenize(long, nil, nil, "zh")
 	if n := len(toks); n != 210000-1 {
 		t.Fatalf("%d bigrams, want %d", n, 210000-1)
 	}
-	if last := toks[len(toks)-1]; last.start != 209998 || last.end != 210000 {
+	if last := toks[len(toks)-1]; last.Start != 209998 || last.End != 210000 {
 		t.Errorf("last bigram %+v, want [209998, 210000)", last)
 	}
 }

@@ -1,11 +1,11 @@
-package index
+package analysis
 
 import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2/analysis"
+	banalysis "github.com/blevesearch/bleve/v2/analysis"
 	"github.com/longbridgeapp/opencc"
 )
 
@@ -54,7 +54,7 @@ func hasMarks(b []byte) bool {
 // added for each 〆 the tokenizer dropped, and one for each ・ between two
 // ideographic tokens that touch it, so that the bigram filter sees one run.
 // Positions are renumbered.
-func cjkMarks(input []byte, ts analysis.TokenStream) analysis.TokenStream {
+func cjkMarks(input []byte, ts banalysis.TokenStream) banalysis.TokenStream {
 	if !hasMarks(input) {
 		return ts
 	}
@@ -67,26 +67,26 @@ func cjkMarks(input []byte, ts analysis.TokenStream) analysis.TokenStream {
 		return len(b) > 0
 	}
 	for _, t := range ts {
-		if t.Type != analysis.Ideographic && marksOnly(t.Term) {
-			t.Type = analysis.Ideographic
+		if t.Type != banalysis.Ideographic && marksOnly(t.Term) {
+			t.Type = banalysis.Ideographic
 		}
 	}
-	out := make(analysis.TokenStream, 0, len(ts)+4)
+	out := make(banalysis.TokenStream, 0, len(ts)+4)
 	// the characters the tokenizer dropped between from and to
-	gap := func(from, to int, prev, next *analysis.Token) {
+	gap := func(from, to int, prev, next *banalysis.Token) {
 		for b := from; b < to; {
 			r, size := utf8.DecodeRune(input[b:to])
 			keep := r == '〆' ||
-				r == middleDot && prev != nil && next != nil && prev.Type == analysis.Ideographic && next.Type == analysis.Ideographic &&
+				r == middleDot && prev != nil && next != nil && prev.Type == banalysis.Ideographic && next.Type == banalysis.Ideographic &&
 					prev.End == b && next.Start == b+size
 			if keep {
-				out = append(out, &analysis.Token{Term: input[b : b+size : b+size], Start: b, End: b + size, Type: analysis.Ideographic})
+				out = append(out, &banalysis.Token{Term: input[b : b+size : b+size], Start: b, End: b + size, Type: banalysis.Ideographic})
 			}
 			b += size
 		}
 	}
 	at := 0
-	var prev *analysis.Token
+	var prev *banalysis.Token
 	for _, t := range ts {
 		if t.Start > at {
 			gap(at, t.Start, prev, t)
@@ -142,9 +142,9 @@ func foldHan(r rune) rune {
 
 // foldChinese folds the Han characters of the terms of ts to simplified
 // Chinese (foldHan). The terms are replaced, not modified.
-func foldChinese(ts analysis.TokenStream) {
+func foldChinese(ts banalysis.TokenStream) {
 	for _, t := range ts {
-		if t.Type == analysis.AlphaNumeric || t.Type == analysis.Numeric {
+		if t.Type == banalysis.AlphaNumeric || t.Type == banalysis.Numeric {
 			continue
 		}
 		var out []byte

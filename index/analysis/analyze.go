@@ -1,4 +1,4 @@
-package index
+package analysis
 
 import (
 	"regexp"
@@ -7,15 +7,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2/analysis"
+	banalysis "github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	bunicode "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
-	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
-	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/chars"
@@ -49,39 +47,26 @@ const (
 	kindCJK = "cjk"
 )
 
-// analysisKind returns the analysis kind of an article language.
-func analysisKind(lang string) string {
+// Kind returns the analysis kind of an article language.
+func Kind(lang string) string {
 	if article.IsCJK(lang) {
 		return kindCJK
 	}
 	return kindEN
 }
 
-// newMapping is the articles index's mapping: BM25 scoring. Documents are
-// built by hand (Batch.IndexAdvanced) with their tokens computed beforehand,
-// so the mapping only carries the scoring model (and the English analyzer
-// as its default, which no field uses).
-func newMapping() *mapping.IndexMappingImpl {
-	im := mapping.NewIndexMapping()
-	im.DefaultAnalyzer = en.AnalyzerName
-	im.ScoringModel = bindex.BM25Scoring
-	im.StoreDynamic = false
-	im.IndexDynamic = false
-	return im
-}
-
 // chain is one analysis kind's components, Bleve's.
 type chain struct {
-	tokenizer analysis.Tokenizer     // hangulTokenizer
-	unicode   analysis.Tokenizer     // Bleve's Unicode tokenizer (memoAnalyzer splits Hangul itself)
-	words     []analysis.TokenFilter // applied to each non-CJK word
-	width     analysis.TokenFilter   // cjk_width, for CJK tokens
-	bigram    analysis.TokenFilter   // cjk_bigram
+	tokenizer banalysis.Tokenizer     // hangulTokenizer
+	unicode   banalysis.Tokenizer     // Bleve's Unicode tokenizer (memoAnalyzer splits Hangul itself)
+	words     []banalysis.TokenFilter // applied to each non-CJK word
+	width     banalysis.TokenFilter   // cjk_width, for CJK tokens
+	bigram    banalysis.TokenFilter   // cjk_bigram
 }
 
 var chains = sync.OnceValue(func() map[string]*chain {
 	cache := registry.NewCache()
-	filter := func(name string) analysis.TokenFilter {
+	filter := func(name string) banalysis.TokenFilter {
 		f, err := cache.TokenFilterNamed(name)
 		if err != nil {
 			panic("index: Bleve's token filter " + name + " is not registered: " + err.Error())
@@ -96,9 +81,9 @@ var chains = sync.OnceValue(func() map[string]*chain {
 	width, bigram := filter(cjk.WidthName), filter(cjk.BigramName)
 	return map[string]*chain{
 		kindEN: {tokenizer: t, unicode: tok, width: width, bigram: bigram,
-			words: []analysis.TokenFilter{filter(en.PossessiveName), filter(lowercase.Name), filter(en.StopName), filter(porter.Name)}},
+			words: []banalysis.TokenFilter{filter(en.PossessiveName), filter(lowercase.Name), filter(en.StopName), filter(porter.Name)}},
 		kindCJK: {tokenizer: t, unicode: tok, width: width, bigram: bigram,
-			words: []analysis.TokenFilter{width, filter(lowercase.Name), filter(en.StopName)}},
+			words: []banalysis.TokenFilter{width, filter(lowercase.Name), filter(en.StopName)}},
 	}
 })
 
@@ -115,19 +100,19 @@ func chainOf(kind string) *chain {
 // search time) uses it; builds use memoAnalyzer.
 type langAnalyzer struct{ c *chain }
 
-// analyzerOf returns the analyzer of an article language.
-func analyzerOf(lang string) analysis.Analyzer {
-	return langAnalyzer{chainOf(analysisKind(lang))}
+// AnalyzerOf returns the analyzer of an article language.
+func AnalyzerOf(lang string) banalysis.Analyzer {
+	return langAnalyzer{chainOf(Kind(lang))}
 }
 
 // Analyze analyzes input; it may modify input (lower case in place).
-func (a langAnalyzer) Analyze(input []byte) analysis.TokenStream {
+func (a langAnalyzer) Analyze(input []byte) banalysis.TokenStream {
 	ts := a.c.tokenizer.Tokenize(input)
 	out := ts[:0]
 	cjkToks := false
-	one := make(analysis.TokenStream, 1)
+	one := make(banalysis.TokenStream, 1)
 	for _, t := range ts {
-		if t.Type == analysis.Ideographic {
+		if t.Type == banalysis.Ideographic {
 			cjkToks = true
 			out = append(out, t)
 			continue
@@ -147,10 +132,10 @@ func (a langAnalyzer) Analyze(input []byte) analysis.TokenStream {
 }
 
 // bigrams width-folds the CJK tokens of ts and makes them into bigrams.
-func (c *chain) bigrams(ts analysis.TokenStream) analysis.TokenStream {
-	one := make(analysis.TokenStream, 1)
+func (c *chain) bigrams(ts banalysis.TokenStream) banalysis.TokenStream {
+	one := make(banalysis.TokenStream, 1)
 	for _, t := range ts {
-		if t.Type == analysis.Ideographic {
+		if t.Type == banalysis.Ideographic {
 			one[0] = t
 			c.width.Filter(one)
 		}
@@ -163,13 +148,13 @@ func (c *chain) bigrams(ts analysis.TokenStream) analysis.TokenStream {
 // hangulTokenizer is Bleve's Unicode tokenizer with every token holding
 // Hangul split where the script changes, its Hangul runs typed
 // ideographic.
-type hangulTokenizer struct{ inner analysis.Tokenizer }
+type hangulTokenizer struct{ inner banalysis.Tokenizer }
 
 // Tokenize tokenizes input.
-func (h hangulTokenizer) Tokenize(input []byte) analysis.TokenStream {
+func (h hangulTokenizer) Tokenize(input []byte) banalysis.TokenStream {
 	ts := cjkMarks(input, h.inner.Tokenize(input))
 	for i, t := range ts {
-		if t.Type != analysis.Ideographic && hasHangul(t.Term) {
+		if t.Type != banalysis.Ideographic && hasHangul(t.Term) {
 			return splitHangul(ts, i)
 		}
 	}
@@ -198,11 +183,11 @@ func isHangul(r rune) bool { return r >= 0x1100 && unicode.Is(unicode.Hangul, r)
 // splitHangul splits the tokens of ts from the i-th on (the first that holds
 // Hangul) into runs of Hangul and of other characters; positions are
 // renumbered.
-func splitHangul(ts analysis.TokenStream, i int) analysis.TokenStream {
-	out := make(analysis.TokenStream, i, len(ts)+8)
+func splitHangul(ts banalysis.TokenStream, i int) banalysis.TokenStream {
+	out := make(banalysis.TokenStream, i, len(ts)+8)
 	copy(out, ts[:i])
 	for _, t := range ts[i:] {
-		if t.Type == analysis.Ideographic || !hasHangul(t.Term) {
+		if t.Type == banalysis.Ideographic || !hasHangul(t.Term) {
 			out = append(out, t)
 			continue
 		}
@@ -216,16 +201,16 @@ func splitHangul(ts analysis.TokenStream, i int) analysis.TokenStream {
 
 // appendSplit appends to ts the runs of Hangul and of other characters of
 // the token t, the Hangul ones typed ideographic.
-func appendSplit(ts analysis.TokenStream, t *analysis.Token) analysis.TokenStream {
+func appendSplit(ts banalysis.TokenStream, t *banalysis.Token) banalysis.TokenStream {
 	from := 0
 	inHangul := false
 	emit := func(to int) {
 		if to > from {
 			typ := t.Type
 			if inHangul {
-				typ = analysis.Ideographic
+				typ = banalysis.Ideographic
 			}
-			ts = append(ts, &analysis.Token{Term: t.Term[from:to:to], Start: t.Start + from, End: t.Start + to, Position: t.Position, Type: typ, KeyWord: t.KeyWord})
+			ts = append(ts, &banalysis.Token{Term: t.Term[from:to:to], Start: t.Start + from, End: t.Start + to, Position: t.Position, Type: typ, KeyWord: t.KeyWord})
 		}
 		from = to
 	}
@@ -250,7 +235,7 @@ func appendSplit(ts analysis.TokenStream, t *analysis.Token) analysis.TokenStrea
 func QueryTerms(q string, langs ...string) []Term {
 	kinds := map[string]bool{}
 	for _, l := range langs {
-		kinds[analysisKind(l)] = true
+		kinds[Kind(l)] = true
 	}
 	if len(kinds) == 0 {
 		kinds[kindEN] = true
@@ -287,7 +272,7 @@ type Term struct {
 	// character with no CJK neighbour in the query (塔, 東 …). The index
 	// holds CJK text as bigrams, so it stands for every indexed term
 	// holding the character: the character alone and the bigrams it is
-	// the first or the second character of (see charTermRegexp).
+	// the first or the second character of (see CharTermRegexp).
 	Char bool
 }
 
@@ -301,22 +286,22 @@ func isCJKChar(term string) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// charTermRegexp is the regular expression of the indexed terms a
+// CharTermRegexp is the regular expression of the indexed terms a
 // character term stands for, over a term dictionary (which matches whole
 // terms): the character alone, or a bigram holding it first or second.
-func charTermRegexp(c string) string {
+func CharTermRegexp(c string) string {
 	q := regexp.QuoteMeta(c)
 	return q + ".?|." + q
 }
 
-// token is an analyzed token of an article's text: its term and the
+// Token is an analyzed token of an article's text: its term and the
 // character offsets of the word (or the CJK characters) it comes from.
-type token struct {
-	term       string
-	start, end int // characters
+type Token struct {
+	Term       string
+	Start, End int // characters
 }
 
-// analyzeText analyzes an article's text with an analyzer, as separate
+// AnalyzeText analyzes an article's text with an analyzer, as separate
 // segments split at the byte offsets breaks (increasing): the text content
 // of "<st>History</st><p>The…" is "HistoryThe…", and a word (or a CJK
 // bigram) must not run across the boundary of two block elements. The
@@ -325,7 +310,7 @@ type token struct {
 // are bytes of text; positions are renumbered across segments. The text is
 // not modified (the analyzers lower-case in place, so they work on a
 // copy).
-func analyzeText(an analysis.Analyzer, text string, breaks, quiet []int) analysis.TokenStream {
+func AnalyzeText(an banalysis.Analyzer, text string, breaks, quiet []int) banalysis.TokenStream {
 	buf := []byte(text)
 	if len(breaks) == 0 && len(quiet) == 0 {
 		return an.Analyze(buf)
@@ -334,7 +319,7 @@ func analyzeText(an analysis.Analyzer, text string, breaks, quiet []int) analysi
 	cuts = append(append(cuts, breaks...), quiet...)
 	sort.Ints(cuts)
 	cuts = append(cuts, len(buf))
-	var out analysis.TokenStream
+	var out banalysis.TokenStream
 	from, q := 0, 0
 	for _, to := range cuts {
 		if to <= from {
@@ -358,10 +343,10 @@ func analyzeText(an analysis.Analyzer, text string, breaks, quiet []int) analysi
 	return out
 }
 
-// tokenize analyzes the text of an article in language lang (breaks and
-// quiet as for analyzeText, in characters) and returns its tokens with
+// Tokenize analyzes the text of an article in language lang (breaks and
+// quiet as for AnalyzeText, in characters) and returns its tokens with
 // character offsets, in text order.
-func tokenize(text string, breaks, quiet []int, lang string) []token {
+func Tokenize(text string, breaks, quiet []int, lang string) []Token {
 	ci := chars.New(text)
 	bytesOf := func(cs []int) []int {
 		out := make([]int, len(cs))
@@ -370,19 +355,19 @@ func tokenize(text string, breaks, quiet []int, lang string) []token {
 		}
 		return out
 	}
-	ts := analyzeText(analyzerOf(lang), text, bytesOf(breaks), bytesOf(quiet))
-	out := make([]token, len(ts))
+	ts := AnalyzeText(AnalyzerOf(lang), text, bytesOf(breaks), bytesOf(quiet))
+	out := make([]Token, len(ts))
 	// Token starts come in increasing byte order, and so do their ends, but
 	// CJK bigrams overlap (an end comes after the next start): convert
 	// starts and ends with a cursor each.
 	var starts, ends chars.Cursor
 	for i, tok := range ts {
-		out[i].term = string(tok.Term)
-		out[i].start = starts.Char(text, tok.Start)
-		out[i].end = ends.Char(text, tok.End)
+		out[i].Term = string(tok.Term)
+		out[i].Start = starts.Char(text, tok.Start)
+		out[i].End = ends.Char(text, tok.End)
 	}
-	if !sort.SliceIsSorted(out, func(i, j int) bool { return out[i].start < out[j].start }) {
-		sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
+	if !sort.SliceIsSorted(out, func(i, j int) bool { return out[i].Start < out[j].Start }) {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	}
 	return out
 }
@@ -416,17 +401,25 @@ var memoPools = map[string]*sync.Pool{
 	kindCJK: {New: func() any { return &memoAnalyzer{c: chainOf(kindCJK), memo: map[string]memoTerm{}} }},
 }
 
+// Memo returns a memo analyzer of the analysis kind from its pool, and
+// the function that gives it back: it serves the caller alone until
+// then.
+func Memo(kind string) (banalysis.Analyzer, func()) {
+	m := memoPools[kind].Get().(*memoAnalyzer)
+	return m, func() { memoPools[kind].Put(m) }
+}
+
 // Analyze analyzes input as the kind's langAnalyzer does. The returned
 // terms may be shared with other calls' tokens: they must not be modified.
 // It tokenizes with Bleve's Unicode tokenizer and splits the terms holding
 // Hangul itself, so that whether a term holds Hangul is memoized too (an
 // English word costs one map look-up).
-func (m *memoAnalyzer) Analyze(input []byte) analysis.TokenStream {
+func (m *memoAnalyzer) Analyze(input []byte) banalysis.TokenStream {
 	ts := cjkMarks(input, m.c.unicode.Tokenize(input))
 	out := ts[:0]
 	cjkToks, own := false, false
 	for _, t := range ts {
-		if t.Type == analysis.Ideographic {
+		if t.Type == banalysis.Ideographic {
 			cjkToks = true
 			out = append(out, t)
 			continue
@@ -438,7 +431,7 @@ func (m *memoAnalyzer) Analyze(input []byte) analysis.TokenStream {
 		if r.hangul {
 			if !own {
 				// a token may become several: stop writing over ts
-				out = append(make(analysis.TokenStream, 0, len(ts)+8), out...)
+				out = append(make(banalysis.TokenStream, 0, len(ts)+8), out...)
 				own = true
 			}
 			cjkToks = true
@@ -447,7 +440,7 @@ func (m *memoAnalyzer) Analyze(input []byte) analysis.TokenStream {
 			parts := out[from:]
 			out = out[:from]
 			for _, p := range parts {
-				if p.Type != analysis.Ideographic {
+				if p.Type != banalysis.Ideographic {
 					pr, ok := m.memo[string(p.Term)]
 					if !ok {
 						pr = m.miss(p)
@@ -473,13 +466,13 @@ func (m *memoAnalyzer) Analyze(input []byte) analysis.TokenStream {
 }
 
 // miss computes and memoizes what the word filters make of t's term.
-func (m *memoAnalyzer) miss(t *analysis.Token) memoTerm {
+func (m *memoAnalyzer) miss(t *banalysis.Token) memoTerm {
 	key := string(t.Term)
 	var r memoTerm
 	if hasHangul(t.Term) {
 		r.hangul = true
 	} else {
-		one := analysis.TokenStream{&analysis.Token{Term: []byte(key), Start: t.Start, End: t.End, Position: t.Position, Type: t.Type, KeyWord: t.KeyWord}}
+		one := banalysis.TokenStream{&banalysis.Token{Term: []byte(key), Start: t.Start, End: t.End, Position: t.Position, Type: t.Type, KeyWord: t.KeyWord}}
 		for _, f := range m.c.words {
 			one = f.Filter(one)
 		}
