@@ -12,6 +12,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/vellum"
+
+	"github.com/readsim/readsim/index/store"
 )
 
 // Applying a plan: the articles parsed in parallel, each sent to its
@@ -46,14 +48,14 @@ func (p *plan) apply() error {
 	if err != nil {
 		return err
 	}
-	if err := writeElemDF(tmp, p.idx, oldDF, ss.delta()); err != nil {
+	if err := store.WriteElemDF(tmp, p.idx, oldDF, ss.delta()); err != nil {
 		return err
 	}
 	p.next.Built = time.Now().UTC()
-	if err := writeManifest(tmp, p.next); err != nil {
+	if err := store.WriteManifest(tmp, p.next); err != nil {
 		return err
 	}
-	if err := swapIn(tmp, p.idx); err != nil {
+	if err := store.SwapIn(tmp, p.idx); err != nil {
 		return err
 	}
 	ok = true
@@ -88,23 +90,23 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 			return nil, nil, err
 		}
 	} else {
-		if err := copyDir(p.idx, tmp); err != nil {
+		if err := store.CopyDir(p.idx, tmp); err != nil {
 			return nil, nil, fmt.Errorf("copying the index to update it: %w", err)
 		}
-		os.Remove(manifestPath(tmp))
+		os.Remove(store.ManifestPath(tmp))
 		var err error
-		if oldDF, err = loadElemDF(tmp); err != nil {
+		if oldDF, err = store.LoadElemDF(tmp); err != nil {
 			return nil, nil, fmt.Errorf("index %s: %w; build it again with --rebuild", p.idx, err)
 		}
 	}
 	ss := make(shardSet, 0, n)
 	for i := range n {
-		w := &shardWriter{i: i, n: n, index: p.idx, dir: shardDir(tmp, i), delta: map[string]int64{}}
+		w := &shardWriter{i: i, n: n, index: p.idx, dir: store.ShardDir(tmp, i), delta: map[string]int64{}}
 		var err error
 		// Bleve's goroutines of the shard (persister, introducer) inherit
 		// the label
 		stage(fmt.Sprintf("bleve-%d", i), func() {
-			err = guard(p.idx, shardDir(p.idx, i), func() (err error) {
+			err = store.Guard(p.idx, store.ShardDir(p.idx, i), func() (err error) {
 				if p.old == nil {
 					w.ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
 				} else {
@@ -141,10 +143,10 @@ func (w *shardWriter) openRecords(p *plan) error {
 	}
 	// rp is a copy, gone with a failed build: a damaged record is said
 	// to be in the index's own file
-	own := recordsPath(shardDir(p.idx, w.i))
+	own := recordsPath(store.ShardDir(p.idx, w.i))
 	var err error
 	if w.old, err = openRecords(p.idx, rp, p.old.Records[w.i]); err != nil {
-		var de *DamagedError
+		var de *store.DamagedError
 		if errors.As(err, &de) {
 			de.File = own
 		}
@@ -157,8 +159,8 @@ func (w *shardWriter) openRecords(p *plan) error {
 
 // finishRecords syncs and closes every shard's records file and returns
 // their stamps, in shard order.
-func (ss shardSet) finishRecords() ([]recordsStamp, error) {
-	out := make([]recordsStamp, len(ss))
+func (ss shardSet) finishRecords() ([]store.RecordsStamp, error) {
+	out := make([]store.RecordsStamp, len(ss))
 	for i, w := range ss {
 		st, err := w.recs.finish()
 		w.recs = nil
@@ -263,7 +265,7 @@ func (ss shardSet) each(f func(*shardWriter) error) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = guard(w.index, shardDir(w.index, w.i), func() error { return f(w) })
+			errs[i] = store.Guard(w.index, store.ShardDir(w.index, w.i), func() error { return f(w) })
 		}()
 	}
 	wg.Wait()
@@ -298,10 +300,10 @@ func (ss shardSet) delta() map[string]int64 {
 
 // deleteArticles deletes the articles of del that are in this shard,
 // taking their elements' terms out of the element frequencies.
-func (w *shardWriter) deleteArticles(idx string, del []manifestEntry) error {
+func (w *shardWriter) deleteArticles(idx string, del []store.Entry) error {
 	ab := w.ai.NewBatch()
 	for _, e := range del {
-		if shardOf(e.ID, w.n) != w.i {
+		if store.ShardOf(e.ID, w.n) != w.i {
 			continue
 		}
 		d, err := w.ai.Document(e.ID)
@@ -337,7 +339,7 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 		var err error
 		for b := range batches {
 			if err == nil {
-				err = guard(w.index, shardDir(w.index, w.i), func() error { return w.ai.Batch(b) })
+				err = store.Guard(w.index, store.ShardDir(w.index, w.i), func() error { return w.ai.Batch(b) })
 			}
 		}
 		indexed <- err
@@ -424,7 +426,7 @@ func (p *plan) indexFiles(ss shardSet) error {
 func (p *plan) route(ss shardSet, out *parsedFiles, feeds []chan parsed, prog *progress) {
 	for i := range p.todo {
 		pr := out.next(i)
-		s := shardOf(pr.f.id, len(ss))
+		s := store.ShardOf(pr.f.id, len(ss))
 		prog.add(pr.f, s)
 		p.res.Bytes += pr.f.size
 		if p.opt.Progress != nil {
@@ -453,7 +455,7 @@ func newProgress(files []srcFile, shards int) *progress {
 	p := &progress{start: time.Now(), Progress: Progress{Total: len(files), Shards: make([]ShardProgress, shards)}}
 	for _, f := range files {
 		p.TotalBytes += f.size
-		p.Shards[shardOf(f.id, shards)].Total++
+		p.Shards[store.ShardOf(f.id, shards)].Total++
 	}
 	return p
 }

@@ -33,7 +33,7 @@ const (
 
 // kindOf is an element's kind from its XPath. A build stores it in each
 // article's record and browse prefers it to the XPath: a change to
-// isCaption or isBodyText must change manifestVersion, so that indexes
+// isCaption or isBodyText must change Version, so that indexes
 // built with the old rules are built again.
 func kindOf(xpath string) elemKind {
 	k := kindKnown

@@ -1,11 +1,12 @@
 package index
 
 import (
-	"github.com/readsim/readsim/effort"
-	"github.com/readsim/readsim/index/analysis"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/analysis"
 )
 
 // TestBrowseOverlaps checks that browse keeps the best winners that do not

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/store"
 )
 
 // DefaultBatchBytes is the default size of a batch in bytes of XML. Larger
@@ -25,7 +26,7 @@ type BuildOptions struct {
 	Elements []string // candidate element names; nil means DefaultElements
 	Workers  int      // parsing goroutines; 0 means GOMAXPROCS
 	// Shards is the number of Bleve indexes the articles are spread over
-	// (by a hash of their id, see shardOf), built concurrently and
+	// (by a hash of their id, see ShardOf), built concurrently and
 	// searched in parallel. 0 means the existing index's number, or
 	// DefaultShards for a new index. A change rebuilds the index.
 	Shards int
@@ -112,26 +113,12 @@ type IDMismatch struct {
 	HeaderID string // the text of its <header><id>
 }
 
-// InputError is bad input: a missing or unreadable folder, or a folder with
-// no article. Commands map it to exit status 2.
-type InputError struct{ Msg string }
-
-// BadInput reports that the error is bad input: readsim exits with
-// status 2 (docs/cli.md, "Exit status").
-func (e *InputError) BadInput() bool { return true }
-
-// Error returns the message, which names the file and the problem.
-func (e *InputError) Error() string { return e.Msg }
-
-// ErrLocked means that another process is writing the index.
-var ErrLocked = errors.New("another process is writing the index")
-
 // Build indexes the articles of opt.Articles into opt.Index. It builds the new
 // index in a folder beside opt.Index and renames it into place only when it is
 // complete (an interrupted build leaves the previous index, or none, plus a
 // leftover folder that the next build removes; a build killed between its
 // two final renames leaves the new index beside, which the next build puts in
-// place: see recoverSwap). When opt.Index holds a complete index built the
+// place: see RecoverSwap). When opt.Index holds a complete index built the
 // same way (candidate elements, language, DTDs, shards), only new and changed
 // articles are indexed and removed ones are dropped (the previous index is
 // copied beside and updated there).
@@ -168,18 +155,18 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		dtds = append(dtds, s)
 	}
 	if len(files) == 0 {
-		return nil, &InputError{fmt.Sprintf("articles folder %s: no .xml article in it", opt.Articles)}
+		return nil, &store.InputError{Msg: fmt.Sprintf("articles folder %s: no .xml article in it", opt.Articles)}
 	}
 	idx := filepath.Clean(opt.Index)
-	unlock, err := lockIndex(idx)
+	unlock, err := store.Lock(idx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := recoverSwap(idx); err != nil {
+	if err := store.RecoverSwap(idx); err != nil {
 		return nil, err
 	}
-	removeLeftovers(idx)
+	store.RemoveLeftovers(idx)
 	p, err := planBuild(opt, idx, files, dtds, res)
 	if err != nil {
 		return nil, err
@@ -209,43 +196,23 @@ func (opt BuildOptions) withDefaults() (BuildOptions, error) {
 	if opt.BatchBytes <= 0 {
 		opt.BatchBytes = DefaultBatchBytes
 	}
-	if opt.Shards < 0 || opt.Shards > MaxShards {
-		return opt, &InputError{fmt.Sprintf("%d shards: want 1 to %d (0: the default)", opt.Shards, MaxShards)}
+	if opt.Shards < 0 || opt.Shards > store.MaxShards {
+		return opt, &store.InputError{Msg: fmt.Sprintf("%d shards: want 1 to %d (0: the default)", opt.Shards, store.MaxShards)}
 	}
 	st, err := os.Stat(opt.Articles)
 	switch {
 	case err != nil:
-		return opt, &InputError{fmt.Sprintf("articles folder %s: %v", opt.Articles, errors.Unwrap(err))}
+		return opt, &store.InputError{Msg: fmt.Sprintf("articles folder %s: %v", opt.Articles, errors.Unwrap(err))}
 	case !st.IsDir():
-		return opt, &InputError{fmt.Sprintf("articles folder %s: not a folder", opt.Articles)}
+		return opt, &store.InputError{Msg: fmt.Sprintf("articles folder %s: not a folder", opt.Articles)}
 	}
 	if _, err := os.ReadDir(opt.Articles); err != nil {
-		return opt, &InputError{fmt.Sprintf("articles folder %s: %v", opt.Articles, errors.Unwrap(err))}
+		return opt, &store.InputError{Msg: fmt.Sprintf("articles folder %s: %v", opt.Articles, errors.Unwrap(err))}
 	}
 	if opt.Reader == nil {
 		opt.Reader = &article.Reader{Root: opt.Articles}
 	}
 	return opt, nil
-}
-
-// lockIndex takes the index's write lock (the file idx.lock) and returns
-// its release.
-func lockIndex(idx string) (func(), error) {
-	if err := os.MkdirAll(filepath.Dir(idx), 0o755); err != nil {
-		return nil, err
-	}
-	lf, err := os.OpenFile(idx+".lock", os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if ok, err := lockFile(lf); err != nil {
-		lf.Close()
-		return nil, fmt.Errorf("locking %s.lock: %w", idx, err)
-	} else if !ok {
-		lf.Close()
-		return nil, fmt.Errorf("%s: %w (%s.lock is held); wait for it to finish", idx, ErrLocked, idx)
-	}
-	return func() { lf.Close() }, nil
 }
 
 // plan is what a build will do: the index it updates (none: a build from
@@ -255,32 +222,32 @@ type plan struct {
 	opt  BuildOptions
 	idx  string
 	res  *BuildResult
-	old  *manifest       // the index to update; nil: build from scratch
-	next *manifest       // the manifest of the index being built
+	old  *store.Manifest // the index to update; nil: build from scratch
+	next *store.Manifest // the manifest of the index being built
 	todo []srcFile       // files to index, in path order
-	del  []manifestEntry // articles to delete (gone or changed), by id
+	del  []store.Entry   // articles to delete (gone or changed), by id
 }
 
 // planBuild decides what the build does: from scratch (and why, when an
 // index is there) or an update, and which files to index and articles to
 // delete. Unchanged articles go into the next manifest as they are.
-func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []fileStamp, res *BuildResult) (*plan, error) {
+func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []store.FileStamp, res *BuildResult) (*plan, error) {
 	src, err := filepath.Abs(opt.Articles)
 	if err != nil {
-		return nil, &InputError{fmt.Sprintf("articles folder %s: %v", opt.Articles, err)}
+		return nil, &store.InputError{Msg: fmt.Sprintf("articles folder %s: %v", opt.Articles, err)}
 	}
-	p := &plan{opt: opt, idx: idx, res: res, todo: files, next: &manifest{Version: manifestVersion, Elements: opt.Elements,
-		Source: src, Lang: opt.Reader.Lang, DTDs: dtds, Shards: opt.Shards, Articles: map[string]manifestEntry{}}}
-	old, err := readManifest(idx)
-	if _, herr := readManifestHead(idx); herr == nil && err != nil && !opt.Rebuild {
+	p := &plan{opt: opt, idx: idx, res: res, todo: files, next: &store.Manifest{Version: store.Version, Elements: opt.Elements,
+		Source: src, Lang: opt.Reader.Lang, DTDs: dtds, Shards: opt.Shards, Articles: map[string]store.Entry{}}}
+	old, err := store.ReadManifest(idx)
+	if _, herr := store.ReadManifestHead(idx); herr == nil && err != nil && !opt.Rebuild {
 		res.Rebuilt = err.Error() // a manifest without its articles
 	}
-	if old != nil && old.Version == manifestVersion {
-		if err := old.validate(idx, idx); err != nil {
+	if old != nil && old.Version == store.Version {
+		if err := old.Validate(idx, idx); err != nil {
 			res.Rebuilt, old = damageReason(err), nil
 		}
 	}
-	if old != nil && p.next.Shards == 0 && old.Version == manifestVersion {
+	if old != nil && p.next.Shards == 0 && old.Version == store.Version {
 		p.next.Shards = old.Shards // keep the index's shards
 	}
 	if p.next.Shards == 0 {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
@@ -141,7 +142,7 @@ func TestMissingDTDWarnsOnce(t *testing.T) {
 	}
 	// a --dtd file that does not exist is bad input
 	_, err = Build(BuildOptions{Articles: articles, Index: filepath.Join(dir, "idx"), Reader: &article.Reader{Root: articles, DTD: filepath.Join(dir, "none.dtd")}})
-	var ie *InputError
+	var ie *store.InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "none.dtd") {
 		t.Errorf("missing --dtd: %v, want an InputError naming none.dtd", err)
 	}

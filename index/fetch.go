@@ -4,18 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"sort"
-	"sync"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/store"
 )
 
 // Fetch over shards.
@@ -66,7 +64,7 @@ type fetchTerm struct {
 // by id.
 func fetchTerms(q *Query, opt Options) []fetchTerm {
 	if len(q.Terms) == 0 && q.Title != "" {
-		return []fetchTerm{{term: []byte(q.Title), field: titleField, boost: 1}}
+		return []fetchTerm{{term: []byte(q.Title), field: store.TitleKeyField, boost: 1}}
 	}
 	tb, xb := opt.boosts()
 	var out []fetchTerm
@@ -286,39 +284,6 @@ func (p *charPostings) Close() error { return nil }
 // Size estimates the postings' memory.
 func (p *charPostings) Size() int { return 64 + len(p.docs)*64 }
 
-// parallel runs f(i) for i in [0, n), on goroutines when n > 1, and
-// returns their errors. A panic of f (the zap library reading a damaged
-// segment) is raised again on the caller's goroutine, with the stack of
-// the goroutine it happened on (goroutinePanic), where guard turns it
-// into an error.
-func parallel(n int, f func(i int) error) error {
-	if n == 1 {
-		return f(0)
-	}
-	errs := make([]error, n)
-	panics := make([]any, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					panics[i] = &goroutinePanic{r, debug.Stack()}
-				}
-			}()
-			errs[i] = f(i)
-		}()
-	}
-	wg.Wait()
-	for _, p := range panics {
-		if p != nil {
-			panic(p)
-		}
-	}
-	return errors.Join(errs...)
-}
-
 // fetched is the result of a fetch: the hits, and the shards' readers
 // open on the documents found until close.
 type fetched struct {
@@ -351,7 +316,7 @@ func (f *fetched) article(i int, how readHow) (*StoredArticle, error) {
 	s := f.ss[c.shard]
 	out := &StoredArticle{ID: c.id}
 	if c.doc >= uint64(len(s.places)) {
-		return nil, &DamagedError{Index: s.recs.idx, File: s.recs.path, Err: fmt.Errorf("article %s has no record", c.id)}
+		return nil, &store.DamagedError{Index: s.recs.idx, File: s.recs.path, Err: fmt.Errorf("article %s has no record", c.id)}
 	}
 	var arena *blockArena
 	if f.arenas != nil {
@@ -393,7 +358,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 			f.close()
 		}
 	}()
-	if err := parallel(len(ss), func(i int) error { return ss[i].open(ctx, x, ts) }); err != nil {
+	if err := store.Parallel(len(ss), func(i int) error { return ss[i].open(ctx, x, ts) }); err != nil {
 		return nil, err
 	}
 	for i := range ts {
@@ -415,7 +380,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 		s.tfrs = sorted
 	}
 	best := make([][]candidate, len(ss))
-	if err := parallel(len(ss), func(i int) error {
+	if err := store.Parallel(len(ss), func(i int) error {
 		var err error
 		best[i], err = ss[i].topK(ctx, ts, k)
 		return err
@@ -436,7 +401,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 	}
 	// each shard reads its hits' titles and languages, or whole articles
 	// and the occurrences of the query's terms in them
-	if err := parallel(len(ss), func(s int) error {
+	if err := store.Parallel(len(ss), func(s int) error {
 		var docs []*StoredArticle
 		var nums []uint64
 		for i, c := range f.c {

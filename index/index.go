@@ -14,6 +14,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/vellum"
+
+	"github.com/readsim/readsim/index/store"
 )
 
 // Index is an open index, safe for concurrent searches. It can switch to
@@ -47,7 +49,7 @@ type snapshot struct {
 	langAvg   [][2]float64
 	langNames []string
 	elemDF    *vellum.FST
-	man       *manifest
+	man       *store.Manifest
 	elemN     float64
 	elemAvg   float64
 	articles  int
@@ -92,11 +94,11 @@ type buildStamp struct {
 // final renames left beside it.
 func currentBuild(dir string) buildStamp {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if left := completeLeftover(dir); left != "" {
+		if left := store.CompleteLeftover(dir); left != "" {
 			dir = left
 		}
 	}
-	fi, _ := os.Stat(manifestPath(dir))
+	fi, _ := os.Stat(store.ManifestPath(dir))
 	return buildStamp{dir: dir, fi: fi}
 }
 
@@ -138,12 +140,12 @@ func openSnapshot(dir string) (*snapshot, error) {
 func openBuild(b buildStamp, name string) (*snapshot, error) {
 	dir := b.dir
 	if st, err := os.Stat(dir); err != nil {
-		return nil, &InputError{fmt.Sprintf("index %s: %v (build it with readsim index)", name, errors.Unwrap(err))}
+		return nil, &store.InputError{Msg: fmt.Sprintf("index %s: %v (build it with readsim index)", name, errors.Unwrap(err))}
 	} else if !st.IsDir() {
-		return nil, &InputError{fmt.Sprintf("index %s: not a folder", name)}
+		return nil, &store.InputError{Msg: fmt.Sprintf("index %s: not a folder", name)}
 	}
 	if b.fi == nil {
-		return nil, &InputError{fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, manifestName)}
+		return nil, &store.InputError{Msg: fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, store.ManifestName)}
 	}
 	hook := func(step string) {
 		if openHook != nil {
@@ -156,52 +158,52 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		s.closeShards()
 		return nil, err
 	}
-	m, err := readManifestHead(dir)
+	m, err := store.ReadManifestHead(dir)
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF):
-		return failed(&DamagedError{Index: name, File: manifestPath(dir), Err: errors.Unwrap(err)})
+		return failed(&store.DamagedError{Index: name, File: store.ManifestPath(dir), Err: errors.Unwrap(err)})
 	case err != nil:
-		return failed(&InputError{fmt.Sprintf("index %s: %v", dir, err)})
+		return failed(&store.InputError{Msg: fmt.Sprintf("index %s: %v", dir, err)})
 	}
-	if m.Version != manifestVersion {
-		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); rebuild with readsim index", dir, m.Version, manifestVersion)})
+	if m.Version != store.Version {
+		return failed(&store.InputError{Msg: fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); rebuild with readsim index", dir, m.Version, store.Version)})
 	}
-	if err := m.validate(name, dir); err != nil {
+	if err := m.Validate(name, dir); err != nil {
 		return failed(err)
 	}
 	s.man = m
 	hook("manifest")
-	if err := guard(name, filepath.Join(dir, elemDFName), func() (err error) {
-		s.elemDF, err = loadElemDF(dir)
+	if err := store.Guard(name, filepath.Join(dir, store.ElemDFName), func() (err error) {
+		s.elemDF, err = store.LoadElemDF(dir)
 		return err
 	}); err != nil {
-		var de *DamagedError
+		var de *store.DamagedError
 		if errors.As(err, &de) {
 			return failed(err)
 		}
-		return failed(&InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
+		return failed(&store.InputError{Msg: fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
 	}
 	hook("elements")
-	if err := checkShards(name, dir, m.Shards); err != nil {
+	if err := store.CheckShards(name, dir, m.Shards); err != nil {
 		return failed(err)
 	}
 	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
 	for i := range max(m.Shards, 1) {
 		var ai bleve.Index
-		sd := shardDir(dir, i)
-		err := guard(name, sd, func() (err error) {
+		sd := store.ShardDir(dir, i)
+		err := store.Guard(name, sd, func() (err error) {
 			ai, err = bleve.OpenUsing(sd, cfg)
 			return err
 		})
 		if err != nil {
-			var de *DamagedError
+			var de *store.DamagedError
 			if errors.As(err, &de) {
 				return failed(err)
 			}
 			if strings.Contains(err.Error(), "timeout") {
-				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked))
+				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, store.ErrLocked))
 			}
 			return failed(fmt.Errorf("index %s: %w", dir, err))
 		}
@@ -219,8 +221,8 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 	if len(s.langNames) > 1 {
 		s.docLangs = make([][]uint8, len(s.shards))
 	}
-	if err := guard(name, dir, func() error {
-		return parallel(len(s.shards), func(i int) error {
+	if err := store.Guard(name, dir, func() error {
+		return store.Parallel(len(s.shards), func(i int) error {
 			r, err := shardReader(s.shards[i])
 			if err != nil {
 				return err
@@ -230,7 +232,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 				return err
 			}
 			if s.places[i], err = docPlaces(r); err != nil {
-				return &DamagedError{Index: name, File: shardDir(dir, i), Err: err}
+				return &store.DamagedError{Index: name, File: store.ShardDir(dir, i), Err: err}
 			}
 			if len(s.langNames) > 1 {
 				s.docLangs[i], err = docLangsOf(r, s.langNames)
@@ -238,7 +240,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 			return err
 		})
 	}); err != nil {
-		var de *DamagedError
+		var de *store.DamagedError
 		if errors.As(err, &de) {
 			return failed(err)
 		}
@@ -315,7 +317,7 @@ func withSnapshot[T any](x *Index, f func(s *snapshot) (T, error)) (T, error) {
 	}
 	defer s.release()
 	var out T
-	err := guard(x.dir, s.stamp.dir, func() (err error) {
+	err := store.Guard(x.dir, s.stamp.dir, func() (err error) {
 		out, err = f(s)
 		return err
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
+	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
@@ -207,7 +208,7 @@ func TestIncremental(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
-	var ie *InputError
+	var ie *store.InputError
 	if _, err := Build(BuildOptions{Articles: filepath.Join(dir, "none"), Index: filepath.Join(dir, "idx")}); !errors.As(err, &ie) {
 		t.Errorf("missing folder: %v, want an InputError", err)
 	}
@@ -232,13 +233,13 @@ func TestLocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if ok, _ := lockFile(f); !ok {
+	if ok, _ := store.LockFile(f); !ok {
 		t.Skip("no file locking here")
 	}
 	// flock locks belong to the open file: a second open in this process
 	// conflicts like another process would
 	_, err = Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true})
-	if !errors.Is(err, ErrLocked) {
+	if !errors.Is(err, store.ErrLocked) {
 		t.Errorf("build while locked: %v, want ErrLocked", err)
 	}
 }
@@ -402,23 +403,23 @@ func TestUnupdatableIndexRebuilt(t *testing.T) {
 		damage func(idx string) error
 		reason string
 	}{
-		{"missing elements.fst", func(idx string) error { return os.Remove(filepath.Join(idx, elemDFName)) }, elemDFName},
-		{"missing articles.json", func(idx string) error { return os.Remove(filepath.Join(idx, articlesName)) }, articlesName},
+		{"missing elements.fst", func(idx string) error { return os.Remove(filepath.Join(idx, store.ElemDFName)) }, store.ElemDFName},
+		{"missing articles.json", func(idx string) error { return os.Remove(filepath.Join(idx, store.ArticlesName)) }, store.ArticlesName},
 		{"truncated elements.fst", func(idx string) error {
-			p := filepath.Join(idx, elemDFName)
+			p := filepath.Join(idx, store.ElemDFName)
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
 			return os.WriteFile(p, b[:len(b)/2], 0o644)
-		}, elemDFName},
+		}, store.ElemDFName},
 		{"article missing from Bleve", func(idx string) error {
-			m, err := readManifest(idx)
+			m, err := store.ReadManifest(idx)
 			if err != nil {
 				return err
 			}
-			m.Articles["gone.xml"] = manifestEntry{ID: "gone"}
-			return writeManifest(idx, m)
+			m.Articles["gone.xml"] = store.Entry{ID: "gone"}
+			return store.WriteManifest(idx, m)
 		}, "holds 3 articles, its manifest 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/readsim/readsim/index/store"
 )
 
 // Length normalisation by language.
@@ -30,14 +32,9 @@ func fieldSlot(field string) int {
 	return -1
 }
 
-// langField is the indexed, unstored field holding each article's
-// language (one term), from which docLangsOf reads the languages of a
-// shard's documents.
-const langField = "langkey"
-
 // langAverages returns the languages of an index's totals (sorted) and
 // the average title and text length of each, rounded up.
-func langAverages(t totals) ([]string, [][2]float64) {
+func langAverages(t store.Totals) ([]string, [][2]float64) {
 	var names []string
 	for l, n := range t.Langs {
 		if n > 0 {
@@ -58,7 +55,7 @@ func langAverages(t totals) ([]string, [][2]float64) {
 
 // docLangsOf returns the language of each internal document number of a
 // scorch shard's reader, as an index of names (a document with none, a
-// deleted one, is 0), from each segment's dictionary of langField.
+// deleted one, is 0), from each segment's dictionary of LangField.
 func docLangsOf(r bindex.IndexReader, names []string) ([]uint8, error) {
 	is, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
@@ -73,7 +70,7 @@ func docLangsOf(r bindex.IndexReader, names []string) ([]uint8, error) {
 	for _, seg := range is.Segments() {
 		n := seg.Segment().Count()
 		out = append(out, make([]uint8, n)...)
-		dict, err := seg.Segment().Dictionary(langField)
+		dict, err := seg.Segment().Dictionary(store.LangField)
 		if err != nil {
 			return nil, err
 		}

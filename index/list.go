@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/store"
 )
 
 // Listing the articles folder.
@@ -28,14 +29,14 @@ type srcFile struct {
 // the second is recorded in res.Dups and skipped. The collection's DTD
 // files (*.dtd) are recorded in res.DTDs and returned with their sizes and
 // modification times.
-func listArticles(dir string, res *BuildResult) ([]srcFile, []fileStamp, error) {
+func listArticles(dir string, res *BuildResult) ([]srcFile, []store.FileStamp, error) {
 	var files []srcFile
-	var dtds []fileStamp
+	var dtds []store.FileStamp
 	err := article.WalkCollection(dir, func(rel, path string, info fs.FileInfo) {
 		switch {
 		case strings.EqualFold(filepath.Ext(path), ".dtd"):
 			res.DTDs = append(res.DTDs, path)
-			dtds = append(dtds, fileStamp{Path: rel, Size: info.Size(), MTime: info.ModTime().UnixNano()})
+			dtds = append(dtds, store.FileStamp{Path: rel, Size: info.Size(), MTime: info.ModTime().UnixNano()})
 		case !article.IsArticleFile(path):
 			res.NotXML = append(res.NotXML, path)
 		default:
@@ -45,7 +46,7 @@ func listArticles(dir string, res *BuildResult) ([]srcFile, []fileStamp, error) 
 		res.Broken = append(res.Broken, Skipped{path, err.Error()})
 	})
 	if err != nil {
-		return nil, nil, &InputError{fmt.Sprintf("articles folder %s: %v", dir, unwrap(err))}
+		return nil, nil, &store.InputError{Msg: fmt.Sprintf("articles folder %s: %v", dir, store.Unwrap(err))}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
 	rels := make([]string, len(files))
@@ -66,13 +67,4 @@ func listArticles(dir string, res *BuildResult) ([]srcFile, []fileStamp, error) 
 		out = append(out, f)
 	}
 	return out, dtds, nil
-}
-
-// unwrap returns the cause of a file-system error, without the operation
-// and path it repeats.
-func unwrap(err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
-		return pe.Err
-	}
-	return err
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/article/wikimarkup"
 	"github.com/readsim/readsim/index/chars"
+	"github.com/readsim/readsim/index/store"
 )
 
 // Parsing an article into what the index stores of it: its Bleve
@@ -45,7 +46,7 @@ type parsed struct {
 	f        srcFile
 	doc      *document.Document
 	rec      []byte // its record (records.go)
-	entry    manifestEntry
+	entry    store.Entry
 	elemDF   termCounts
 	headerID string // the article's <header><id> when it is not its id
 	err      error
@@ -103,12 +104,12 @@ func textFreqs(text string, toks banalysis.TokenStream) bindex.TokenFrequencies 
 	return out
 }
 
-// newPlaceField is an article's recField: its record's place as one
+// newPlaceField is an article's RecField: its record's place as one
 // indexed term (docPlaces reads them all when the index is opened) and
 // its stored value (an update reads it to take a deleted article's
 // elements out of the element frequencies).
 func newPlaceField(p recPlace) *analyzedField {
-	f := newKeywordField(recField, []string{string(p.bytes())})
+	f := newKeywordField(store.RecField, []string{string(p.bytes())})
 	f.options |= bindex.StoreField
 	return f
 }
@@ -189,9 +190,9 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	// be indexed need not hold it)
 	doc.AddField(&analyzedField{name: "text", length: len(toks), freqs: textFreqs(a.Text, toks), options: textOptions})
 	if keys := analysis.TitleKeys(title); len(keys) > 0 {
-		doc.AddField(newKeywordField(titleField, keys))
+		doc.AddField(newKeywordField(store.TitleKeyField, keys))
 	}
-	doc.AddField(newKeywordField(langField, []string{a.Lang}))
+	doc.AddField(newKeywordField(store.LangField, []string{a.Lang}))
 
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
@@ -219,7 +220,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	// is written (shardWriter.feed)
 	rec := encodeRecord(nil, title, a.Lang, f.rel, a.Text, a.Len, elems, lens, quiet, brk)
 	p := parsed{f: f, doc: doc, rec: rec,
-		entry: manifestEntry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems), Lang: a.Lang,
+		entry: store.Entry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems), Lang: a.Lang,
 			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen, Rec: int64(len(rec))},
 		elemDF: termCounts{ids.terms, df}.nonZero(),
 	}

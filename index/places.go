@@ -4,11 +4,13 @@ import (
 	"fmt"
 
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/readsim/readsim/index/store"
 )
 
 // docPlaces returns, for each internal document number of a scorch
 // index's reader r, the place of its record (records.go), from each
-// segment's dictionary of recField (walkTerms): a place is a term held by
+// segment's dictionary of RecField (walkTerms): a place is a term held by
 // one document. A number without a place (none in an index this layout
 // builds) has the zero place, which reading refuses as damage.
 func docPlaces(r bindex.IndexReader) ([]recPlace, error) {
@@ -17,7 +19,7 @@ func docPlaces(r bindex.IndexReader) ([]recPlace, error) {
 		p   recPlace
 	}
 	var all []docPlace
-	n, err := walkTerms(r, recField, func(term string, doc uint64) error {
+	n, err := walkTerms(r, store.RecField, func(term string, doc uint64) error {
 		p, ok := placeOf([]byte(term))
 		if !ok {
 			return fmt.Errorf("a record place of %d bytes, want 12", len(term))

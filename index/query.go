@@ -15,6 +15,7 @@ import (
 
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/store"
 )
 
 // Options tune fetch and browse.
@@ -135,10 +136,6 @@ func (x *snapshot) prepare(q string) (*Query, error) {
 	return x.prepared(&Query{Text: q, Terms: terms})
 }
 
-// titleField is the field that holds each article's title keys
-// (titleKeys), each one term (indexed, not stored).
-const titleField = "titlekey"
-
 // shardReader opens a reader of a shard's Bleve index; close it.
 func shardReader(sh bleve.Index) (bindex.IndexReader, error) {
 	adv, err := sh.Advanced()
@@ -156,7 +153,7 @@ func (x *snapshot) titleCount(key string) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		tfr, err := r.TermFieldReader(context.Background(), []byte(key), titleField, false, false, false)
+		tfr, err := r.TermFieldReader(context.Background(), []byte(key), store.TitleKeyField, false, false, false)
 		if err == nil {
 			n += tfr.Count()
 			tfr.Close()
@@ -179,7 +176,7 @@ func (x *snapshot) prepared(q *Query) (*Query, error) {
 	for _, t := range q.Terms {
 		df, err := x.elemDFOf(t)
 		if err != nil {
-			return nil, fmt.Errorf("index: %s: %w; run readsim index --rebuild", elemDFName, err)
+			return nil, fmt.Errorf("index: %s: %w; run readsim index --rebuild", store.ElemDFName, err)
 		}
 		pq.stats.DF[t.Text] = df
 	}

@@ -8,17 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/readsim/readsim/index/store"
 )
 
 // A shard's records file (records.go): written by a build, mapped in
 // memory by a search.
-
-// recordsStamp is what the manifest says of a shard's records file: its
-// size and the CRC-32 (IEEE) of all its bytes.
-type recordsStamp struct {
-	Size int64  `json:"size"`
-	CRC  uint32 `json:"crc32"`
-}
 
 // recordsPath is the records file of shard dir.
 func recordsPath(shardDir string) string { return filepath.Join(shardDir, recordsName) }
@@ -48,7 +43,7 @@ func createRecords(p string) (*recordWriter, error) {
 
 // appendRecords opens the records file p of a shard being updated (a
 // copy of the old index's, checked against its stamp old) to append to it.
-func appendRecords(p string, old recordsStamp) (*recordWriter, error) {
+func appendRecords(p string, old store.RecordsStamp) (*recordWriter, error) {
 	f, err := os.OpenFile(p, os.O_RDWR, 0)
 	if err != nil {
 		return nil, err
@@ -82,7 +77,7 @@ func (w *recordWriter) add(rec []byte) (int64, error) {
 
 // finish writes what is buffered, syncs and closes the file, and returns
 // its stamp.
-func (w *recordWriter) finish() (recordsStamp, error) {
+func (w *recordWriter) finish() (store.RecordsStamp, error) {
 	err := w.w.Flush()
 	if err == nil {
 		err = w.f.Sync()
@@ -91,9 +86,9 @@ func (w *recordWriter) finish() (recordsStamp, error) {
 		err = cerr
 	}
 	if err != nil {
-		return recordsStamp{}, err
+		return store.RecordsStamp{}, err
 	}
-	return recordsStamp{Size: w.off, CRC: w.crc}, nil
+	return store.RecordsStamp{Size: w.off, CRC: w.crc}, nil
 }
 
 // abort closes the file without syncing it (the build is failing).
@@ -109,22 +104,22 @@ type recordFile struct {
 // against its stamp from the manifest: a regular file of that size,
 // starting with recordsMagic, whose CRC-32 matches (computed once per
 // file and process, as segments are: verified).
-func openRecords(idx, p string, want recordsStamp) (*recordFile, error) {
-	damaged := func(err error) error { return &DamagedError{Index: idx, File: p, Err: err} }
+func openRecords(idx, p string, want store.RecordsStamp) (*recordFile, error) {
+	damaged := func(err error) error { return &store.DamagedError{Index: idx, File: p, Err: err} }
 	if st, err := os.Stat(p); err != nil {
-		return nil, damaged(unwrap(err))
+		return nil, damaged(store.Unwrap(err))
 	} else if !st.Mode().IsRegular() {
 		return nil, damaged(errors.New("not a regular file")) // a FIFO would block Open
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, damaged(unwrap(err))
+		return nil, damaged(store.Unwrap(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	switch {
 	case err != nil:
-		return nil, damaged(unwrap(err))
+		return nil, damaged(store.Unwrap(err))
 	case !st.Mode().IsRegular():
 		return nil, damaged(errors.New("not a regular file"))
 	case st.Size() != want.Size:
@@ -141,20 +136,19 @@ func openRecords(idx, p string, want recordsStamp) (*recordFile, error) {
 		rf.close()
 		return nil, damaged(errors.New("not a readsim records file"))
 	}
-	stamp := segmentStamp{path: p, size: st.Size(), mtime: st.ModTime().UnixNano()}
-	if _, ok := verified.Load(stamp); !ok {
+	if !store.Verified(p, st) {
 		// read through the file, not the mapping: a search then brings
 		// into memory the records it reads, not the whole file
 		h := crc32.NewIEEE()
 		if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size())); err != nil {
 			rf.close()
-			return nil, damaged(unwrap(err))
+			return nil, damaged(store.Unwrap(err))
 		}
 		if sum := h.Sum32(); sum != want.CRC {
 			rf.close()
 			return nil, damaged(fmt.Errorf("checksum %08x, its manifest says %08x: overwritten", sum, want.CRC))
 		}
-		verified.Store(stamp, struct{}{})
+		store.SetVerified(p, st)
 	}
 	return rf, nil
 }

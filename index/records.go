@@ -12,6 +12,7 @@ import (
 	"github.com/golang/snappy"
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/chars"
+	"github.com/readsim/readsim/index/store"
 )
 
 // An article's record: what browse, snippets and the article's page read
@@ -46,7 +47,7 @@ import (
 //	b {chars raw clen}×b             the text blocks' lengths
 //	block×b                          each block, snappy
 //
-// The Bleve document keeps the record's place in the file (recField), as
+// The Bleve document keeps the record's place in the file (RecField), as
 // a term of its own, which a search reads for every document when the
 // index is opened (docPlaces): a hit's record is found without reading
 // the document's stored fields. A
@@ -67,17 +68,13 @@ const recordsName = "records"
 // recordsMagic starts every records file.
 const recordsMagic = "readsim records 1\n"
 
-// recField is the field of an article's record place (recPlace), indexed
-// as one term and stored.
-const recField = "rec"
-
 // recPlace is where a record lies in its records file.
 type recPlace struct {
 	off int64
 	n   uint32
 }
 
-// bytes encodes the place as recField's term: the offset and the length,
+// bytes encodes the place as RecField's term: the offset and the length,
 // big-endian, 8 and 4 bytes.
 func (p recPlace) bytes() []byte {
 	b := binary.BigEndian.AppendUint64(nil, uint64(p.off))
@@ -520,5 +517,5 @@ func (t *blockText) Slice(s, e int) string {
 
 // recordError names the records file a damaged record is in.
 func recordError(idx, file string, off int64, err error) error {
-	return &DamagedError{Index: idx, File: file, Err: fmt.Errorf("the record at byte %d: %w", off, err)}
+	return &store.DamagedError{Index: idx, File: file, Err: fmt.Errorf("the record at byte %d: %w", off, err)}
 }

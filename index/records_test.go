@@ -24,6 +24,7 @@ import (
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/chars"
 	"github.com/readsim/readsim/index/internal/synth"
+	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
@@ -46,7 +47,7 @@ func (c hitsCover) String() string {
 // recordOf reads the record of article id from the snapshot's records
 // file, at the place a search finds it (docPlaces).
 func recordOf(t *testing.T, s *snapshot, id string) (*record, error) {
-	sh := shardOf(id, len(s.shards))
+	sh := store.ShardOf(id, len(s.shards))
 	return s.recs[sh].read(s.places[sh][docNumber(t, s, sh, id)], false, nil)
 }
 
@@ -508,7 +509,7 @@ func TestRecordsDamagedBehindStamp(t *testing.T) {
 			}
 			damaged := func(what string, err error) {
 				t.Helper()
-				var de *DamagedError
+				var de *store.DamagedError
 				if !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), p) {
 					t.Errorf("%s: %v, want a DamagedError naming %s", what, err, p)
 				}
@@ -575,15 +576,15 @@ func TestRecordsDamagedBehindStamp(t *testing.T) {
 
 // recordsSizes returns the size of each shard's records file of the
 // index idx, read from the disk, and the manifest.
-func recordsSizes(t *testing.T, idx string) ([]int64, *manifest) {
+func recordsSizes(t *testing.T, idx string) ([]int64, *store.Manifest) {
 	t.Helper()
-	m, err := readManifest(idx)
+	m, err := store.ReadManifest(idx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []int64
 	for i := range m.Shards {
-		st, err := os.Stat(recordsPath(shardDir(idx, i)))
+		st, err := os.Stat(recordsPath(store.ShardDir(idx, i)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -609,7 +610,7 @@ func TestRecordsUpdate(t *testing.T) {
 	var old [][]byte
 	var served []*os.File // the files a server has mapped, held open
 	for i := range before {
-		p := recordsPath(shardDir(idx, i))
+		p := recordsPath(store.ShardDir(idx, i))
 		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -652,13 +653,13 @@ func TestRecordsUpdate(t *testing.T) {
 		if !ok || e.Rec <= 0 {
 			t.Fatalf("manifest entry of %s: %+v", rel, e)
 		}
-		grew[shardOf(e.ID, m.Shards)] += e.Rec
+		grew[store.ShardOf(e.ID, m.Shards)] += e.Rec
 	}
 	for i := range before {
 		if after[i] != before[i]+grew[i] || m.Records[i].Size != after[i] {
 			t.Errorf("shard %d: records file of %d bytes (manifest %d), want %d + %d new", i, after[i], m.Records[i].Size, before[i], grew[i])
 		}
-		b, err := os.ReadFile(recordsPath(shardDir(idx, i)))
+		b, err := os.ReadFile(recordsPath(store.ShardDir(idx, i)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -928,7 +929,7 @@ func BenchmarkHits(b *testing.B) {
 // Passages, which reads no text, still answers.
 func TestRecordBlockDamaged(t *testing.T) {
 	_, idx, p, b := oneShardTest(t)
-	m, err := readManifest(idx)
+	m, err := store.ReadManifest(idx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -957,7 +958,7 @@ func TestRecordBlockDamaged(t *testing.T) {
 	// (docs/safety.md)
 	at := fmt.Sprintf("the record at byte %d", off)
 	d, err := x.Article(id)
-	var de *DamagedError
+	var de *store.DamagedError
 	if !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), at) {
 		t.Fatalf("Article %s: %+v, %v; want a DamagedError naming %s and %s", id, d, err, p, at)
 	}
@@ -1113,16 +1114,16 @@ func docNumber(t *testing.T, s *snapshot, sh int, id string) uint64 {
 }
 
 // stampRecords returns the size and CRC-32 of the records file p.
-func stampRecords(p string) (recordsStamp, error) {
+func stampRecords(p string) (store.RecordsStamp, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return recordsStamp{}, err
+		return store.RecordsStamp{}, err
 	}
 	defer f.Close()
 	h := crc32.NewIEEE()
 	n, err := io.Copy(h, f)
 	if err != nil {
-		return recordsStamp{}, err
+		return store.RecordsStamp{}, err
 	}
-	return recordsStamp{Size: n, CRC: h.Sum32()}, nil
+	return store.RecordsStamp{Size: n, CRC: h.Sum32()}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article/wikimarkup"
 	"github.com/readsim/readsim/index/chars"
+	"github.com/readsim/readsim/index/store"
 )
 
 // Browse returns the best passages of the article d for q (see browse).
@@ -27,7 +28,7 @@ func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
 
 // matchesOf reads the occurrences of terms in the article d from its shard.
 func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []analysis.Term) error {
-	r, err := shardReader(x.shards[shardOf(d.ID, len(x.shards))])
+	r, err := shardReader(x.shards[store.ShardOf(d.ID, len(x.shards))])
 	if err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r, err := shardReader(x.shards[shardOf(id, len(x.shards))])
+	r, err := shardReader(x.shards[store.ShardOf(id, len(x.shards))])
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func (x *Index) Hits(ctx context.Context, q *Query, k int, opt Options) ([]HitRe
 				h.Passages[i] = p.Span
 			}
 			if err := r.Doc.blocks.err; err != nil {
-				f := s.recs[shardOf(r.ID, len(s.recs))]
+				f := s.recs[store.ShardOf(r.ID, len(s.recs))]
 				return recordError(f.idx, f.path, r.Doc.blocks.off, fmt.Errorf("article %s: %w", r.ID, err))
 			}
 			out = append(out, h)
@@ -187,7 +188,7 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
 		if i >= len(rs) {
 			// the manifest lies: damage, naming it
-			return &DamagedError{Index: x.recs[0].idx, File: manifestPath(x.stamp.dir), Err: fmt.Errorf("more hits than its %d articles", x.articles)}
+			return &store.DamagedError{Index: x.recs[0].idx, File: store.ManifestPath(x.stamp.dir), Err: fmt.Errorf("more hits than its %d articles", x.articles)}
 		}
 		rs[i] = r
 		return nil

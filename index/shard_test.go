@@ -23,6 +23,7 @@ import (
 
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/internal/synth"
+	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
@@ -256,13 +257,13 @@ func TestDefaultShards(t *testing.T) {
 		cores int
 		bytes int64
 		want  int
-	}{{2, 1 << 20, 1}, {2, 55 << 20, 2}, {16, 55 << 20, 6}, {16, 50 << 30, 16}, {1, 50 << 30, 1}, {0, 0, 1}, {1024, 1 << 40, MaxShards}} {
+	}{{2, 1 << 20, 1}, {2, 55 << 20, 2}, {16, 55 << 20, 6}, {16, 50 << 30, 16}, {1, 50 << 30, 1}, {0, 0, 1}, {1024, 1 << 40, store.MaxShards}} {
 		if got := DefaultShards(tc.cores, tc.bytes); got != tc.want {
 			t.Errorf("DefaultShards(%d, %d) = %d, want %d", tc.cores, tc.bytes, got, tc.want)
 		}
 	}
 	// FNV-1a 32 of "a" is 0xe40c292c (the FNV reference's test vector)
-	if got, want := shardOf("a", 1000), int(uint32(0xe40c292c)%1000); got != want {
+	if got, want := store.ShardOf("a", 1000), int(uint32(0xe40c292c)%1000); got != want {
 		t.Errorf("shardOf(a, 1000) = %d, want %d", got, want)
 	}
 }
@@ -287,7 +288,7 @@ const killBetweenRenames = "READSIM_TEST_KILL_BETWEEN_RENAMES"
 
 func init() {
 	if os.Getenv(killBetweenRenames) != "" {
-		afterFirstRename = func() { os.Exit(3) }
+		store.AfterFirstRename = func() { os.Exit(3) }
 	}
 }
 
@@ -342,7 +343,7 @@ func TestSourceAbsolute(t *testing.T) {
 	if _, err := Build(BuildOptions{Articles: "arts", Index: "idx"}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := readManifest(filepath.Join(dir, "idx"))
+	m, err := store.ReadManifest(filepath.Join(dir, "idx"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +522,7 @@ func TestFetchCancelled(t *testing.T) {
 func TestOpenReadsTotals(t *testing.T) {
 	_, idx, _ := buildTest(t)
 	want := search(t, openTest(t, idx), "fresnel")
-	if err := os.Remove(filepath.Join(idx, articlesName)); err != nil {
+	if err := os.Remove(filepath.Join(idx, store.ArticlesName)); err != nil {
 		t.Fatal(err)
 	}
 	x := openTest(t, idx)

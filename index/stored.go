@@ -8,6 +8,7 @@ import (
 
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/chars"
+	"github.com/readsim/readsim/index/store"
 )
 
 // StoredArticle is an article as the index stores it.
@@ -82,7 +83,7 @@ func (x *Index) Article(id string) (*StoredArticle, error) {
 }
 
 func (x *snapshot) article(id string, how readHow) (*StoredArticle, error) {
-	r, err := shardReader(x.shards[shardOf(id, len(x.shards))])
+	r, err := shardReader(x.shards[store.ShardOf(id, len(x.shards))])
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +104,10 @@ func (x *snapshot) articleAt(r bindex.IndexReader, id string, how readHow) (*Sto
 		return nil, 0, err
 	}
 	doc := binary.BigEndian.Uint64(n)
-	sh := shardOf(id, len(x.shards))
+	sh := store.ShardOf(id, len(x.shards))
 	rf := x.recs[sh]
 	if doc >= uint64(len(x.places[sh])) {
-		return nil, 0, &DamagedError{Index: rf.idx, File: rf.path, Err: fmt.Errorf("article %s has no record", id)}
+		return nil, 0, &store.DamagedError{Index: rf.idx, File: rf.path, Err: fmt.Errorf("article %s has no record", id)}
 	}
 	out := &StoredArticle{ID: id}
 	if err := out.readRecord(rf, x.places[sh][doc], how, nil); err != nil {
@@ -138,12 +139,12 @@ func decodeDoc(rf *recordFile, id string, d bindex.Document, how readHow) (*Stor
 	var place recPlace
 	found := false
 	d.VisitFields(func(f bindex.Field) {
-		if f.Name() == recField {
+		if f.Name() == store.RecField {
 			place, found = placeOf(f.Value())
 		}
 	})
 	if !found {
-		return nil, &DamagedError{Index: rf.idx, File: rf.path, Err: fmt.Errorf("article %s has no record", id)}
+		return nil, &store.DamagedError{Index: rf.idx, File: rf.path, Err: fmt.Errorf("article %s has no record", id)}
 	}
 	return out, out.readRecord(rf, place, how, nil)
 }

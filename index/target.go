@@ -1,7 +1,6 @@
 package index
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,11 +9,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"time"
+
+	"github.com/readsim/readsim/index/store"
 )
 
 // What a build may write into (docs/safety.md): a build replaces
-// the index folder as a whole (swapIn), so it must never be given a
+// the index folder as a whole (SwapIn), so it must never be given a
 // folder that holds anything else than a readsim index.
 
 // indexEntry matches the names a readsim index folder holds, in any
@@ -23,14 +23,9 @@ import (
 // (articles, elements).
 var indexEntry = regexp.MustCompile(`^(manifest\.json|articles\.json|elements\.fst|articles|elements|articles-[0-9]+)$`)
 
-// buildEntry matches the names a build of this layout writes into its
-// folder (leftovers: a folder holding a layout-1 "articles" folder is no
-// build of this readsim's, and may be someone's articles).
-var buildEntry = regexp.MustCompile(`^(manifest\.json|articles\.json|elements\.fst|articles-[0-9]+)$`)
-
 // checkTarget checks, before a build does any work, that idx may be
 // written: a path that does not exist, an empty folder, or a folder that
-// holds a readsim index (isIndexManifest; or, its manifest damaged or
+// holds a readsim index (IsIndexManifest; or, its manifest damaged or
 // lost, only the names of an index and a first shard that is a Bleve
 // index: isShard) and nothing else; and that idx neither is, holds nor
 // lies inside the articles folder. Anything else is an InputError naming
@@ -38,36 +33,36 @@ var buildEntry = regexp.MustCompile(`^(manifest\.json|articles\.json|elements\.f
 func checkTarget(idx, articles string) error {
 	ri, err := resolve(idx)
 	if err != nil {
-		return &InputError{fmt.Sprintf("index folder %s: %v", idx, err)}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s: %v", idx, err)}
 	}
 	ra, err := resolve(articles)
 	if err != nil {
-		return &InputError{fmt.Sprintf("articles folder %s: %v", articles, err)}
+		return &store.InputError{Msg: fmt.Sprintf("articles folder %s: %v", articles, err)}
 	}
 	switch {
 	case ri == ra:
-		return &InputError{fmt.Sprintf("index folder %s is the articles folder: building would replace the articles by the index; give another --index", idx)}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s is the articles folder: building would replace the articles by the index; give another --index", idx)}
 	case within(ra, ri):
-		return &InputError{fmt.Sprintf("index folder %s holds the articles folder %s: building would replace the articles by the index; give another --index", idx, articles)}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s holds the articles folder %s: building would replace the articles by the index; give another --index", idx, articles)}
 	case within(ri, ra):
-		return &InputError{fmt.Sprintf("index folder %s is inside the articles folder %s: give an --index outside it", idx, articles)}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s is inside the articles folder %s: give an --index outside it", idx, articles)}
 	}
 	st, err := os.Lstat(idx)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return &InputError{fmt.Sprintf("index folder %s: %v", idx, unwrap(err))}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s: %v", idx, store.Unwrap(err))}
 	case st.Mode()&fs.ModeSymlink != 0:
-		return &InputError{fmt.Sprintf("index folder %s is a symbolic link (to %s): give the folder itself", idx, ri)}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s is a symbolic link (to %s): give the folder itself", idx, ri)}
 	case st.Mode().IsRegular():
-		return &InputError{fmt.Sprintf("index folder %s is a file (%d bytes), not a readsim index: give another --index", idx, st.Size())}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s is a file (%d bytes), not a readsim index: give another --index", idx, st.Size())}
 	case !st.IsDir():
-		return &InputError{fmt.Sprintf("index folder %s is not a folder (%s), not a readsim index: give another --index", idx, st.Mode().Type())}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s is not a folder (%s), not a readsim index: give another --index", idx, st.Mode().Type())}
 	}
 	ents, err := os.ReadDir(idx)
 	if err != nil {
-		return &InputError{fmt.Sprintf("index folder %s: %v", idx, unwrap(err))}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s: %v", idx, store.Unwrap(err))}
 	}
 	if len(ents) == 0 {
 		return nil
@@ -79,18 +74,18 @@ func checkTarget(idx, articles string) error {
 			foreign = append(foreign, e.Name())
 		}
 	}
-	b, err := readSmall(manifestPath(idx), maxManifest)
+	b, err := store.ReadSmall(store.ManifestPath(idx), store.MaxManifest)
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return &InputError{fmt.Sprintf("index folder %s: %v", idx, err)}
-	case err == nil && isIndexManifest(b):
-	case len(foreign) == 0 && isShard(shardDir(idx, 0)):
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s: %v", idx, err)}
+	case err == nil && store.IsIndexManifest(b):
+	case len(foreign) == 0 && isShard(store.ShardDir(idx, 0)):
 		// a readsim index whose manifest is damaged (or was lost): its
 		// names are all an index's and its first shard is a Bleve index
 	case errors.Is(err, fs.ErrNotExist):
-		return &InputError{fmt.Sprintf("index folder %s holds %s and is not a readsim index (no %s): give an empty or new folder", idx, held, manifestName)}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s holds %s and is not a readsim index (no %s): give an empty or new folder", idx, held, store.ManifestName)}
 	default:
-		return &InputError{fmt.Sprintf("index folder %s holds %s and is not a readsim index (its %s is not a readsim index's manifest): give an empty or new folder", idx, held, manifestName)}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s holds %s and is not a readsim index (its %s is not a readsim index's manifest): give an empty or new folder", idx, held, store.ManifestName)}
 	}
 	if len(foreign) > 0 {
 		sort.Strings(foreign)
@@ -99,7 +94,7 @@ func checkTarget(idx, articles string) error {
 			more = fmt.Sprintf(" and %d more", len(foreign)-5)
 			foreign = foreign[:5]
 		}
-		return &InputError{fmt.Sprintf("index folder %s is a readsim index but also holds %s%s, which readsim did not write: move them out first", idx, strings.Join(foreign, ", "), more)}
+		return &store.InputError{Msg: fmt.Sprintf("index folder %s is a readsim index but also holds %s%s, which readsim did not write: move them out first", idx, strings.Join(foreign, ", "), more)}
 	}
 	return nil
 }
@@ -107,7 +102,7 @@ func checkTarget(idx, articles string) error {
 // isShard reports whether dir looks like a shard of a readsim index: a
 // scorch index's index_meta.json.
 func isShard(dir string) bool {
-	b, err := readSmall(filepath.Join(dir, "index_meta.json"), maxManifest)
+	b, err := store.ReadSmall(filepath.Join(dir, "index_meta.json"), store.MaxManifest)
 	return err == nil && strings.Contains(string(b), `"index_type":"scorch"`)
 }
 
@@ -137,25 +132,6 @@ func describeEntries(ents []fs.DirEntry) string {
 	return plural(files, "file") + " and " + plural(dirs, "folder")
 }
 
-// isIndexManifest reports whether b is the manifest of a readsim index,
-// of any layout: a JSON object with a positive version, the articles
-// folder it was built from (an absolute path), its candidate elements and
-// when it was built. A manifest.json of anything else (a web app's, say)
-// is not one.
-func isIndexManifest(b []byte) bool {
-	var m struct {
-		Version  *int       `json:"version"`
-		Source   *string    `json:"source"`
-		Elements []string   `json:"elements"`
-		Built    *time.Time `json:"built"`
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return false
-	}
-	return m.Version != nil && *m.Version > 0 && m.Source != nil && filepath.IsAbs(*m.Source) &&
-		len(m.Elements) > 0 && m.Built != nil && !m.Built.IsZero()
-}
-
 // resolve returns p as an absolute path with its symbolic links resolved,
 // as far as it exists (a path that does not exist yet is resolved through
 // its nearest existing parent).
@@ -171,7 +147,7 @@ func resolve(p string) (string, error) {
 			return filepath.Join(append([]string{r}, rest...)...), nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
-			return "", unwrap(err)
+			return "", store.Unwrap(err)
 		}
 		parent := filepath.Dir(abs)
 		if parent == abs {
@@ -188,57 +164,3 @@ func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
-
-// leftovers returns the folders beside idx that a build of idx left
-// (pat is ".building-*" or ".old-*"): a process id after the dash, and
-// only the names a build writes inside (buildEntry; a folder of the
-// user's that happens to be called idx.old-photos, or idx.old-1 holding
-// other files, is not readsim's to remove).
-func leftovers(idx, pat string) []string {
-	ms, _ := filepath.Glob(idx + pat)
-	out := ms[:0]
-	for _, m := range ms {
-		pid := m[len(idx)+len(pat)-1:]
-		if pid == "" || strings.Trim(pid, "0123456789") != "" {
-			continue
-		}
-		if st, err := os.Lstat(m); err != nil || !st.IsDir() {
-			continue
-		}
-		ents, err := os.ReadDir(m)
-		if err != nil {
-			continue
-		}
-		ours := true
-		for _, e := range ents {
-			ours = ours && buildEntry.MatchString(e.Name())
-		}
-		if ours {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// readSmall reads the file p, which must be a regular file (a FIFO would
-// block the read, a device never end) of at most limit bytes.
-func readSmall(p string, limit int64) ([]byte, error) {
-	st, err := os.Stat(p)
-	switch {
-	case err != nil:
-		return nil, err
-	case !st.Mode().IsRegular():
-		return nil, &fs.PathError{Op: "read", Path: p, Err: errors.New("not a regular file")}
-	case st.Size() > limit:
-		return nil, &fs.PathError{Op: "read", Path: p, Err: fmt.Errorf("%d bytes, more than the %d a readsim index's file of its kind holds", st.Size(), limit)}
-	}
-	return os.ReadFile(p)
-}
-
-// maxManifest bounds a manifest.json and an index_meta.json: a
-// manifest without its articles (articles.json) is a few kilobytes.
-const maxManifest = 16 << 20
-
-// maxArticlesJSON bounds the index's larger files, articles.json and
-// elements.fst (94 MB and less at 500k articles).
-const maxArticlesJSON = 8 << 30

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/readsim/readsim/index/store"
 )
 
 func TestWithin(t *testing.T) {
@@ -27,31 +29,6 @@ func TestWithin(t *testing.T) {
 	}
 }
 
-func TestIsIndexManifest(t *testing.T) {
-	abs, _ := filepath.Abs("x")
-	src := `"` + filepath.ToSlash(abs) + `"`
-	tests := []struct {
-		name string
-		json string
-		want bool
-	}{
-		{"layout 7", `{"version":7,"elements":["sec","p"],"source":` + src + `,"shards":2,"built":"2026-11-26T10:00:00Z","totals":{}}`, true},
-		{"layout 1 (no shards)", `{"version":1,"elements":["p"],"source":` + src + `,"built":"2026-11-22T10:00:00Z"}`, true},
-		{"a web app's", `{"name":"app","version":"1.0","icons":[]}`, false},
-		{"version 0", `{"version":0,"elements":["p"],"source":` + src + `,"built":"2026-11-22T10:00:00Z"}`, false},
-		{"relative source", `{"version":7,"elements":["p"],"source":"articles","built":"2026-11-22T10:00:00Z"}`, false},
-		{"no elements", `{"version":7,"elements":[],"source":` + src + `,"built":"2026-11-22T10:00:00Z"}`, false},
-		{"no build time", `{"version":7,"elements":["p"],"source":` + src + `}`, false},
-		{"not JSON", `version: 7`, false},
-		{"an array", `[7]`, false},
-	}
-	for _, tt := range tests {
-		if got := isIndexManifest([]byte(tt.json)); got != tt.want {
-			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
 // TestBuildChecksTargetFirst checks that a refused index path leaves no
 // trace: not even the lock file beside it.
 func TestBuildChecksTargetFirst(t *testing.T) {
@@ -62,7 +39,7 @@ func TestBuildChecksTargetFirst(t *testing.T) {
 	idx := filepath.Join(dir, "file")
 	os.WriteFile(idx, []byte("mine"), 0o644)
 	_, err := Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true})
-	if _, ok := err.(*InputError); !ok {
+	if _, ok := err.(*store.InputError); !ok {
 		t.Fatalf("%v, want an InputError", err)
 	}
 	ents, _ := os.ReadDir(dir)

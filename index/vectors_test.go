@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/store"
 )
 
 // reanalysed browses d for q and makes the snippet of each passage as
@@ -204,7 +205,7 @@ func TestOldLayoutRefused(t *testing.T) {
 	}
 	for i := 0; ; i++ {
 		// a layout-9 shard has no records file
-		if err := os.Remove(recordsPath(shardDir(idx, i))); err != nil {
+		if err := os.Remove(recordsPath(store.ShardDir(idx, i))); err != nil {
 			break
 		}
 	}
@@ -216,7 +217,7 @@ func TestOldLayoutRefused(t *testing.T) {
 		x.Close()
 		t.Fatal("an index of layout 9 opened")
 	}
-	var ie *InputError
+	var ie *store.InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "layout 9, want 12") || !strings.Contains(err.Error(), "rebuild with readsim index") {
 		t.Errorf("error %v (%T), want an InputError naming layouts 9 and 12 and the rebuild", err, err)
 	}

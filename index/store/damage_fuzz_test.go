@@ -1,4 +1,4 @@
-package index
+package store
 
 import (
 	"encoding/binary"
@@ -8,8 +8,8 @@ import (
 )
 
 // FuzzManifest feeds arbitrary bytes to what reads a manifest on open and
-// on the target check (readManifestHead, validate, isIndexManifest): no
-// panic, and a manifest validate passes has the fields Open relies on.
+// on the target check (ReadManifestHead, Validate, IsIndexManifest): no
+// panic, and a manifest Validate passes has the fields Open relies on.
 func FuzzManifest(f *testing.F) {
 	f.Add([]byte(`{"version":7,"elements":["sec","p"],"source":"/a","shards":2,"built":"2026-11-26T10:00:00Z","totals":{"articles":1,"langs":{"en":1}}}`))
 	f.Add([]byte(`{"version":7,"elements":["p"],"source":"/a","shards":300,"built":"2026-11-26T10:00:00Z"}`))
@@ -18,15 +18,15 @@ func FuzzManifest(f *testing.F) {
 	f.Add([]byte(`[`))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		isIndexManifest(b)
-		if err := os.WriteFile(filepath.Join(dir, manifestName), b, 0o644); err != nil {
+		IsIndexManifest(b)
+		if err := os.WriteFile(filepath.Join(dir, ManifestName), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		m, err := readManifestHead(dir)
+		m, err := ReadManifestHead(dir)
 		if err != nil {
 			return
 		}
-		if m.validate(dir, dir) != nil {
+		if m.Validate(dir, dir) != nil {
 			return
 		}
 		if m.Shards < 1 || m.Shards > MaxShards || len(m.Elements) == 0 || !filepath.IsAbs(m.Source) || m.Totals.Articles < 0 {

@@ -1,4 +1,4 @@
-package index
+package store
 
 import (
 	"bytes"
@@ -45,16 +45,6 @@ func (e *DamagedError) Error() string {
 	return fmt.Sprintf("index %s is damaged: %s: %v; build it again with readsim index --rebuild", e.Index, e.File, e.Err)
 }
 
-// damageReason is err said as the reason to build an index again: for a
-// DamagedError, the file and what is wrong with it.
-func damageReason(err error) string {
-	var de *DamagedError
-	if errors.As(err, &de) {
-		return fmt.Sprintf("%s is damaged: %v", de.File, de.Err)
-	}
-	return err.Error()
-}
-
 // Unwrap returns the cause.
 func (e *DamagedError) Unwrap() error { return e.Err }
 
@@ -77,9 +67,9 @@ const zapVersion = 16
 func checkShard(idx, dir string) error {
 	damaged := func(file string, err error) error { return &DamagedError{Index: idx, File: file, Err: err} }
 	meta := filepath.Join(dir, "index_meta.json")
-	b, err := readSmall(meta, maxManifest)
+	b, err := ReadSmall(meta, MaxManifest)
 	if err != nil {
-		return damaged(meta, unwrap(err))
+		return damaged(meta, Unwrap(err))
 	}
 	var m struct {
 		IndexType string `json:"index_type"`
@@ -93,7 +83,7 @@ func checkShard(idx, dir string) error {
 	root := filepath.Join(dir, "store", "root.bolt")
 	st, err := os.Stat(root)
 	if err != nil {
-		return damaged(root, unwrap(err))
+		return damaged(root, Unwrap(err))
 	}
 	if !st.Mode().IsRegular() {
 		return damaged(root, errors.New("not a regular file"))
@@ -186,23 +176,36 @@ type segmentStamp struct {
 	mtime int64
 }
 
+// Verified reports whether the file p, as st describes it, was checked
+// whole in this process (verified).
+func Verified(p string, st os.FileInfo) bool {
+	_, ok := verified.Load(segmentStamp{path: p, size: st.Size(), mtime: st.ModTime().UnixNano()})
+	return ok
+}
+
+// SetVerified remembers that the file p, as st describes it, was checked
+// whole (verified).
+func SetVerified(p string, st os.FileInfo) {
+	verified.Store(segmentStamp{path: p, size: st.Size(), mtime: st.ModTime().UnixNano()}, struct{}{})
+}
+
 // verifySegment checks the zap segment file p: its footer (zapFooterSize
 // bytes at its end) gives the version Bleve writes and offsets inside the
 // file, and the CRC-32 it ends with is that of every byte before it.
 func verifySegment(p string) error {
 	if st, err := os.Stat(p); err != nil {
-		return unwrap(err)
+		return Unwrap(err)
 	} else if !st.Mode().IsRegular() {
 		return errors.New("not a regular file") // a FIFO would block Open
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		return unwrap(err)
+		return Unwrap(err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return unwrap(err)
+		return Unwrap(err)
 	}
 	if !st.Mode().IsRegular() {
 		return errors.New("not a regular file")
@@ -211,8 +214,7 @@ func verifySegment(p string) error {
 	if size < zapFooterSize {
 		return fmt.Errorf("truncated: %d bytes, shorter than a segment's %d-byte footer", size, zapFooterSize)
 	}
-	stamp := segmentStamp{path: p, size: size, mtime: st.ModTime().UnixNano()}
-	if _, ok := verified.Load(stamp); ok {
+	if Verified(p, st) {
 		return nil
 	}
 	foot := make([]byte, zapFooterSize)
@@ -229,7 +231,7 @@ func verifySegment(p string) error {
 	if want := binary.BigEndian.Uint32(foot[zapFooterSize-4:]); h.Sum32() != want {
 		return fmt.Errorf("checksum %08x, its footer says %08x: truncated or overwritten", h.Sum32(), want)
 	}
-	verified.Store(stamp, struct{}{})
+	SetVerified(p, st)
 	return nil
 }
 
@@ -256,14 +258,14 @@ func checkFooter(foot []byte, n uint64) error {
 	return nil
 }
 
-// guard runs f, a call into Bleve on the index idx, and turns a panic of
+// Guard runs f, a call into Bleve on the index idx, and turns a panic of
 // the libraries that read the index's files (Bleve, zap, bbolt, vellum,
 // roaring) into a DamagedError naming file (a shard folder, or the index
 // folder when the shard is not known). Any other panic is a bug of
 // readsim's: it goes on, with its stack. A panic on another goroutine is
 // not recovered here: parallel and shardSet.each raise their goroutines'
 // panics on the caller's (as a goroutinePanic, with the goroutine's stack).
-func guard(idx, file string, f func() error) (err error) {
+func Guard(idx, file string, f func() error) (err error) {
 	defer func() {
 		r := recover()
 		if r == nil {
@@ -310,13 +312,46 @@ func (p *goroutinePanic) String() string {
 	return fmt.Sprintf("%v\n\n[on a goroutine of parallel]\n%s", p.val, p.stack)
 }
 
-// checkShards checks every shard of the index idx in the folder dir
+// CheckShards checks every shard of the index idx in the folder dir
 // (checkShard).
-func checkShards(idx, dir string, shards int) error {
+func CheckShards(idx, dir string, shards int) error {
 	for i := range max(shards, 1) {
-		if err := checkShard(idx, shardDir(dir, i)); err != nil {
+		if err := checkShard(idx, ShardDir(dir, i)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Parallel runs f(i) for i in [0, n), on goroutines when n > 1, and
+// returns their errors. A panic of f (the zap library reading a damaged
+// segment) is raised again on the caller's goroutine, with the stack of
+// the goroutine it happened on (goroutinePanic), where guard turns it
+// into an error.
+func Parallel(n int, f func(i int) error) error {
+	if n == 1 {
+		return f(0)
+	}
+	errs := make([]error, n)
+	panics := make([]any, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panics[i] = &goroutinePanic{r, debug.Stack()}
+				}
+			}()
+			errs[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
+	return errors.Join(errs...)
 }

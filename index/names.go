@@ -1,0 +1,34 @@
+package index
+
+import (
+	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/store"
+)
+
+// The names of the index's packages that the rest of readsim uses, here
+// so that it needs index alone.
+
+// Term is an analyzed query term (analysis.Term).
+type Term = analysis.Term
+
+// QueryTerms analyzes a query with the analysis of each of the languages
+// langs (analysis.QueryTerms).
+func QueryTerms(q string, langs ...string) []Term { return analysis.QueryTerms(q, langs...) }
+
+// TitleKey is how titles and term-less queries are compared
+// (analysis.TitleKey).
+func TitleKey(s string) string { return analysis.TitleKey(s) }
+
+// InputError is bad input: a missing or unreadable folder, or a folder
+// with no article (store.InputError). Commands map it to exit status 2.
+type InputError = store.InputError
+
+// DamagedError means that a file of an index is damaged
+// (store.DamagedError). Commands report it with exit status 2.
+type DamagedError = store.DamagedError
+
+// ErrLocked means that another process is writing the index.
+var ErrLocked = store.ErrLocked
+
+// MaxShards is the largest number of shards an index may have.
+const MaxShards = store.MaxShards
