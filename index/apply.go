@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/vellum"
 
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
 
@@ -20,7 +21,7 @@ import (
 // shard, every shard batching and indexing its articles on its own
 // goroutines, then the element frequencies, the manifest and the swap.
 
-// apply builds the planned index in a folder beside p.idx (a copy of the
+// apply builds the planned index in a folder beside p.Index (a copy of the
 // old index for an update) and swaps it in.
 func (p *plan) apply() error {
 	tmp := fmt.Sprintf("%s.building-%d", p.idx, os.Getpid())
@@ -72,8 +73,8 @@ type shardWriter struct {
 	delta map[string]int64
 	// recs appends the shard's records (records.go); old is the records
 	// file of the index being updated, for the articles deleted
-	recs *recordWriter
-	old  *recordFile
+	recs *records.Writer
+	old  *records.File
 }
 
 // shardSet is the shards of an index being built.
@@ -129,13 +130,13 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 	return ss, oldDF, nil
 }
 
-// openRecords creates the shard's records file, or, for an update, maps
+// Open creates the shard's records file, or, for an update, maps
 // the old one (copied into the shard's folder) and opens it to append.
 func (w *shardWriter) openRecords(p *plan) error {
-	rp := recordsPath(w.dir)
+	rp := records.Path(w.dir)
 	if p.old == nil {
 		var err error
-		w.recs, err = createRecords(rp)
+		w.recs, err = records.Create(rp)
 		return err
 	}
 	if w.i >= len(p.old.Records) {
@@ -143,17 +144,17 @@ func (w *shardWriter) openRecords(p *plan) error {
 	}
 	// rp is a copy, gone with a failed build: a damaged record is said
 	// to be in the index's own file
-	own := recordsPath(store.ShardDir(p.idx, w.i))
+	own := records.Path(store.ShardDir(p.idx, w.i))
 	var err error
-	if w.old, err = openRecords(p.idx, rp, p.old.Records[w.i]); err != nil {
+	if w.old, err = records.Open(p.idx, rp, p.old.Records[w.i]); err != nil {
 		var de *store.DamagedError
 		if errors.As(err, &de) {
 			de.File = own
 		}
 		return err
 	}
-	w.old.path = own
-	w.recs, err = appendRecords(rp, p.old.Records[w.i])
+	w.old.Path = own
+	w.recs, err = records.Append(rp, p.old.Records[w.i])
 	return err
 }
 
@@ -162,7 +163,7 @@ func (w *shardWriter) openRecords(p *plan) error {
 func (ss shardSet) finishRecords() ([]store.RecordsStamp, error) {
 	out := make([]store.RecordsStamp, len(ss))
 	for i, w := range ss {
-		st, err := w.recs.finish()
+		st, err := w.recs.Finish()
 		w.recs = nil
 		if err != nil {
 			return nil, err
@@ -177,10 +178,10 @@ func (ss shardSet) finishRecords() ([]store.RecordsStamp, error) {
 func (ss shardSet) abortRecords() {
 	for _, w := range ss {
 		if w.recs != nil {
-			w.recs.abort()
+			w.recs.Abort()
 			w.recs = nil
 		}
-		w.old.close()
+		w.old.Close()
 		w.old = nil
 	}
 }
@@ -313,7 +314,7 @@ func (w *shardWriter) deleteArticles(idx string, del []store.Entry) error {
 		if d == nil {
 			return fmt.Errorf("index %s: article %s is in the manifest but not in the index; rebuild it with --rebuild", idx, e.ID)
 		}
-		sd, err := decodeDoc(w.old, e.ID, d, readWhole)
+		sd, err := records.DecodeDoc(w.old, e.ID, d, records.ReadWhole)
 		if err != nil {
 			return err
 		}
@@ -359,10 +360,10 @@ func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
 			continue
 		}
 		var off int64
-		if off, err = w.recs.add(pr.rec); err != nil {
+		if off, err = w.recs.Add(pr.rec); err != nil {
 			continue
 		}
-		pr.doc.AddField(newPlaceField(recPlace{off: off, n: uint32(len(pr.rec))}))
+		pr.doc.AddField(newPlaceField(records.Place{Off: off, N: uint32(len(pr.rec))}))
 		if err = ab.IndexAdvanced(pr.doc); err != nil {
 			continue
 		}

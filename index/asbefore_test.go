@@ -14,6 +14,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/chars"
+	"github.com/readsim/readsim/index/records"
 )
 
 // The record store changed how browse merges adjacent passages (on each
@@ -50,9 +51,9 @@ func mergedOnText(text string, ps []Passage) []Passage {
 // snippetBefore is Snippet as it was before the record store (ba44707):
 // the text shown tested with strings.TrimSpace, the snippet's white
 // space collapsed with strings.Fields.
-func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
-	toks := d.queryTokens(q.Terms)
-	mark := q.marker()
+func snippetBefore(d *records.StoredArticle, p Passage, q *Query, width int) string {
+	toks := d.QueryTokens(q.Terms)
+	mark := records.Marker(q.Terms)
 	lo := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.Start })
 	first := -1
 	for i := lo; i < len(toks) && toks[i].Start < p.End; i++ {
@@ -71,17 +72,17 @@ func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
 	}
 	ci := chars.New(d.Text)
 	for {
-		k := sort.Search(len(d.quiet)/2, func(k int) bool { return d.quiet[2*k+1] > s })
-		if k == len(d.quiet)/2 || d.quiet[2*k] > s || d.quiet[2*k+1] >= p.End {
+		k := sort.Search(len(d.Quiet)/2, func(k int) bool { return d.Quiet[2*k+1] > s })
+		if k == len(d.Quiet)/2 || d.Quiet[2*k] > s || d.Quiet[2*k+1] >= p.End {
 			break
 		}
-		e = min(e+d.quiet[2*k+1]-s, p.End)
-		s = d.quiet[2*k+1]
+		e = min(e+d.Quiet[2*k+1]-s, p.End)
+		s = d.Quiet[2*k+1]
 		for s < e && strings.TrimSpace(ci.Slice(s, s+1)) == "" {
 			s++
 		}
 	}
-	cut := s > p.Start && strings.TrimSpace(shownText(ci, d.quiet, p.Start, s)) != ""
+	cut := s > p.Start && strings.TrimSpace(records.ShownText(ci, d.Quiet, p.Start, s)) != ""
 	var marks [][2]int
 	for i := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= s }); i < len(toks) && toks[i].Start < e; i++ {
 		ms, me, ok := mark(toks[i])
@@ -100,12 +101,12 @@ func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
 	}
 	at := s
 	for _, m := range marks {
-		b.WriteString(shownText(ci, d.quiet, at, m[0]))
-		b.WriteString("[" + shownText(ci, d.quiet, m[0], m[1]) + "]")
+		b.WriteString(records.ShownText(ci, d.Quiet, at, m[0]))
+		b.WriteString("[" + records.ShownText(ci, d.Quiet, m[0], m[1]) + "]")
 		at = m[1]
 	}
-	b.WriteString(shownText(ci, d.quiet, at, e))
-	if e < p.End && strings.TrimSpace(shownText(ci, d.quiet, e, p.End)) != "" {
+	b.WriteString(records.ShownText(ci, d.Quiet, at, e))
+	if e < p.End && strings.TrimSpace(records.ShownText(ci, d.Quiet, e, p.End)) != "" {
 		b.WriteString("…")
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
@@ -121,13 +122,12 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 		ctx := context.Background()
 		opt := Options{}
 		merged, snippets := 0, 0
-		titles := articleQueries(t, x, files, func(id string, d *StoredArticle, q string, pq *Query, got []Passage) {
-			ref := *d
-			ref.match, ref.toks = nil, nil
+		titles := articleQueries(t, x, files, func(id string, d *records.StoredArticle, q string, pq *Query, got []Passage) {
+			ref := d.WithoutMatches()
 			// browse's passages, none merged (no gap is that small),
 			// then merged on the text
 			never := func(int) int { return -1 }
-			want := mergedOnText(d.Text, browse(never, ref.queryTokens(pq.Terms), ref.lens(), d.Elems, pq.Terms, &pq.stats, BrowseOptions{}))
+			want := mergedOnText(d.Text, browse(never, ref.QueryTokens(pq.Terms), ref.Lens(), d.Elems, pq.Terms, &pq.stats, BrowseOptions{}))
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s %q: passages %v, merged on the text %v", id, q, got, want)
 				return
@@ -137,7 +137,7 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 					merged++
 				}
 				for _, w := range []int{40, 160, 1000} {
-					if g, wn := Snippet(&ref, p, pq, w), snippetBefore(&ref, p, pq, w); g != wn {
+					if g, wn := Snippet(ref, p, pq, w), snippetBefore(ref, p, pq, w); g != wn {
 						t.Errorf("%s %q %v width %d: snippet %q, before %q", id, q, p.Span, w, g, wn)
 					}
 					snippets++
@@ -184,9 +184,9 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 // gave before the record store (worked by hand on "Fresnel lens", the
 // token fresnel at 0–7): never a panic.
 func TestSnippetOddPassages(t *testing.T) {
-	d := &StoredArticle{ID: "1", Text: "Fresnel lens", Len: 12}
+	d := &records.StoredArticle{ID: "1", Text: "Fresnel lens", Len: 12}
 	q := &Query{Terms: []analysis.Term{{Text: "fresnel", N: 1}}}
-	d.setMatches(q.Terms, []analysis.Token{{Term: "fresnel", Start: 0, End: 7}})
+	d.SetMatches(q.Terms, []analysis.Token{{Term: "fresnel", Start: 0, End: 7}})
 	for _, tc := range []struct {
 		name       string
 		start, end int

@@ -9,59 +9,8 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/chars"
+	"github.com/readsim/readsim/index/records"
 )
-
-// Elem is a candidate element of an article: a unit that browse may return,
-// its text's span and its XPath.
-type Elem struct {
-	effort.Span
-	XPath string
-	// kind is what browse needs of the XPath (captions, the body's text),
-	// as the article's record gives it: a hit read without its XPaths
-	// (readHit) has it; 0 means to look at the XPath
-	kind elemKind
-}
-
-// elemKind says what an element is, for browse's rules.
-type elemKind uint8
-
-const (
-	kindKnown    elemKind = 1 << iota // the other bits are set
-	kindCaption                       // isCaption
-	kindBodyText                      // isBodyText
-)
-
-// kindOf is an element's kind from its XPath. A build stores it in each
-// article's record and browse prefers it to the XPath: a change to
-// isCaption or isBodyText must change Version, so that indexes
-// built with the old rules are built again.
-func kindOf(xpath string) elemKind {
-	k := kindKnown
-	if isCaption(xpath) {
-		k |= kindCaption
-	}
-	if isBodyText(xpath) {
-		k |= kindBodyText
-	}
-	return k
-}
-
-// caption reports whether the element is a caption (isCaption).
-func (e *Elem) caption() bool {
-	if e.kind&kindKnown != 0 {
-		return e.kind&kindCaption != 0
-	}
-	return isCaption(e.XPath)
-}
-
-// bodyText reports whether the element is the body's own text or a
-// paragraph of the body (isBodyText).
-func (e *Elem) bodyText() bool {
-	if e.kind&kindKnown != 0 {
-		return e.kind&kindBodyText != 0
-	}
-	return isBodyText(e.XPath)
-}
 
 // Passage is a best-matching passage of an article: one candidate element or
 // several adjacent ones merged, with their XPaths and score.
@@ -123,7 +72,7 @@ const (
 // that hold a query term (the others count for nothing but the elements'
 // lengths) — lens the elements' lengths in tokens, parallel to elems, and
 // gap(k) the number of white space characters after element k (textGaps).
-func browse(gap func(k int) int, toks []analysis.Token, lens []int, elems []Elem, terms []analysis.Term, st *ElemStats, opt BrowseOptions) []Passage {
+func browse(gap func(k int) int, toks []analysis.Token, lens []int, elems []records.Elem, terms []analysis.Term, st *ElemStats, opt BrowseOptions) []Passage {
 	th := opt.Threshold
 	if th <= 0 || th > 1 {
 		th = DefaultThreshold
@@ -153,7 +102,7 @@ type scoredElem struct {
 
 // scoreElems scores the candidate elements with BM25 (see browse) and
 // returns those scoring above zero, and the best score.
-func scoreElems(toks []analysis.Token, lens []int, elems []Elem, terms []analysis.Term, st *ElemStats) ([]scoredElem, float64) {
+func scoreElems(toks []analysis.Token, lens []int, elems []records.Elem, terms []analysis.Term, st *ElemStats) ([]scoredElem, float64) {
 	// positions of each query term
 	qpos := make([][]int, len(terms))
 	// a query has a few terms: a map would cost more than a look along
@@ -236,15 +185,15 @@ func scoreElems(toks []analysis.Token, lens []int, elems []Elem, terms []analysi
 // and returns the best score: a caption's score is at most the best score
 // of the other candidates (not captions) that hold every query term it
 // holds.
-func capCaptions(elems []Elem, cands []scoredElem) float64 {
+func capCaptions(elems []records.Elem, cands []scoredElem) float64 {
 	for i := range cands {
 		c := &cands[i]
-		if !elems[c.e].caption() {
+		if !elems[c.e].Caption() {
 			continue
 		}
 		cap := -1.0
 		for _, o := range cands {
-			if !elems[o.e].caption() && o.terms&c.terms == c.terms {
+			if !elems[o.e].Caption() && o.terms&c.terms == c.terms {
 				cap = math.Max(cap, o.score)
 			}
 		}
@@ -259,12 +208,6 @@ func capCaptions(elems []Elem, cands []scoredElem) float64 {
 	return best
 }
 
-// isCaption reports whether a candidate's XPath names a caption.
-func isCaption(xpath string) bool {
-	last := xpath[strings.LastIndexByte(xpath, '/')+1:]
-	return strings.HasPrefix(last, "caption[")
-}
-
 // leadOf returns the index among cands of the article's lead when it holds
 // a query term, or -1. The lead is the article's first candidate element
 // with text that is analysed (lens: at least one token; an infobox's
@@ -272,13 +215,13 @@ func isCaption(xpath string) bool {
 // of the body itself (the INEX converters leave the lead there); captions
 // before it (an image at the top of the body) are passed over, any other
 // element ends the search.
-func leadOf(elems []Elem, lens []int, cands []scoredElem) int {
+func leadOf(elems []records.Elem, lens []int, cands []scoredElem) int {
 	lead := -1
 	for e, el := range elems {
-		if el.caption() || lens[e] == 0 {
+		if el.Caption() || lens[e] == 0 {
 			continue
 		}
-		if el.bodyText() {
+		if el.BodyText() {
 			lead = e
 		}
 		break
@@ -294,27 +237,12 @@ func leadOf(elems []Elem, lens []int, cands []scoredElem) int {
 	return -1
 }
 
-// isBodyText reports whether an XPath names the body's own text or a
-// paragraph of the body (…/bdy[1]/text(), …/body[1]/p[2]).
-func isBodyText(x string) bool {
-	i := strings.LastIndexByte(x, '/')
-	if i < 0 {
-		return false
-	}
-	parent, last := x[:i], x[i+1:]
-	if last != "text()" && !strings.HasPrefix(last, "p[") {
-		return false
-	}
-	p := parent[strings.LastIndexByte(parent, '/')+1:]
-	return strings.HasPrefix(p, "bdy[") || strings.HasPrefix(p, "body[")
-}
-
 // passages keeps the candidates scoring at least min, and the element lead
 // (an index of elems, or -1) whatever its score, by decreasing score (ties:
 // the shorter, then the earlier), each unless it overlaps one kept
 // already, and returns them in document order, adjacent ones merged: those
 // with nothing but white space between them (gap, as browse).
-func passages(gap func(k int) int, elems []Elem, cands []scoredElem, min float64, lead int) []Passage {
+func passages(gap func(k int) int, elems []records.Elem, cands []scoredElem, min float64, lead int) []Passage {
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if a.score != b.score {
@@ -357,7 +285,7 @@ func passages(gap func(k int) int, elems []Elem, cands []scoredElem, min float64
 			continue
 		}
 		p := Passage{Span: el.Span, Score: k.score}
-		if el.XPath != "" { // a hit's elements have none (readHit)
+		if el.XPath != "" { // a hit's elements have none (ReadHit)
 			p.XPaths = []string{el.XPath}
 		}
 		out = append(out, p)
@@ -368,7 +296,7 @@ func passages(gap func(k int) int, elems []Elem, cands []scoredElem, min float64
 
 // textGaps returns, for browse, the number of white space characters
 // after each of the elements in text (made when first asked).
-func textGaps(text string, elems []Elem) func(k int) int {
+func textGaps(text string, elems []records.Elem) func(k int) int {
 	var ci *chars.Index
 	return func(k int) int {
 		if ci == nil {

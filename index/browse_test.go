@@ -7,6 +7,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/records"
 )
 
 // TestBrowseOverlaps checks that browse keeps the best winners that do not
@@ -21,8 +22,10 @@ import (
 func TestBrowseOverlaps(t *testing.T) {
 	text := "x" + strings.Repeat(" ", 9) + "y" + strings.Repeat(" ", 9) + "x" + strings.Repeat(" ", 9) + "x x" + strings.Repeat(" ", 7)
 	toks := []analysis.Token{{Term: "x", Start: 0, End: 1}, {Term: "y", Start: 10, End: 11}, {Term: "x", Start: 20, End: 21}, {Term: "x", Start: 30, End: 31}, {Term: "x", Start: 32, End: 33}}
-	el := func(x string, s, e int) Elem { return Elem{XPath: x, Span: effort.Span{Start: s, End: e}} }
-	elems := []Elem{el("sec", 0, 30), el("p1", 0, 10), el("p2", 10, 20), el("p3", 20, 30), el("p4", 30, 40)}
+	el := func(x string, s, e int) records.Elem {
+		return records.Elem{XPath: x, Span: effort.Span{Start: s, End: e}}
+	}
+	elems := []records.Elem{el("sec", 0, 30), el("p1", 0, 10), el("p2", 10, 20), el("p3", 20, 30), el("p4", 30, 40)}
 	st := &ElemStats{N: 5, AvgLen: 1, DF: map[string]float64{"x": 4}}
 	got := spans(browse(textGaps(text, elems), toks, []int{3, 1, 1, 1, 2}, elems, []analysis.Term{{Text: "x", N: 1}}, st, BrowseOptions{}))
 	want := []span{{0, 10, "p1"}, {20, 40, "p3 p4"}}
@@ -48,7 +51,9 @@ func TestBrowseRules(t *testing.T) {
 	text := "x y y y   zzzzzzzzz x         "
 	withX := []analysis.Token{{Term: "x", Start: 0, End: 1}, {Term: "y", Start: 2, End: 3}, {Term: "y", Start: 4, End: 5}, {Term: "y", Start: 6, End: 7}, {Term: "zzzzzzzzz", Start: 10, End: 19}, {Term: "x", Start: 20, End: 21}}
 	noX := []analysis.Token{{Term: "y", Start: 0, End: 1}, {Term: "y", Start: 2, End: 3}, {Term: "y", Start: 4, End: 5}, {Term: "y", Start: 6, End: 7}, {Term: "zzzzzzzzz", Start: 10, End: 19}, {Term: "x", Start: 20, End: 21}}
-	el := func(x string, s, e int) Elem { return Elem{XPath: x, Span: effort.Span{Start: s, End: e}} }
+	el := func(x string, s, e int) records.Elem {
+		return records.Elem{XPath: x, Span: effort.Span{Start: s, End: e}}
+	}
 	for _, tc := range []struct {
 		name         string
 		toks         []analysis.Token
@@ -71,7 +76,7 @@ func TestBrowseRules(t *testing.T) {
 		// no other element holds x: the caption keeps its score
 		{"caption alone", noX, para, caption, []span{{20, 30, caption}}},
 	} {
-		elems := []Elem{el(tc.first, 0, 10), el(tc.other, 20, 30)}
+		elems := []records.Elem{el(tc.first, 0, 10), el(tc.other, 20, 30)}
 		st := &ElemStats{N: 2, AvgLen: 1, DF: map[string]float64{"x": 1, "z": 1}}
 		terms := []analysis.Term{{Text: "x", N: 1}}
 		toks := tc.toks

@@ -13,6 +13,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
@@ -118,11 +119,11 @@ var damages = []struct {
 		if err != nil {
 			return err
 		}
-		i := len(recordsMagic) + (len(b)-len(recordsMagic))/2
+		i := len(records.Magic) + (len(b)-len(records.Magic))/2
 		return overwrite(p, int64(i), []byte{b[i] ^ 0x10})
 	}, firstRecords},
 	{"records cut to their magic", func(t *testing.T, idx string) error {
-		return os.Truncate(firstRecords(t, idx), int64(len(recordsMagic)))
+		return os.Truncate(firstRecords(t, idx), int64(len(records.Magic)))
 	}, firstRecords},
 	{"records of another kind", func(t *testing.T, idx string) error {
 		return overwrite(firstRecords(t, idx), 0, []byte("readsim records 0\n"))
@@ -139,7 +140,7 @@ var damages = []struct {
 // firstRecords returns the records file of shard 0 of the index idx.
 func firstRecords(t *testing.T, idx string) string {
 	t.Helper()
-	return recordsPath(store.ShardDir(idx, 0))
+	return records.Path(store.ShardDir(idx, 0))
 }
 
 // TestDamagedIndex damages an index each way of damages: Open fails with

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
 
@@ -18,7 +19,7 @@ import (
 // an update either builds the index again or fails naming the file;
 // neither blocks.
 func TestIndexFileFIFO(t *testing.T) {
-	for _, name := range []string{store.ManifestName, store.ArticlesName, store.ElemDFName, "articles-0/index_meta.json", "articles-0/store/root.bolt", "articles-0/" + recordsName, "segment"} {
+	for _, name := range []string{store.ManifestName, store.ArticlesName, store.ElemDFName, "articles-0/index_meta.json", "articles-0/store/root.bolt", "articles-0/" + records.FileName, "segment"} {
 		t.Run(name, func(t *testing.T) {
 			articles, idx, _ := buildTest(t)
 			p := filepath.Join(idx, filepath.FromSlash(name))

@@ -1,6 +1,10 @@
 package index
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/readsim/readsim/index/records"
+)
 
 // elementCounts returns, for the tokens of one article, in how many of the
 // candidate elements each term occurs, and each element's length in
@@ -23,19 +27,6 @@ func elementCounts(ids []int32, nterms int, starts []int, spans [][2]int) (df []
 		}
 	}
 	return df, lens
-}
-
-// elemLens returns the lengths in tokens of elements with spans, given
-// their article's token starts (increasing): the number of tokens that
-// start inside each.
-func elemLens(starts []int, spans [][2]int) []int {
-	out := make([]int, len(spans))
-	for k, sp := range spans {
-		lo, _ := slices.BinarySearch(starts, sp[0])
-		hi, _ := slices.BinarySearch(starts, sp[1])
-		out[k] = hi - lo
-	}
-	return out
 }
 
 // internTerms numbers the distinct terms of a token sequence in order of
@@ -77,4 +68,22 @@ func (c termCounts) nonZero() termCounts {
 		}
 	}
 	return out
+}
+
+// docElementCounts counts the terms of a stored article's candidate elements
+// as parseOne counted them when the article was indexed.
+func docElementCounts(d *records.StoredArticle) termCounts {
+	toks := d.Tokens() // every token: the build's counts
+	ids := newInternTerms(len(toks))
+	starts := make([]int, len(toks))
+	for i, t := range toks {
+		ids.addBytes([]byte(t.Term))
+		starts[i] = t.Start
+	}
+	spans := make([][2]int, len(d.Elems))
+	for k, el := range d.Elems {
+		spans[k] = [2]int{el.Start, el.End}
+	}
+	df, _ := elementCounts(ids.ids, len(ids.terms), starts, spans)
+	return termCounts{ids.terms, df}.nonZero()
 }

@@ -8,11 +8,11 @@ import (
 	"math"
 	"sort"
 
-	"github.com/blevesearch/bleve/v2/index/scorch"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
 
@@ -150,9 +150,9 @@ type shardSearch struct {
 	avg    [][2]float64 // snapshot.langAvg
 	r      bindex.IndexReader
 	tfrs   []bindex.TermFieldReader
-	stored storedReader
-	recs   *recordFile
-	places []recPlace // docPlaces
+	stored records.StoredReader
+	recs   *records.File
+	places []records.Place // docPlaces
 }
 
 func (s *shardSearch) close() {
@@ -175,7 +175,7 @@ func (s *shardSearch) open(ctx context.Context, x *snapshot, ts []fetchTerm) err
 	if s.r, err = adv.Reader(); err != nil {
 		return err
 	}
-	s.stored = newStoredReader(s.r)
+	s.stored = records.NewStoredReader(s.r)
 	s.tfrs = make([]bindex.TermFieldReader, len(ts))
 	for i, t := range ts {
 		if t.char {
@@ -288,12 +288,12 @@ func (p *charPostings) Size() int { return 64 + len(p.docs)*64 }
 // open on the documents found until close.
 type fetched struct {
 	hits []Hit
-	c    []candidate      // parallel to hits
-	docs []*StoredArticle // parallel to hits, when fetched full
+	c    []candidate              // parallel to hits
+	docs []*records.StoredArticle // parallel to hits, when fetched full
 	ss   []*shardSearch
 	// arenas hold, per shard, the blocks its hits' snippets read
-	// (readHit), until close
-	arenas []*blockArena
+	// (ReadHit), until close
+	arenas []*records.Arena
 }
 
 // close closes the shards' readers and gives the arenas back: no hit's
@@ -303,40 +303,39 @@ func (f *fetched) close() {
 		s.close()
 	}
 	for i, a := range f.arenas {
-		a.reset()
-		blockArenas.Put(a)
+		a.Release()
 		f.arenas[i] = nil
 	}
 }
 
 // article reads the i-th hit's article, as how says, from its record:
 // its place is the shard's (docPlaces), no stored field is read.
-func (f *fetched) article(i int, how readHow) (*StoredArticle, error) {
+func (f *fetched) article(i int, how records.ReadHow) (*records.StoredArticle, error) {
 	c := f.c[i]
 	s := f.ss[c.shard]
-	out := &StoredArticle{ID: c.id}
+	out := &records.StoredArticle{ID: c.id}
 	if c.doc >= uint64(len(s.places)) {
-		return nil, &store.DamagedError{Index: s.recs.idx, File: s.recs.path, Err: fmt.Errorf("article %s has no record", c.id)}
+		return nil, &store.DamagedError{Index: s.recs.Index, File: s.recs.Path, Err: fmt.Errorf("article %s has no record", c.id)}
 	}
-	var arena *blockArena
+	var arena *records.Arena
 	if f.arenas != nil {
 		arena = f.arenas[c.shard]
 	}
-	if err := out.readRecord(s.recs, s.places[c.doc], how, arena); err != nil {
+	if err := out.ReadRecord(s.recs, s.places[c.doc], how, arena); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // fetch returns the k best articles for q (see the comment above), with
-// their titles and languages (how: readTitle), or with their articles as
+// their titles and languages (how: ReadTitle), or with their articles as
 // how says and the occurrences of q's terms in them (fetched.docs, each
 // shard's read on its goroutine); close the result. each, when not nil,
 // is called with every hit (its rank and article) on its shard's
 // goroutine once the article is read: a search browses its hits on every
 // core.
-func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how readHow, each func(i int, d *StoredArticle) error) (*fetched, error) {
-	full := how != readTitle
+func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how records.ReadHow, each func(i int, d *records.StoredArticle) error) (*fetched, error) {
+	full := how != records.ReadTitle
 	ts := fetchTerms(q, opt)
 	f := &fetched{ss: make([]*shardSearch, len(x.shards))}
 	for i := range f.ss {
@@ -345,10 +344,10 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 			f.ss[i].langs = x.docLangs[i]
 		}
 	}
-	if how == readHit {
-		f.arenas = make([]*blockArena, len(x.shards))
+	if how == records.ReadHit {
+		f.arenas = make([]*records.Arena, len(x.shards))
 		for i := range f.arenas {
-			f.arenas[i] = blockArenas.Get().(*blockArena)
+			f.arenas[i] = records.GetArena()
 		}
 	}
 	ss := f.ss
@@ -397,12 +396,12 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 	f.c = c
 	f.hits = make([]Hit, len(f.c))
 	if full {
-		f.docs = make([]*StoredArticle, len(f.c))
+		f.docs = make([]*records.StoredArticle, len(f.c))
 	}
 	// each shard reads its hits' titles and languages, or whole articles
 	// and the occurrences of the query's terms in them
 	if err := store.Parallel(len(ss), func(s int) error {
-		var docs []*StoredArticle
+		var docs []*records.StoredArticle
 		var nums []uint64
 		for i, c := range f.c {
 			if c.shard != s {
@@ -421,7 +420,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 			}
 		}
 		if full && len(q.Terms) > 0 {
-			if err := loadMatches(ctx, ss[s].stored, docs, nums, q.Terms); err != nil {
+			if err := records.LoadMatches(ctx, ss[s].stored, docs, nums, q.Terms); err != nil {
 				return err
 			}
 		}
@@ -441,33 +440,4 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 	}
 	ok = true
 	return f, nil
-}
-
-// internalID is the Bleve internal id of a scorch document number.
-func internalID(doc uint64) bindex.IndexInternalID {
-	return binary.BigEndian.AppendUint64(nil, doc)
-}
-
-// storedReader finds a shard's documents by their internal number in
-// their scorch segment (readVectors reads their term vectors there):
-// without the look-up of the id in every segment's dictionary that
-// Bleve's Document(id) makes (its cost grows with the number of
-// segments). A reader that is not scorch's has no segments (segs nil).
-type storedReader struct {
-	r    bindex.IndexReader
-	segs []*scorch.SegmentSnapshot
-	offs []uint64 // the segments' first internal numbers
-}
-
-func newStoredReader(r bindex.IndexReader) storedReader {
-	out := storedReader{r: r}
-	if is, ok := r.(*scorch.IndexSnapshot); ok {
-		out.segs = is.Segments()
-		var off uint64
-		for _, s := range out.segs {
-			out.offs = append(out.offs, off)
-			off += s.Segment().Count()
-		}
-	}
-	return out
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/readsim/readsim/index/records"
 )
 
 // candidate is a fetched document of a shard.
@@ -93,7 +95,7 @@ func topOf(cs []candidate, k int, ss []*shardSearch) ([]candidate, error) {
 		cs = cs[:n]
 	}
 	for i := range cs {
-		id, err := ss[cs[i].shard].r.ExternalID(internalID(cs[i].doc))
+		id, err := ss[cs[i].shard].r.ExternalID(records.InternalID(cs[i].doc))
 		if err != nil {
 			return nil, err
 		}

@@ -15,6 +15,7 @@ import (
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/vellum"
 
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
 
@@ -37,9 +38,9 @@ type snapshot struct {
 	gen    uint64
 	stamp  buildStamp // the folder and manifest file it was opened from
 	shards []bleve.Index
-	recs   []*recordFile // per shard, its records file (records.go)
-	places [][]recPlace  // per shard, each document's record place (docPlaces)
-	ranks  [][]uint32    // per shard, the rank of each document's id (idRanks)
+	recs   []*records.File   // per shard, its records file (records.go)
+	places [][]records.Place // per shard, each document's record place (docPlaces)
+	ranks  [][]uint32        // per shard, the rank of each document's id (idRanks)
 	// docLangs are, per shard, each document's language as an index of
 	// langAvg (docLangsOf); nil when the index has one language
 	docLangs [][]uint8
@@ -208,7 +209,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 			return failed(fmt.Errorf("index %s: %w", dir, err))
 		}
 		s.shards = append(s.shards, ai)
-		rf, err := openRecords(name, recordsPath(sd), m.Records[i])
+		rf, err := records.Open(name, records.Path(sd), m.Records[i])
 		if err != nil {
 			return failed(err)
 		}
@@ -216,7 +217,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		hook("shard")
 	}
 	s.ranks = make([][]uint32, len(s.shards))
-	s.places = make([][]recPlace, len(s.shards))
+	s.places = make([][]records.Place, len(s.shards))
 	s.langNames, s.langAvg = langAverages(s.man.Totals)
 	if len(s.langNames) > 1 {
 		s.docLangs = make([][]uint8, len(s.shards))
@@ -276,7 +277,7 @@ func (x *snapshot) closeShards() error {
 		errs = append(errs, s.Close())
 	}
 	for _, r := range x.recs {
-		errs = append(errs, r.close())
+		errs = append(errs, r.Close())
 	}
 	x.closed.Store(true)
 	return errors.Join(errs...)

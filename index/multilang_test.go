@@ -22,7 +22,7 @@ import (
 // names in both folders), en/4001 "The Who", en/4002 "It", ja/2121.
 const multilang = "article/testdata/multilang"
 
-// CopyDir copies the files of a test collection into a new temporary
+// copyCollection copies the files of a test collection into a new temporary
 // folder (a build may then change it).
 func copyCollection(t *testing.T, from string) string {
 	t.Helper()

@@ -2,6 +2,7 @@ package index
 
 import (
 	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
 
@@ -32,3 +33,11 @@ var ErrLocked = store.ErrLocked
 
 // MaxShards is the largest number of shards an index may have.
 const MaxShards = store.MaxShards
+
+// StoredArticle is an article as the index stores it
+// (records.StoredArticle).
+type StoredArticle = records.StoredArticle
+
+// Elem is a candidate element of an article: its span and XPath
+// (records.Elem).
+type Elem = records.Elem

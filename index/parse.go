@@ -18,6 +18,7 @@ import (
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/article/wikimarkup"
 	"github.com/readsim/readsim/index/chars"
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
 
@@ -108,8 +109,8 @@ func textFreqs(text string, toks banalysis.TokenStream) bindex.TokenFrequencies 
 // indexed term (docPlaces reads them all when the index is opened) and
 // its stored value (an update reads it to take a deleted article's
 // elements out of the element frequencies).
-func newPlaceField(p recPlace) *analyzedField {
-	f := newKeywordField(store.RecField, []string{string(p.bytes())})
+func newPlaceField(p records.Place) *analyzedField {
+	f := newKeywordField(store.RecField, []string{string(p.Bytes())})
 	f.options |= bindex.StoreField
 	return f
 }
@@ -209,7 +210,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 		// browse counts an element's tokens by their starts in order
 		sorted := slices.Clone(starts)
 		sort.Ints(sorted)
-		lens = elemLens(sorted, spans)
+		lens = records.ElemLens(sorted, spans)
 	}
 	elemLen := 0
 	for _, n := range lens {
@@ -218,7 +219,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	// the record: what browse, snippets and pages read (records.go); its
 	// place in the shard's records file is added to the document when it
 	// is written (shardWriter.feed)
-	rec := encodeRecord(nil, title, a.Lang, f.rel, a.Text, a.Len, elems, lens, quiet, brk)
+	rec := records.Encode(nil, title, a.Lang, f.rel, a.Text, a.Len, elems, lens, quiet, brk)
 	p := parsed{f: f, doc: doc, rec: rec,
 		entry: store.Entry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems), Lang: a.Lang,
 			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen, Rec: int64(len(rec))},
@@ -344,8 +345,8 @@ var bodies = map[string]bool{"bdy": true, "body": true}
 // what a query asks — bare in bdy before the first section, with the
 // remains of its infobox. A run is named by the body's XPath followed by
 // /text().
-func candidates(a *article.Article, names map[string]bool) []Elem {
-	var out []Elem
+func candidates(a *article.Article, names map[string]bool) []records.Elem {
+	var out []records.Elem
 	runs := false
 	for i := range a.Elements {
 		e := &a.Elements[i]
@@ -363,7 +364,7 @@ func candidates(a *article.Article, names map[string]bool) []Elem {
 		if e.Name == "entry" && inReflist(a, i) {
 			continue
 		}
-		out = append(out, Elem{XPath: a.XPath(i), Span: effort.Span{Start: e.Start, End: e.End}})
+		out = append(out, records.Elem{XPath: a.XPath(i), Span: effort.Span{Start: e.Start, End: e.End}})
 	}
 	if runs {
 		sort.SliceStable(out, func(i, j int) bool {
@@ -378,7 +379,7 @@ func candidates(a *article.Article, names map[string]bool) []Elem {
 
 // appendRuns appends to out the own text runs of element b (see
 // candidates). It visits each element of b's subtree at most once.
-func appendRuns(out []Elem, a *article.Article, b int) []Elem {
+func appendRuns(out []records.Elem, a *article.Article, b int) []records.Elem {
 	els := a.Elements
 	var xpath string
 	emit := func(s, e int) {
@@ -392,7 +393,7 @@ func appendRuns(out []Elem, a *article.Article, b int) []Elem {
 		if xpath == "" {
 			xpath = a.XPath(b) + "/text()"
 		}
-		out = append(out, Elem{XPath: xpath, Span: effort.Span{Start: s, End: s + utf8.RuneCountInString(trimmed)}})
+		out = append(out, records.Elem{XPath: xpath, Span: effort.Span{Start: s, End: s + utf8.RuneCountInString(trimmed)}})
 	}
 	cur := els[b].Start
 	for c := b + 1; c < els[b].Next; {

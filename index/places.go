@@ -5,6 +5,7 @@ import (
 
 	bindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
 
@@ -13,14 +14,14 @@ import (
 // segment's dictionary of RecField (walkTerms): a place is a term held by
 // one document. A number without a place (none in an index this layout
 // builds) has the zero place, which reading refuses as damage.
-func docPlaces(r bindex.IndexReader) ([]recPlace, error) {
+func docPlaces(r bindex.IndexReader) ([]records.Place, error) {
 	type docPlace struct {
 		doc uint64
-		p   recPlace
+		p   records.Place
 	}
 	var all []docPlace
 	n, err := walkTerms(r, store.RecField, func(term string, doc uint64) error {
-		p, ok := placeOf([]byte(term))
+		p, ok := records.PlaceOf([]byte(term))
 		if !ok {
 			return fmt.Errorf("a record place of %d bytes, want 12", len(term))
 		}
@@ -30,7 +31,7 @@ func docPlaces(r bindex.IndexReader) ([]recPlace, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]recPlace, n)
+	out := make([]records.Place, n)
 	for _, d := range all {
 		out[d.doc] = d.p
 	}

@@ -19,6 +19,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/internal/ground/procstat"
 )
 
@@ -166,7 +167,7 @@ func benchPlain(b *testing.B, n int) {
 }
 
 // encodeElems writes elements one per line: start TAB end TAB xpath.
-func encodeElems(els []Elem) string {
+func encodeElems(els []records.Elem) string {
 	var b strings.Builder
 	for _, e := range els {
 		b.WriteString(strconv.Itoa(e.Start))

@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/vellum"
 
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
 
@@ -75,7 +76,7 @@ func recordsWaste(old *store.Manifest) string {
 		live += e.Rec
 	}
 	for _, r := range old.Records {
-		size += r.Size - int64(len(recordsMagic))
+		size += r.Size - int64(len(records.Magic))
 	}
 	if size > 2*live+recordsSlack {
 		return fmt.Sprintf("its records files hold %d MB, of which %d MB are of articles deleted or changed since", size>>20, (size-live)>>20)
@@ -139,15 +140,15 @@ func checkIndex(dir string, m *store.Manifest) error {
 		if i >= len(m.Records) {
 			return fmt.Errorf("%s: %d records files for %d shards", store.ManifestPath(dir), len(m.Records), m.Shards)
 		}
-		p := recordsPath(store.ShardDir(dir, i))
-		rf, err := openRecords(dir, p, m.Records[i])
+		p := records.Path(store.ShardDir(dir, i))
+		rf, err := records.Open(dir, p, m.Records[i])
 		if err != nil {
 			return err
 		}
-		rf.close()
-		// a file cut short, its stamp made again, passes openRecords:
+		rf.Close()
+		// a file cut short, its stamp made again, passes Open:
 		// an update would keep records lying past its end
-		if size := m.Records[i].Size - int64(len(recordsMagic)); live[i] > size {
+		if size := m.Records[i].Size - int64(len(records.Magic)); live[i] > size {
 			return &store.DamagedError{Index: dir, File: p, Err: fmt.Errorf("its articles' records are %d bytes, more than its %d", live[i], size)}
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
 
@@ -209,32 +208,6 @@ func (x *snapshot) elemDFOf(t analysis.Term) (float64, error) {
 	return math.Min(sum, x.elemN), nil
 }
 
-// marker returns the characters of an article's token that match a term
-// of q: the whole token when it equals a term, the character of a
-// character term it holds (the first, when it holds two), or ok false.
-func (q *Query) marker() func(t analysis.Token) (start, end int, ok bool) {
-	want := map[string]bool{}
-	var chars []string
-	for _, t := range q.Terms {
-		want[t.Text] = true
-		if t.Char {
-			chars = append(chars, t.Text)
-		}
-	}
-	return func(t analysis.Token) (int, int, bool) {
-		if want[t.Term] {
-			return t.Start, t.End, true
-		}
-		for _, c := range chars {
-			if i := strings.Index(t.Term, c); i >= 0 {
-				at := t.Start + utf8.RuneCountInString(t.Term[:i])
-				return at, at + 1, true
-			}
-		}
-		return 0, 0, false
-	}
-}
-
 // Fetch returns the k best articles for q by BM25 over title and text,
 // searching the shards in parallel with the collection's statistics (see
 // fetch.go). Ties are broken by article id, so rankings are reproducible.
@@ -244,7 +217,7 @@ func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit,
 		return nil, nil
 	}
 	return withSnapshot(x, func(s *snapshot) ([]Hit, error) {
-		f, err := s.fetch(ctx, q, k, opt, readTitle, nil)
+		f, err := s.fetch(ctx, q, k, opt, records.ReadTitle, nil)
 		if err != nil {
 			return nil, err
 		}

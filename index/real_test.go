@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/records"
 )
 
 // realIndex builds an index of the real Wikipedia articles of the shared
@@ -221,8 +222,8 @@ func TestLeadPassages(t *testing.T) {
 			var b []rune
 			for c := s; c < e; c++ {
 				in := false
-				for k := 0; k+1 < len(d.quiet); k += 2 {
-					if d.quiet[k] <= c && c < d.quiet[k+1] {
+				for k := 0; k+1 < len(d.Quiet); k += 2 {
+					if d.Quiet[k] <= c && c < d.Quiet[k+1] {
 						in = true
 						break
 					}
@@ -235,7 +236,7 @@ func TestLeadPassages(t *testing.T) {
 			}
 			return string(b)
 		}
-		var lead *Elem
+		var lead *records.Elem
 		for i := range d.Elems {
 			el := &d.Elems[i]
 			if strings.Contains(el.XPath, "/caption[") || strings.TrimSpace(shown(el.Start, el.End)) == "" {

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/readsim/readsim/index/records"
 )
 
 // TestReloadUnderSearches updates and reloads an index ten times while
@@ -51,7 +53,7 @@ func TestReloadUnderSearches(t *testing.T) {
 						ids = append(ids, r.ID+" "+r.Title)
 					}
 				case "Article":
-					var d *StoredArticle
+					var d *records.StoredArticle
 					if d, err = x.Article("1001"); err == nil {
 						var ps []Passage
 						ps, err = x.Passages(ctx, "fresnel", "1001", Options{})

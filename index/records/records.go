@@ -1,4 +1,4 @@
-package index
+package records
 
 import (
 	"encoding/binary"
@@ -51,7 +51,7 @@ import (
 // a term of its own, which a search reads for every document when the
 // index is opened (docPlaces): a hit's record is found without reading
 // the document's stored fields. A
-// records file starts with recordsMagic; its size and CRC-32 are in the
+// records file starts with Magic; its size and CRC-32 are in the
 // manifest, checked once a process before the file is read
 // (checkRecords). Records are read from the file mapped in memory, never
 // written in place: an update appends the new articles' records to a copy
@@ -62,35 +62,35 @@ import (
 // a snippet of about 184 characters lies in one or two of them.
 const recordBlock = 2048
 
-// recordsName is the records file of a shard, in the shard's folder.
-const recordsName = "records"
+// FileName is the records file of a shard, in the shard's folder.
+const FileName = "records"
 
-// recordsMagic starts every records file.
-const recordsMagic = "readsim records 1\n"
+// Magic starts every records file.
+const Magic = "readsim records 1\n"
 
-// recPlace is where a record lies in its records file.
-type recPlace struct {
-	off int64
-	n   uint32
+// Place is where a record lies in its records file.
+type Place struct {
+	Off int64
+	N   uint32
 }
 
-// bytes encodes the place as RecField's term: the offset and the length,
+// Bytes encodes the place as RecField's term: the offset and the length,
 // big-endian, 8 and 4 bytes.
-func (p recPlace) bytes() []byte {
-	b := binary.BigEndian.AppendUint64(nil, uint64(p.off))
-	return binary.BigEndian.AppendUint32(b, p.n)
+func (p Place) Bytes() []byte {
+	b := binary.BigEndian.AppendUint64(nil, uint64(p.Off))
+	return binary.BigEndian.AppendUint32(b, p.N)
 }
 
-// placeOf decodes a place from its term; ok is false for anything else.
-func placeOf(b []byte) (recPlace, bool) {
+// PlaceOf decodes a place from its term; ok is false for anything else.
+func PlaceOf(b []byte) (Place, bool) {
 	if len(b) != 12 {
-		return recPlace{}, false
+		return Place{}, false
 	}
 	off := binary.BigEndian.Uint64(b)
 	if off > maxRecordsFile {
-		return recPlace{}, false
+		return Place{}, false
 	}
-	return recPlace{off: int64(off), n: binary.BigEndian.Uint32(b[8:])}, true
+	return Place{Off: int64(off), N: binary.BigEndian.Uint32(b[8:])}, true
 }
 
 // maxRecordText bounds every length a record gives; the counts of its
@@ -98,10 +98,10 @@ func placeOf(b []byte) (recPlace, bool) {
 // allocated (recordReader.count).
 const maxRecordText = 1 << 31
 
-// encodeRecord appends the record of an article to b: its title,
+// Encode appends the record of an article to b: its title,
 // language and path, its text (nchars characters), candidate elements,
 // their lengths in tokens, quiet spans and word breaks.
-func encodeRecord(b []byte, title, lang, path, text string, nchars int, elems []Elem, lens []int, quiet, brk []int) []byte {
+func Encode(b []byte, title, lang, path, text string, nchars int, elems []Elem, lens []int, quiet, brk []int) []byte {
 	for _, f := range [3]string{title, lang, path} {
 		b = binary.AppendUvarint(b, uint64(len(f)))
 		b = append(b, f...)
@@ -180,26 +180,26 @@ func langName(b []byte) string {
 // (the caller names it).
 var errRecord = errors.New("a damaged record")
 
-// record is an article's record, decoded but for its text and XPaths,
+// Record is an article's record, decoded but for its text and XPaths,
 // which stay compressed in the mapped file until asked for (text, xpaths).
 // It must not be used after the file is unmapped (the snapshot closed).
-type record struct {
+type Record struct {
 	title, lang, path string // copies
 	chars, bytes      int
-	elems             []Elem // without XPaths (xpaths)
+	Elems             []Elem // without XPaths (xpaths)
 	lens              []int
 	gaps              []int // white space after each element, characters
 	quiet, brk        []int
 	xraw              int
 	xz                []byte // the XPaths, compressed
-	blocks            []recordBlockRef
+	Blocks            []Block
 }
 
-// recordBlockRef is one compressed block of a record's text.
-type recordBlockRef struct {
-	char, byte int // where its text starts, characters and bytes
-	chars, raw int
-	zlen       int
+// Block is one compressed block of a record's text.
+type Block struct {
+	Char, byte int // where its text starts, characters and bytes
+	Chars, raw int
+	ZLen       int
 	z          []byte
 }
 
@@ -254,12 +254,12 @@ func (r *recordReader) count(min int) int {
 	return r.uint(len(r.b) / min)
 }
 
-// decodeRecord decodes the record b (a view of the mapped file): its
+// Decode decodes the record b (a view of the mapped file): its
 // title, language and path only when head is true. Its lists are taken
 // from arena when it is not nil (a search's hit).
-func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
+func Decode(b []byte, head bool, arena *Arena) (*Record, error) {
 	r := &recordReader{b: b}
-	d := &record{}
+	d := &Record{}
 	for i, f := range [3]*string{&d.title, &d.lang, &d.path} {
 		b := r.bytes(r.uint(maxRecordText))
 		if i == 1 {
@@ -274,7 +274,7 @@ func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
 	d.chars = r.uint(maxRecordText)
 	d.bytes = r.uint(maxRecordText)
 	if n := r.count(5); r.err == nil {
-		d.elems = arena.takeElems(n)
+		d.Elems = arena.takeElems(n)
 		ints := arena.takeInts(2 * n) // lens and gaps in one allocation
 		d.lens, d.gaps = ints[:n:n], ints[n:]
 		start := 0
@@ -287,7 +287,7 @@ func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
 			if start < 0 || end > d.chars || kind&kindKnown == 0 {
 				r.err = errRecord
 			}
-			d.elems[k] = Elem{Span: effort.Span{Start: start, End: end}, kind: kind}
+			d.Elems[k] = Elem{Span: effort.Span{Start: start, End: end}, kind: kind}
 		}
 	}
 	for _, list := range [2]*[]int{&d.quiet, &d.brk} {
@@ -308,22 +308,22 @@ func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
 		r.err = errRecord
 	}
 	if r.err == nil {
-		d.blocks = make([]recordBlockRef, nb)
+		d.Blocks = make([]Block, nb)
 	}
 	char, byt := 0, 0
-	for i := range d.blocks {
-		bl := &d.blocks[i]
-		bl.char, bl.byte = char, byt
-		bl.chars, bl.raw = r.uint(recordBlock), r.uint(recordBlock+utf8.UTFMax)
-		bl.zlen = r.uint(maxRecordText)
+	for i := range d.Blocks {
+		bl := &d.Blocks[i]
+		bl.Char, bl.byte = char, byt
+		bl.Chars, bl.raw = r.uint(recordBlock), r.uint(recordBlock+utf8.UTFMax)
+		bl.ZLen = r.uint(maxRecordText)
 		if bl.raw == 0 {
 			r.err = errRecord
 		}
-		char += bl.chars
+		char += bl.Chars
 		byt += bl.raw
 	}
-	for i := range d.blocks {
-		d.blocks[i].z = r.bytes(d.blocks[i].zlen)
+	for i := range d.Blocks {
+		d.Blocks[i].z = r.bytes(d.Blocks[i].ZLen)
 	}
 	if r.err != nil {
 		return nil, r.err
@@ -335,8 +335,8 @@ func decodeRecord(b []byte, head bool, arena *blockArena) (*record, error) {
 }
 
 // block decompresses the i-th block of the text into dst (len raw).
-func (d *record) block(i int, dst []byte) error {
-	bl := &d.blocks[i]
+func (d *Record) block(i int, dst []byte) error {
+	bl := &d.Blocks[i]
 	if n, err := snappy.DecodedLen(bl.z); err != nil || n != bl.raw {
 		return errRecord
 	}
@@ -348,12 +348,12 @@ func (d *record) block(i int, dst []byte) error {
 }
 
 // text decompresses the whole text, into memory of its own.
-func (d *record) text() (string, error) {
+func (d *Record) text() (string, error) {
 	if d.bytes == 0 {
 		return "", nil
 	}
 	buf := make([]byte, d.bytes)
-	for i, bl := range d.blocks {
+	for i, bl := range d.Blocks {
 		if err := d.block(i, buf[bl.byte:]); err != nil {
 			return "", err
 		}
@@ -362,8 +362,8 @@ func (d *record) text() (string, error) {
 }
 
 // xpaths decompresses the elements' XPaths, into memory of their own.
-func (d *record) xpaths() ([]string, error) {
-	if len(d.elems) == 0 {
+func (d *Record) xpaths() ([]string, error) {
+	if len(d.Elems) == 0 {
 		return nil, nil
 	}
 	if n, err := snappy.DecodedLen(d.xz); err != nil || n != d.xraw {
@@ -374,7 +374,7 @@ func (d *record) xpaths() ([]string, error) {
 		return nil, errRecord
 	}
 	out := strings.Split(string(raw), "\n")
-	if len(out) != len(d.elems) {
+	if len(out) != len(d.Elems) {
 		return nil, errRecord
 	}
 	return out, nil
@@ -382,24 +382,24 @@ func (d *record) xpaths() ([]string, error) {
 
 // blockText is a record's text read block by block: what a snippet
 // shows, without decompressing the rest. Blocks are decompressed once,
-// into the memory of a search (blockArena).
+// into the memory of a search (Arena).
 type blockText struct {
-	d     *record
+	d     *Record
 	off   int64    // the record's place in its file, for errors
 	done  [][]byte // decompressed blocks, nil until read
-	arena *blockArena
+	arena *Arena
 	err   error // the first block that did not decompress
 }
 
-func newBlockText(d *record, a *blockArena) *blockText {
-	return &blockText{d: d, done: make([][]byte, len(d.blocks)), arena: a}
+func newBlockText(d *Record, a *Arena) *blockText {
+	return &blockText{d: d, done: make([][]byte, len(d.Blocks)), arena: a}
 }
 
-// blockArena is the memory of a search's hits read without their text
-// (readHit): their records' lists and the blocks their snippets
+// Arena is the memory of a search's hits read without their text
+// (ReadHit): their records' lists and the blocks their snippets
 // decompress, reused from search to search (blockArenas). Nothing of a
 // hit outlives its search: a HitResult holds copies.
-type blockArena struct {
+type Arena struct {
 	buf   []byte
 	ints  []int
 	elems []Elem
@@ -407,7 +407,7 @@ type blockArena struct {
 
 // takeInts returns n ints of the arena (or of their own, with no arena),
 // which the caller sets.
-func (a *blockArena) takeInts(n int) []int {
+func (a *Arena) takeInts(n int) []int {
 	if a == nil {
 		return make([]int, n)
 	}
@@ -416,7 +416,7 @@ func (a *blockArena) takeInts(n int) []int {
 
 // takeElems returns n elements of the arena (or of their own), which the
 // caller sets (a hit's have no XPath).
-func (a *blockArena) takeElems(n int) []Elem {
+func (a *Arena) takeElems(n int) []Elem {
 	if a == nil {
 		return make([]Elem, n)
 	}
@@ -435,21 +435,32 @@ func take[T any](buf *[]T, n, least int) []T {
 }
 
 // reset empties the arena for its next search.
-func (a *blockArena) reset() {
+func (a *Arena) reset() {
 	a.buf, a.ints, a.elems = a.buf[:0], a.ints[:0], a.elems[:0]
 }
 
 // take returns n bytes of the arena.
-func (a *blockArena) take(n int) []byte { return take(&a.buf, n, 64<<10) }
+func (a *Arena) take(n int) []byte { return take(&a.buf, n, 64<<10) }
 
 // blockArenas are the arenas of the searches: an arena goes back once
 // its search's snippets are made, and no block is read after.
-var blockArenas = sync.Pool{New: func() any { return &blockArena{} }}
+var blockArenas = sync.Pool{New: func() any { return &Arena{} }}
+
+// GetArena returns an arena for a search's hits, from blockArenas (give
+// it back with Release).
+func GetArena() *Arena { return blockArenas.Get().(*Arena) }
+
+// Release empties the arena and gives it back to blockArenas: nothing
+// it held may be read after.
+func (a *Arena) Release() {
+	a.reset()
+	blockArenas.Put(a)
+}
 
 // get returns block i decompressed.
 func (t *blockText) get(i int) []byte {
 	if t.done[i] == nil {
-		buf := t.arena.take(t.d.blocks[i].raw)
+		buf := t.arena.take(t.d.Blocks[i].raw)
 		if err := t.d.block(i, buf); err != nil {
 			// the caller asks err once the snippet is made
 			if t.err == nil {
@@ -464,10 +475,10 @@ func (t *blockText) get(i int) []byte {
 
 // at returns the block holding character c (0 ≤ c < chars).
 func (t *blockText) at(c int) int {
-	lo, hi := 0, len(t.d.blocks)
+	lo, hi := 0, len(t.d.Blocks)
 	for hi-lo > 1 {
 		m := (lo + hi) / 2
-		if t.d.blocks[m].char <= c {
+		if t.d.Blocks[m].Char <= c {
 			lo = m
 		} else {
 			hi = m
@@ -479,7 +490,7 @@ func (t *blockText) at(c int) int {
 // byteIn returns the byte offset in block i's text of its character k.
 func (t *blockText) byteIn(i, k int) int {
 	b := t.get(i)
-	if t.d.blocks[i].chars == len(b) {
+	if t.d.Blocks[i].Chars == len(b) {
 		return k // ASCII
 	}
 	off := 0
@@ -499,11 +510,11 @@ func (t *blockText) Slice(s, e int) string {
 		return ""
 	}
 	i, j := t.at(s), t.at(e-1)
-	bs := t.byteIn(i, s-t.d.blocks[i].char)
+	bs := t.byteIn(i, s-t.d.Blocks[i].Char)
 	if i == j {
-		// no copy: the bytes are the search's (blockArena), and what a
+		// no copy: the bytes are the search's (Arena), and what a
 		// snippet keeps of them it copies (chars.SpaceWriter)
-		b := t.get(i)[bs:t.byteIn(i, e-t.d.blocks[i].char)]
+		b := t.get(i)[bs:t.byteIn(i, e-t.d.Blocks[i].Char)]
 		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	var sb strings.Builder
@@ -511,11 +522,11 @@ func (t *blockText) Slice(s, e int) string {
 	for k := i + 1; k < j; k++ {
 		sb.Write(t.get(k))
 	}
-	sb.Write(t.get(j)[:t.byteIn(j, e-t.d.blocks[j].char)])
+	sb.Write(t.get(j)[:t.byteIn(j, e-t.d.Blocks[j].Char)])
 	return sb.String()
 }
 
-// recordError names the records file a damaged record is in.
-func recordError(idx, file string, off int64, err error) error {
+// Damaged names the records file a damaged record is in.
+func Damaged(idx, file string, off int64, err error) error {
 	return &store.DamagedError{Index: idx, File: file, Err: fmt.Errorf("the record at byte %d: %w", off, err)}
 }

@@ -1,4 +1,4 @@
-package index
+package records
 
 import (
 	"bufio"
@@ -15,12 +15,12 @@ import (
 // A shard's records file (records.go): written by a build, mapped in
 // memory by a search.
 
-// recordsPath is the records file of shard dir.
-func recordsPath(shardDir string) string { return filepath.Join(shardDir, recordsName) }
+// Path is the records file of shard dir.
+func Path(shardDir string) string { return filepath.Join(shardDir, FileName) }
 
-// recordWriter appends records to a shard's records file, keeping the
+// Writer appends records to a shard's records file, keeping the
 // CRC-32 of all its bytes as it writes them (the file is not read again).
-type recordWriter struct {
+type Writer struct {
 	path string
 	f    *os.File
 	w    *bufio.Writer
@@ -28,28 +28,28 @@ type recordWriter struct {
 	crc  uint32
 }
 
-// createRecords creates the records file p of a new shard.
-func createRecords(p string) (*recordWriter, error) {
+// Create creates the records file p of a new shard.
+func Create(p string) (*Writer, error) {
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	w := &recordWriter{path: p, f: f, w: bufio.NewWriterSize(f, 1<<20)}
-	w.w.WriteString(recordsMagic)
-	w.off = int64(len(recordsMagic))
-	w.crc = crc32.ChecksumIEEE([]byte(recordsMagic))
+	w := &Writer{path: p, f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	w.w.WriteString(Magic)
+	w.off = int64(len(Magic))
+	w.crc = crc32.ChecksumIEEE([]byte(Magic))
 	return w, nil
 }
 
-// appendRecords opens the records file p of a shard being updated (a
+// Append opens the records file p of a shard being updated (a
 // copy of the old index's, checked against its stamp old) to append to it.
-func appendRecords(p string, old store.RecordsStamp) (*recordWriter, error) {
+func Append(p string, old store.RecordsStamp) (*Writer, error) {
 	f, err := os.OpenFile(p, os.O_RDWR, 0)
 	if err != nil {
 		return nil, err
 	}
-	head := make([]byte, len(recordsMagic))
-	if _, err := io.ReadFull(f, head); err != nil || string(head) != recordsMagic {
+	head := make([]byte, len(Magic))
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != Magic {
 		f.Close()
 		return nil, fmt.Errorf("%s: not a readsim records file", p)
 	}
@@ -61,11 +61,11 @@ func appendRecords(p string, old store.RecordsStamp) (*recordWriter, error) {
 		f.Close()
 		return nil, err
 	}
-	return &recordWriter{path: p, f: f, w: bufio.NewWriterSize(f, 1<<20), off: off, crc: old.CRC}, nil
+	return &Writer{path: p, f: f, w: bufio.NewWriterSize(f, 1<<20), off: off, crc: old.CRC}, nil
 }
 
-// add appends a record and returns its offset.
-func (w *recordWriter) add(rec []byte) (int64, error) {
+// Add appends a record and returns its offset.
+func (w *Writer) Add(rec []byte) (int64, error) {
 	off := w.off
 	if _, err := w.w.Write(rec); err != nil {
 		return 0, err
@@ -75,9 +75,9 @@ func (w *recordWriter) add(rec []byte) (int64, error) {
 	return off, nil
 }
 
-// finish writes what is buffered, syncs and closes the file, and returns
+// Finish writes what is buffered, syncs and closes the file, and returns
 // its stamp.
-func (w *recordWriter) finish() (store.RecordsStamp, error) {
+func (w *Writer) Finish() (store.RecordsStamp, error) {
 	err := w.w.Flush()
 	if err == nil {
 		err = w.f.Sync()
@@ -91,20 +91,20 @@ func (w *recordWriter) finish() (store.RecordsStamp, error) {
 	return store.RecordsStamp{Size: w.off, CRC: w.crc}, nil
 }
 
-// abort closes the file without syncing it (the build is failing).
-func (w *recordWriter) abort() { w.f.Close() }
+// Abort closes the file without syncing it (the build is failing).
+func (w *Writer) Abort() { w.f.Close() }
 
-// recordFile is a shard's records file, mapped in memory.
-type recordFile struct {
-	idx, path string // the index (for errors) and the file
-	data      []byte
+// File is a shard's records file, mapped in memory.
+type File struct {
+	Index, Path string // the index (for errors) and the file
+	data        []byte
 }
 
-// openRecords maps the records file p of the index idx, after checking it
+// Open maps the records file p of the index idx, after checking it
 // against its stamp from the manifest: a regular file of that size,
-// starting with recordsMagic, whose CRC-32 matches (computed once per
+// starting with Magic, whose CRC-32 matches (computed once per
 // file and process, as segments are: verified).
-func openRecords(idx, p string, want store.RecordsStamp) (*recordFile, error) {
+func Open(idx, p string, want store.RecordsStamp) (*File, error) {
 	damaged := func(err error) error { return &store.DamagedError{Index: idx, File: p, Err: err} }
 	if st, err := os.Stat(p); err != nil {
 		return nil, damaged(store.Unwrap(err))
@@ -124,16 +124,16 @@ func openRecords(idx, p string, want store.RecordsStamp) (*recordFile, error) {
 		return nil, damaged(errors.New("not a regular file"))
 	case st.Size() != want.Size:
 		return nil, damaged(fmt.Errorf("%d bytes, its manifest says %d: truncated or overwritten", st.Size(), want.Size))
-	case st.Size() < int64(len(recordsMagic)) || st.Size() > maxRecordsFile:
+	case st.Size() < int64(len(Magic)) || st.Size() > maxRecordsFile:
 		return nil, damaged(fmt.Errorf("%d bytes, not a records file", st.Size()))
 	}
 	data, err := mapFile(f, int(st.Size()))
 	if err != nil {
 		return nil, damaged(err)
 	}
-	rf := &recordFile{idx: idx, path: p, data: data}
-	if string(data[:len(recordsMagic)]) != recordsMagic {
-		rf.close()
+	rf := &File{Index: idx, Path: p, data: data}
+	if string(data[:len(Magic)]) != Magic {
+		rf.Close()
 		return nil, damaged(errors.New("not a readsim records file"))
 	}
 	if !store.Verified(p, st) {
@@ -141,11 +141,11 @@ func openRecords(idx, p string, want store.RecordsStamp) (*recordFile, error) {
 		// into memory the records it reads, not the whole file
 		h := crc32.NewIEEE()
 		if _, err := io.Copy(h, io.NewSectionReader(f, 0, st.Size())); err != nil {
-			rf.close()
+			rf.Close()
 			return nil, damaged(store.Unwrap(err))
 		}
 		if sum := h.Sum32(); sum != want.CRC {
-			rf.close()
+			rf.Close()
 			return nil, damaged(fmt.Errorf("checksum %08x, its manifest says %08x: overwritten", sum, want.CRC))
 		}
 		store.SetVerified(p, st)
@@ -157,23 +157,23 @@ func openRecords(idx, p string, want store.RecordsStamp) (*recordFile, error) {
 // largest Go slice a 64-bit machine maps).
 const maxRecordsFile = 1 << 40
 
-// read decodes the record at place p (its title, language and path only
+// Read decodes the record at place p (its title, language and path only
 // when head is true; its lists in arena when not nil); a place outside the
 // file or a record that does not decode is a DamagedError naming the file.
-func (f *recordFile) read(p recPlace, head bool, arena *blockArena) (*record, error) {
-	off, n := p.off, int64(p.n)
-	if off < int64(len(recordsMagic)) || n < 0 || off > int64(len(f.data)) || n > int64(len(f.data))-off {
-		return nil, recordError(f.idx, f.path, off, fmt.Errorf("%d bytes at byte %d lie outside the file's %d", n, off, len(f.data)))
+func (f *File) Read(p Place, head bool, arena *Arena) (*Record, error) {
+	off, n := p.Off, int64(p.N)
+	if off < int64(len(Magic)) || n < 0 || off > int64(len(f.data)) || n > int64(len(f.data))-off {
+		return nil, Damaged(f.Index, f.Path, off, fmt.Errorf("%d bytes at byte %d lie outside the file's %d", n, off, len(f.data)))
 	}
-	d, err := decodeRecord(f.data[off:off+n:off+n], head, arena)
+	d, err := Decode(f.data[off:off+n:off+n], head, arena)
 	if err != nil {
-		return nil, recordError(f.idx, f.path, off, err)
+		return nil, Damaged(f.Index, f.Path, off, err)
 	}
 	return d, nil
 }
 
-// close unmaps the file.
-func (f *recordFile) close() error {
+// Close unmaps the file.
+func (f *File) Close() error {
 	if f == nil || f.data == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package index
+package records
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ func recordSeeds() [][]byte {
 	var out [][]byte
 	for _, text := range []string{"", "a", "Fresnel lens &amp; light", strings.Repeat("a", 2047) + "é", strings.Repeat("中 ", 1500), strings.Repeat("😀", 700)} {
 		c := randomParts(rng, text)
-		out = append(out, encodeRecord(nil, c.title, c.lang, c.path, c.text, utf8.RuneCountInString(c.text), c.elems, c.lens, c.quiet, c.breaks))
+		out = append(out, Encode(nil, c.title, c.lang, c.path, c.text, utf8.RuneCountInString(c.text), c.elems, c.lens, c.quiet, c.breaks))
 	}
 	return out
 }
@@ -29,14 +29,14 @@ func FuzzDecodeRecord(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if _, err := decodeRecord(b, true, nil); err != nil && !errors.Is(err, errRecord) {
+		if _, err := Decode(b, true, nil); err != nil && !errors.Is(err, errRecord) {
 			t.Fatalf("decodeRecord's head: %v, want errRecord", err)
 		}
-		var arena *blockArena // a hit's lists are a search's, other records' their own
+		var arena *Arena // a hit's lists are a search's, other records' their own
 		if len(b)%2 == 0 {
-			arena = &blockArena{}
+			arena = &Arena{}
 		}
-		d, err := decodeRecord(b, false, arena)
+		d, err := Decode(b, false, arena)
 		if err != nil {
 			if !errors.Is(err, errRecord) {
 				t.Fatalf("decodeRecord: %v, want errRecord", err)
@@ -50,19 +50,19 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 		if xp, err := d.xpaths(); err != nil && !errors.Is(err, errRecord) {
 			t.Fatalf("xpaths: %v, want errRecord", err)
-		} else if err == nil && len(xp) != len(d.elems) {
-			t.Fatalf("%d XPaths for %d elements", len(xp), len(d.elems))
+		} else if err == nil && len(xp) != len(d.Elems) {
+			t.Fatalf("%d XPaths for %d elements", len(xp), len(d.Elems))
 		}
-		bt := newBlockText(d, &blockArena{})
+		bt := newBlockText(d, &Arena{})
 		for _, p := range [][2]int{{0, d.chars}, {-1, 1}, {d.chars / 2, d.chars}, {d.chars - 1, d.chars + 1}, {1, 0}} {
 			bt.Slice(p[0], p[1])
 		}
-		for _, bl := range d.blocks {
-			bt.Slice(bl.char-1, bl.char+1)
-			bt.Slice(bl.char, bl.char+bl.chars)
+		for _, bl := range d.Blocks {
+			bt.Slice(bl.Char-1, bl.Char+1)
+			bt.Slice(bl.Char, bl.Char+bl.Chars)
 		}
-		for _, el := range d.elems {
-			shows(bt, d.quiet, el.Start, el.End)
+		for _, el := range d.Elems {
+			Shows(bt, d.quiet, el.Start, el.End)
 		}
 		if bt.err != nil && !errors.Is(bt.err, errRecord) {
 			t.Fatalf("blocks: %v, want errRecord", bt.err)

@@ -1,4 +1,4 @@
-package index
+package records
 
 import (
 	"encoding/binary"
@@ -52,7 +52,7 @@ func TestRecordBlocksAsWritten(t *testing.T) {
 		{"a million empty blocks", 0, make([]int, 1<<20), false},
 		{"more blocks than the text needs", 30, []int{10, 10, 10}, false},
 	} {
-		_, err := decodeRecord(blocksRecord(tc.bytes, tc.raws), false, nil)
+		_, err := Decode(blocksRecord(tc.bytes, tc.raws), false, nil)
 		if tc.ok && err != nil {
 			t.Errorf("%s: %v, want it decoded", tc.name, err)
 		}

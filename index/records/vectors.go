@@ -1,4 +1,4 @@
-package index
+package records
 
 import (
 	"context"
@@ -78,7 +78,7 @@ func vectorTerms(r bindex.IndexReader, terms []analysis.Term) ([]string, error) 
 // (vectorTerms), by start, from their locations (textFreqs). On a scorch
 // shard it reads the postings of the segments holding the documents only
 // (segmentVectors); on another, through term field readers.
-func readVectors(ctx context.Context, sr storedReader, docs []uint64, terms []string) ([][]analysis.Token, error) {
+func readVectors(ctx context.Context, sr StoredReader, docs []uint64, terms []string) ([][]analysis.Token, error) {
 	out := make([][]analysis.Token, len(docs))
 	if sr.segs == nil {
 		if err := readerVectors(ctx, sr.r, docs, terms, out); err != nil {
@@ -167,7 +167,7 @@ func readerVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, ter
 			if cur == nil || at < doc {
 				// forward only: advancing to a document before the
 				// reader's makes Bleve open the term's postings again
-				cur, err = tfr.Advance(internalID(doc), &bindex.TermFieldDoc{})
+				cur, err = tfr.Advance(InternalID(doc), &bindex.TermFieldDoc{})
 				if err != nil {
 					tfr.Close()
 					return err
@@ -197,32 +197,32 @@ type matched struct {
 	toks  []analysis.Token
 }
 
-// setMatches keeps the article's tokens holding a term of terms, read from
+// SetMatches keeps the article's tokens holding a term of terms, read from
 // its term vectors.
-func (d *StoredArticle) setMatches(terms []analysis.Term, toks []analysis.Token) {
+func (d *StoredArticle) SetMatches(terms []analysis.Term, toks []analysis.Token) {
 	d.match = &matched{terms: terms, toks: toks}
 }
 
-// queryTokens returns the article's tokens that browse and Snippet need for
-// the query terms: those read from the index for them (setMatches), or,
+// QueryTokens returns the article's tokens that browse and Snippet need for
+// the query terms: those read from the index for them (SetMatches), or,
 // for an article read without them, all its tokens, analysed again.
-func (d *StoredArticle) queryTokens(terms []analysis.Term) []analysis.Token {
+func (d *StoredArticle) QueryTokens(terms []analysis.Term) []analysis.Token {
 	if d.match != nil && slices.Equal(d.match.terms, terms) {
 		return d.match.toks
 	}
-	return d.tokens()
+	return d.Tokens()
 }
 
-// lens returns the lengths in tokens of the article's candidate elements:
+// Lens returns the lengths in tokens of the article's candidate elements:
 // stored by the build, or counted on its tokens analysed again.
-func (d *StoredArticle) lens() []int {
+func (d *StoredArticle) Lens() []int {
 	if len(d.Elems) == 0 {
 		return nil
 	}
 	if d.elemLens != nil && len(d.elemLens) == len(d.Elems) {
 		return d.elemLens
 	}
-	toks := d.tokens()
+	toks := d.Tokens()
 	starts := make([]int, len(toks))
 	for i, t := range toks {
 		starts[i] = t.Start
@@ -231,13 +231,13 @@ func (d *StoredArticle) lens() []int {
 	for k, el := range d.Elems {
 		spans[k] = [2]int{el.Start, el.End}
 	}
-	d.elemLens = elemLens(starts, spans)
+	d.elemLens = ElemLens(starts, spans)
 	return d.elemLens
 }
 
-// loadMatches reads the matches of q's terms in the articles ds, the
+// LoadMatches reads the matches of q's terms in the articles ds, the
 // documents docs of shard reader r (parallel to ds, any order).
-func loadMatches(ctx context.Context, sr storedReader, ds []*StoredArticle, docs []uint64, terms []analysis.Term) error {
+func LoadMatches(ctx context.Context, sr StoredReader, ds []*StoredArticle, docs []uint64, terms []analysis.Term) error {
 	if len(ds) == 0 || len(terms) == 0 {
 		return nil
 	}
@@ -259,7 +259,50 @@ func loadMatches(ctx context.Context, sr storedReader, ds []*StoredArticle, docs
 		return err
 	}
 	for i, o := range order {
-		ds[o].setMatches(terms, raw[i])
+		ds[o].SetMatches(terms, raw[i])
 	}
 	return nil
+}
+
+// InternalID is the Bleve internal id of a scorch document number.
+func InternalID(doc uint64) bindex.IndexInternalID {
+	return binary.BigEndian.AppendUint64(nil, doc)
+}
+
+// StoredReader finds a shard's documents by their internal number in
+// their scorch segment (readVectors reads their term vectors there):
+// without the look-up of the id in every segment's dictionary that
+// Bleve's Document(id) makes (its cost grows with the number of
+// segments). A reader that is not scorch's has no segments (segs nil).
+type StoredReader struct {
+	r    bindex.IndexReader
+	segs []*scorch.SegmentSnapshot
+	offs []uint64 // the segments' first internal numbers
+}
+
+// NewStoredReader returns the StoredReader of a shard's reader r.
+func NewStoredReader(r bindex.IndexReader) StoredReader {
+	out := StoredReader{r: r}
+	if is, ok := r.(*scorch.IndexSnapshot); ok {
+		out.segs = is.Segments()
+		var off uint64
+		for _, s := range out.segs {
+			out.offs = append(out.offs, off)
+			off += s.Segment().Count()
+		}
+	}
+	return out
+}
+
+// ElemLens returns the lengths in tokens of elements with spans, given
+// their article's token starts (increasing): the number of tokens that
+// start inside each.
+func ElemLens(starts []int, spans [][2]int) []int {
+	out := make([]int, len(spans))
+	for k, sp := range spans {
+		lo, _ := slices.BinarySearch(starts, sp[0])
+		hi, _ := slices.BinarySearch(starts, sp[1])
+		out[k] = hi - lo
+	}
+	return out
 }

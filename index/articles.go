@@ -1,0 +1,49 @@
+package index
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+	"github.com/readsim/readsim/index/records"
+	"github.com/readsim/readsim/index/store"
+)
+
+// Article loads an article from the index.
+func (x *Index) Article(id string) (*records.StoredArticle, error) {
+	return withSnapshot(x, func(s *snapshot) (*records.StoredArticle, error) { return s.article(id, records.ReadWhole) })
+}
+
+func (x *snapshot) article(id string, how records.ReadHow) (*records.StoredArticle, error) {
+	r, err := shardReader(x.shards[store.ShardOf(id, len(x.shards))])
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	d, _, err := x.articleAt(r, id, how)
+	if err == nil && d == nil {
+		err = fmt.Errorf("index: no article %s", id)
+	}
+	return d, err
+}
+
+// articleAt reads article id from its record, found through the shard's
+// places (docPlaces) by its internal number in r, the reader of its shard,
+// which it returns too; an article the index does not have is nil.
+func (x *snapshot) articleAt(r bindex.IndexReader, id string, how records.ReadHow) (*records.StoredArticle, uint64, error) {
+	n, err := r.InternalID(id)
+	if err != nil || n == nil {
+		return nil, 0, err
+	}
+	doc := binary.BigEndian.Uint64(n)
+	sh := store.ShardOf(id, len(x.shards))
+	rf := x.recs[sh]
+	if doc >= uint64(len(x.places[sh])) {
+		return nil, 0, &store.DamagedError{Index: rf.Index, File: rf.Path, Err: fmt.Errorf("article %s has no record", id)}
+	}
+	out := &records.StoredArticle{ID: id}
+	if err := out.ReadRecord(rf, x.places[sh][doc], how, nil); err != nil {
+		return nil, 0, err
+	}
+	return out, doc, nil
+}
