@@ -13,6 +13,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/chars"
 	"github.com/readsim/readsim/index/records"
 )
@@ -29,9 +30,9 @@ import (
 // yet) as browse did before the record store: two in a row become one
 // when nothing but white space (unicode.IsSpace) lies between them in
 // the text, counted here on its runes.
-func mergedOnText(text string, ps []Passage) []Passage {
+func mergedOnText(text string, ps []browse.Passage) []browse.Passage {
 	runes := []rune(text)
-	var out []Passage
+	var out []browse.Passage
 	for _, p := range ps {
 		if n := len(out); n > 0 {
 			between := runes[min(out[n-1].End, len(runes)):min(max(p.Start, out[n-1].End), len(runes))]
@@ -51,7 +52,7 @@ func mergedOnText(text string, ps []Passage) []Passage {
 // snippetBefore is Snippet as it was before the record store (ba44707):
 // the text shown tested with strings.TrimSpace, the snippet's white
 // space collapsed with strings.Fields.
-func snippetBefore(d *records.StoredArticle, p Passage, q *Query, width int) string {
+func snippetBefore(d *records.StoredArticle, p browse.Passage, q *Query, width int) string {
 	toks := d.QueryTokens(q.Terms)
 	mark := records.Marker(q.Terms)
 	lo := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.Start })
@@ -122,12 +123,12 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 		ctx := context.Background()
 		opt := Options{}
 		merged, snippets := 0, 0
-		titles := articleQueries(t, x, files, func(id string, d *records.StoredArticle, q string, pq *Query, got []Passage) {
+		titles := articleQueries(t, x, files, func(id string, d *records.StoredArticle, q string, pq *Query, got []browse.Passage) {
 			ref := d.WithoutMatches()
 			// browse's passages, none merged (no gap is that small),
 			// then merged on the text
 			never := func(int) int { return -1 }
-			want := mergedOnText(d.Text, browse(never, ref.QueryTokens(pq.Terms), ref.Lens(), d.Elems, pq.Terms, &pq.stats, BrowseOptions{}))
+			want := mergedOnText(d.Text, browse.Passages(never, ref.QueryTokens(pq.Terms), ref.Lens(), d.Elems, pq.Terms, &pq.stats, browse.Options{}))
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s %q: passages %v, merged on the text %v", id, q, got, want)
 				return
@@ -158,7 +159,7 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 				t.Fatalf("%q: %d hits (%v), Search %d", q, len(hits), err, len(res))
 			}
 			for i, r := range res {
-				p := Passage{Span: effort.Span{End: r.Doc.Len}}
+				p := browse.Passage{Span: effort.Span{End: r.Doc.Len}}
 				if len(r.Doc.Elems) > 0 {
 					p.Start = r.Doc.Elems[0].Start
 				}
@@ -199,7 +200,7 @@ func TestSnippetOddPassages(t *testing.T) {
 		{"past the end", 15, 22, ""},
 		{"from before the start", -4, 3, "Fre"},
 	} {
-		p := Passage{Span: effort.Span{Start: tc.start, End: tc.end}}
+		p := browse.Passage{Span: effort.Span{Start: tc.start, End: tc.end}}
 		got := func() (s string) {
 			defer func() {
 				if r := recover(); r != nil {
@@ -249,7 +250,7 @@ func TestTitleSearchHits(t *testing.T) {
 			t.Fatalf("%q: Hits %d results, %v; want %s", tc.q, len(hits), err, tc.id)
 		}
 		d := res[0].Doc
-		p := Passage{Span: effort.Span{Start: d.Elems[0].Start, End: d.Len}}
+		p := browse.Passage{Span: effort.Span{Start: d.Elems[0].Start, End: d.Len}}
 		before := snippetBefore(d, p, pq, Options{}.snippetWidth(d.Lang))
 		if h := hits[0]; h.ID != tc.id || h.Snippet != res[0].Snippet || h.Snippet != before || !strings.HasPrefix(h.Snippet, tc.snippet) || len(h.Passages) != 0 {
 			t.Errorf("%q: Hits %s %q %v, Search %q, before %q; want from %q, no passage", tc.q, h.ID, h.Snippet, h.Passages, res[0].Snippet, before, tc.snippet)

@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
+	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
@@ -97,7 +98,7 @@ type span struct {
 	xpaths     string
 }
 
-func spans(ps []Passage) []span {
+func spans(ps []browse.Passage) []span {
 	var out []span
 	for _, p := range ps {
 		out = append(out, span{p.Start, p.End, strings.Join(p.XPaths, " ")})

@@ -2,6 +2,7 @@ package index
 
 import (
 	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
@@ -41,3 +42,16 @@ type StoredArticle = records.StoredArticle
 // Elem is a candidate element of an article: its span and XPath
 // (records.Elem).
 type Elem = records.Elem
+
+// Passage is a best-matching passage of an article (browse.Passage).
+type Passage = browse.Passage
+
+// BrowseOptions tune browse (browse.Options).
+type BrowseOptions = browse.Options
+
+// ElemStats are the collection statistics browse scores elements with
+// (browse.Stats).
+type ElemStats = browse.Stats
+
+// DefaultThreshold is the default relative threshold of browse.
+const DefaultThreshold = browse.DefaultThreshold

@@ -13,6 +13,7 @@ import (
 
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
@@ -22,7 +23,7 @@ type Options struct {
 	// TitleBoost and TextBoost weight the title and text fields in fetch;
 	// zero means the default (2 and 1).
 	TitleBoost, TextBoost float64
-	// Threshold is browse's relative threshold (BrowseOptions).
+	// Threshold is browse's relative threshold (browse.Options).
 	Threshold float64
 	// SnippetWidth is the length of Search's snippets in characters (0:
 	// DefaultSnippetWidth; half as many for an article in Chinese, Japanese
@@ -98,7 +99,7 @@ type Query struct {
 	// is the query as titles are keyed (TitleKey): fetch finds the
 	// articles with that title.
 	Title string
-	stats ElemStats
+	stats browse.Stats
 	gen   uint64 // the snapshot whose statistics stats are
 }
 
@@ -171,7 +172,7 @@ func (x *snapshot) prepared(q *Query) (*Query, error) {
 	if q.gen == x.gen {
 		return q, nil
 	}
-	pq := &Query{Text: q.Text, Terms: q.Terms, Title: q.Title, gen: x.gen, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
+	pq := &Query{Text: q.Text, Terms: q.Terms, Title: q.Title, gen: x.gen, stats: browse.Stats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
 	for _, t := range q.Terms {
 		df, err := x.elemDFOf(t)
 		if err != nil {

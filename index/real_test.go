@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/records"
 )
 
@@ -172,7 +173,7 @@ func TestRealSearch(t *testing.T) {
 // word in its snippet.
 func TestChineseScripts(t *testing.T) {
 	x, _, _ := realIndex(t)
-	var first []Passage
+	var first []browse.Passage
 	for _, q := range []string{"乌龙茶", "烏龍茶"} {
 		pq, err := x.Prepare(q)
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/internal/synth"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
@@ -87,7 +88,7 @@ func compareHits(t *testing.T, x *Index, q string, pq *Query, c *hitsCover) {
 		}
 		// the snippet's passage, as browseHits chooses it
 		d := w.Doc
-		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
+		p := browse.Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
 			p.Start = d.Elems[0].Start
 		}

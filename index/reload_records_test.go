@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/records"
 )
 
@@ -55,7 +56,7 @@ func TestReloadUnderSearches(t *testing.T) {
 				case "Article":
 					var d *records.StoredArticle
 					if d, err = x.Article("1001"); err == nil {
-						var ps []Passage
+						var ps []browse.Passage
 						ps, err = x.Passages(ctx, "fresnel", "1001", Options{})
 						if err == nil && len(ps) == 0 {
 							err = fmt.Errorf("no passage of 1001 for fresnel")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
@@ -14,7 +15,7 @@ import (
 // Browse returns the best passages of the article d for q (see browse).
 // The occurrences of q's terms in d are read from the index (vectors.go);
 // an article the index does not have is analysed again.
-func (x *Index) Browse(d *records.StoredArticle, q *Query, opt Options) []Passage {
+func (x *Index) Browse(d *records.StoredArticle, q *Query, opt Options) []browse.Passage {
 	if len(q.Terms) > 0 {
 		withSnapshot(x, func(s *snapshot) (struct{}, error) {
 			return struct{}{}, s.matchesOf(context.Background(), d, q.Terms)
@@ -42,12 +43,12 @@ func (x *snapshot) matchesOf(ctx context.Context, d *records.StoredArticle, term
 // build of the index, even when Reload switches meanwhile. A query without
 // terms is ErrNoTerms; an article the index does not have has no passages.
 // A cancelled context stops it.
-func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
-	return withSnapshot(x, func(s *snapshot) ([]Passage, error) { return s.passages(ctx, q, id, opt) })
+func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]browse.Passage, error) {
+	return withSnapshot(x, func(s *snapshot) ([]browse.Passage, error) { return s.passages(ctx, q, id, opt) })
 }
 
 // passages is Passages on the snapshot x.
-func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
+func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]browse.Passage, error) {
 	pq, err := x.prepare(q)
 	if err != nil {
 		return nil, err
@@ -78,18 +79,16 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 	return browseDoc(sd, pq, opt), nil
 }
 
-func browseDoc(d *records.StoredArticle, q *Query, opt Options) []Passage {
-	if len(q.Terms) == 0 {
-		return nil // no term to analyse the article for
-	}
-	return browse(d.SpaceAfter, d.QueryTokens(q.Terms), d.Lens(), d.Elems, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
+// browseDoc is browse.Article for the query q with the options opt.
+func browseDoc(d *records.StoredArticle, q *Query, opt Options) []browse.Passage {
+	return browse.Article(d, q.Terms, &q.stats, browse.Options{Threshold: opt.Threshold})
 }
 
 // SearchResult is a fetched article with its passages and a snippet.
 type SearchResult struct {
 	Hit
 	Doc      *records.StoredArticle
-	Passages []Passage
+	Passages []browse.Passage
 	// Snippet is about Options.SnippetWidth characters around the first
 	// query term of the first passage (when it has none, of the article
 	// from its first candidate element on: a title search's hits, an
@@ -173,7 +172,7 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 	rs := make([]SearchResult, min(k, x.articles, docs))
 	f, err := x.fetch(ctx, q, k, opt, how, func(i int, d *records.StoredArticle) error {
 		r := SearchResult{Doc: d, Passages: browseDoc(d, q, opt)}
-		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
+		p := browse.Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
 			// from the first candidate element on: not the header's
 			// title, ids and categories again
@@ -207,6 +206,6 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 // Snippet returns about width characters of the passage around its first
 // query term, the words matching a query term marked
 // (records.StoredArticle.Snippet).
-func Snippet(d *records.StoredArticle, p Passage, q *Query, width int) string {
+func Snippet(d *records.StoredArticle, p browse.Passage, q *Query, width int) string {
 	return d.Snippet(p.Span, q.Terms, width)
 }

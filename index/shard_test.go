@@ -22,6 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/internal/synth"
 	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
@@ -390,7 +391,7 @@ func TestReloadUnderLoad(t *testing.T) {
 					_, err = x.Article("1001")
 				}
 				if err == nil {
-					var ps []Passage
+					var ps []browse.Passage
 					ps, err = x.Passages(context.Background(), "grinding", "1001", Options{})
 					if got := fmt.Sprint(spans(ps)); err == nil && !wantPassages[got] {
 						err = fmt.Errorf("passages of grinding in 1001: %s, not those of any build", got)

@@ -1,4 +1,4 @@
-package index
+package browse
 
 import (
 	"math"
@@ -20,17 +20,17 @@ type Passage struct {
 	Score  float64  // the best score among them
 }
 
-// ElemStats are the collection statistics browse scores elements with: the
+// Stats are the collection statistics browse scores elements with: the
 // number of candidate elements in the collection, their average length in
 // tokens and each query term's element frequency.
-type ElemStats struct {
+type Stats struct {
 	N      float64
 	AvgLen float64
 	DF     map[string]float64
 }
 
-// BrowseOptions tune browse.
-type BrowseOptions struct {
+// Options tune browse.
+type Options struct {
 	// Threshold keeps the elements scoring at least Threshold times the best
 	// element's score (0 < Threshold ≤ 1; 0 means DefaultThreshold).
 	Threshold float64
@@ -45,7 +45,7 @@ const (
 	bm25B  = 0.75
 )
 
-// browse returns the best non-overlapping passages of an article whose text
+// Passages returns the best non-overlapping passages of an article whose text
 // and candidate elements are given, in document order.
 //
 // Each candidate element is scored with BM25 (k1 = 1.2, b = 0.75, raw term
@@ -72,7 +72,7 @@ const (
 // that hold a query term (the others count for nothing but the elements'
 // lengths) — lens the elements' lengths in tokens, parallel to elems, and
 // gap(k) the number of white space characters after element k (textGaps).
-func browse(gap func(k int) int, toks []analysis.Token, lens []int, elems []records.Elem, terms []analysis.Term, st *ElemStats, opt BrowseOptions) []Passage {
+func Passages(gap func(k int) int, toks []analysis.Token, lens []int, elems []records.Elem, terms []analysis.Term, st *Stats, opt Options) []Passage {
 	th := opt.Threshold
 	if th <= 0 || th > 1 {
 		th = DefaultThreshold
@@ -89,7 +89,7 @@ func browse(gap func(k int) int, toks []analysis.Token, lens []int, elems []reco
 	if k := leadOf(elems, lens, cands); k >= 0 && cands[k].terms == all {
 		lead = cands[k].e
 	}
-	return passages(gap, elems, cands, th*best, lead)
+	return choose(gap, elems, cands, th*best, lead)
 }
 
 // scoredElem is a candidate element (its index), its score and the query
@@ -102,7 +102,7 @@ type scoredElem struct {
 
 // scoreElems scores the candidate elements with BM25 (see browse) and
 // returns those scoring above zero, and the best score.
-func scoreElems(toks []analysis.Token, lens []int, elems []records.Elem, terms []analysis.Term, st *ElemStats) ([]scoredElem, float64) {
+func scoreElems(toks []analysis.Token, lens []int, elems []records.Elem, terms []analysis.Term, st *Stats) ([]scoredElem, float64) {
 	// positions of each query term
 	qpos := make([][]int, len(terms))
 	// a query has a few terms: a map would cost more than a look along
@@ -237,12 +237,12 @@ func leadOf(elems []records.Elem, lens []int, cands []scoredElem) int {
 	return -1
 }
 
-// passages keeps the candidates scoring at least min, and the element lead
+// choose keeps the candidates scoring at least min, and the element lead
 // (an index of elems, or -1) whatever its score, by decreasing score (ties:
 // the shorter, then the earlier), each unless it overlaps one kept
 // already, and returns them in document order, adjacent ones merged: those
 // with nothing but white space between them (gap, as browse).
-func passages(gap func(k int) int, elems []records.Elem, cands []scoredElem, min float64, lead int) []Passage {
+func choose(gap func(k int) int, elems []records.Elem, cands []scoredElem, min float64, lead int) []Passage {
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if a.score != b.score {
@@ -304,4 +304,13 @@ func textGaps(text string, elems []records.Elem) func(k int) int {
 		}
 		return chars.SpaceAfter(ci, elems[k].End)
 	}
+}
+
+// Article returns the best passages of the stored article d for the
+// query terms (Passages), scored against the element statistics st.
+func Article(d *records.StoredArticle, terms []analysis.Term, st *Stats, opt Options) []Passage {
+	if len(terms) == 0 {
+		return nil // no term to analyse the article for
+	}
+	return Passages(d.SpaceAfter, d.QueryTokens(terms), d.Lens(), d.Elems, terms, st, opt)
 }

@@ -1,4 +1,4 @@
-package index
+package browse
 
 import (
 	"reflect"
@@ -26,9 +26,9 @@ func TestBrowseOverlaps(t *testing.T) {
 		return records.Elem{XPath: x, Span: effort.Span{Start: s, End: e}}
 	}
 	elems := []records.Elem{el("sec", 0, 30), el("p1", 0, 10), el("p2", 10, 20), el("p3", 20, 30), el("p4", 30, 40)}
-	st := &ElemStats{N: 5, AvgLen: 1, DF: map[string]float64{"x": 4}}
-	got := spans(browse(textGaps(text, elems), toks, []int{3, 1, 1, 1, 2}, elems, []analysis.Term{{Text: "x", N: 1}}, st, BrowseOptions{}))
-	want := []span{{0, 10, "p1"}, {20, 40, "p3 p4"}}
+	st := &Stats{N: 5, AvgLen: 1, DF: map[string]float64{"x": 4}}
+	got := passageSpans(Passages(textGaps(text, elems), toks, []int{3, 1, 1, 1, 2}, elems, []analysis.Term{{Text: "x", N: 1}}, st, Options{}))
+	want := []pspan{{0, 10, "p1"}, {20, 40, "p3 p4"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("passages %v, want %v", got, want)
 	}
@@ -58,35 +58,50 @@ func TestBrowseRules(t *testing.T) {
 		name         string
 		toks         []analysis.Token
 		first, other string
-		want         []span
+		want         []pspan
 	}{
 		// the lead holds x: a passage, though under half the best
-		{"lead with the term", withX, lead, p, []span{{0, 10, lead}, {20, 30, p}}},
+		{"lead with the term", withX, lead, p, []pspan{{0, 10, lead}, {20, 30, p}}},
 		// the lead holds x but not z, the other query term: the threshold
 		// alone (z, in p only, makes p's score 2 idf — its length stays 1 —
 		// and the lead's 0.449 is under half of it)
-		{"lead without every term", withX, lead, p, []span{{20, 30, p}}},
+		{"lead without every term", withX, lead, p, []pspan{{20, 30, p}}},
 		// without the term it is no passage
-		{"lead without the term", noX, lead, p, []span{{20, 30, p}}},
+		{"lead without the term", noX, lead, p, []pspan{{20, 30, p}}},
 		// a first paragraph inside a section is no lead: the threshold alone
-		{"not a lead", withX, para, p, []span{{20, 30, p}}},
+		{"not a lead", withX, para, p, []pspan{{20, 30, p}}},
 		// the caption holds only x, which the paragraph holds too: its
 		// score is cut to the paragraph's, and both are passages
-		{"caption and paragraph", withX, para, caption, []span{{0, 10, para}, {20, 30, caption}}},
+		{"caption and paragraph", withX, para, caption, []pspan{{0, 10, para}, {20, 30, caption}}},
 		// no other element holds x: the caption keeps its score
-		{"caption alone", noX, para, caption, []span{{20, 30, caption}}},
+		{"caption alone", noX, para, caption, []pspan{{20, 30, caption}}},
 	} {
 		elems := []records.Elem{el(tc.first, 0, 10), el(tc.other, 20, 30)}
-		st := &ElemStats{N: 2, AvgLen: 1, DF: map[string]float64{"x": 1, "z": 1}}
+		st := &Stats{N: 2, AvgLen: 1, DF: map[string]float64{"x": 1, "z": 1}}
 		terms := []analysis.Term{{Text: "x", N: 1}}
 		toks := tc.toks
 		if tc.name == "lead without every term" {
 			terms = append(terms, analysis.Term{Text: "z", N: 1})
 			toks = append(append([]analysis.Token{}, toks...), analysis.Token{Term: "z", Start: 22, End: 23})
 		}
-		got := spans(browse(textGaps(text, elems), toks, []int{4, 1}, elems, terms, st, BrowseOptions{}))
+		got := passageSpans(Passages(textGaps(text, elems), toks, []int{4, 1}, elems, terms, st, Options{}))
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: passages %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// pspan is a passage's span and its XPaths, space-separated.
+type pspan struct {
+	start, end int
+	xpaths     string
+}
+
+// passageSpans returns the pspans of ps.
+func passageSpans(ps []Passage) []pspan {
+	out := make([]pspan, len(ps))
+	for i, p := range ps {
+		out[i] = pspan{p.Start, p.End, strings.Join(p.XPaths, " ")}
+	}
+	return out
 }
