@@ -15,7 +15,7 @@ func (x *Index) Article(id string) (*records.StoredArticle, error) {
 }
 
 func (x *snapshot) article(id string, how records.ReadHow) (*records.StoredArticle, error) {
-	r, err := shardReader(x.shards[store.ShardOf(id, len(x.shards))])
+	r, err := shardReader(x.Bleve[store.ShardOf(id, len(x.Bleve))])
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func (x *snapshot) article(id string, how records.ReadHow) (*records.StoredArtic
 }
 
 // articleAt reads article id from its record, found through the shard's
-// places (docPlaces) by its internal number in r, the reader of its shard,
+// places (DocPlaces) by its internal number in r, the reader of its shard,
 // which it returns too; an article the index does not have is nil.
 func (x *snapshot) articleAt(r bindex.IndexReader, id string, how records.ReadHow) (*records.StoredArticle, uint64, error) {
 	n, err := r.InternalID(id)
@@ -36,13 +36,13 @@ func (x *snapshot) articleAt(r bindex.IndexReader, id string, how records.ReadHo
 		return nil, 0, err
 	}
 	doc := binary.BigEndian.Uint64(n)
-	sh := store.ShardOf(id, len(x.shards))
-	rf := x.recs[sh]
-	if doc >= uint64(len(x.places[sh])) {
+	sh := store.ShardOf(id, len(x.Bleve))
+	rf := x.Recs[sh]
+	if doc >= uint64(len(x.Places[sh])) {
 		return nil, 0, &store.DamagedError{Index: rf.Index, File: rf.Path, Err: fmt.Errorf("article %s has no record", id)}
 	}
 	out := &records.StoredArticle{ID: id}
-	if err := out.ReadRecord(rf, x.places[sh][doc], how, nil); err != nil {
+	if err := out.ReadRecord(rf, x.Places[sh][doc], how, nil); err != nil {
 		return nil, 0, err
 	}
 	return out, doc, nil

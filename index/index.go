@@ -15,6 +15,7 @@ import (
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/vellum"
 
+	"github.com/readsim/readsim/index/fetch"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
@@ -37,17 +38,9 @@ type snapshot struct {
 	closed atomic.Bool // its shards are closed
 	gen    uint64
 	stamp  buildStamp // the folder and manifest file it was opened from
-	shards []bleve.Index
-	recs   []*records.File   // per shard, its records file (records.go)
-	places [][]records.Place // per shard, each document's record place (docPlaces)
-	ranks  [][]uint32        // per shard, the rank of each document's id (idRanks)
-	// docLangs are, per shard, each document's language as an index of
-	// langAvg (docLangsOf); nil when the index has one language
-	docLangs [][]uint8
-	// langAvg are the title's and the text's average lengths in tokens
-	// (rounded up, as Bleve rounds them) of each language's articles,
-	// in the order of langNames
-	langAvg   [][2]float64
+	// the shards, what a fetch reads of them
+	fetch.Shards
+	// langNames are the languages of LangAvg, in order
 	langNames []string
 	elemDF    *vellum.FST
 	man       *store.Manifest
@@ -55,7 +48,6 @@ type snapshot struct {
 	elemAvg   float64
 	articles  int
 	langs     map[string]int // articles by language
-	bm25      *bsearch.BM25Stats
 }
 
 // generations numbers snapshots (Query remembers the one it was prepared
@@ -208,35 +200,35 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 			}
 			return failed(fmt.Errorf("index %s: %w", dir, err))
 		}
-		s.shards = append(s.shards, ai)
+		s.Bleve = append(s.Bleve, ai)
 		rf, err := records.Open(name, records.Path(sd), m.Records[i])
 		if err != nil {
 			return failed(err)
 		}
-		s.recs = append(s.recs, rf)
+		s.Recs = append(s.Recs, rf)
 		hook("shard")
 	}
-	s.ranks = make([][]uint32, len(s.shards))
-	s.places = make([][]records.Place, len(s.shards))
-	s.langNames, s.langAvg = langAverages(s.man.Totals)
+	s.Ranks = make([][]uint32, len(s.Bleve))
+	s.Places = make([][]records.Place, len(s.Bleve))
+	s.langNames, s.LangAvg = fetch.LangAverages(s.man.Totals)
 	if len(s.langNames) > 1 {
-		s.docLangs = make([][]uint8, len(s.shards))
+		s.DocLangs = make([][]uint8, len(s.Bleve))
 	}
 	if err := store.Guard(name, dir, func() error {
-		return store.Parallel(len(s.shards), func(i int) error {
-			r, err := shardReader(s.shards[i])
+		return store.Parallel(len(s.Bleve), func(i int) error {
+			r, err := shardReader(s.Bleve[i])
 			if err != nil {
 				return err
 			}
 			defer r.Close()
-			if s.ranks[i], err = idRanks(r); err != nil {
+			if s.Ranks[i], err = fetch.IDRanks(r); err != nil {
 				return err
 			}
-			if s.places[i], err = docPlaces(r); err != nil {
+			if s.Places[i], err = fetch.DocPlaces(r); err != nil {
 				return &store.DamagedError{Index: name, File: store.ShardDir(dir, i), Err: err}
 			}
 			if len(s.langNames) > 1 {
-				s.docLangs[i], err = docLangsOf(r, s.langNames)
+				s.DocLangs[i], err = fetch.DocLangs(r, s.langNames)
 			}
 			return err
 		})
@@ -263,7 +255,7 @@ func (x *snapshot) loadStats() {
 	if t.Elems > 0 {
 		x.elemAvg = float64(t.ElemLen) / float64(t.Elems)
 	}
-	x.bm25 = &bsearch.BM25Stats{
+	x.BM25 = &bsearch.BM25Stats{
 		DocCount:         float64(x.articles),
 		FieldCardinality: map[string]int{"title": t.TitleLen, "text": t.TextLen},
 	}
@@ -273,10 +265,10 @@ func (x *snapshot) loadStats() {
 // left as it is: Shards and the other counts read it without a reference.
 func (x *snapshot) closeShards() error {
 	var errs []error
-	for _, s := range x.shards {
+	for _, s := range x.Bleve {
 		errs = append(errs, s.Close())
 	}
-	for _, r := range x.recs {
+	for _, r := range x.Recs {
 		errs = append(errs, r.Close())
 	}
 	x.closed.Store(true)
@@ -426,7 +418,7 @@ func (x *Index) Source() string {
 // Shards is the number of shards of the index.
 func (x *Index) Shards() int {
 	if s := x.snap(); s != nil {
-		return len(s.shards)
+		return len(s.Bleve)
 	}
 	return 0
 }

@@ -302,23 +302,23 @@ func TestScoresIndependentOfSegments(t *testing.T) {
 	}
 
 	y := openTest(t, one)
-	if n := segments(y.snap().shards[0]); n != 1 {
+	if n := segments(y.snap().Bleve[0]); n != 1 {
 		t.Fatalf("a full build of 3 small articles left %d segments, want 1", n)
 	}
-	if y.snap().bm25.FieldCardinality["text"] != 21 {
-		t.Errorf("text tokens %d, want 21", y.snap().bm25.FieldCardinality["text"])
+	if y.snap().BM25.FieldCardinality["text"] != 21 {
+		t.Errorf("text tokens %d, want 21", y.snap().BM25.FieldCardinality["text"])
 	}
 	for _, c := range []struct {
 		name string
 		x    *Index
 	}{{"split", openTest(t, split)}, {"updated", openTest(t, updated)}} {
 		x := c.x
-		if c.name == "split" && segments(x.snap().shards[0]) < 2 {
-			t.Fatalf("split: %d segment(s): the test needs several", segments(x.snap().shards[0]))
+		if c.name == "split" && segments(x.snap().Bleve[0]) < 2 {
+			t.Fatalf("split: %d segment(s): the test needs several", segments(x.snap().Bleve[0]))
 		}
-		if x.snap().elemAvg != y.snap().elemAvg || x.snap().elemN != y.snap().elemN || !reflect.DeepEqual(x.snap().bm25, y.snap().bm25) {
+		if x.snap().elemAvg != y.snap().elemAvg || x.snap().elemN != y.snap().elemN || !reflect.DeepEqual(x.snap().BM25, y.snap().BM25) {
 			t.Errorf("%s: statistics N %v avg %v fetch %+v, one segment N %v avg %v fetch %+v",
-				c.name, x.snap().elemN, x.snap().elemAvg, x.snap().bm25, y.snap().elemN, y.snap().elemAvg, y.snap().bm25)
+				c.name, x.snap().elemN, x.snap().elemAvg, x.snap().BM25, y.snap().elemN, y.snap().elemAvg, y.snap().BM25)
 		}
 		for _, q := range []string{"gamma", "beta theta", "alpha zeta"} {
 			if a, b := search(t, x, q), search(t, y, q); !reflect.DeepEqual(a, b) {
@@ -363,8 +363,8 @@ func TestCollectionStatistics(t *testing.T) {
 		if x.snap().elemN != w.elems || x.snap().elemAvg != w.avg {
 			t.Errorf("%s: elements %v avg length %v, want %v and %v", stage, x.snap().elemN, x.snap().elemAvg, w.elems, w.avg)
 		}
-		if x.snap().bm25.DocCount != w.articles || x.snap().bm25.FieldCardinality["title"] != w.title || x.snap().bm25.FieldCardinality["text"] != w.text {
-			t.Errorf("%s: fetch statistics %+v, want %v articles, title %d, text %d tokens", stage, x.snap().bm25, w.articles, w.title, w.text)
+		if x.snap().BM25.DocCount != w.articles || x.snap().BM25.FieldCardinality["title"] != w.title || x.snap().BM25.FieldCardinality["text"] != w.text {
+			t.Errorf("%s: fetch statistics %+v, want %v articles, title %d, text %d tokens", stage, x.snap().BM25, w.articles, w.title, w.text)
 		}
 		terms := ""
 		for term := range w.df {

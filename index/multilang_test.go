@@ -303,7 +303,7 @@ func TestHeaderMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := openTest(t, idx)
-	if st := x.snap().bm25; st.FieldCardinality["text"] != 10 || st.FieldCardinality["title"] != 3 {
+	if st := x.snap().BM25; st.FieldCardinality["text"] != 10 || st.FieldCardinality["title"] != 3 {
 		t.Errorf("field lengths %v, want text 10, title 3", st.FieldCardinality)
 	}
 	for _, tc := range []struct {

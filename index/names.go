@@ -3,6 +3,7 @@ package index
 import (
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/browse"
+	"github.com/readsim/readsim/index/fetch"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
@@ -55,3 +56,6 @@ type ElemStats = browse.Stats
 
 // DefaultThreshold is the default relative threshold of browse.
 const DefaultThreshold = browse.DefaultThreshold
+
+// Hit is a fetched article (fetch.Hit).
+type Hit = fetch.Hit

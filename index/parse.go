@@ -106,7 +106,7 @@ func textFreqs(text string, toks banalysis.TokenStream) bindex.TokenFrequencies 
 }
 
 // newPlaceField is an article's RecField: its record's place as one
-// indexed term (docPlaces reads them all when the index is opened) and
+// indexed term (DocPlaces reads them all when the index is opened) and
 // its stored value (an update reads it to take a deleted article's
 // elements out of the element frequencies).
 func newPlaceField(p records.Place) *analyzedField {

@@ -14,6 +14,7 @@ import (
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/browse"
+	"github.com/readsim/readsim/index/fetch"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
@@ -82,12 +83,11 @@ func (o Options) boosts() (float64, float64) {
 	return tb, xb
 }
 
-// Hit is a fetched article.
-type Hit struct {
-	ID    string
-	Title string
-	Lang  string // the article's language: "en", "zh", "ja", "ko"…
-	Score float64
+// fetchQuery is what a fetch needs of q (fetch.Query), with the boosts
+// of opt.
+func (q *Query) fetchQuery(opt Options) fetch.Query {
+	tb, xb := opt.boosts()
+	return fetch.Query{Terms: q.Terms, Title: q.Title, TitleBoost: tb, TextBoost: xb}
 }
 
 // Query is an analyzed query with the element statistics of its terms,
@@ -148,7 +148,7 @@ func shardReader(sh bleve.Index) (bindex.IndexReader, error) {
 // titleCount is the number of articles whose TitleKey is key.
 func (x *snapshot) titleCount(key string) (uint64, error) {
 	var n uint64
-	for _, sh := range x.shards {
+	for _, sh := range x.Bleve {
 		r, err := shardReader(sh)
 		if err != nil {
 			return 0, err
@@ -213,16 +213,16 @@ func (x *snapshot) elemDFOf(t analysis.Term) (float64, error) {
 // searching the shards in parallel with the collection's statistics (see
 // fetch.go). Ties are broken by article id, so rankings are reproducible.
 // A cancelled context stops the search.
-func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
+func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]fetch.Hit, error) {
 	if k <= 0 {
 		return nil, nil
 	}
-	return withSnapshot(x, func(s *snapshot) ([]Hit, error) {
-		f, err := s.fetch(ctx, q, k, opt, records.ReadTitle, nil)
+	return withSnapshot(x, func(s *snapshot) ([]fetch.Hit, error) {
+		f, err := s.Fetch(ctx, q.fetchQuery(opt), k, records.ReadTitle, nil)
 		if err != nil {
 			return nil, err
 		}
-		defer f.close()
-		return f.hits, nil
+		defer f.Close()
+		return f.Hits, nil
 	})
 }

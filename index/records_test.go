@@ -44,10 +44,10 @@ func (c hitsCover) String() string {
 }
 
 // recordOf reads the record of article id from the snapshot's records
-// file, at the place a search finds it (docPlaces).
+// file, at the place a search finds it (DocPlaces).
 func recordOf(t *testing.T, s *snapshot, id string) (*records.Record, error) {
-	sh := store.ShardOf(id, len(s.shards))
-	return s.recs[sh].Read(s.places[sh][docNumber(t, s, sh, id)], false, nil)
+	sh := store.ShardOf(id, len(s.Bleve))
+	return s.Recs[sh].Read(s.Places[sh][docNumber(t, s, sh, id)], false, nil)
 }
 
 // compareHits checks that x.Hits gives for pq what x.Search (the
@@ -754,7 +754,7 @@ func TestHitsOutliveRecords(t *testing.T) {
 // docNumber is the internal number of article id in shard sh.
 func docNumber(t *testing.T, s *snapshot, sh int, id string) uint64 {
 	t.Helper()
-	r, err := shardReader(s.shards[sh])
+	r, err := shardReader(s.Bleve[sh])
 	if err != nil {
 		t.Fatal(err)
 	}

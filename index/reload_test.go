@@ -50,7 +50,7 @@ func TestPassages(t *testing.T) {
 func shardDocs(t *testing.T, x *Index) int {
 	t.Helper()
 	n := 0
-	for _, s := range x.snap().shards {
+	for _, s := range x.snap().Bleve {
 		c, err := s.DocCount()
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/browse"
+	"github.com/readsim/readsim/index/fetch"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
@@ -26,7 +27,7 @@ func (x *Index) Browse(d *records.StoredArticle, q *Query, opt Options) []browse
 
 // matchesOf reads the occurrences of terms in the article d from its shard.
 func (x *snapshot) matchesOf(ctx context.Context, d *records.StoredArticle, terms []analysis.Term) error {
-	r, err := shardReader(x.shards[store.ShardOf(d.ID, len(x.shards))])
+	r, err := shardReader(x.Bleve[store.ShardOf(d.ID, len(x.Bleve))])
 	if err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]b
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	r, err := shardReader(x.shards[store.ShardOf(id, len(x.shards))])
+	r, err := shardReader(x.Bleve[store.ShardOf(id, len(x.Bleve))])
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func browseDoc(d *records.StoredArticle, q *Query, opt Options) []browse.Passage
 
 // SearchResult is a fetched article with its passages and a snippet.
 type SearchResult struct {
-	Hit
+	fetch.Hit
 	Doc      *records.StoredArticle
 	Passages []browse.Passage
 	// Snippet is about Options.SnippetWidth characters around the first
@@ -121,7 +122,7 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 // rank, score, title and language, its length, its passages and a snippet,
 // without the article.
 type HitResult struct {
-	Hit
+	fetch.Hit
 	Len      int // the article's length in characters
 	Passages []effort.Span
 	Snippet  string
@@ -143,7 +144,7 @@ func (x *Index) Hits(ctx context.Context, q *Query, k int, opt Options) ([]HitRe
 				h.Passages[i] = p.Span
 			}
 			if off, err := r.Doc.BlocksErr(); err != nil {
-				f := s.recs[store.ShardOf(r.ID, len(s.recs))]
+				f := s.Recs[store.ShardOf(r.ID, len(s.Recs))]
 				return records.Damaged(f.Index, f.Path, off, fmt.Errorf("article %s: %w", r.ID, err))
 			}
 			out = append(out, h)
@@ -166,11 +167,11 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 	// documents (the manifest's count is not checked against the shards
 	// when the index is opened: a damaged one must not size this)
 	docs := 0
-	for _, p := range x.places {
+	for _, p := range x.Places {
 		docs += len(p)
 	}
 	rs := make([]SearchResult, min(k, x.articles, docs))
-	f, err := x.fetch(ctx, q, k, opt, how, func(i int, d *records.StoredArticle) error {
+	f, err := x.Fetch(ctx, q.fetchQuery(opt), k, how, func(i int, d *records.StoredArticle) error {
 		r := SearchResult{Doc: d, Passages: browseDoc(d, q, opt)}
 		p := browse.Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
@@ -184,7 +185,7 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
 		if i >= len(rs) {
 			// the manifest lies: damage, naming it
-			return &store.DamagedError{Index: x.recs[0].Index, File: store.ManifestPath(x.stamp.dir), Err: fmt.Errorf("more hits than its %d articles", x.articles)}
+			return &store.DamagedError{Index: x.Recs[0].Index, File: store.ManifestPath(x.stamp.dir), Err: fmt.Errorf("more hits than its %d articles", x.articles)}
 		}
 		rs[i] = r
 		return nil
@@ -192,9 +193,9 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 	if err != nil {
 		return err
 	}
-	defer f.close()
-	rs = rs[:len(f.hits)]
-	for i, h := range f.hits {
+	defer f.Close()
+	rs = rs[:len(f.Hits)]
+	for i, h := range f.Hits {
 		rs[i].Hit = h
 		if err := add(rs[i]); err != nil {
 			return err

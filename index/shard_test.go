@@ -71,7 +71,7 @@ func sameResults(t *testing.T, what string, got, want []SearchResult) {
 func shardDF(t *testing.T, x *Index, field, term string) []uint64 {
 	t.Helper()
 	var out []uint64
-	for _, s := range x.snap().shards {
+	for _, s := range x.snap().Bleve {
 		adv, _ := s.Advanced()
 		r, err := adv.Reader()
 		if err != nil {
@@ -179,8 +179,8 @@ func TestFetchIsBleveBM25(t *testing.T) {
 			}
 			req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), 25, 0, false)
 			req.SortBy([]string{"-_score", "_id"})
-			req.PreSearchData = map[string]interface{}{bsearch.BM25PreSearchDataKey: s.bm25}
-			res, err := s.shards[0].SearchInContext(context.Background(), req)
+			req.PreSearchData = map[string]interface{}{bsearch.BM25PreSearchDataKey: s.BM25}
+			res, err := s.Bleve[0].SearchInContext(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,8 +232,8 @@ func TestShardUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	x, y := openTest(t, idx), openTest(t, fresh)
-	if x.Elements() != y.Elements() || !reflect.DeepEqual(x.snap().bm25, y.snap().bm25) {
-		t.Errorf("updated: %d elements %+v, fresh %d %+v", x.Elements(), x.snap().bm25, y.Elements(), y.snap().bm25)
+	if x.Elements() != y.Elements() || !reflect.DeepEqual(x.snap().BM25, y.snap().BM25) {
+		t.Errorf("updated: %d elements %+v, fresh %d %+v", x.Elements(), x.snap().BM25, y.Elements(), y.snap().BM25)
 	}
 	for _, q := range queries {
 		sameResults(t, "updated "+q, search(t, x, q), search(t, y, q))

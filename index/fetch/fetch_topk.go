@@ -1,4 +1,4 @@
-package index
+package fetch
 
 import (
 	"container/heap"
@@ -32,7 +32,7 @@ func (c *candidate) better(o *candidate) bool {
 
 // best is a shard's k best documents so far, a heap with the worst on top,
 // by score and then by id (the rank of the document's id in the shard:
-// idRanks).
+// IDRanks).
 type best struct {
 	k     int
 	c     []candidate
@@ -105,7 +105,7 @@ func topOf(cs []candidate, k int, ss []*shardSearch) ([]candidate, error) {
 	return cs[:min(k, len(cs))], nil
 }
 
-// idRanks returns, for each internal document number of a scorch index's
+// IDRanks returns, for each internal document number of a scorch index's
 // reader r (deleted documents included, with no rank), the rank of its id
 // among the shard's ids: fetch breaks ties by id, and scores tie often
 // (Bleve quantises field lengths: at 500k articles a fetch met some 25,000
@@ -113,7 +113,7 @@ func topOf(cs []candidate, k int, ss []*shardSearch) ([]candidate, error) {
 // segment's dictionary of ids, whose document numbers are in the
 // dictionary itself (no stored field is read: reading the stored ids
 // touched the whole index, 1.4 GB at 500k). 4 bytes per document.
-func idRanks(r bindex.IndexReader) ([]uint32, error) {
+func IDRanks(r bindex.IndexReader) ([]uint32, error) {
 	type idDoc struct {
 		id  string
 		doc uint64
@@ -203,7 +203,7 @@ func (matchAll) Accept(int, byte) int     { return 0 }
 
 // topK walks the shard's postings of every term document by document and
 // returns its k best documents, their ids read.
-func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candidate, error) {
+func (s *shardSearch) topK(ctx context.Context, ts []FieldTerm, k int) ([]candidate, error) {
 	type cursor struct {
 		tfd  *bindex.TermFieldDoc
 		doc  uint64
@@ -256,7 +256,7 @@ func (s *shardSearch) topK(ctx context.Context, ts []fetchTerm, k int) ([]candid
 			}
 			avg := ts[i].avgLen
 			if s.langs != nil && avg > 0 {
-				if f := fieldSlot(ts[i].field); f >= 0 && doc < uint64(len(s.langs)) {
+				if f := fieldSlot(ts[i].Field); f >= 0 && doc < uint64(len(s.langs)) {
 					if a := s.avg[s.langs[doc]][f]; a > 0 {
 						avg = a
 					}

@@ -1,4 +1,4 @@
-package index
+package fetch
 
 import (
 	"fmt"
@@ -9,12 +9,12 @@ import (
 	"github.com/readsim/readsim/index/store"
 )
 
-// docPlaces returns, for each internal document number of a scorch
+// DocPlaces returns, for each internal document number of a scorch
 // index's reader r, the place of its record (records.go), from each
 // segment's dictionary of RecField (walkTerms): a place is a term held by
 // one document. A number without a place (none in an index this layout
 // builds) has the zero place, which reading refuses as damage.
-func docPlaces(r bindex.IndexReader) ([]records.Place, error) {
+func DocPlaces(r bindex.IndexReader) ([]records.Place, error) {
 	type docPlace struct {
 		doc uint64
 		p   records.Place

@@ -1,4 +1,4 @@
-package index
+package fetch
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ import (
 // articles instead (the manifest's totals by language); idf stays the
 // collection's. An index of one language scores exactly as before.
 
-// fieldSlot is a field's place in langAverages' pairs, or -1.
+// fieldSlot is a field's place in LangAverages' pairs, or -1.
 func fieldSlot(field string) int {
 	switch field {
 	case "title":
@@ -32,9 +32,9 @@ func fieldSlot(field string) int {
 	return -1
 }
 
-// langAverages returns the languages of an index's totals (sorted) and
+// LangAverages returns the languages of an index's totals (sorted) and
 // the average title and text length of each, rounded up.
-func langAverages(t store.Totals) ([]string, [][2]float64) {
+func LangAverages(t store.Totals) ([]string, [][2]float64) {
 	var names []string
 	for l, n := range t.Langs {
 		if n > 0 {
@@ -43,7 +43,7 @@ func langAverages(t store.Totals) ([]string, [][2]float64) {
 	}
 	sort.Strings(names)
 	if len(names) > 255 {
-		names = names[:0] // more than docLangs can number: one average
+		names = names[:0] // more than DocLangs can number: one average
 	}
 	avg := make([][2]float64, len(names))
 	for i, l := range names {
@@ -53,10 +53,10 @@ func langAverages(t store.Totals) ([]string, [][2]float64) {
 	return names, avg
 }
 
-// docLangsOf returns the language of each internal document number of a
+// DocLangs returns the language of each internal document number of a
 // scorch shard's reader, as an index of names (a document with none, a
 // deleted one, is 0), from each segment's dictionary of LangField.
-func docLangsOf(r bindex.IndexReader, names []string) ([]uint8, error) {
+func DocLangs(r bindex.IndexReader, names []string) ([]uint8, error) {
 	is, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
 		return nil, fmt.Errorf("index: a shard is not a scorch index (%T)", r)

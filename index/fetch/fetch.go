@@ -1,4 +1,4 @@
-package index
+package fetch
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	bindex "github.com/blevesearch/bleve_index_api"
 
@@ -36,16 +37,41 @@ import (
 // matched/total). Then every shard walks its postings document by
 // document on its own goroutine, keeping its best k, and the shards' best
 // are merged. Ties are broken by article id: within a shard by the rank of
-// the id (idRanks, read when the index is opened), so that only the ids of
+// the id (IDRanks, read when the index is opened), so that only the ids of
 // the documents kept are read (Bleve's sort by _id reads the id of every
 // matching document).
 
-// fetchTerm is one term of one field of a fetch query, with its global
+// Shards are an open index's shards, what a fetch reads of them.
+type Shards struct {
+	Bleve  []bleve.Index
+	Recs   []*records.File   // per shard, its records file (records.go)
+	Places [][]records.Place // per shard, each document's record place (DocPlaces)
+	Ranks  [][]uint32        // per shard, the rank of each document's id (IDRanks)
+	// DocLangs are, per shard, each document's language as an index of
+	// LangAvg (DocLangs); nil when the index has one language
+	DocLangs [][]uint8
+	// LangAvg are the title's and the text's average lengths in tokens
+	// (rounded up, as Bleve rounds them) of each language's articles
+	LangAvg [][2]float64
+	// bm25 are the collection's statistics: its number of articles and
+	// the fields' lengths summed over them (the manifest's)
+	BM25 *bsearch.BM25Stats
+}
+
+// Query is what a fetch needs of a query: its terms, or the title
+// of a title search, and the boosts of the title and text fields.
+type Query struct {
+	Terms                 []analysis.Term
+	Title                 string
+	TitleBoost, TextBoost float64
+}
+
+// FieldTerm is one term of one field of a fetch query, with its global
 // statistics and weights.
-type fetchTerm struct {
-	term   []byte
+type FieldTerm struct {
+	Term   []byte
 	char   bool // a character term (Term.Char): its postings are charPostings'
-	field  string
+	Field  string
 	boost  float64
 	df     uint64  // documents holding the term in the field, over all shards
 	idf    float64 // Bleve's BM25 idf (TF-IDF idf when avgLen is 0)
@@ -53,7 +79,7 @@ type fetchTerm struct {
 	avgLen float64 // the field's average length in tokens, rounded up
 }
 
-// fetchTerms returns the terms of q, for the title and the text, with their
+// FieldTerms returns the terms of q, for the title and the text, with their
 // boosts, in Bleve's order (term by term, title then text).
 //
 // A title search (Query.Title, no terms) is one term, the title key, of
@@ -62,18 +88,18 @@ type fetchTerm struct {
 // field's norm, 1/√(its number of keys): 1 for an exact title, 1/√2 for a
 // title matched without its qualifier (titleKeys). Articles that tie rank
 // by id.
-func fetchTerms(q *Query, opt Options) []fetchTerm {
+func FieldTerms(q Query) []FieldTerm {
 	if len(q.Terms) == 0 && q.Title != "" {
-		return []fetchTerm{{term: []byte(q.Title), field: store.TitleKeyField, boost: 1}}
+		return []FieldTerm{{Term: []byte(q.Title), Field: store.TitleKeyField, boost: 1}}
 	}
-	tb, xb := opt.boosts()
-	var out []fetchTerm
+	tb, xb := q.TitleBoost, q.TextBoost
+	var out []FieldTerm
 	for _, t := range q.Terms {
 		for _, f := range [2]struct {
 			field string
 			boost float64
 		}{{"title", tb}, {"text", xb}} {
-			out = append(out, fetchTerm{term: []byte(t.Text), char: t.Char, field: f.field, boost: f.boost * float64(t.N)})
+			out = append(out, FieldTerm{Term: []byte(t.Text), char: t.Char, Field: f.field, boost: f.boost * float64(t.N)})
 		}
 	}
 	return out
@@ -82,12 +108,12 @@ func fetchTerms(q *Query, opt Options) []fetchTerm {
 // weigh computes the terms' idf and query weights from their document
 // frequencies and the collection's statistics, as Bleve's term scorers and
 // disjunction searcher do, summing in the terms' order.
-func weigh(ts []fetchTerm, st *bsearch.BM25Stats) {
+func weigh(ts []FieldTerm, st *bsearch.BM25Stats) {
 	n := st.DocCount
 	var sumSq float64
 	for i := range ts {
 		t := &ts[i]
-		card := st.FieldCardinality[t.field]
+		card := st.FieldCardinality[t.Field]
 		if n > 0 || card > 0 {
 			t.avgLen = math.Ceil(float64(card) / n)
 		}
@@ -110,7 +136,7 @@ func weigh(ts []fetchTerm, st *bsearch.BM25Stats) {
 // order it sums weights and scores; perm follows the terms (perm[i] is
 // the i-th term's position before sorting).
 type byDF struct {
-	ts   []fetchTerm
+	ts   []FieldTerm
 	perm []int
 }
 
@@ -125,7 +151,7 @@ func (b byDF) Swap(i, j int) {
 // and field norm (1/√length), as Bleve's TermQueryScorer computes it, with
 // the field's average length avg (the average of the document's language,
 // langnorm.go).
-func (t *fetchTerm) scoreAvg(freq uint64, norm, avg float64) float64 {
+func (t *FieldTerm) scoreAvg(freq uint64, norm, avg float64) float64 {
 	tf := math.Sqrt(float64(freq))
 	var s float64
 	if t.avgLen > 0 {
@@ -145,14 +171,14 @@ func (t *fetchTerm) scoreAvg(freq uint64, norm, avg float64) float64 {
 // reader per term.
 type shardSearch struct {
 	shard  int
-	ranks  []uint32     // idRanks
-	langs  []uint8      // each document's language (docLangsOf), or nil
-	avg    [][2]float64 // snapshot.langAvg
+	ranks  []uint32     // IDRanks
+	langs  []uint8      // each document's language (DocLangs), or nil
+	avg    [][2]float64 // snapshot.LangAvg
 	r      bindex.IndexReader
 	tfrs   []bindex.TermFieldReader
 	stored records.StoredReader
 	recs   *records.File
-	places []records.Place // docPlaces
+	places []records.Place // DocPlaces
 }
 
 func (s *shardSearch) close() {
@@ -167,8 +193,8 @@ func (s *shardSearch) close() {
 }
 
 // open opens the shard's reader and a term field reader per term.
-func (s *shardSearch) open(ctx context.Context, x *snapshot, ts []fetchTerm) error {
-	adv, err := x.shards[s.shard].Advanced()
+func (s *shardSearch) open(ctx context.Context, x *Shards, ts []FieldTerm) error {
+	adv, err := x.Bleve[s.shard].Advanced()
 	if err != nil {
 		return err
 	}
@@ -179,9 +205,9 @@ func (s *shardSearch) open(ctx context.Context, x *snapshot, ts []fetchTerm) err
 	s.tfrs = make([]bindex.TermFieldReader, len(ts))
 	for i, t := range ts {
 		if t.char {
-			s.tfrs[i], err = openCharPostings(ctx, s.r, t.field, string(t.term))
+			s.tfrs[i], err = openCharPostings(ctx, s.r, t.Field, string(t.Term))
 		} else {
-			s.tfrs[i], err = s.r.TermFieldReader(ctx, t.term, t.field, true, true, false)
+			s.tfrs[i], err = s.r.TermFieldReader(ctx, t.Term, t.Field, true, true, false)
 		}
 		if err != nil {
 			return err
@@ -284,10 +310,10 @@ func (p *charPostings) Close() error { return nil }
 // Size estimates the postings' memory.
 func (p *charPostings) Size() int { return 64 + len(p.docs)*64 }
 
-// fetched is the result of a fetch: the hits, and the shards' readers
+// Fetched is the result of a fetch: the hits, and the shards' readers
 // open on the documents found until close.
-type fetched struct {
-	hits []Hit
+type Fetched struct {
+	Hits []Hit
 	c    []candidate              // parallel to hits
 	docs []*records.StoredArticle // parallel to hits, when fetched full
 	ss   []*shardSearch
@@ -296,9 +322,9 @@ type fetched struct {
 	arenas []*records.Arena
 }
 
-// close closes the shards' readers and gives the arenas back: no hit's
+// Close closes the shards' readers and gives the arenas back: no hit's
 // blocks may be read after.
-func (f *fetched) close() {
+func (f *Fetched) Close() {
 	for _, s := range f.ss {
 		s.close()
 	}
@@ -309,8 +335,8 @@ func (f *fetched) close() {
 }
 
 // article reads the i-th hit's article, as how says, from its record:
-// its place is the shard's (docPlaces), no stored field is read.
-func (f *fetched) article(i int, how records.ReadHow) (*records.StoredArticle, error) {
+// its place is the shard's (DocPlaces), no stored field is read.
+func (f *Fetched) article(i int, how records.ReadHow) (*records.StoredArticle, error) {
 	c := f.c[i]
 	s := f.ss[c.shard]
 	out := &records.StoredArticle{ID: c.id}
@@ -327,25 +353,25 @@ func (f *fetched) article(i int, how records.ReadHow) (*records.StoredArticle, e
 	return out, nil
 }
 
-// fetch returns the k best articles for q (see the comment above), with
+// Fetch returns the k best articles for q (see the comment above), with
 // their titles and languages (how: ReadTitle), or with their articles as
 // how says and the occurrences of q's terms in them (fetched.docs, each
 // shard's read on its goroutine); close the result. each, when not nil,
 // is called with every hit (its rank and article) on its shard's
 // goroutine once the article is read: a search browses its hits on every
 // core.
-func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how records.ReadHow, each func(i int, d *records.StoredArticle) error) (*fetched, error) {
+func (x *Shards) Fetch(ctx context.Context, q Query, k int, how records.ReadHow, each func(i int, d *records.StoredArticle) error) (*Fetched, error) {
 	full := how != records.ReadTitle
-	ts := fetchTerms(q, opt)
-	f := &fetched{ss: make([]*shardSearch, len(x.shards))}
+	ts := FieldTerms(q)
+	f := &Fetched{ss: make([]*shardSearch, len(x.Bleve))}
 	for i := range f.ss {
-		f.ss[i] = &shardSearch{shard: i, ranks: x.ranks[i], avg: x.langAvg, recs: x.recs[i], places: x.places[i]}
-		if x.docLangs != nil {
-			f.ss[i].langs = x.docLangs[i]
+		f.ss[i] = &shardSearch{shard: i, ranks: x.Ranks[i], avg: x.LangAvg, recs: x.Recs[i], places: x.Places[i]}
+		if x.DocLangs != nil {
+			f.ss[i].langs = x.DocLangs[i]
 		}
 	}
 	if how == records.ReadHit {
-		f.arenas = make([]*records.Arena, len(x.shards))
+		f.arenas = make([]*records.Arena, len(x.Bleve))
 		for i := range f.arenas {
 			f.arenas[i] = records.GetArena()
 		}
@@ -354,7 +380,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 	ok := false
 	defer func() {
 		if !ok {
-			f.close()
+			f.Close()
 		}
 	}()
 	if err := store.Parallel(len(ss), func(i int) error { return ss[i].open(ctx, x, ts) }); err != nil {
@@ -370,7 +396,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 		perm[i] = i
 	}
 	sort.Sort(byDF{ts, perm})
-	weigh(ts, x.bm25)
+	weigh(ts, x.BM25)
 	for _, s := range ss {
 		sorted := make([]bindex.TermFieldReader, len(perm))
 		for i, p := range perm {
@@ -394,7 +420,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 		return nil, err
 	}
 	f.c = c
-	f.hits = make([]Hit, len(f.c))
+	f.Hits = make([]Hit, len(f.c))
 	if full {
 		f.docs = make([]*records.StoredArticle, len(f.c))
 	}
@@ -407,7 +433,7 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 			if c.shard != s {
 				continue
 			}
-			h := &f.hits[i]
+			h := &f.Hits[i]
 			h.ID, h.Score = c.id, c.score
 			d, err := f.article(i, how)
 			if err != nil {
@@ -440,4 +466,12 @@ func (x *snapshot) fetch(ctx context.Context, q *Query, k int, opt Options, how 
 	}
 	ok = true
 	return f, nil
+}
+
+// Hit is a fetched article.
+type Hit struct {
+	ID    string
+	Title string
+	Lang  string // the article's language: "en", "zh", "ja", "ko"…
+	Score float64
 }
