@@ -10,11 +10,11 @@ import (
 )
 
 // Article loads an article from the index.
-func (x *Index) Article(id string) (*records.StoredArticle, error) {
-	return withSnapshot(x, func(s *snapshot) (*records.StoredArticle, error) { return s.article(id, records.ReadWhole) })
+func (x *Index) Article(id string) (*StoredArticle, error) {
+	return withSnapshot(x, func(s *snapshot) (*StoredArticle, error) { return s.article(id, records.ReadWhole) })
 }
 
-func (x *snapshot) article(id string, how records.ReadHow) (*records.StoredArticle, error) {
+func (x *snapshot) article(id string, how records.ReadHow) (*StoredArticle, error) {
 	r, err := shardReader(x.Bleve[store.ShardOf(id, len(x.Bleve))])
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func (x *snapshot) article(id string, how records.ReadHow) (*records.StoredArtic
 // articleAt reads article id from its record, found through the shard's
 // places (DocPlaces) by its internal number in r, the reader of its shard,
 // which it returns too; an article the index does not have is nil.
-func (x *snapshot) articleAt(r bindex.IndexReader, id string, how records.ReadHow) (*records.StoredArticle, uint64, error) {
+func (x *snapshot) articleAt(r bindex.IndexReader, id string, how records.ReadHow) (*StoredArticle, uint64, error) {
 	n, err := r.InternalID(id)
 	if err != nil || n == nil {
 		return nil, 0, err
@@ -39,9 +39,9 @@ func (x *snapshot) articleAt(r bindex.IndexReader, id string, how records.ReadHo
 	sh := store.ShardOf(id, len(x.Bleve))
 	rf := x.Recs[sh]
 	if doc >= uint64(len(x.Places[sh])) {
-		return nil, 0, &store.DamagedError{Index: rf.Index, File: rf.Path, Err: fmt.Errorf("article %s has no record", id)}
+		return nil, 0, &DamagedError{Index: rf.Index, File: rf.Path, Err: fmt.Errorf("article %s has no record", id)}
 	}
-	out := &records.StoredArticle{ID: id}
+	out := &StoredArticle{ID: id}
 	if err := out.ReadRecord(rf, x.Places[sh][doc], how, nil); err != nil {
 		return nil, 0, err
 	}

@@ -30,9 +30,9 @@ import (
 // yet) as browse did before the record store: two in a row become one
 // when nothing but white space (unicode.IsSpace) lies between them in
 // the text, counted here on its runes.
-func mergedOnText(text string, ps []browse.Passage) []browse.Passage {
+func mergedOnText(text string, ps []Passage) []Passage {
 	runes := []rune(text)
-	var out []browse.Passage
+	var out []Passage
 	for _, p := range ps {
 		if n := len(out); n > 0 {
 			between := runes[min(out[n-1].End, len(runes)):min(max(p.Start, out[n-1].End), len(runes))]
@@ -52,7 +52,7 @@ func mergedOnText(text string, ps []browse.Passage) []browse.Passage {
 // snippetBefore is Snippet as it was before the record store (ba44707):
 // the text shown tested with strings.TrimSpace, the snippet's white
 // space collapsed with strings.Fields.
-func snippetBefore(d *records.StoredArticle, p browse.Passage, q *Query, width int) string {
+func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
 	toks := d.QueryTokens(q.Terms)
 	mark := records.Marker(q.Terms)
 	lo := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.Start })
@@ -123,7 +123,7 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 		ctx := context.Background()
 		opt := Options{}
 		merged, snippets := 0, 0
-		titles := articleQueries(t, x, files, func(id string, d *records.StoredArticle, q string, pq *Query, got []browse.Passage) {
+		titles := articleQueries(t, x, files, func(id string, d *StoredArticle, q string, pq *Query, got []Passage) {
 			ref := d.WithoutMatches()
 			// browse's passages, none merged (no gap is that small),
 			// then merged on the text
@@ -159,7 +159,7 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 				t.Fatalf("%q: %d hits (%v), Search %d", q, len(hits), err, len(res))
 			}
 			for i, r := range res {
-				p := browse.Passage{Span: effort.Span{End: r.Doc.Len}}
+				p := Passage{Span: effort.Span{End: r.Doc.Len}}
 				if len(r.Doc.Elems) > 0 {
 					p.Start = r.Doc.Elems[0].Start
 				}
@@ -185,7 +185,7 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 // gave before the record store (worked by hand on "Fresnel lens", the
 // token fresnel at 0–7): never a panic.
 func TestSnippetOddPassages(t *testing.T) {
-	d := &records.StoredArticle{ID: "1", Text: "Fresnel lens", Len: 12}
+	d := &StoredArticle{ID: "1", Text: "Fresnel lens", Len: 12}
 	q := &Query{Terms: []analysis.Term{{Text: "fresnel", N: 1}}}
 	d.SetMatches(q.Terms, []analysis.Token{{Term: "fresnel", Start: 0, End: 7}})
 	for _, tc := range []struct {
@@ -200,7 +200,7 @@ func TestSnippetOddPassages(t *testing.T) {
 		{"past the end", 15, 22, ""},
 		{"from before the start", -4, 3, "Fre"},
 	} {
-		p := browse.Passage{Span: effort.Span{Start: tc.start, End: tc.end}}
+		p := Passage{Span: effort.Span{Start: tc.start, End: tc.end}}
 		got := func() (s string) {
 			defer func() {
 				if r := recover(); r != nil {
@@ -250,7 +250,7 @@ func TestTitleSearchHits(t *testing.T) {
 			t.Fatalf("%q: Hits %d results, %v; want %s", tc.q, len(hits), err, tc.id)
 		}
 		d := res[0].Doc
-		p := browse.Passage{Span: effort.Span{Start: d.Elems[0].Start, End: d.Len}}
+		p := Passage{Span: effort.Span{Start: d.Elems[0].Start, End: d.Len}}
 		before := snippetBefore(d, p, pq, Options{}.snippetWidth(d.Lang))
 		if h := hits[0]; h.ID != tc.id || h.Snippet != res[0].Snippet || h.Snippet != before || !strings.HasPrefix(h.Snippet, tc.snippet) || len(h.Passages) != 0 {
 			t.Errorf("%q: Hits %s %q %v, Search %q, before %q; want from %q, no passage", tc.q, h.ID, h.Snippet, h.Passages, res[0].Snippet, before, tc.snippet)

@@ -156,7 +156,7 @@ func TestDamagedIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 			x, err := Open(idx)
-			var de *store.DamagedError
+			var de *DamagedError
 			if !errors.As(err, &de) || de.File != file || !strings.Contains(err.Error(), file) {
 				t.Errorf("Open: %v, want a DamagedError naming %s", err, file)
 			}
@@ -207,7 +207,7 @@ func TestReloadIntoDamaged(t *testing.T) {
 			}
 			testfs.Replace(t, next, idx)
 			switched, err := x.Reload()
-			var de *store.DamagedError
+			var de *DamagedError
 			if switched || !errors.As(err, &de) {
 				t.Errorf("Reload into a damaged build: switched %v, %v; want a DamagedError", switched, err)
 			}
@@ -266,7 +266,7 @@ func TestGuardedPanics(t *testing.T) {
 		}},
 	} {
 		_, err := withSnapshot(x, tc.f)
-		var de *store.DamagedError
+		var de *DamagedError
 		if !errors.As(err, &de) || de.Index != idx || !strings.Contains(err.Error(), "out of range") {
 			t.Errorf("%s: %v, want a DamagedError of %s saying what zap said", tc.name, err, idx)
 		}
@@ -317,7 +317,7 @@ func TestDamagedManifest(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = Open(idx)
-			var de *store.DamagedError
+			var de *DamagedError
 			if !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), tc.say) {
 				t.Errorf("Open: %v, want a DamagedError naming %s and saying %q", err, p, tc.say)
 			}

@@ -133,12 +133,12 @@ func openSnapshot(dir string) (*snapshot, error) {
 func openBuild(b buildStamp, name string) (*snapshot, error) {
 	dir := b.dir
 	if st, err := os.Stat(dir); err != nil {
-		return nil, &store.InputError{Msg: fmt.Sprintf("index %s: %v (build it with readsim index)", name, errors.Unwrap(err))}
+		return nil, &InputError{Msg: fmt.Sprintf("index %s: %v (build it with readsim index)", name, errors.Unwrap(err))}
 	} else if !st.IsDir() {
-		return nil, &store.InputError{Msg: fmt.Sprintf("index %s: not a folder", name)}
+		return nil, &InputError{Msg: fmt.Sprintf("index %s: not a folder", name)}
 	}
 	if b.fi == nil {
-		return nil, &store.InputError{Msg: fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, store.ManifestName)}
+		return nil, &InputError{Msg: fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, store.ManifestName)}
 	}
 	hook := func(step string) {
 		if openHook != nil {
@@ -156,12 +156,12 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF):
-		return failed(&store.DamagedError{Index: name, File: store.ManifestPath(dir), Err: errors.Unwrap(err)})
+		return failed(&DamagedError{Index: name, File: store.ManifestPath(dir), Err: errors.Unwrap(err)})
 	case err != nil:
-		return failed(&store.InputError{Msg: fmt.Sprintf("index %s: %v", dir, err)})
+		return failed(&InputError{Msg: fmt.Sprintf("index %s: %v", dir, err)})
 	}
 	if m.Version != store.Version {
-		return failed(&store.InputError{Msg: fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); rebuild with readsim index", dir, m.Version, store.Version)})
+		return failed(&InputError{Msg: fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); rebuild with readsim index", dir, m.Version, store.Version)})
 	}
 	if err := m.Validate(name, dir); err != nil {
 		return failed(err)
@@ -172,11 +172,11 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		s.elemDF, err = store.LoadElemDF(dir)
 		return err
 	}); err != nil {
-		var de *store.DamagedError
+		var de *DamagedError
 		if errors.As(err, &de) {
 			return failed(err)
 		}
-		return failed(&store.InputError{Msg: fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
+		return failed(&InputError{Msg: fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
 	}
 	hook("elements")
 	if err := store.CheckShards(name, dir, m.Shards); err != nil {
@@ -191,12 +191,12 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 			return err
 		})
 		if err != nil {
-			var de *store.DamagedError
+			var de *DamagedError
 			if errors.As(err, &de) {
 				return failed(err)
 			}
 			if strings.Contains(err.Error(), "timeout") {
-				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, store.ErrLocked))
+				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked))
 			}
 			return failed(fmt.Errorf("index %s: %w", dir, err))
 		}
@@ -225,7 +225,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 				return err
 			}
 			if s.Places[i], err = fetch.DocPlaces(r); err != nil {
-				return &store.DamagedError{Index: name, File: store.ShardDir(dir, i), Err: err}
+				return &DamagedError{Index: name, File: store.ShardDir(dir, i), Err: err}
 			}
 			if len(s.langNames) > 1 {
 				s.DocLangs[i], err = fetch.DocLangs(r, s.langNames)
@@ -233,7 +233,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 			return err
 		})
 	}); err != nil {
-		var de *store.DamagedError
+		var de *DamagedError
 		if errors.As(err, &de) {
 			return failed(err)
 		}

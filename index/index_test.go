@@ -13,7 +13,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
-	"github.com/readsim/readsim/index/browse"
+	"github.com/readsim/readsim/index/build"
 	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
@@ -98,7 +98,7 @@ type span struct {
 	xpaths     string
 }
 
-func spans(ps []browse.Passage) []span {
+func spans(ps []Passage) []span {
 	var out []span
 	for _, p := range ps {
 		out = append(out, span{p.Start, p.End, strings.Join(p.XPaths, " ")})
@@ -209,7 +209,7 @@ func TestIncremental(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
-	var ie *store.InputError
+	var ie *InputError
 	if _, err := Build(BuildOptions{Articles: filepath.Join(dir, "none"), Index: filepath.Join(dir, "idx")}); !errors.As(err, &ie) {
 		t.Errorf("missing folder: %v, want an InputError", err)
 	}
@@ -240,7 +240,7 @@ func TestLocked(t *testing.T) {
 	// flock locks belong to the open file: a second open in this process
 	// conflicts like another process would
 	_, err = Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true})
-	if !errors.Is(err, store.ErrLocked) {
+	if !errors.Is(err, ErrLocked) {
 		t.Errorf("build while locked: %v, want ErrLocked", err)
 	}
 }
@@ -271,8 +271,8 @@ func TestLeftoversRemoved(t *testing.T) {
 // epsilon zeta eta theta (8, 7); c: gamma | gamma gamma delta epsilon zeta
 // (6, 4); 8 distinct in all.
 func TestScoresIndependentOfSegments(t *testing.T) {
-	defer func() { mergeSegments = true }()
-	mergeSegments = false
+	defer func() { build.MergeSegments = true }()
+	build.MergeSegments = false
 	files := map[string]string{
 		"a.xml": `<article><header><title>Alpha</title></header><bdy><p>alpha beta gamma delta epsilon zeta</p></bdy></article>`,
 		"b.xml": `<article><header><title>Beta</title></header><bdy><p>beta gamma delta epsilon zeta eta theta</p></bdy></article>`,
@@ -468,10 +468,10 @@ func segments(idx bleve.Index) uint64 {
 // plan's floor of 2,000 documents, which Bleve's merger would otherwise
 // merge as they come.
 func TestBuildPlansNoMerge(t *testing.T) {
-	defer func() { mergeSegments, beforeMerge = true, nil }()
-	mergeSegments = false
+	defer func() { build.MergeSegments, build.BeforeMerge = true, nil }()
+	build.MergeSegments = false
 	var tasks, plans uint64
-	beforeMerge = func(ai bleve.Index) {
+	build.BeforeMerge = func(ai bleve.Index) {
 		adv, err := ai.Advanced()
 		if err != nil {
 			t.Fatal(err)

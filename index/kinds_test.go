@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/build"
 	"github.com/readsim/readsim/index/records"
 )
 
@@ -29,7 +30,7 @@ func TestRecordKinds(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := strings.TrimSuffix(filepath.Base(f), ".xml")
-			want := candidates(a, names)
+			want := build.Candidates(a, names)
 			r, err := recordOf(t, x.snap(), id)
 			if err != nil {
 				t.Fatal(err)

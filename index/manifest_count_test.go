@@ -103,7 +103,7 @@ func TestHitsManifestCount(t *testing.T) {
 					}
 				}()
 				if tc.damaged {
-					var de *store.DamagedError
+					var de *DamagedError
 					if !errors.As(err, &de) || de.File != store.ManifestPath(idx) || !strings.Contains(err.Error(), store.ManifestPath(idx)) {
 						t.Errorf("%s: %v (%v), want a DamagedError naming %s: more hits than its articles", how, ids, err, store.ManifestPath(idx))
 					}

@@ -3,6 +3,7 @@ package index
 import (
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/browse"
+	"github.com/readsim/readsim/index/build"
 	"github.com/readsim/readsim/index/fetch"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
@@ -59,3 +60,39 @@ const DefaultThreshold = browse.DefaultThreshold
 
 // Hit is a fetched article (fetch.Hit).
 type Hit = fetch.Hit
+
+// BuildOptions configure Build (build.Options).
+type BuildOptions = build.Options
+
+// BuildResult summarises a build (build.Result).
+type BuildResult = build.Result
+
+// Progress reports how far a build is (build.Progress).
+type Progress = build.Progress
+
+// ShardProgress is how far a build is in one shard.
+type ShardProgress = build.ShardProgress
+
+// Skipped is a file that was not indexed, and why.
+type Skipped = build.Skipped
+
+// IDMismatch is an article whose <header><id> differs from its id.
+type IDMismatch = build.IDMismatch
+
+// DefaultBatchBytes is the default size of a build's batch in bytes of
+// XML (build.DefaultBatchBytes).
+const DefaultBatchBytes = build.DefaultBatchBytes
+
+// DefaultElements are the names of the candidate elements browse may
+// return (build.DefaultElements).
+var DefaultElements = build.DefaultElements
+
+// Build indexes the articles of opt.Articles into opt.Index
+// (build.Build): a new index built beside and renamed into place, or an
+// update of the new and changed articles.
+func Build(opt BuildOptions) (*BuildResult, error) { return build.Build(opt) }
+
+// DefaultShards is the number of shards of a new index of a collection
+// of the given size in bytes of XML on a machine with the given number of
+// cores (build.DefaultShards).
+func DefaultShards(cores int, bytes int64) int { return build.DefaultShards(cores, bytes) }

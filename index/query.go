@@ -13,7 +13,6 @@ import (
 
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/fetch"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
@@ -24,7 +23,7 @@ type Options struct {
 	// TitleBoost and TextBoost weight the title and text fields in fetch;
 	// zero means the default (2 and 1).
 	TitleBoost, TextBoost float64
-	// Threshold is browse's relative threshold (browse.Options).
+	// Threshold is browse's relative threshold (BrowseOptions).
 	Threshold float64
 	// SnippetWidth is the length of Search's snippets in characters (0:
 	// DefaultSnippetWidth; half as many for an article in Chinese, Japanese
@@ -99,7 +98,7 @@ type Query struct {
 	// is the query as titles are keyed (TitleKey): fetch finds the
 	// articles with that title.
 	Title string
-	stats browse.Stats
+	stats ElemStats
 	gen   uint64 // the snapshot whose statistics stats are
 }
 
@@ -172,7 +171,7 @@ func (x *snapshot) prepared(q *Query) (*Query, error) {
 	if q.gen == x.gen {
 		return q, nil
 	}
-	pq := &Query{Text: q.Text, Terms: q.Terms, Title: q.Title, gen: x.gen, stats: browse.Stats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
+	pq := &Query{Text: q.Text, Terms: q.Terms, Title: q.Title, gen: x.gen, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
 	for _, t := range q.Terms {
 		df, err := x.elemDFOf(t)
 		if err != nil {
@@ -213,11 +212,11 @@ func (x *snapshot) elemDFOf(t analysis.Term) (float64, error) {
 // searching the shards in parallel with the collection's statistics (see
 // fetch.go). Ties are broken by article id, so rankings are reproducible.
 // A cancelled context stops the search.
-func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]fetch.Hit, error) {
+func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
 	if k <= 0 {
 		return nil, nil
 	}
-	return withSnapshot(x, func(s *snapshot) ([]fetch.Hit, error) {
+	return withSnapshot(x, func(s *snapshot) ([]Hit, error) {
 		f, err := s.Fetch(ctx, q.fetchQuery(opt), k, records.ReadTitle, nil)
 		if err != nil {
 			return nil, err

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/index/browse"
+	"github.com/readsim/readsim/index/build"
 	"github.com/readsim/readsim/index/records"
 )
 
@@ -120,8 +120,8 @@ func TestRealCollection(t *testing.T) {
 			}
 		}
 	}
-	if deepest == 0 || deepest > maxCandidateDepth/2 {
-		t.Errorf("deepest candidate at depth %d, bound %d", deepest, maxCandidateDepth)
+	if deepest == 0 || deepest > build.MaxCandidateDepth/2 {
+		t.Errorf("deepest candidate at depth %d, bound %d", deepest, build.MaxCandidateDepth)
 	}
 }
 
@@ -173,7 +173,7 @@ func TestRealSearch(t *testing.T) {
 // word in its snippet.
 func TestChineseScripts(t *testing.T) {
 	x, _, _ := realIndex(t)
-	var first []browse.Passage
+	var first []Passage
 	for _, q := range []string{"乌龙茶", "烏龍茶"} {
 		pq, err := x.Prepare(q)
 		if err != nil {

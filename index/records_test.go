@@ -20,7 +20,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/index/browse"
+	"github.com/readsim/readsim/index/build"
 	"github.com/readsim/readsim/index/internal/synth"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
@@ -88,7 +88,7 @@ func compareHits(t *testing.T, x *Index, q string, pq *Query, c *hitsCover) {
 		}
 		// the snippet's passage, as browseHits chooses it
 		d := w.Doc
-		p := browse.Passage{Span: effort.Span{Start: 0, End: d.Len}}
+		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
 			p.Start = d.Elems[0].Start
 		}
@@ -200,7 +200,7 @@ func TestRecordsDamagedBehindStamp(t *testing.T) {
 			}
 			damaged := func(what string, err error) {
 				t.Helper()
-				var de *store.DamagedError
+				var de *DamagedError
 				if !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), p) {
 					t.Errorf("%s: %v, want a DamagedError naming %s", what, err, p)
 				}
@@ -455,7 +455,7 @@ func TestRecordsWaste(t *testing.T) {
 			live += e.Rec
 		}
 		size := sizes[0] - int64(len(records.Magic))
-		wantFull := size-live > size/2 && size-live > live+recordsSlack
+		wantFull := size-live > size/2 && size-live > live+build.RecordsSlack
 		testfs.Write(t, articles, map[string]string{"1.xml": bigArticle(rng, "Big", 200)})
 		later := time.Now().Add(time.Duration(round) * time.Hour)
 		os.Chtimes(filepath.Join(articles, "1.xml"), later, later)
@@ -611,7 +611,7 @@ func TestRecordBlockDamaged(t *testing.T) {
 	// (docs/safety.md)
 	at := fmt.Sprintf("the record at byte %d", off)
 	d, err := x.Article(id)
-	var de *store.DamagedError
+	var de *DamagedError
 	if !errors.As(err, &de) || de.File != p || !strings.Contains(err.Error(), at) {
 		t.Fatalf("Article %s: %+v, %v; want a DamagedError naming %s and %s", id, d, err, p, at)
 	}

@@ -10,9 +10,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/readsim/readsim/index/browse"
-	"github.com/readsim/readsim/index/records"
 )
 
 // TestReloadUnderSearches updates and reloads an index ten times while
@@ -54,9 +51,9 @@ func TestReloadUnderSearches(t *testing.T) {
 						ids = append(ids, r.ID+" "+r.Title)
 					}
 				case "Article":
-					var d *records.StoredArticle
+					var d *StoredArticle
 					if d, err = x.Article("1001"); err == nil {
-						var ps []browse.Passage
+						var ps []Passage
 						ps, err = x.Passages(ctx, "fresnel", "1001", Options{})
 						if err == nil && len(ps) == 0 {
 							err = fmt.Errorf("no passage of 1001 for fresnel")

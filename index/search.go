@@ -8,7 +8,6 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/browse"
-	"github.com/readsim/readsim/index/fetch"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
@@ -16,7 +15,7 @@ import (
 // Browse returns the best passages of the article d for q (see browse).
 // The occurrences of q's terms in d are read from the index (vectors.go);
 // an article the index does not have is analysed again.
-func (x *Index) Browse(d *records.StoredArticle, q *Query, opt Options) []browse.Passage {
+func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
 	if len(q.Terms) > 0 {
 		withSnapshot(x, func(s *snapshot) (struct{}, error) {
 			return struct{}{}, s.matchesOf(context.Background(), d, q.Terms)
@@ -26,7 +25,7 @@ func (x *Index) Browse(d *records.StoredArticle, q *Query, opt Options) []browse
 }
 
 // matchesOf reads the occurrences of terms in the article d from its shard.
-func (x *snapshot) matchesOf(ctx context.Context, d *records.StoredArticle, terms []analysis.Term) error {
+func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []analysis.Term) error {
 	r, err := shardReader(x.Bleve[store.ShardOf(d.ID, len(x.Bleve))])
 	if err != nil {
 		return err
@@ -36,7 +35,7 @@ func (x *snapshot) matchesOf(ctx context.Context, d *records.StoredArticle, term
 	if err != nil || id == nil {
 		return err
 	}
-	return records.LoadMatches(ctx, records.NewStoredReader(r), []*records.StoredArticle{d}, []uint64{binary.BigEndian.Uint64(id)}, terms)
+	return records.LoadMatches(ctx, records.NewStoredReader(r), []*StoredArticle{d}, []uint64{binary.BigEndian.Uint64(id)}, terms)
 }
 
 // Passages is one article page's retrieval: the best passages of article
@@ -44,12 +43,12 @@ func (x *snapshot) matchesOf(ctx context.Context, d *records.StoredArticle, term
 // build of the index, even when Reload switches meanwhile. A query without
 // terms is ErrNoTerms; an article the index does not have has no passages.
 // A cancelled context stops it.
-func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]browse.Passage, error) {
-	return withSnapshot(x, func(s *snapshot) ([]browse.Passage, error) { return s.passages(ctx, q, id, opt) })
+func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
+	return withSnapshot(x, func(s *snapshot) ([]Passage, error) { return s.passages(ctx, q, id, opt) })
 }
 
 // passages is Passages on the snapshot x.
-func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]browse.Passage, error) {
+func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
 	pq, err := x.prepare(q)
 	if err != nil {
 		return nil, err
@@ -74,22 +73,22 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]b
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := records.LoadMatches(ctx, records.NewStoredReader(r), []*records.StoredArticle{sd}, []uint64{doc}, pq.Terms); err != nil {
+	if err := records.LoadMatches(ctx, records.NewStoredReader(r), []*StoredArticle{sd}, []uint64{doc}, pq.Terms); err != nil {
 		return nil, err
 	}
 	return browseDoc(sd, pq, opt), nil
 }
 
 // browseDoc is browse.Article for the query q with the options opt.
-func browseDoc(d *records.StoredArticle, q *Query, opt Options) []browse.Passage {
-	return browse.Article(d, q.Terms, &q.stats, browse.Options{Threshold: opt.Threshold})
+func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
+	return browse.Article(d, q.Terms, &q.stats, BrowseOptions{Threshold: opt.Threshold})
 }
 
 // SearchResult is a fetched article with its passages and a snippet.
 type SearchResult struct {
-	fetch.Hit
-	Doc      *records.StoredArticle
-	Passages []browse.Passage
+	Hit
+	Doc      *StoredArticle
+	Passages []Passage
 	// Snippet is about Options.SnippetWidth characters around the first
 	// query term of the first passage (when it has none, of the article
 	// from its first candidate element on: a title search's hits, an
@@ -122,7 +121,7 @@ func (x *snapshot) search(ctx context.Context, q *Query, k int, opt Options) ([]
 // rank, score, title and language, its length, its passages and a snippet,
 // without the article.
 type HitResult struct {
-	fetch.Hit
+	Hit
 	Len      int // the article's length in characters
 	Passages []effort.Span
 	Snippet  string
@@ -171,9 +170,9 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 		docs += len(p)
 	}
 	rs := make([]SearchResult, min(k, x.articles, docs))
-	f, err := x.Fetch(ctx, q.fetchQuery(opt), k, how, func(i int, d *records.StoredArticle) error {
+	f, err := x.Fetch(ctx, q.fetchQuery(opt), k, how, func(i int, d *StoredArticle) error {
 		r := SearchResult{Doc: d, Passages: browseDoc(d, q, opt)}
-		p := browse.Passage{Span: effort.Span{Start: 0, End: d.Len}}
+		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
 		if len(d.Elems) > 0 {
 			// from the first candidate element on: not the header's
 			// title, ids and categories again
@@ -185,7 +184,7 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
 		if i >= len(rs) {
 			// the manifest lies: damage, naming it
-			return &store.DamagedError{Index: x.Recs[0].Index, File: store.ManifestPath(x.stamp.dir), Err: fmt.Errorf("more hits than its %d articles", x.articles)}
+			return &DamagedError{Index: x.Recs[0].Index, File: store.ManifestPath(x.stamp.dir), Err: fmt.Errorf("more hits than its %d articles", x.articles)}
 		}
 		rs[i] = r
 		return nil
@@ -206,7 +205,7 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 
 // Snippet returns about width characters of the passage around its first
 // query term, the words matching a query term marked
-// (records.StoredArticle.Snippet).
-func Snippet(d *records.StoredArticle, p browse.Passage, q *Query, width int) string {
+// (StoredArticle.Snippet).
+func Snippet(d *StoredArticle, p Passage, q *Query, width int) string {
 	return d.Snippet(p.Span, q.Terms, width)
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/internal/synth"
 	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
@@ -96,7 +95,7 @@ func TestShardsScoreAsOne(t *testing.T) {
 	dir := t.TempDir()
 	articles := filepath.Join(dir, "articles")
 	queries := synthArticles(t, articles, 80)
-	build := func(shards int) *Index {
+	buildN := func(shards int) *Index {
 		idx := filepath.Join(dir, fmt.Sprint("idx", shards))
 		res, err := Build(BuildOptions{Articles: articles, Index: idx, Shards: shards, Batch: 7})
 		if err != nil {
@@ -107,9 +106,9 @@ func TestShardsScoreAsOne(t *testing.T) {
 		}
 		return openTest(t, idx)
 	}
-	one := build(1)
+	one := buildN(1)
 	for _, n := range []int{2, 3, 7} {
-		x := build(n)
+		x := buildN(n)
 		if x.Shards() != n {
 			t.Fatalf("opened %d shards, want %d", x.Shards(), n)
 		}
@@ -258,7 +257,7 @@ func TestDefaultShards(t *testing.T) {
 		cores int
 		bytes int64
 		want  int
-	}{{2, 1 << 20, 1}, {2, 55 << 20, 2}, {16, 55 << 20, 6}, {16, 50 << 30, 16}, {1, 50 << 30, 1}, {0, 0, 1}, {1024, 1 << 40, store.MaxShards}} {
+	}{{2, 1 << 20, 1}, {2, 55 << 20, 2}, {16, 55 << 20, 6}, {16, 50 << 30, 16}, {1, 50 << 30, 1}, {0, 0, 1}, {1024, 1 << 40, MaxShards}} {
 		if got := DefaultShards(tc.cores, tc.bytes); got != tc.want {
 			t.Errorf("DefaultShards(%d, %d) = %d, want %d", tc.cores, tc.bytes, got, tc.want)
 		}
@@ -266,20 +265,6 @@ func TestDefaultShards(t *testing.T) {
 	// FNV-1a 32 of "a" is 0xe40c292c (the FNV reference's test vector)
 	if got, want := store.ShardOf("a", 1000), int(uint32(0xe40c292c)%1000); got != want {
 		t.Errorf("shardOf(a, 1000) = %d, want %d", got, want)
-	}
-}
-
-// TestShardBatchBytes: the shards share a build's batch bytes, each at
-// least 1 MiB (or all of them, when they are fewer).
-func TestShardBatchBytes(t *testing.T) {
-	for _, tc := range []struct {
-		total int64
-		n     int
-		want  int64
-	}{{4 << 20, 1, 4 << 20}, {4 << 20, 2, 2 << 20}, {4 << 20, 3, 4 << 20 / 3}, {4 << 20, 16, 1 << 20}, {512 << 10, 4, 512 << 10}, {4 << 20, 0, 4 << 20}} {
-		if got := shardBatchBytes(tc.total, tc.n); got != tc.want {
-			t.Errorf("shardBatchBytes(%d, %d) = %d, want %d", tc.total, tc.n, got, tc.want)
-		}
 	}
 }
 
@@ -391,7 +376,7 @@ func TestReloadUnderLoad(t *testing.T) {
 					_, err = x.Article("1001")
 				}
 				if err == nil {
-					var ps []browse.Passage
+					var ps []Passage
 					ps, err = x.Passages(context.Background(), "grinding", "1001", Options{})
 					if got := fmt.Sprint(spans(ps)); err == nil && !wantPassages[got] {
 						err = fmt.Errorf("passages of grinding in 1001: %s, not those of any build", got)

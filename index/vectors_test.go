@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
-	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
 )
@@ -18,7 +17,7 @@ import (
 // reanalysed browses d for q and makes the snippet of each passage as
 // browse did before the build kept its tokens: the article analysed again
 // whole, each element's length counted on its tokens.
-func reanalysed(d *records.StoredArticle, q *Query, opt Options) ([]browse.Passage, []string) {
+func reanalysed(d *StoredArticle, q *Query, opt Options) ([]Passage, []string) {
 	old := d.Reanalysed()
 	ps := browseDoc(old, q, opt)
 	var snips []string
@@ -71,7 +70,7 @@ func eachCollection(t *testing.T, f func(t *testing.T, dir string, x *Index, fil
 // and every query of its title and the shared queries that has terms,
 // with the article's passages for it (Passages: an article page), and
 // returns the articles' titles.
-func articleQueries(t *testing.T, x *Index, files []string, f func(id string, d *records.StoredArticle, q string, pq *Query, got []browse.Passage)) []string {
+func articleQueries(t *testing.T, x *Index, files []string, f func(id string, d *StoredArticle, q string, pq *Query, got []Passage)) []string {
 	t.Helper()
 	var titles []string
 	for _, file := range files {
@@ -102,7 +101,7 @@ func TestBrowseStoredSame(t *testing.T) {
 		opt := Options{}
 		compared, nonEmpty, withPassages := 0, 0, 0
 		some := map[string]bool{}
-		titles := articleQueries(t, x, files, func(id string, d *records.StoredArticle, q string, pq *Query, got []browse.Passage) {
+		titles := articleQueries(t, x, files, func(id string, d *StoredArticle, q string, pq *Query, got []Passage) {
 			want, wantSnips := reanalysed(d, pq, opt)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s %q: passages from the index %v, analysed again %v", id, q, got, want)
@@ -152,7 +151,7 @@ func TestBrowseStoredSame(t *testing.T) {
 					t.Errorf("%q %s: Search's passages %v, analysed again %v", q, r.ID, r.Passages, want)
 				}
 				old := r.Doc.WithoutMatches()
-				p := browse.Passage{}
+				p := Passage{}
 				if len(r.Passages) > 0 {
 					p = r.Passages[0]
 				} else if len(old.Elems) > 0 {
@@ -216,7 +215,7 @@ func TestOldLayoutRefused(t *testing.T) {
 		x.Close()
 		t.Fatal("an index of layout 9 opened")
 	}
-	var ie *store.InputError
+	var ie *InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "layout 9, want 12") || !strings.Contains(err.Error(), "rebuild with readsim index") {
 		t.Errorf("error %v (%T), want an InputError naming layouts 9 and 12 and the rebuild", err, err)
 	}

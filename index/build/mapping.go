@@ -1,4 +1,4 @@
-package index
+package build
 
 import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"

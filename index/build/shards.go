@@ -1,4 +1,4 @@
-package index
+package build
 
 import "github.com/readsim/readsim/index/store"
 
@@ -11,7 +11,7 @@ const shardBytes = 8 << 20
 // cores: one per core (so that a build keeps every core busy and a search
 // uses them all), but one per 8 MB of XML at most, at least one (a small
 // collection gains nothing from being split). An existing index keeps its
-// own number (BuildOptions.Shards 0).
+// own number (Options.Shards 0).
 func DefaultShards(cores int, bytes int64) int {
 	n := min(int64(max(cores, 1)), bytes/shardBytes, store.MaxShards)
 	return int(max(n, 1))

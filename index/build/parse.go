@@ -1,4 +1,4 @@
-package index
+package build
 
 import (
 	"errors"
@@ -33,13 +33,13 @@ import (
 // candidates).
 var DefaultElements = []string{"sec", "section", "ss", "ss1", "ss2", "ss3", "p", "item", "entry", "row", "caption"}
 
-// maxCandidateDepth is the deepest an element may be (the root is at depth
+// MaxCandidateDepth is the deepest an element may be (the root is at depth
 // 0, semantic wrappers count) to be a candidate element. Each candidate's
 // XPath costs its depth to build and to store: the bound keeps a hostile
 // article nesting thousands of sections from making a build quadratic. The
 // deepest candidate of the 77 real Wikipedia articles of the shared data is
 // far above it (TestRealCollection).
-const maxCandidateDepth = 64
+const MaxCandidateDepth = 64
 
 // parsed is an article ready for indexing: its Bleve document, its manifest
 // entry and its candidate elements' term counts.
@@ -179,7 +179,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	an, release := analysis.Memo(kind)
 	toks := analysis.AnalyzeText(an, a.Text, bytesOf(brk), bytesOf(quiet))
 	release()
-	elems := candidates(a, names)
+	elems := Candidates(a, names)
 
 	doc := document.NewDocument(a.ID)
 	titleToks := analysis.AnalyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
@@ -328,12 +328,12 @@ func isInline(e *article.Element) bool {
 // whose own text runs are candidates (see candidates).
 var bodies = map[string]bool{"bdy": true, "body": true}
 
-// candidates returns the article's candidate elements, in document order
+// Candidates returns the article's candidate elements, in document order
 // (by start, the longer first): elements with one of the names that contain
 // some non-blank text, except
 //   - semantic wrappers (Element.IsWrapper: a YAGO <country> is no
 //     candidate, whatever its name);
-//   - elements deeper than maxCandidateDepth;
+//   - elements deeper than MaxCandidateDepth;
 //   - the entries of a reference list (an entry whose nearest ancestor that
 //     is not a wrapper is a reflist): citations, not text to read; the entries
 //     of other lists are candidates;
@@ -345,12 +345,12 @@ var bodies = map[string]bool{"bdy": true, "body": true}
 // what a query asks — bare in bdy before the first section, with the
 // remains of its infobox. A run is named by the body's XPath followed by
 // /text().
-func candidates(a *article.Article, names map[string]bool) []records.Elem {
+func Candidates(a *article.Article, names map[string]bool) []records.Elem {
 	var out []records.Elem
 	runs := false
 	for i := range a.Elements {
 		e := &a.Elements[i]
-		if e.Depth > maxCandidateDepth || e.IsWrapper() {
+		if e.Depth > MaxCandidateDepth || e.IsWrapper() {
 			continue
 		}
 		if bodies[e.Name] {
@@ -410,7 +410,7 @@ func appendRuns(out []records.Elem, a *article.Article, b int) []records.Elem {
 }
 
 // inReflist reports whether the nearest ancestor of element i that is not
-// a semantic wrapper is a reflist. (i is at most maxCandidateDepth deep.)
+// a semantic wrapper is a reflist. (i is at most MaxCandidateDepth deep.)
 func inReflist(a *article.Article, i int) bool {
 	for p := a.Elements[i].Parent; p >= 0; p = a.Elements[p].Parent {
 		if !a.Elements[p].IsWrapper() {

@@ -1,4 +1,4 @@
-package index
+package build
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package index
+package build
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ type srcFile struct {
 // the second is recorded in res.Dups and skipped. The collection's DTD
 // files (*.dtd) are recorded in res.DTDs and returned with their sizes and
 // modification times.
-func listArticles(dir string, res *BuildResult) ([]srcFile, []store.FileStamp, error) {
+func listArticles(dir string, res *Result) ([]srcFile, []store.FileStamp, error) {
 	var files []srcFile
 	var dtds []store.FileStamp
 	err := article.WalkCollection(dir, func(rel, path string, info fs.FileInfo) {

@@ -1,4 +1,4 @@
-package index
+package build
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ const maxListed = 10
 // indexed and skipped, naming every skipped article; the collection's DTDs,
 // the files that are not articles, the articles whose header id is not
 // their file name, and the articles' languages.
-func (r *BuildResult) Summary(idx string) []string {
+func (r *Result) Summary(idx string) []string {
 	var out []string
 	say := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	for _, s := range r.Broken {

@@ -1,4 +1,4 @@
-package index
+package build
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 )
 
 // summarise sets the counts of the index described by m.
-func (r *BuildResult) summarise(m *store.Manifest) {
+func (r *Result) summarise(m *store.Manifest) {
 	t := store.Sum(m.Articles)
 	r.Articles, r.Elements, r.Langs = t.Articles, t.Elems, t.Langs
 }
@@ -78,15 +78,15 @@ func recordsWaste(old *store.Manifest) string {
 	for _, r := range old.Records {
 		size += r.Size - int64(len(records.Magic))
 	}
-	if size > 2*live+recordsSlack {
+	if size > 2*live+RecordsSlack {
 		return fmt.Sprintf("its records files hold %d MB, of which %d MB are of articles deleted or changed since", size>>20, (size-live)>>20)
 	}
 	return ""
 }
 
-// recordsSlack is how many bytes of old records an index may hold
+// RecordsSlack is how many bytes of old records an index may hold
 // whatever its size.
-const recordsSlack = 1 << 20
+const RecordsSlack = 1 << 20
 
 // stampDTD identifies the DTD file p (the Reader's DTD) by its absolute path,
 // size and modification time.

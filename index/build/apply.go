@@ -1,4 +1,4 @@
-package index
+package build
 
 import (
 	"context"
@@ -204,10 +204,10 @@ func (p *plan) fill(ss shardSet) error {
 	if err := p.indexFiles(ss); err != nil {
 		return err
 	}
-	if beforeMerge != nil {
-		ss.each(func(w *shardWriter) error { beforeMerge(w.ai); return nil })
+	if BeforeMerge != nil {
+		ss.each(func(w *shardWriter) error { BeforeMerge(w.ai); return nil })
 	}
-	if !mergeSegments {
+	if !MergeSegments {
 		return nil
 	}
 	return ss.each(func(w *shardWriter) error {
@@ -249,12 +249,14 @@ func segmentCount(ai bleve.Index) uint64 {
 	return f + m
 }
 
-// mergeSegments is false in tests that need an index of several segments.
-var mergeSegments = true
+// MergeSegments is true but in tests that need an index of several
+// segments.
+var MergeSegments = true
 
-// beforeMerge, when set (by tests), is called with each shard's Bleve index
-// once its articles are indexed, before the final merge.
-var beforeMerge func(bleve.Index)
+// BeforeMerge is nil but in tests, which set it to a function called
+// with each shard's Bleve index once its articles are indexed, before the
+// final merge.
+var BeforeMerge func(bleve.Index)
 
 // each runs f on every shard at once and returns their errors. A panic
 // of f (the zap library reading a damaged segment) is a DamagedError
@@ -330,11 +332,11 @@ func (w *shardWriter) deleteArticles(idx string, del []store.Entry) error {
 	return w.ai.Batch(ab)
 }
 
-// feed indexes the parsed articles it receives in batches (BuildOptions'
+// feed indexes the parsed articles it receives in batches (Options'
 // Batch and BatchBytes), Bleve building each batch's segment on a
 // goroutine of its own while the next batch fills. After an error it
 // drains in (so that the sender never blocks) and returns the error.
-func (w *shardWriter) feed(in <-chan parsed, opt BuildOptions) error {
+func (w *shardWriter) feed(in <-chan parsed, opt Options) error {
 	batches, indexed := make(chan *bleve.Batch, 1), make(chan error, 1)
 	go stage(fmt.Sprintf("segment-%d", w.i), func() {
 		var err error
@@ -480,7 +482,7 @@ type parsedFiles struct {
 
 // parseAll parses files on opt.Workers goroutines, in order and at most
 // 16 per worker ahead of the reader (next).
-func parseAll(files []srcFile, opt BuildOptions) *parsedFiles {
+func parseAll(files []srcFile, opt Options) *parsedFiles {
 	pf := &parsedFiles{out: make([]chan parsed, len(files)), quit: make(chan struct{}), ahead: make(chan struct{}, 16*opt.Workers)}
 	for i := range pf.out {
 		pf.out[i] = make(chan parsed, 1)

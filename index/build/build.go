@@ -1,4 +1,4 @@
-package index
+package build
 
 import (
 	"errors"
@@ -19,8 +19,8 @@ import (
 // term dictionary) and to search, at the price of memory while building.
 const DefaultBatchBytes = 4 << 20
 
-// BuildOptions configure Build.
-type BuildOptions struct {
+// Options configure Build.
+type Options struct {
 	Articles string   // the folder of articles (searched recursively)
 	Index    string   // the index folder
 	Elements []string // candidate element names; nil means DefaultElements
@@ -72,8 +72,8 @@ type Skipped struct {
 	Reason string
 }
 
-// BuildResult summarises a build.
-type BuildResult struct {
+// Result summarises a build.
+type Result struct {
 	Full bool // built from scratch (not an incremental update)
 	// Rebuilt says why an existing index was built from scratch rather
 	// than updated ("" when it was updated, absent or --rebuild was asked).
@@ -127,7 +127,7 @@ type IDMismatch struct {
 // whether the index must be built from scratch, and why), then applied
 // (plan.apply: the articles parsed in parallel and indexed into every shard
 // at once).
-func Build(opt BuildOptions) (*BuildResult, error) {
+func Build(opt Options) (*Result, error) {
 	start := time.Now()
 	opt, err := opt.withDefaults()
 	if err != nil {
@@ -142,7 +142,7 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 	// collect less often (GOGC 200) while its batches held every token;
 	// they hold token frequencies now (analyzedField), and GOGC 100 costs
 	// no measurable CPU for a third less memory (the notes).
-	res := &BuildResult{}
+	res := &Result{}
 	files, dtds, err := listArticles(opt.Articles, res)
 	if err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 
 // withDefaults fills in the options' defaults and checks the articles
 // folder.
-func (opt BuildOptions) withDefaults() (BuildOptions, error) {
+func (opt Options) withDefaults() (Options, error) {
 	if opt.Elements == nil {
 		opt.Elements = DefaultElements
 	}
@@ -219,9 +219,9 @@ func (opt BuildOptions) withDefaults() (BuildOptions, error) {
 // scratch), the manifest it will write, the files to index and the
 // articles to delete.
 type plan struct {
-	opt  BuildOptions
+	opt  Options
 	idx  string
-	res  *BuildResult
+	res  *Result
 	old  *store.Manifest // the index to update; nil: build from scratch
 	next *store.Manifest // the manifest of the index being built
 	todo []srcFile       // files to index, in path order
@@ -231,7 +231,7 @@ type plan struct {
 // planBuild decides what the build does: from scratch (and why, when an
 // index is there) or an update, and which files to index and articles to
 // delete. Unchanged articles go into the next manifest as they are.
-func planBuild(opt BuildOptions, idx string, files []srcFile, dtds []store.FileStamp, res *BuildResult) (*plan, error) {
+func planBuild(opt Options, idx string, files []srcFile, dtds []store.FileStamp, res *Result) (*plan, error) {
 	src, err := filepath.Abs(opt.Articles)
 	if err != nil {
 		return nil, &store.InputError{Msg: fmt.Sprintf("articles folder %s: %v", opt.Articles, err)}
