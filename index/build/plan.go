@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/vellum"
 
 	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/index/store"
@@ -110,19 +109,8 @@ func stampDTD(p string) (store.FileStamp, error) {
 // are those of the manifest and hold its articles' records, and its Bleve
 // index holds every article of the manifest.
 func checkIndex(dir string, m *store.Manifest) error {
-	df, err := store.LoadElemDF(dir)
-	if err != nil {
+	if err := store.CheckElemDF(dir); err != nil {
 		return err
-	}
-	it, err := df.Iterator(nil, nil)
-	for err == nil {
-		it, err = store.Advance(it)
-		if it == nil {
-			break
-		}
-	}
-	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
-		return fmt.Errorf("%s: %w", filepath.Join(dir, store.ElemDFName), err)
 	}
 	// a damaged segment would make the update panic in Bleve's own
 	// goroutines (its merger), where it cannot be recovered: the segments

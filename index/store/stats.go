@@ -84,7 +84,7 @@ func WriteElemDF(dir, idx string, old *vellum.FST, delta map[string]int64) error
 				i++
 			}
 			if err = insert(k, n); err == nil {
-				it, err = Advance(it)
+				it, err = advance(it)
 			}
 		}
 		if err != nil {
@@ -97,8 +97,8 @@ func WriteElemDF(dir, idx string, old *vellum.FST, delta map[string]int64) error
 	return durable.WriteFile(dir, ElemDFName, buf.Bytes())
 }
 
-// Advance moves an FST iterator on; it returns nil at the end.
-func Advance(it *vellum.FSTIterator) (*vellum.FSTIterator, error) {
+// advance moves an FST iterator on; it returns nil at the end.
+func advance(it *vellum.FSTIterator) (*vellum.FSTIterator, error) {
 	if err := it.Next(); err != nil {
 		if errors.Is(err, vellum.ErrIteratorDone) {
 			return nil, nil
@@ -106,6 +106,26 @@ func Advance(it *vellum.FSTIterator) (*vellum.FSTIterator, error) {
 		return it, err
 	}
 	return it, nil
+}
+
+// CheckElemDF checks that dir/elements.fst can be read through, as an
+// update of the index reads it.
+func CheckElemDF(dir string) error {
+	df, err := LoadElemDF(dir)
+	if err != nil {
+		return err
+	}
+	it, err := df.Iterator(nil, nil)
+	for err == nil {
+		it, err = advance(it)
+		if it == nil {
+			break
+		}
+	}
+	if err != nil && !errors.Is(err, vellum.ErrIteratorDone) {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, ElemDFName), err)
+	}
+	return nil
 }
 
 // LoadElemDF reads dir/elements.fst.
