@@ -16,7 +16,7 @@ func Lock(idx string) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	if ok, err := LockFile(lf); err != nil {
+	if ok, err := lockFile(lf); err != nil {
 		lf.Close()
 		return nil, fmt.Errorf("locking %s.lock: %w", idx, err)
 	} else if !ok {

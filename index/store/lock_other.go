@@ -4,6 +4,6 @@ package store
 
 import "os"
 
-// LockFile does nothing where flock is not available: the build-beside-then-
+// lockFile does nothing where flock is not available: the build-beside-then-
 // rename scheme still keeps every index complete.
-func LockFile(f *os.File) (bool, error) { return true, nil }
+func lockFile(f *os.File) (bool, error) { return true, nil }

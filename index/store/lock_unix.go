@@ -7,9 +7,9 @@ import (
 	"syscall"
 )
 
-// LockFile takes an exclusive, non-blocking lock on f; false when another
+// lockFile takes an exclusive, non-blocking lock on f; false when another
 // process holds it.
-func LockFile(f *os.File) (bool, error) {
+func lockFile(f *os.File) (bool, error) {
 	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if err == syscall.EWOULDBLOCK {
 		return false, nil
