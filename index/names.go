@@ -15,14 +15,6 @@ import (
 // Term is an analyzed query term (analysis.Term).
 type Term = analysis.Term
 
-// QueryTerms analyzes a query with the analysis of each of the languages
-// langs (analysis.QueryTerms).
-func QueryTerms(q string, langs ...string) []Term { return analysis.QueryTerms(q, langs...) }
-
-// TitleKey is how titles and term-less queries are compared
-// (analysis.TitleKey).
-func TitleKey(s string) string { return analysis.TitleKey(s) }
-
 // InputError is bad input: a missing or unreadable folder, or a folder
 // with no article (store.InputError). Commands map it to exit status 2.
 type InputError = store.InputError
@@ -91,8 +83,3 @@ var DefaultElements = build.DefaultElements
 // (build.Build): a new index built beside and renamed into place, or an
 // update of the new and changed articles.
 func Build(opt BuildOptions) (*BuildResult, error) { return build.Build(opt) }
-
-// DefaultShards is the number of shards of a new index of a collection
-// of the given size in bytes of XML on a machine with the given number of
-// cores (build.DefaultShards).
-func DefaultShards(cores int, bytes int64) int { return build.DefaultShards(cores, bytes) }

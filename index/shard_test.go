@@ -22,6 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/build"
 	"github.com/readsim/readsim/index/internal/synth"
 	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
@@ -258,7 +259,7 @@ func TestDefaultShards(t *testing.T) {
 		bytes int64
 		want  int
 	}{{2, 1 << 20, 1}, {2, 55 << 20, 2}, {16, 55 << 20, 6}, {16, 50 << 30, 16}, {1, 50 << 30, 1}, {0, 0, 1}, {1024, 1 << 40, MaxShards}} {
-		if got := DefaultShards(tc.cores, tc.bytes); got != tc.want {
+		if got := build.DefaultShards(tc.cores, tc.bytes); got != tc.want {
 			t.Errorf("DefaultShards(%d, %d) = %d, want %d", tc.cores, tc.bytes, got, tc.want)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/analysis"
-	"github.com/readsim/readsim/index/chars"
 	"github.com/readsim/readsim/index/records"
 )
 
@@ -71,7 +70,7 @@ const (
 // toks are the article's tokens in text order — all of them, or only those
 // that hold a query term (the others count for nothing but the elements'
 // lengths) — lens the elements' lengths in tokens, parallel to elems, and
-// gap(k) the number of white space characters after element k (textGaps).
+// gap(k) the number of white space characters after element k.
 func Passages(gap func(k int) int, toks []analysis.Token, lens []int, elems []records.Elem, terms []analysis.Term, st *Stats, opt Options) []Passage {
 	th := opt.Threshold
 	if th <= 0 || th > 1 {
@@ -292,18 +291,6 @@ func choose(gap func(k int) int, elems []records.Elem, cands []scoredElem, min f
 		last = k.e
 	}
 	return out
-}
-
-// textGaps returns, for browse, the number of white space characters
-// after each of the elements in text (made when first asked).
-func textGaps(text string, elems []records.Elem) func(k int) int {
-	var ci *chars.Index
-	return func(k int) int {
-		if ci == nil {
-			ci = chars.New(text)
-		}
-		return chars.SpaceAfter(ci, elems[k].End)
-	}
 }
 
 // Article returns the best passages of the stored article d for the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/chars"
 	"github.com/readsim/readsim/index/records"
 )
 
@@ -104,4 +105,16 @@ func passageSpans(ps []Passage) []pspan {
 		out[i] = pspan{p.Start, p.End, strings.Join(p.XPaths, " ")}
 	}
 	return out
+}
+
+// textGaps returns, for browse, the number of white space characters
+// after each of the elements in text (made when first asked).
+func textGaps(text string, elems []records.Elem) func(k int) int {
+	var ci *chars.Index
+	return func(k int) int {
+		if ci == nil {
+			ci = chars.New(text)
+		}
+		return chars.SpaceAfter(ci, elems[k].End)
+	}
 }
