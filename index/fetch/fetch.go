@@ -361,8 +361,26 @@ func (f *Fetched) article(i int, how records.ReadHow) (*records.StoredArticle, e
 // goroutine once the article is read: a search browses its hits on every
 // core.
 func (x *Shards) Fetch(ctx context.Context, q Query, k int, how records.ReadHow, each func(i int, d *records.StoredArticle) error) (*Fetched, error) {
-	full := how != records.ReadTitle
-	ts := FieldTerms(q)
+	f := x.newFetched(how)
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+		}
+	}()
+	if err := f.rank(ctx, x, FieldTerms(q), k); err != nil {
+		return nil, err
+	}
+	if err := f.read(ctx, q, how, each); err != nil {
+		return nil, err
+	}
+	ok = true
+	return f, nil
+}
+
+// newFetched returns the fetch of the shards x, a search of each, with
+// an arena per shard when the hits are read as how says by blocks.
+func (x *Shards) newFetched(how records.ReadHow) *Fetched {
 	f := &Fetched{ss: make([]*shardSearch, len(x.Bleve))}
 	for i := range f.ss {
 		f.ss[i] = &shardSearch{shard: i, ranks: x.Ranks[i], avg: x.LangAvg, recs: x.Recs[i], places: x.Places[i]}
@@ -376,15 +394,16 @@ func (x *Shards) Fetch(ctx context.Context, q Query, k int, how records.ReadHow,
 			f.arenas[i] = records.GetArena()
 		}
 	}
+	return f
+}
+
+// rank opens the terms ts on every shard, weighs them with the global
+// document frequencies, and keeps the k best documents of all shards
+// (f.c), their ids read.
+func (f *Fetched) rank(ctx context.Context, x *Shards, ts []FieldTerm, k int) error {
 	ss := f.ss
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-		}
-	}()
 	if err := store.Parallel(len(ss), func(i int) error { return ss[i].open(ctx, x, ts) }); err != nil {
-		return nil, err
+		return err
 	}
 	for i := range ts {
 		for _, s := range ss {
@@ -410,23 +429,30 @@ func (x *Shards) Fetch(ctx context.Context, q Query, k int, how records.ReadHow,
 		best[i], err = ss[i].topK(ctx, ts, k)
 		return err
 	}); err != nil {
-		return nil, err
+		return err
 	}
 	for _, b := range best {
 		f.c = append(f.c, b...)
 	}
 	c, err := topOf(f.c, k, ss)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	f.c = c
+	return nil
+}
+
+// read makes the hits of the ranked documents: each shard reads its
+// hits' titles and languages, or their articles as how says and the
+// occurrences of q's terms in them, then calls each with every one of
+// its hits (when each is not nil).
+func (f *Fetched) read(ctx context.Context, q Query, how records.ReadHow, each func(i int, d *records.StoredArticle) error) error {
+	full := how != records.ReadTitle
 	f.Hits = make([]Hit, len(f.c))
 	if full {
 		f.docs = make([]*records.StoredArticle, len(f.c))
 	}
-	// each shard reads its hits' titles and languages, or whole articles
-	// and the occurrences of the query's terms in them
-	if err := store.Parallel(len(ss), func(s int) error {
+	return store.Parallel(len(f.ss), func(s int) error {
 		var docs []*records.StoredArticle
 		var nums []uint64
 		for i, c := range f.c {
@@ -446,7 +472,7 @@ func (x *Shards) Fetch(ctx context.Context, q Query, k int, how records.ReadHow,
 			}
 		}
 		if full && len(q.Terms) > 0 {
-			if err := records.LoadMatches(ctx, ss[s].stored, docs, nums, q.Terms); err != nil {
+			if err := records.LoadMatches(ctx, f.ss[s].stored, docs, nums, q.Terms); err != nil {
 				return err
 			}
 		}
@@ -461,11 +487,7 @@ func (x *Shards) Fetch(ctx context.Context, q Query, k int, how records.ReadHow,
 			}
 		}
 		return nil
-	}); err != nil {
-		return nil, err
-	}
-	ok = true
-	return f, nil
+	})
 }
 
 // Hit is a fetched article.
