@@ -182,6 +182,21 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 	if err := store.CheckShards(name, dir, m.Shards); err != nil {
 		return failed(err)
 	}
+	if err := s.openShards(name, dir, hook); err != nil {
+		return failed(err)
+	}
+	if err := s.readColumns(name, dir); err != nil {
+		return failed(err)
+	}
+	s.loadStats()
+	return s, nil
+}
+
+// openShards opens the shards of the build in dir of the index named
+// name, checked already (store.CheckShards): each one's Bleve index and
+// records file. hook is called after each.
+func (s *snapshot) openShards(name, dir string, hook func(step string)) error {
+	m := s.man
 	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
 	for i := range max(m.Shards, 1) {
 		var ai bleve.Index
@@ -193,21 +208,28 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		if err != nil {
 			var de *DamagedError
 			if errors.As(err, &de) {
-				return failed(err)
+				return err
 			}
 			if strings.Contains(err.Error(), "timeout") {
-				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked))
+				return fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked)
 			}
-			return failed(fmt.Errorf("index %s: %w", dir, err))
+			return fmt.Errorf("index %s: %w", dir, err)
 		}
 		s.Bleve = append(s.Bleve, ai)
 		rf, err := records.Open(name, records.Path(sd), m.Records[i])
 		if err != nil {
-			return failed(err)
+			return err
 		}
 		s.Recs = append(s.Recs, rf)
 		hook("shard")
 	}
+	return nil
+}
+
+// readColumns reads, on every shard at once, the columns a fetch reads
+// of its documents (fetch.Shards): the record places, the ranks of the
+// ids and, in an index of several languages, the languages.
+func (s *snapshot) readColumns(name, dir string) error {
 	s.Ranks = make([][]uint32, len(s.Bleve))
 	s.Places = make([][]records.Place, len(s.Bleve))
 	s.langNames, s.LangAvg = fetch.LangAverages(s.man.Totals)
@@ -235,12 +257,11 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 	}); err != nil {
 		var de *DamagedError
 		if errors.As(err, &de) {
-			return failed(err)
+			return err
 		}
-		return failed(fmt.Errorf("index %s: %w", dir, err))
+		return fmt.Errorf("index %s: %w", dir, err)
 	}
-	s.loadStats()
-	return s, nil
+	return nil
 }
 
 // loadStats takes the collection statistics from the manifest's totals.
