@@ -10,6 +10,6 @@
 // elements' lengths and the white space after each, from its record);
 // Passages is the same on the parts given.
 //
-// It imports effort (the span), index/analysis (terms and tokens),
-// index/chars and index/records (the stored article) of readsim.
+// It imports effort (the span), index/analysis (terms and tokens)
+// and index/records (the stored article) of readsim.
 package browse

@@ -13,6 +13,21 @@
 // shard's best k, merges them, and reads the hits' records as much as the
 // caller asks, with the occurrences of the query's terms in them.
 //
+// # Statistics
+//
+// Both scorings take the collection's size and average lengths from the
+// manifest, and browse its element frequencies from elements.fst (fetch's
+// document frequencies come from Bleve's postings, summed over the shards,
+// which count no deleted article and do not depend on segments). Bleve's
+// BM25 would take a field's average length to be its number of distinct
+// terms per document, summed over the index's segments (terms of deleted
+// articles included), and each shard's own document frequencies: scores
+// would depend on how a build was batched, updated and sharded. Fetch
+// scores with the fields' true total lengths and the global document
+// frequencies instead (fetch.go, Shards.BM25), so it is BM25 with the average field
+// length in tokens (rounded up, as Bleve rounds it), and a build scores the
+// same however it is split into segments and shards.
+//
 // It imports index/analysis (the query's terms), index/records (the
 // hits' records) and index/store (the fields, Parallel) of readsim, and
 // Bleve's index API, scorch and BM25 constants.
