@@ -102,7 +102,7 @@ var damages = []struct {
 	{"missing index_meta.json", func(t *testing.T, idx string) error {
 		return os.Remove(filepath.Join(store.ShardDir(idx, 0), "index_meta.json"))
 	}, func(t *testing.T, idx string) string { return filepath.Join(store.ShardDir(idx, 0), "index_meta.json") }},
-	// the records file (records.go): checked against its size and CRC-32
+	// the records file (index/records): checked against its size and CRC-32
 	// in the manifest
 	{"missing records", func(t *testing.T, idx string) error { return os.Remove(firstRecords(t, idx)) }, firstRecords},
 	{"truncated records", func(t *testing.T, idx string) error {

@@ -210,7 +210,7 @@ func (x *snapshot) elemDFOf(t analysis.Term) (float64, error) {
 
 // Fetch returns the k best articles for q by BM25 over title and text,
 // searching the shards in parallel with the collection's statistics (see
-// fetch.go). Ties are broken by article id, so rankings are reproducible.
+// index/fetch). Ties are broken by article id, so rankings are reproducible.
 // A cancelled context stops the search.
 func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
 	if k <= 0 {

@@ -13,7 +13,7 @@ import (
 )
 
 // Browse returns the best passages of the article d for q (see browse).
-// The occurrences of q's terms in d are read from the index (vectors.go);
+// The occurrences of q's terms in d are read from the index (index/records);
 // an article the index does not have is analysed again.
 func (x *Index) Browse(d *StoredArticle, q *Query, opt Options) []Passage {
 	if len(q.Terms) > 0 {

@@ -68,7 +68,7 @@
 //     two CJK characters) stay in their CJK run, as in Lucene's CJK
 //     bigrams: 松嶋菜々子 is 松嶋 嶋菜 菜々 々子 (cjkfold.go).
 //   - Fetch normalises a field's length by the average of the article's
-//     language (langnorm.go): in a mixed collection a Japanese article,
+//     language (index/fetch, langnorm.go): in a mixed collection a Japanese article,
 //     long in bigrams, is not measured against English lengths.
 //
 // It imports index/article (the article languages) and index/chars of

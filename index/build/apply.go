@@ -71,7 +71,7 @@ type shardWriter struct {
 	dir   string
 	ai    bleve.Index
 	delta map[string]int64
-	// recs appends the shard's records (records.go); old is the records
+	// recs appends the shard's records (index/records); old is the records
 	// file of the index being updated, for the articles deleted
 	recs *records.Writer
 	old  *records.File
@@ -224,7 +224,7 @@ func (p *plan) fill(ss shardSet) error {
 // build. Merging a few small segments (all below the tiered plan's floor,
 // so merged into one) costs a build CPU, but a search pays for every
 // segment in each query term's look-up, twice since browse reads the
-// terms' locations from the postings (vectors.go). On the held-out 10k
+// terms' locations from the postings (index/records). On the held-out 10k
 // synthetic collection (2 shards of 14 segments) merging cost the build 7%
 // more CPU (21.4 s against 20.0 s; 16% more wall time) and made the index
 // 17% smaller (97 MB against 117 MB) and search 26–30% faster at p50

@@ -46,7 +46,7 @@ const MaxCandidateDepth = 64
 type parsed struct {
 	f        srcFile
 	doc      *document.Document
-	rec      []byte // its record (records.go)
+	rec      []byte // its record (index/records)
 	entry    store.Entry
 	elemDF   termCounts
 	headerID string // the article's <header><id> when it is not its id
@@ -72,12 +72,12 @@ func newAnalyzedField(name string, value []byte, toks banalysis.TokenStream, opt
 }
 
 // textOptions are the options of the text field: indexed with term
-// vectors, not stored (the text is in the article's record: records.go).
+// vectors, not stored (the text is in the article's record: index/records).
 const textOptions = bindex.IndexField | bindex.IncludeTermVectors
 
 // textFreqs are the token frequencies of an article's text (toks: its
 // tokens, byte offsets of text, in text order) with a location per
-// occurrence that browse reads back (vectors.go) rather than Bleve's
+// occurrence that browse reads back (index/records) rather than Bleve's
 // position and byte offsets, to keep the index small (locations are
 // uncompressed varints in Bleve's postings): the location's Position is the
 // occurrence's character offset minus that of the term's previous
@@ -216,7 +216,7 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	for _, n := range lens {
 		elemLen += n
 	}
-	// the record: what browse, snippets and pages read (records.go); its
+	// the record: what browse, snippets and pages read (index/records); its
 	// place in the shard's records file is added to the document when it
 	// is written (shardWriter.feed)
 	rec := records.Encode(nil, title, a.Lang, f.rel, a.Text, a.Len, elems, lens, quiet, brk)

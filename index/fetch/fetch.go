@@ -44,7 +44,7 @@ import (
 // Shards are an open index's shards, what a fetch reads of them.
 type Shards struct {
 	Bleve  []bleve.Index
-	Recs   []*records.File   // per shard, its records file (records.go)
+	Recs   []*records.File   // per shard, its records file (index/records)
 	Places [][]records.Place // per shard, each document's record place (DocPlaces)
 	Ranks  [][]uint32        // per shard, the rank of each document's id (IDRanks)
 	// DocLangs are, per shard, each document's language as an index of

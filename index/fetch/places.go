@@ -10,7 +10,7 @@ import (
 )
 
 // DocPlaces returns, for each internal document number of a scorch
-// index's reader r, the place of its record (records.go), from each
+// index's reader r, the place of its record (index/records), from each
 // segment's dictionary of RecField (walkTerms): a place is a term held by
 // one document. A number without a place (none in an index this layout
 // builds) has the zero place, which reading refuses as damage.

@@ -47,7 +47,7 @@ type Manifest struct {
 	// to it) and the --dtd file (its absolute path).
 	DTDs  []FileStamp `json:"dtds,omitempty"`
 	Built time.Time   `json:"built"`
-	// Records are the shards' records files (records.go), in shard order.
+	// Records are the shards' records files (index/records), in shard order.
 	Records []RecordsStamp `json:"records"`
 	// Totals are the collection statistics summed over the articles:
 	// what opening the index for searching reads.
@@ -113,7 +113,7 @@ type Entry struct {
 	TextLen  int `json:"text_len"`
 	ElemLen  int `json:"elem_len"`
 	// Rec is the length of the article's record in its shard's records
-	// file (records.go), in bytes.
+	// file (index/records), in bytes.
 	Rec int64 `json:"rec"`
 }
 

@@ -13,7 +13,7 @@ import (
 // shard ShardOf(id, N), a stable hash of its id, so that an update finds
 // it again. A build fills every shard at once (each builds its own
 // segments: no single goroutine serialises the build), and fetch searches
-// them in parallel with the collection's global statistics (see fetch.go):
+// them in parallel with the collection's global statistics (see index/fetch):
 // its scores and rankings are those of a one-shard index.
 
 // MaxShards is the largest number of shards an index may have.
