@@ -12,12 +12,16 @@ import (
 	"unicode"
 
 	"github.com/readsim/readsim/effort"
+	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/browse"
+	"github.com/readsim/readsim/index/chars"
+	"github.com/readsim/readsim/index/records"
 )
 
 // The record store changed how browse merges adjacent passages (on each
 // element's white space after it, stored in the record, instead of
 // scanning the text between them) and how snippets are written (shows,
-// spaceWriter). TestBrowseStoredSame's reference keeps the record's gaps
+// chars.SpaceWriter). TestBrowseStoredSame's reference keeps the record's gaps
 // and calls the same Snippet, so it cannot see a change in either: the
 // test below compares them with the code as it was before (ba44707), on
 // the article's text.
@@ -49,11 +53,11 @@ func mergedOnText(text string, ps []Passage) []Passage {
 // the text shown tested with strings.TrimSpace, the snippet's white
 // space collapsed with strings.Fields.
 func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
-	toks := d.queryTokens(q.Terms)
-	mark := q.marker()
-	lo := sort.Search(len(toks), func(i int) bool { return toks[i].start >= p.Start })
+	toks := d.QueryTokens(q.Terms)
+	mark := records.Marker(q.Terms)
+	lo := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.Start })
 	first := -1
-	for i := lo; i < len(toks) && toks[i].start < p.End; i++ {
+	for i := lo; i < len(toks) && toks[i].Start < p.End; i++ {
 		if at, _, ok := mark(toks[i]); ok {
 			first = at
 			break
@@ -67,21 +71,21 @@ func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
 	if e-s < width {
 		s = max(p.Start, e-width)
 	}
-	ci := newCharIndex(d.Text)
+	ci := chars.New(d.Text)
 	for {
-		k := sort.Search(len(d.quiet)/2, func(k int) bool { return d.quiet[2*k+1] > s })
-		if k == len(d.quiet)/2 || d.quiet[2*k] > s || d.quiet[2*k+1] >= p.End {
+		k := sort.Search(len(d.Quiet)/2, func(k int) bool { return d.Quiet[2*k+1] > s })
+		if k == len(d.Quiet)/2 || d.Quiet[2*k] > s || d.Quiet[2*k+1] >= p.End {
 			break
 		}
-		e = min(e+d.quiet[2*k+1]-s, p.End)
-		s = d.quiet[2*k+1]
-		for s < e && strings.TrimSpace(ci.slice(s, s+1)) == "" {
+		e = min(e+d.Quiet[2*k+1]-s, p.End)
+		s = d.Quiet[2*k+1]
+		for s < e && strings.TrimSpace(ci.Slice(s, s+1)) == "" {
 			s++
 		}
 	}
-	cut := s > p.Start && strings.TrimSpace(shownText(ci, d.quiet, p.Start, s)) != ""
+	cut := s > p.Start && strings.TrimSpace(records.ShownText(ci, d.Quiet, p.Start, s)) != ""
 	var marks [][2]int
-	for i := sort.Search(len(toks), func(i int) bool { return toks[i].start >= s }); i < len(toks) && toks[i].start < e; i++ {
+	for i := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= s }); i < len(toks) && toks[i].Start < e; i++ {
 		ms, me, ok := mark(toks[i])
 		if !ok || me > e {
 			continue
@@ -98,12 +102,12 @@ func snippetBefore(d *StoredArticle, p Passage, q *Query, width int) string {
 	}
 	at := s
 	for _, m := range marks {
-		b.WriteString(shownText(ci, d.quiet, at, m[0]))
-		b.WriteString("[" + shownText(ci, d.quiet, m[0], m[1]) + "]")
+		b.WriteString(records.ShownText(ci, d.Quiet, at, m[0]))
+		b.WriteString("[" + records.ShownText(ci, d.Quiet, m[0], m[1]) + "]")
 		at = m[1]
 	}
-	b.WriteString(shownText(ci, d.quiet, at, e))
-	if e < p.End && strings.TrimSpace(shownText(ci, d.quiet, e, p.End)) != "" {
+	b.WriteString(records.ShownText(ci, d.Quiet, at, e))
+	if e < p.End && strings.TrimSpace(records.ShownText(ci, d.Quiet, e, p.End)) != "" {
 		b.WriteString("…")
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
@@ -120,12 +124,11 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 		opt := Options{}
 		merged, snippets := 0, 0
 		titles := articleQueries(t, x, files, func(id string, d *StoredArticle, q string, pq *Query, got []Passage) {
-			ref := *d
-			ref.match, ref.toks = nil, nil
+			ref := d.WithoutMatches()
 			// browse's passages, none merged (no gap is that small),
 			// then merged on the text
 			never := func(int) int { return -1 }
-			want := mergedOnText(d.Text, browse(never, ref.queryTokens(pq.Terms), ref.lens(), d.Elems, pq.Terms, &pq.stats, BrowseOptions{}))
+			want := mergedOnText(d.Text, browse.Passages(never, ref.QueryTokens(pq.Terms), ref.Lens(), d.Elems, pq.Terms, &pq.stats, browse.Options{}))
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s %q: passages %v, merged on the text %v", id, q, got, want)
 				return
@@ -135,7 +138,7 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 					merged++
 				}
 				for _, w := range []int{40, 160, 1000} {
-					if g, wn := Snippet(&ref, p, pq, w), snippetBefore(&ref, p, pq, w); g != wn {
+					if g, wn := Snippet(ref, p, pq, w), snippetBefore(ref, p, pq, w); g != wn {
 						t.Errorf("%s %q %v width %d: snippet %q, before %q", id, q, p.Span, w, g, wn)
 					}
 					snippets++
@@ -183,8 +186,8 @@ func TestPassagesSnippetsAsBefore(t *testing.T) {
 // token fresnel at 0–7): never a panic.
 func TestSnippetOddPassages(t *testing.T) {
 	d := &StoredArticle{ID: "1", Text: "Fresnel lens", Len: 12}
-	q := &Query{Terms: []Term{{Text: "fresnel", N: 1}}}
-	d.setMatches(q.Terms, []token{{term: "fresnel", start: 0, end: 7}})
+	q := &Query{Terms: []analysis.Term{{Text: "fresnel", N: 1}}}
+	d.SetMatches(q.Terms, []analysis.Token{{Term: "fresnel", Start: 0, End: 7}})
 	for _, tc := range []struct {
 		name       string
 		start, end int

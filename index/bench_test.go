@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/index/fetch"
 	"github.com/readsim/readsim/index/internal/synth"
 	"github.com/readsim/readsim/internal/ground/procstat"
 )
@@ -273,14 +274,14 @@ func queryPostings(b *testing.B, x *Index, q *Query) uint64 {
 	s := x.acquire()
 	defer s.release()
 	var n uint64
-	for _, sh := range s.shards {
+	for _, sh := range s.Bleve {
 		adv, _ := sh.Advanced()
 		r, err := adv.Reader()
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, t := range fetchTerms(q, Options{}) {
-			tfr, err := r.TermFieldReader(context.Background(), t.term, t.field, false, false, false)
+		for _, t := range fetch.FieldTerms(q.fetchQuery(Options{})) {
+			tfr, err := r.TermFieldReader(context.Background(), t.Term, t.Field, false, false, false)
 			if err != nil {
 				b.Fatal(err)
 			}

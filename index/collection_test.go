@@ -52,7 +52,7 @@ func TestCollectionDTD(t *testing.T) {
 		"ko/3.xml":    dtdArticle("다리", "다리는"),
 	})
 	var w warnings
-	build := func() *BuildResult {
+	rebuild := func() *BuildResult {
 		t.Helper()
 		res, err := Build(BuildOptions{Articles: articles, Index: idx, Reader: &article.Reader{Root: articles, Warn: w.add}})
 		if err != nil {
@@ -60,7 +60,7 @@ func TestCollectionDTD(t *testing.T) {
 		}
 		return res
 	}
-	res := build()
+	res := rebuild()
 	if res.Indexed != 3 || len(res.Broken) != 0 || len(res.NotXML) != 0 || len(w.msgs) != 0 {
 		t.Fatalf("indexed %d, broken %v, not XML %v, warnings %v; want 3 articles and nothing else", res.Indexed, res.Broken, res.NotXML, w.msgs)
 	}
@@ -82,14 +82,14 @@ func TestCollectionDTD(t *testing.T) {
 	x.Close()
 
 	// unchanged: nothing to do
-	if res := build(); res.Full || res.Indexed != 0 || res.Unchanged != 3 || res.Rebuilt != "" {
+	if res := rebuild(); res.Full || res.Indexed != 0 || res.Unchanged != 3 || res.Rebuilt != "" {
 		t.Errorf("unchanged: %+v, want 3 unchanged", res)
 	}
 	// a changed DTD changes the text of the articles that use it
 	later := time.Now().Add(time.Hour)
 	testfs.Write(t, articles, map[string]string{"article.dtd": `<!ENTITY nbsp " "> <!ENTITY mdash "--">`})
 	os.Chtimes(filepath.Join(articles, "article.dtd"), later, later)
-	res = build()
+	res = rebuild()
 	if !res.Full || res.Indexed != 3 || !strings.Contains(res.Rebuilt, "the DTD article.dtd changed") {
 		t.Errorf("DTD changed: full=%v indexed=%d rebuilt=%q, want a full build saying the DTD changed", res.Full, res.Indexed, res.Rebuilt)
 	}
@@ -100,11 +100,11 @@ func TestCollectionDTD(t *testing.T) {
 	x.Close()
 	// a new DTD, then none
 	testfs.Write(t, articles, map[string]string{"ko/extra.dtd": `<!ENTITY x "y">`})
-	if res := build(); !res.Full || !strings.Contains(res.Rebuilt, "the DTD ko/extra.dtd is new") {
+	if res := rebuild(); !res.Full || !strings.Contains(res.Rebuilt, "the DTD ko/extra.dtd is new") {
 		t.Errorf("new DTD: rebuilt=%q", res.Rebuilt)
 	}
 	os.Remove(filepath.Join(articles, "ko", "extra.dtd"))
-	if res := build(); !res.Full || !strings.Contains(res.Rebuilt, "the DTD ko/extra.dtd is gone") {
+	if res := rebuild(); !res.Full || !strings.Contains(res.Rebuilt, "the DTD ko/extra.dtd is gone") {
 		t.Errorf("removed DTD: rebuilt=%q", res.Rebuilt)
 	}
 	// forcing the language rebuilds too, and analyses every article so

@@ -13,15 +13,17 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 
+	"github.com/readsim/readsim/index/records"
+	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // firstSegment returns the first segment file of shard 0 of the index idx.
 func firstSegment(t *testing.T, idx string) string {
 	t.Helper()
-	zaps, _ := filepath.Glob(filepath.Join(shardDir(idx, 0), "store", "*.zap"))
+	zaps, _ := filepath.Glob(filepath.Join(store.ShardDir(idx, 0), "store", "*.zap"))
 	if len(zaps) == 0 {
-		t.Fatalf("no segment file in %s", shardDir(idx, 0))
+		t.Fatalf("no segment file in %s", store.ShardDir(idx, 0))
 	}
 	return zaps[0]
 }
@@ -45,6 +47,9 @@ func overwrite(p string, off int64, b []byte) error {
 // loadFieldsNew then reads their offsets past the end, which panics), and
 // the CRC-32 is computed again over the changed bytes.
 func breakKeepingChecksum(p string) error {
+	// a zap v16 footer: five 8-byte offsets and counts, the chunk mode,
+	// the version and the CRC-32 (zapx/v16 write.go, persistFooter)
+	const zapFooterSize = 5*8 + 3*4
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return err
@@ -83,17 +88,21 @@ var damages = []struct {
 	}, firstSegment},
 	{"missing segment", func(t *testing.T, idx string) error { return os.Remove(firstSegment(t, idx)) }, firstSegment},
 	{"segment unreadable with a right checksum", func(t *testing.T, idx string) error { return breakKeepingChecksum(firstSegment(t, idx)) },
-		func(t *testing.T, idx string) string { return shardDir(idx, 0) }},
+		func(t *testing.T, idx string) string { return store.ShardDir(idx, 0) }},
 	{"garbled root.bolt", func(t *testing.T, idx string) error {
-		return overwrite(filepath.Join(shardDir(idx, 0), "store", "root.bolt"), 0, []byte(strings.Repeat("\x00", 8192)))
-	}, func(t *testing.T, idx string) string { return filepath.Join(shardDir(idx, 0), "store", "root.bolt") }},
+		return overwrite(filepath.Join(store.ShardDir(idx, 0), "store", "root.bolt"), 0, []byte(strings.Repeat("\x00", 8192)))
+	}, func(t *testing.T, idx string) string {
+		return filepath.Join(store.ShardDir(idx, 0), "store", "root.bolt")
+	}},
 	{"missing root.bolt", func(t *testing.T, idx string) error {
-		return os.Remove(filepath.Join(shardDir(idx, 0), "store", "root.bolt"))
-	}, func(t *testing.T, idx string) string { return filepath.Join(shardDir(idx, 0), "store", "root.bolt") }},
+		return os.Remove(filepath.Join(store.ShardDir(idx, 0), "store", "root.bolt"))
+	}, func(t *testing.T, idx string) string {
+		return filepath.Join(store.ShardDir(idx, 0), "store", "root.bolt")
+	}},
 	{"missing index_meta.json", func(t *testing.T, idx string) error {
-		return os.Remove(filepath.Join(shardDir(idx, 0), "index_meta.json"))
-	}, func(t *testing.T, idx string) string { return filepath.Join(shardDir(idx, 0), "index_meta.json") }},
-	// the records file (records.go): checked against its size and CRC-32
+		return os.Remove(filepath.Join(store.ShardDir(idx, 0), "index_meta.json"))
+	}, func(t *testing.T, idx string) string { return filepath.Join(store.ShardDir(idx, 0), "index_meta.json") }},
+	// the records file (index/records): checked against its size and CRC-32
 	// in the manifest
 	{"missing records", func(t *testing.T, idx string) error { return os.Remove(firstRecords(t, idx)) }, firstRecords},
 	{"truncated records", func(t *testing.T, idx string) error {
@@ -110,11 +119,11 @@ var damages = []struct {
 		if err != nil {
 			return err
 		}
-		i := len(recordsMagic) + (len(b)-len(recordsMagic))/2
+		i := len(records.Magic) + (len(b)-len(records.Magic))/2
 		return overwrite(p, int64(i), []byte{b[i] ^ 0x10})
 	}, firstRecords},
 	{"records cut to their magic", func(t *testing.T, idx string) error {
-		return os.Truncate(firstRecords(t, idx), int64(len(recordsMagic)))
+		return os.Truncate(firstRecords(t, idx), int64(len(records.Magic)))
 	}, firstRecords},
 	{"records of another kind", func(t *testing.T, idx string) error {
 		return overwrite(firstRecords(t, idx), 0, []byte("readsim records 0\n"))
@@ -131,7 +140,7 @@ var damages = []struct {
 // firstRecords returns the records file of shard 0 of the index idx.
 func firstRecords(t *testing.T, idx string) string {
 	t.Helper()
-	return recordsPath(shardDir(idx, 0))
+	return records.Path(store.ShardDir(idx, 0))
 }
 
 // TestDamagedIndex damages an index each way of damages: Open fails with
@@ -219,13 +228,13 @@ func TestReloadIntoDamaged(t *testing.T) {
 // zap library (opening a segment breakKeepingChecksum broke, which the
 // checks on open let through): in a request, on the caller's goroutine or
 // on one of parallel's, it is a DamagedError naming the index, and the
-// index still answers after it. A panic of readsim's own code is no
-// damage: it goes on.
+// index still answers after it (TestGuardOwnPanics: a panic of readsim's
+// own code is no damage).
 func TestGuardedPanics(t *testing.T) {
 	_, idx, _ := buildTest(t)
 	x := openTest(t, idx)
 	broken := filepath.Join(t.TempDir(), "broken")
-	if err := copyDir(shardDir(idx, 0), broken); err != nil {
+	if err := store.CopyDir(store.ShardDir(idx, 0), broken); err != nil {
 		t.Fatal(err)
 	}
 	zaps, _ := filepath.Glob(filepath.Join(broken, "store", "*.zap"))
@@ -248,7 +257,7 @@ func TestGuardedPanics(t *testing.T) {
 	}{
 		{"caller", func(*snapshot) (int, error) { return 0, openBroken() }},
 		{"parallel", func(*snapshot) (int, error) {
-			return 0, parallel(3, func(i int) error {
+			return 0, store.Parallel(3, func(i int) error {
 				if i == 1 {
 					return openBroken()
 				}
@@ -265,65 +274,7 @@ func TestGuardedPanics(t *testing.T) {
 	if got := search(t, x, "bridge"); len(got) != 1 || got[0].ID != "2001" {
 		t.Errorf("after the panics: %+v, want 2001", got)
 	}
-	for _, tc := range []struct {
-		name string
-		f    func() error
-	}{
-		{"caller", func() error { panic("a bug") }},
-		{"parallel", func() error {
-			return parallel(2, func(i int) error {
-				if i == 1 {
-					panic("a bug")
-				}
-				return nil
-			})
-		}},
-	} {
-		func() {
-			defer func() {
-				r := recover()
-				if gp, ok := r.(*goroutinePanic); ok {
-					r = gp.val
-				}
-				if r != "a bug" {
-					t.Errorf("%s: a panic of readsim's own code: recovered %v, want it to go on", tc.name, r)
-				}
-			}()
-			err := guard(idx, idx, tc.f)
-			t.Errorf("%s: guard returned %v", tc.name, err)
-		}()
-	}
-}
 
-func TestCheckFooter(t *testing.T) {
-	foot := func(numDocs, stored, fields, sections uint64, version uint32) []byte {
-		b := make([]byte, zapFooterSize)
-		for i, v := range []uint64{numDocs, stored, fields, sections, 0} {
-			binary.BigEndian.PutUint64(b[8*i:], v)
-		}
-		binary.BigEndian.PutUint32(b[44:], version)
-		return b
-	}
-	tests := []struct {
-		name string
-		foot []byte
-		n    uint64
-		ok   bool
-	}{
-		{"sound", foot(3, 1000, 1024, 1100, 16), 1200, true},
-		{"stored index ending at the data's end", foot(25, 1000, 1024, 1100, 16), 1200, true},
-		{"one document too many", foot(26, 1000, 1024, 1100, 16), 1200, false},
-		{"another version", foot(3, 1000, 1024, 1100, 15), 1200, false},
-		{"sections past the end", foot(3, 1000, 1024, 1201, 16), 1200, false},
-		{"stored past the end", foot(0, 1201, 1024, 1100, 16), 1200, false},
-		{"fields past the end", foot(3, 1000, 5000, 1100, 16), 1200, false},
-		{"garbage", []byte(strings.Repeat("\xff", zapFooterSize)), 1200, false},
-	}
-	for _, tc := range tests {
-		if err := checkFooter(tc.foot, tc.n); (err == nil) != tc.ok {
-			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
-		}
-	}
 }
 
 // TestDamagedManifest damages an index's manifest: Open names it in a
@@ -357,7 +308,7 @@ func TestDamagedManifest(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			articles, idx, _ := buildTest(t)
-			p := manifestPath(idx)
+			p := store.ManifestPath(idx)
 			b, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
@@ -381,36 +332,5 @@ func TestDamagedManifest(t *testing.T) {
 				t.Errorf("after the rebuild: %+v, want 2001", got)
 			}
 		})
-	}
-}
-
-// BenchmarkVerifySegment measures the checksum of a 64 MB segment, as
-// Open pays it once per segment file and process (a segment whose path,
-// size and time were verified is not read again: the cache is cleared
-// at each iteration here).
-func BenchmarkVerifySegment(b *testing.B) {
-	const size = 64 << 20
-	data := make([]byte, size)
-	for i := range data {
-		data[i] = byte(i * 7)
-	}
-	n := size - zapFooterSize
-	foot := data[n:]
-	clear(foot)
-	binary.BigEndian.PutUint64(foot[8:], uint64(n-8)) // one document, its stored index at the end
-	binary.BigEndian.PutUint64(foot[0:], 1)
-	binary.BigEndian.PutUint32(foot[44:], zapVersion)
-	binary.BigEndian.PutUint32(foot[48:], crc32.ChecksumIEEE(data[:size-4]))
-	p := filepath.Join(b.TempDir(), "1.zap")
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(size)
-	b.ResetTimer()
-	for range b.N {
-		verified.Clear()
-		if err := verifySegment(p); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

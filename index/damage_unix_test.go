@@ -8,6 +8,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/readsim/readsim/index/records"
+	"github.com/readsim/readsim/index/store"
 )
 
 // TestIndexFileFIFO replaces each file of an index in turn by a FIFO
@@ -16,7 +19,7 @@ import (
 // an update either builds the index again or fails naming the file;
 // neither blocks.
 func TestIndexFileFIFO(t *testing.T) {
-	for _, name := range []string{manifestName, articlesName, elemDFName, "articles-0/index_meta.json", "articles-0/store/root.bolt", "articles-0/" + recordsName, "segment"} {
+	for _, name := range []string{store.ManifestName, store.ArticlesName, store.ElemDFName, "articles-0/index_meta.json", "articles-0/store/root.bolt", "articles-0/" + records.FileName, "segment"} {
 		t.Run(name, func(t *testing.T) {
 			articles, idx, _ := buildTest(t)
 			p := filepath.Join(idx, filepath.FromSlash(name))
@@ -31,9 +34,9 @@ func TestIndexFileFIFO(t *testing.T) {
 			}
 			x, err := Open(idx)
 			switch {
-			case name == articlesName && err != nil:
+			case name == store.ArticlesName && err != nil:
 				t.Errorf("Open: %v, want it opened", err)
-			case name != articlesName && (err == nil || !strings.Contains(err.Error(), p)):
+			case name != store.ArticlesName && (err == nil || !strings.Contains(err.Error(), p)):
 				t.Errorf("Open: %v, want an error naming %s", err, p)
 			}
 			if x != nil {

@@ -14,6 +14,10 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/vellum"
+
+	"github.com/readsim/readsim/index/fetch"
+	"github.com/readsim/readsim/index/records"
+	"github.com/readsim/readsim/index/store"
 )
 
 // Index is an open index, safe for concurrent searches. It can switch to
@@ -34,25 +38,16 @@ type snapshot struct {
 	closed atomic.Bool // its shards are closed
 	gen    uint64
 	stamp  buildStamp // the folder and manifest file it was opened from
-	shards []bleve.Index
-	recs   []*recordFile // per shard, its records file (records.go)
-	places [][]recPlace  // per shard, each document's record place (docPlaces)
-	ranks  [][]uint32    // per shard, the rank of each document's id (idRanks)
-	// docLangs are, per shard, each document's language as an index of
-	// langAvg (docLangsOf); nil when the index has one language
-	docLangs [][]uint8
-	// langAvg are the title's and the text's average lengths in tokens
-	// (rounded up, as Bleve rounds them) of each language's articles,
-	// in the order of langNames
-	langAvg   [][2]float64
+	// the shards, what a fetch reads of them
+	fetch.Shards
+	// langNames are the languages of LangAvg, in order
 	langNames []string
 	elemDF    *vellum.FST
-	man       *manifest
+	man       *store.Manifest
 	elemN     float64
 	elemAvg   float64
 	articles  int
 	langs     map[string]int // articles by language
-	bm25      *bsearch.BM25Stats
 }
 
 // generations numbers snapshots (Query remembers the one it was prepared
@@ -92,11 +87,11 @@ type buildStamp struct {
 // final renames left beside it.
 func currentBuild(dir string) buildStamp {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if left := completeLeftover(dir); left != "" {
+		if left := store.CompleteLeftover(dir); left != "" {
 			dir = left
 		}
 	}
-	fi, _ := os.Stat(manifestPath(dir))
+	fi, _ := os.Stat(store.ManifestPath(dir))
 	return buildStamp{dir: dir, fi: fi}
 }
 
@@ -138,12 +133,12 @@ func openSnapshot(dir string) (*snapshot, error) {
 func openBuild(b buildStamp, name string) (*snapshot, error) {
 	dir := b.dir
 	if st, err := os.Stat(dir); err != nil {
-		return nil, &InputError{fmt.Sprintf("index %s: %v (build it with readsim index)", name, errors.Unwrap(err))}
+		return nil, &InputError{Msg: fmt.Sprintf("index %s: %v (build it with readsim index)", name, errors.Unwrap(err))}
 	} else if !st.IsDir() {
-		return nil, &InputError{fmt.Sprintf("index %s: not a folder", name)}
+		return nil, &InputError{Msg: fmt.Sprintf("index %s: not a folder", name)}
 	}
 	if b.fi == nil {
-		return nil, &InputError{fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, manifestName)}
+		return nil, &InputError{Msg: fmt.Sprintf("index %s: not a complete readsim index (no %s): an interrupted build, or not an index; run readsim index again", dir, store.ManifestName)}
 	}
 	hook := func(step string) {
 		if openHook != nil {
@@ -156,96 +151,117 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		s.closeShards()
 		return nil, err
 	}
-	m, err := readManifestHead(dir)
+	m, err := store.ReadManifestHead(dir)
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF):
-		return failed(&DamagedError{Index: name, File: manifestPath(dir), Err: errors.Unwrap(err)})
+		return failed(&DamagedError{Index: name, File: store.ManifestPath(dir), Err: errors.Unwrap(err)})
 	case err != nil:
-		return failed(&InputError{fmt.Sprintf("index %s: %v", dir, err)})
+		return failed(&InputError{Msg: fmt.Sprintf("index %s: %v", dir, err)})
 	}
-	if m.Version != manifestVersion {
-		return failed(&InputError{fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); rebuild with readsim index", dir, m.Version, manifestVersion)})
+	if m.Version != store.Version {
+		return failed(&InputError{Msg: fmt.Sprintf("index %s: built by another version of readsim (layout %d, want %d); rebuild with readsim index", dir, m.Version, store.Version)})
 	}
-	if err := m.validate(name, dir); err != nil {
+	if err := m.Validate(name, dir); err != nil {
 		return failed(err)
 	}
 	s.man = m
 	hook("manifest")
-	if err := guard(name, filepath.Join(dir, elemDFName), func() (err error) {
-		s.elemDF, err = loadElemDF(dir)
+	if err := store.Guard(name, filepath.Join(dir, store.ElemDFName), func() (err error) {
+		s.elemDF, err = store.LoadElemDF(dir)
 		return err
 	}); err != nil {
 		var de *DamagedError
 		if errors.As(err, &de) {
 			return failed(err)
 		}
-		return failed(&InputError{fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
+		return failed(&InputError{Msg: fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
 	}
 	hook("elements")
-	if err := checkShards(name, dir, m.Shards); err != nil {
+	if err := store.CheckShards(name, dir, m.Shards); err != nil {
 		return failed(err)
 	}
+	if err := s.openShards(name, dir, hook); err != nil {
+		return failed(err)
+	}
+	if err := s.readColumns(name, dir); err != nil {
+		return failed(err)
+	}
+	s.loadStats()
+	return s, nil
+}
+
+// openShards opens the shards of the build in dir of the index named
+// name, checked already (store.CheckShards): each one's Bleve index and
+// records file. hook is called after each.
+func (s *snapshot) openShards(name, dir string, hook func(step string)) error {
+	m := s.man
 	cfg := map[string]interface{}{"read_only": true, "bolt_timeout": "1s"}
 	for i := range max(m.Shards, 1) {
 		var ai bleve.Index
-		sd := shardDir(dir, i)
-		err := guard(name, sd, func() (err error) {
+		sd := store.ShardDir(dir, i)
+		err := store.Guard(name, sd, func() (err error) {
 			ai, err = bleve.OpenUsing(sd, cfg)
 			return err
 		})
 		if err != nil {
 			var de *DamagedError
 			if errors.As(err, &de) {
-				return failed(err)
+				return err
 			}
 			if strings.Contains(err.Error(), "timeout") {
-				return failed(fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked))
+				return fmt.Errorf("index %s: %w (its files are locked); try again when it has finished", dir, ErrLocked)
 			}
-			return failed(fmt.Errorf("index %s: %w", dir, err))
+			return fmt.Errorf("index %s: %w", dir, err)
 		}
-		s.shards = append(s.shards, ai)
-		rf, err := openRecords(name, recordsPath(sd), m.Records[i])
+		s.Bleve = append(s.Bleve, ai)
+		rf, err := records.Open(name, records.Path(sd), m.Records[i])
 		if err != nil {
-			return failed(err)
+			return err
 		}
-		s.recs = append(s.recs, rf)
+		s.Recs = append(s.Recs, rf)
 		hook("shard")
 	}
-	s.ranks = make([][]uint32, len(s.shards))
-	s.places = make([][]recPlace, len(s.shards))
-	s.langNames, s.langAvg = langAverages(s.man.Totals)
+	return nil
+}
+
+// readColumns reads, on every shard at once, the columns a fetch reads
+// of its documents (fetch.Shards): the record places, the ranks of the
+// ids and, in an index of several languages, the languages.
+func (s *snapshot) readColumns(name, dir string) error {
+	s.Ranks = make([][]uint32, len(s.Bleve))
+	s.Places = make([][]records.Place, len(s.Bleve))
+	s.langNames, s.LangAvg = fetch.LangAverages(s.man.Totals)
 	if len(s.langNames) > 1 {
-		s.docLangs = make([][]uint8, len(s.shards))
+		s.DocLangs = make([][]uint8, len(s.Bleve))
 	}
-	if err := guard(name, dir, func() error {
-		return parallel(len(s.shards), func(i int) error {
-			r, err := shardReader(s.shards[i])
+	if err := store.Guard(name, dir, func() error {
+		return store.Parallel(len(s.Bleve), func(i int) error {
+			r, err := shardReader(s.Bleve[i])
 			if err != nil {
 				return err
 			}
 			defer r.Close()
-			if s.ranks[i], err = idRanks(r); err != nil {
+			if s.Ranks[i], err = fetch.IDRanks(r); err != nil {
 				return err
 			}
-			if s.places[i], err = docPlaces(r); err != nil {
-				return &DamagedError{Index: name, File: shardDir(dir, i), Err: err}
+			if s.Places[i], err = fetch.DocPlaces(r); err != nil {
+				return &DamagedError{Index: name, File: store.ShardDir(dir, i), Err: err}
 			}
 			if len(s.langNames) > 1 {
-				s.docLangs[i], err = docLangsOf(r, s.langNames)
+				s.DocLangs[i], err = fetch.DocLangs(r, s.langNames)
 			}
 			return err
 		})
 	}); err != nil {
 		var de *DamagedError
 		if errors.As(err, &de) {
-			return failed(err)
+			return err
 		}
-		return failed(fmt.Errorf("index %s: %w", dir, err))
+		return fmt.Errorf("index %s: %w", dir, err)
 	}
-	s.loadStats()
-	return s, nil
+	return nil
 }
 
 // loadStats takes the collection statistics from the manifest's totals.
@@ -260,7 +276,7 @@ func (x *snapshot) loadStats() {
 	if t.Elems > 0 {
 		x.elemAvg = float64(t.ElemLen) / float64(t.Elems)
 	}
-	x.bm25 = &bsearch.BM25Stats{
+	x.BM25 = &bsearch.BM25Stats{
 		DocCount:         float64(x.articles),
 		FieldCardinality: map[string]int{"title": t.TitleLen, "text": t.TextLen},
 	}
@@ -270,11 +286,11 @@ func (x *snapshot) loadStats() {
 // left as it is: Shards and the other counts read it without a reference.
 func (x *snapshot) closeShards() error {
 	var errs []error
-	for _, s := range x.shards {
+	for _, s := range x.Bleve {
 		errs = append(errs, s.Close())
 	}
-	for _, r := range x.recs {
-		errs = append(errs, r.close())
+	for _, r := range x.Recs {
+		errs = append(errs, r.Close())
 	}
 	x.closed.Store(true)
 	return errors.Join(errs...)
@@ -315,7 +331,7 @@ func withSnapshot[T any](x *Index, f func(s *snapshot) (T, error)) (T, error) {
 	}
 	defer s.release()
 	var out T
-	err := guard(x.dir, s.stamp.dir, func() (err error) {
+	err := store.Guard(x.dir, s.stamp.dir, func() (err error) {
 		out, err = f(s)
 		return err
 	})
@@ -423,7 +439,7 @@ func (x *Index) Source() string {
 // Shards is the number of shards of the index.
 func (x *Index) Shards() int {
 	if s := x.snap(); s != nil {
-		return len(s.shards)
+		return len(s.Bleve)
 	}
 	return 0
 }

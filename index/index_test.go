@@ -13,6 +13,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 
+	"github.com/readsim/readsim/index/build"
+	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
@@ -227,14 +229,11 @@ func TestBadInput(t *testing.T) {
 
 func TestLocked(t *testing.T) {
 	articles, idx, _ := buildTest(t)
-	f, err := os.OpenFile(idx+".lock", os.O_RDWR, 0)
+	release, err := store.Lock(idx)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the lock of a finished build: %v", err)
 	}
-	defer f.Close()
-	if ok, _ := lockFile(f); !ok {
-		t.Skip("no file locking here")
-	}
+	defer release()
 	// flock locks belong to the open file: a second open in this process
 	// conflicts like another process would
 	_, err = Build(BuildOptions{Articles: articles, Index: idx, Rebuild: true})
@@ -269,8 +268,8 @@ func TestLeftoversRemoved(t *testing.T) {
 // epsilon zeta eta theta (8, 7); c: gamma | gamma gamma delta epsilon zeta
 // (6, 4); 8 distinct in all.
 func TestScoresIndependentOfSegments(t *testing.T) {
-	defer func() { mergeSegments = true }()
-	mergeSegments = false
+	defer func() { build.MergeSegments = true }()
+	build.MergeSegments = false
 	files := map[string]string{
 		"a.xml": `<article><header><title>Alpha</title></header><bdy><p>alpha beta gamma delta epsilon zeta</p></bdy></article>`,
 		"b.xml": `<article><header><title>Beta</title></header><bdy><p>beta gamma delta epsilon zeta eta theta</p></bdy></article>`,
@@ -300,23 +299,23 @@ func TestScoresIndependentOfSegments(t *testing.T) {
 	}
 
 	y := openTest(t, one)
-	if n := segments(y.snap().shards[0]); n != 1 {
+	if n := segments(y.snap().Bleve[0]); n != 1 {
 		t.Fatalf("a full build of 3 small articles left %d segments, want 1", n)
 	}
-	if y.snap().bm25.FieldCardinality["text"] != 21 {
-		t.Errorf("text tokens %d, want 21", y.snap().bm25.FieldCardinality["text"])
+	if y.snap().BM25.FieldCardinality["text"] != 21 {
+		t.Errorf("text tokens %d, want 21", y.snap().BM25.FieldCardinality["text"])
 	}
 	for _, c := range []struct {
 		name string
 		x    *Index
 	}{{"split", openTest(t, split)}, {"updated", openTest(t, updated)}} {
 		x := c.x
-		if c.name == "split" && segments(x.snap().shards[0]) < 2 {
-			t.Fatalf("split: %d segment(s): the test needs several", segments(x.snap().shards[0]))
+		if c.name == "split" && segments(x.snap().Bleve[0]) < 2 {
+			t.Fatalf("split: %d segment(s): the test needs several", segments(x.snap().Bleve[0]))
 		}
-		if x.snap().elemAvg != y.snap().elemAvg || x.snap().elemN != y.snap().elemN || !reflect.DeepEqual(x.snap().bm25, y.snap().bm25) {
+		if x.snap().elemAvg != y.snap().elemAvg || x.snap().elemN != y.snap().elemN || !reflect.DeepEqual(x.snap().BM25, y.snap().BM25) {
 			t.Errorf("%s: statistics N %v avg %v fetch %+v, one segment N %v avg %v fetch %+v",
-				c.name, x.snap().elemN, x.snap().elemAvg, x.snap().bm25, y.snap().elemN, y.snap().elemAvg, y.snap().bm25)
+				c.name, x.snap().elemN, x.snap().elemAvg, x.snap().BM25, y.snap().elemN, y.snap().elemAvg, y.snap().BM25)
 		}
 		for _, q := range []string{"gamma", "beta theta", "alpha zeta"} {
 			if a, b := search(t, x, q), search(t, y, q); !reflect.DeepEqual(a, b) {
@@ -361,8 +360,8 @@ func TestCollectionStatistics(t *testing.T) {
 		if x.snap().elemN != w.elems || x.snap().elemAvg != w.avg {
 			t.Errorf("%s: elements %v avg length %v, want %v and %v", stage, x.snap().elemN, x.snap().elemAvg, w.elems, w.avg)
 		}
-		if x.snap().bm25.DocCount != w.articles || x.snap().bm25.FieldCardinality["title"] != w.title || x.snap().bm25.FieldCardinality["text"] != w.text {
-			t.Errorf("%s: fetch statistics %+v, want %v articles, title %d, text %d tokens", stage, x.snap().bm25, w.articles, w.title, w.text)
+		if x.snap().BM25.DocCount != w.articles || x.snap().BM25.FieldCardinality["title"] != w.title || x.snap().BM25.FieldCardinality["text"] != w.text {
+			t.Errorf("%s: fetch statistics %+v, want %v articles, title %d, text %d tokens", stage, x.snap().BM25, w.articles, w.title, w.text)
 		}
 		terms := ""
 		for term := range w.df {
@@ -402,23 +401,23 @@ func TestUnupdatableIndexRebuilt(t *testing.T) {
 		damage func(idx string) error
 		reason string
 	}{
-		{"missing elements.fst", func(idx string) error { return os.Remove(filepath.Join(idx, elemDFName)) }, elemDFName},
-		{"missing articles.json", func(idx string) error { return os.Remove(filepath.Join(idx, articlesName)) }, articlesName},
+		{"missing elements.fst", func(idx string) error { return os.Remove(filepath.Join(idx, store.ElemDFName)) }, store.ElemDFName},
+		{"missing articles.json", func(idx string) error { return os.Remove(filepath.Join(idx, store.ArticlesName)) }, store.ArticlesName},
 		{"truncated elements.fst", func(idx string) error {
-			p := filepath.Join(idx, elemDFName)
+			p := filepath.Join(idx, store.ElemDFName)
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
 			return os.WriteFile(p, b[:len(b)/2], 0o644)
-		}, elemDFName},
+		}, store.ElemDFName},
 		{"article missing from Bleve", func(idx string) error {
-			m, err := readManifest(idx)
+			m, err := store.ReadManifest(idx)
 			if err != nil {
 				return err
 			}
-			m.Articles["gone.xml"] = manifestEntry{ID: "gone"}
-			return writeManifest(idx, m)
+			m.Articles["gone.xml"] = store.Entry{ID: "gone"}
+			return store.WriteManifest(idx, m)
 		}, "holds 3 articles, its manifest 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -466,10 +465,10 @@ func segments(idx bleve.Index) uint64 {
 // plan's floor of 2,000 documents, which Bleve's merger would otherwise
 // merge as they come.
 func TestBuildPlansNoMerge(t *testing.T) {
-	defer func() { mergeSegments, beforeMerge = true, nil }()
-	mergeSegments = false
+	defer func() { build.MergeSegments, build.BeforeMerge = true, nil }()
+	build.MergeSegments = false
 	var tasks, plans uint64
-	beforeMerge = func(ai bleve.Index) {
+	build.BeforeMerge = func(ai bleve.Index) {
 		adv, err := ai.Advanced()
 		if err != nil {
 			t.Fatal(err)

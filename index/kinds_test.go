@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/build"
+	"github.com/readsim/readsim/index/records"
 )
 
 // TestRecordKinds checks the kind a record gives each candidate element
 // (a caption, the body's own text: what browse's caption and lead rules
 // need of a hit read without its XPaths) against the element's XPath as
 // the article file gives it (candidates, kindOf), on every sample and
-// real article, and that browse reads them (Elem.caption, Elem.bodyText
+// real article, and that browse reads them (Elem.caption, Elem.BodyText
 // agree with the XPath rules).
 func TestRecordKinds(t *testing.T) {
 	names := map[string]bool{}
@@ -28,23 +30,23 @@ func TestRecordKinds(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := strings.TrimSuffix(filepath.Base(f), ".xml")
-			want := candidates(a, names)
+			want := build.Candidates(a, names)
 			r, err := recordOf(t, x.snap(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(r.elems) != len(want) {
-				t.Fatalf("%s: %d elements in the record, %d in the file", id, len(r.elems), len(want))
+			if len(r.Elems) != len(want) {
+				t.Fatalf("%s: %d elements in the record, %d in the file", id, len(r.Elems), len(want))
 			}
 			for k, w := range want {
-				g := r.elems[k]
-				if g.Span != w.Span || g.caption() != isCaption(w.XPath) || g.bodyText() != isBodyText(w.XPath) {
-					t.Errorf("%s element %d: %v caption %v body %v; the file's %s %v", id, k, g.Span, g.caption(), g.bodyText(), w.XPath, w.Span)
+				g := r.Elems[k]
+				if g.Span != w.Span || g.Caption() != records.IsCaption(w.XPath) || g.BodyText() != records.IsBodyText(w.XPath) {
+					t.Errorf("%s element %d: %v caption %v body %v; the file's %s %v", id, k, g.Span, g.Caption(), g.BodyText(), w.XPath, w.Span)
 				}
-				if isCaption(w.XPath) {
+				if records.IsCaption(w.XPath) {
 					captions++
 				}
-				if isBodyText(w.XPath) {
+				if records.IsBodyText(w.XPath) {
 					bodies++
 				}
 			}

@@ -11,13 +11,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/index/store"
 )
 
 // editManifest rewrites the manifest of the index idx as edit changes
 // it, read as JSON (its numbers kept exact).
 func editManifest(t *testing.T, idx string, edit func(m map[string]any)) {
 	t.Helper()
-	p := manifestPath(idx)
+	p := store.ManifestPath(idx)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -102,8 +104,8 @@ func TestHitsManifestCount(t *testing.T) {
 				}()
 				if tc.damaged {
 					var de *DamagedError
-					if !errors.As(err, &de) || de.File != manifestPath(idx) || !strings.Contains(err.Error(), manifestPath(idx)) {
-						t.Errorf("%s: %v (%v), want a DamagedError naming %s: more hits than its articles", how, ids, err, manifestPath(idx))
+					if !errors.As(err, &de) || de.File != store.ManifestPath(idx) || !strings.Contains(err.Error(), store.ManifestPath(idx)) {
+						t.Errorf("%s: %v (%v), want a DamagedError naming %s: more hits than its articles", how, ids, err, store.ManifestPath(idx))
 					}
 					continue
 				}

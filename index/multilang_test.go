@@ -13,6 +13,7 @@ import (
 
 	bsearch "github.com/blevesearch/bleve/v2/search"
 
+	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
@@ -21,7 +22,7 @@ import (
 // names in both folders), en/4001 "The Who", en/4002 "It", ja/2121.
 const multilang = "article/testdata/multilang"
 
-// copyDir copies the files of a test collection into a new temporary
+// copyCollection copies the files of a test collection into a new temporary
 // folder (a build may then change it).
 func copyCollection(t *testing.T, from string) string {
 	t.Helper()
@@ -273,7 +274,7 @@ func TestTitleSearch(t *testing.T) {
 		{"(Untitled)", []string{"(untitled)"}},
 		{"", nil},
 	} {
-		if got := titleKeys(tc.title); !reflect.DeepEqual(got, tc.keys) {
+		if got := analysis.TitleKeys(tc.title); !reflect.DeepEqual(got, tc.keys) {
 			t.Errorf("titleKeys(%q) = %q, want %q", tc.title, got, tc.keys)
 		}
 	}
@@ -302,7 +303,7 @@ func TestHeaderMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := openTest(t, idx)
-	if st := x.snap().bm25; st.FieldCardinality["text"] != 10 || st.FieldCardinality["title"] != 3 {
+	if st := x.snap().BM25; st.FieldCardinality["text"] != 10 || st.FieldCardinality["title"] != 3 {
 		t.Errorf("field lengths %v, want text 10, title 3", st.FieldCardinality)
 	}
 	for _, tc := range []struct {

@@ -19,6 +19,8 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/build"
+	"github.com/readsim/readsim/index/records"
 	"github.com/readsim/readsim/internal/ground/procstat"
 )
 
@@ -120,7 +122,7 @@ func benchPlain(b *testing.B, n int) {
 					}
 					id := strings.TrimSuffix(filepath.Base(p), ".xml")
 					d := document.NewDocument(id)
-					if err := im.MapDocument(d, plainDoc{Title: a.Title, Text: a.Text, Elems: encodeElems(candidates(a, names))}); err != nil {
+					if err := im.MapDocument(d, plainDoc{Title: a.Title, Text: a.Text, Elems: encodeElems(build.Candidates(a, names))}); err != nil {
 						b.Error(err)
 						continue
 					}
@@ -142,7 +144,7 @@ func benchPlain(b *testing.B, n int) {
 			if err := batch.IndexAdvanced(m.doc); err != nil {
 				b.Fatal(err)
 			}
-			if size += m.size; size >= DefaultBatchBytes {
+			if size += m.size; size >= build.DefaultBatchBytes {
 				if err := x.Batch(batch); err != nil {
 					b.Fatal(err)
 				}
@@ -166,7 +168,7 @@ func benchPlain(b *testing.B, n int) {
 }
 
 // encodeElems writes elements one per line: start TAB end TAB xpath.
-func encodeElems(els []Elem) string {
+func encodeElems(els []records.Elem) string {
 	var b strings.Builder
 	for _, e := range els {
 		b.WriteString(strconv.Itoa(e.Start))

@@ -5,15 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/blevesearch/vellum"
 	vregexp "github.com/blevesearch/vellum/regexp"
 
+	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/fetch"
+	"github.com/readsim/readsim/index/records"
+	"github.com/readsim/readsim/index/store"
 )
 
 // Options tune fetch and browse.
@@ -80,19 +82,18 @@ func (o Options) boosts() (float64, float64) {
 	return tb, xb
 }
 
-// Hit is a fetched article.
-type Hit struct {
-	ID    string
-	Title string
-	Lang  string // the article's language: "en", "zh", "ja", "ko"…
-	Score float64
+// fetchQuery is what a fetch needs of q (fetch.Query), with the boosts
+// of opt.
+func (q *Query) fetchQuery(opt Options) fetch.Query {
+	tb, xb := opt.boosts()
+	return fetch.Query{Terms: q.Terms, Title: q.Title, TitleBoost: tb, TextBoost: xb}
 }
 
 // Query is an analyzed query with the element statistics of its terms,
 // ready for fetch and browse.
 type Query struct {
 	Text  string
-	Terms []Term
+	Terms []analysis.Term
 	// Title, for a query without terms (only stop words: "The Who", "It"),
 	// is the query as titles are keyed (TitleKey): fetch finds the
 	// articles with that title.
@@ -116,9 +117,9 @@ func (x *snapshot) prepare(q string) (*Query, error) {
 	for l := range x.langs {
 		langs = append(langs, l)
 	}
-	terms := QueryTerms(q, langs...)
+	terms := analysis.QueryTerms(q, langs...)
 	if len(terms) == 0 {
-		key := TitleKey(q)
+		key := analysis.TitleKey(q)
 		if key == "" {
 			return nil, ErrNoTerms
 		}
@@ -134,36 +135,6 @@ func (x *snapshot) prepare(q string) (*Query, error) {
 	return x.prepared(&Query{Text: q, Terms: terms})
 }
 
-// titleField is the field that holds each article's title keys
-// (titleKeys), each one term (indexed, not stored).
-const titleField = "titlekey"
-
-// TitleKey is how titles and term-less queries are compared: lower case,
-// runs of white space one space, no white space at either end. A query
-// of only stop words ("The Who", "It", "This Is It") finds the articles
-// whose title has its key (titleKeys).
-func TitleKey(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
-}
-
-// titleKeys are the keys a title search finds an article by: its title's
-// TitleKey and, for a title ending in a Wikipedia qualifier in
-// parentheses ("It (novel)", "This Is It (song)"), the key without it
-// ("it"). An article whose title is the query exactly has one key, its
-// field one term long; one found without its qualifier has two: BM25's
-// length normalisation ranks the exact title first.
-func titleKeys(title string) []string {
-	key := TitleKey(title)
-	if key == "" {
-		return nil
-	}
-	keys := []string{key}
-	if i := strings.LastIndex(key, " ("); i > 0 && strings.HasSuffix(key, ")") {
-		keys = append(keys, key[:i])
-	}
-	return keys
-}
-
 // shardReader opens a reader of a shard's Bleve index; close it.
 func shardReader(sh bleve.Index) (bindex.IndexReader, error) {
 	adv, err := sh.Advanced()
@@ -176,12 +147,12 @@ func shardReader(sh bleve.Index) (bindex.IndexReader, error) {
 // titleCount is the number of articles whose TitleKey is key.
 func (x *snapshot) titleCount(key string) (uint64, error) {
 	var n uint64
-	for _, sh := range x.shards {
+	for _, sh := range x.Bleve {
 		r, err := shardReader(sh)
 		if err != nil {
 			return 0, err
 		}
-		tfr, err := r.TermFieldReader(context.Background(), []byte(key), titleField, false, false, false)
+		tfr, err := r.TermFieldReader(context.Background(), []byte(key), store.TitleKeyField, false, false, false)
 		if err == nil {
 			n += tfr.Count()
 			tfr.Close()
@@ -204,7 +175,7 @@ func (x *snapshot) prepared(q *Query) (*Query, error) {
 	for _, t := range q.Terms {
 		df, err := x.elemDFOf(t)
 		if err != nil {
-			return nil, fmt.Errorf("index: %s: %w; run readsim index --rebuild", elemDFName, err)
+			return nil, fmt.Errorf("index: %s: %w; run readsim index --rebuild", store.ElemDFName, err)
 		}
 		pq.stats.DF[t.Text] = df
 	}
@@ -215,12 +186,12 @@ func (x *snapshot) prepared(q *Query) (*Query, error) {
 // candidate elements holding it. A character term's is the sum of its
 // terms' (charTermRegexp), at most the number of elements: an upper bound,
 // since an element holding two of its bigrams counts twice.
-func (x *snapshot) elemDFOf(t Term) (float64, error) {
+func (x *snapshot) elemDFOf(t analysis.Term) (float64, error) {
 	if !t.Char {
 		df, _, err := x.elemDF.Get([]byte(t.Text))
 		return float64(df), err
 	}
-	re, err := vregexp.New(charTermRegexp(t.Text))
+	re, err := vregexp.New(analysis.CharTermRegexp(t.Text))
 	if err != nil {
 		return 0, err
 	}
@@ -237,46 +208,20 @@ func (x *snapshot) elemDFOf(t Term) (float64, error) {
 	return math.Min(sum, x.elemN), nil
 }
 
-// marker returns the characters of an article's token that match a term
-// of q: the whole token when it equals a term, the character of a
-// character term it holds (the first, when it holds two), or ok false.
-func (q *Query) marker() func(t token) (start, end int, ok bool) {
-	want := map[string]bool{}
-	var chars []string
-	for _, t := range q.Terms {
-		want[t.Text] = true
-		if t.Char {
-			chars = append(chars, t.Text)
-		}
-	}
-	return func(t token) (int, int, bool) {
-		if want[t.term] {
-			return t.start, t.end, true
-		}
-		for _, c := range chars {
-			if i := strings.Index(t.term, c); i >= 0 {
-				at := t.start + utf8.RuneCountInString(t.term[:i])
-				return at, at + 1, true
-			}
-		}
-		return 0, 0, false
-	}
-}
-
 // Fetch returns the k best articles for q by BM25 over title and text,
 // searching the shards in parallel with the collection's statistics (see
-// fetch.go). Ties are broken by article id, so rankings are reproducible.
+// index/fetch). Ties are broken by article id, so rankings are reproducible.
 // A cancelled context stops the search.
 func (x *Index) Fetch(ctx context.Context, q *Query, k int, opt Options) ([]Hit, error) {
 	if k <= 0 {
 		return nil, nil
 	}
 	return withSnapshot(x, func(s *snapshot) ([]Hit, error) {
-		f, err := s.fetch(ctx, q, k, opt, readTitle, nil)
+		f, err := s.Fetch(ctx, q.fetchQuery(opt), k, records.ReadTitle, nil)
 		if err != nil {
 			return nil, err
 		}
-		defer f.close()
-		return f.hits, nil
+		defer f.Close()
+		return f.Hits, nil
 	})
 }

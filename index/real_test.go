@@ -11,11 +11,18 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/build"
+	"github.com/readsim/readsim/index/records"
 )
 
 // realIndex builds an index of the real Wikipedia articles of the shared
 // data (skipping the test when they are absent) and returns it with the
 // build's result and the Reader's warnings.
+// realData is the shared folder of real Wikipedia articles (INEX 2009
+// format), relative to this package's folder: ../shared/data/wikipedia
+// from the repository's root.
+const realData = "../../shared/data/wikipedia"
+
 func realIndex(t *testing.T) (*Index, *BuildResult, []string) {
 	t.Helper()
 	if _, err := os.Stat(realData); err != nil {
@@ -113,8 +120,8 @@ func TestRealCollection(t *testing.T) {
 			}
 		}
 	}
-	if deepest == 0 || deepest > maxCandidateDepth/2 {
-		t.Errorf("deepest candidate at depth %d, bound %d", deepest, maxCandidateDepth)
+	if deepest == 0 || deepest > build.MaxCandidateDepth/2 {
+		t.Errorf("deepest candidate at depth %d, bound %d", deepest, build.MaxCandidateDepth)
 	}
 }
 
@@ -216,8 +223,8 @@ func TestLeadPassages(t *testing.T) {
 			var b []rune
 			for c := s; c < e; c++ {
 				in := false
-				for k := 0; k+1 < len(d.quiet); k += 2 {
-					if d.quiet[k] <= c && c < d.quiet[k+1] {
+				for k := 0; k+1 < len(d.Quiet); k += 2 {
+					if d.Quiet[k] <= c && c < d.Quiet[k+1] {
 						in = true
 						break
 					}
@@ -230,7 +237,7 @@ func TestLeadPassages(t *testing.T) {
 			}
 			return string(b)
 		}
-		var lead *Elem
+		var lead *records.Elem
 		for i := range d.Elems {
 			el := &d.Elems[i]
 			if strings.Contains(el.XPath, "/caption[") || strings.TrimSpace(shown(el.Start, el.End)) == "" {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
@@ -49,7 +50,7 @@ func TestPassages(t *testing.T) {
 func shardDocs(t *testing.T, x *Index) int {
 	t.Helper()
 	n := 0
-	for _, s := range x.snap().shards {
+	for _, s := range x.snap().Bleve {
 		c, err := s.DocCount()
 		if err != nil {
 			t.Fatal(err)
@@ -157,7 +158,7 @@ func TestReloadFindsLeftover(t *testing.T) {
 		t.Errorf("Reopen: new %d articles, old %d; want 4 and 3", z.Articles(), y.Articles())
 	}
 	// the next build's recovery puts the leftover in place
-	if err := recoverSwap(idx); err != nil {
+	if err := store.RecoverSwap(idx); err != nil {
 		t.Fatal(err)
 	}
 	if switched, err := x.Reload(); switched || err != nil {

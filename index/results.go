@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/chars"
 )
 
 // WriteResults writes search results for a terminal: a line per article
@@ -44,7 +45,7 @@ func snippetWidth(lang string) int {
 // control characters (C0, DEL, C1: an article may hold U+009B, which some
 // terminals take for an escape sequence) become U+FFFD.
 func terminalText(s string) string {
-	s = oneSpace(s)
+	s = chars.OneSpace(s)
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return unicode.ReplacementChar

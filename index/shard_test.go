@@ -22,7 +22,9 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/build"
 	"github.com/readsim/readsim/index/internal/synth"
+	"github.com/readsim/readsim/index/store"
 	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
@@ -69,7 +71,7 @@ func sameResults(t *testing.T, what string, got, want []SearchResult) {
 func shardDF(t *testing.T, x *Index, field, term string) []uint64 {
 	t.Helper()
 	var out []uint64
-	for _, s := range x.snap().shards {
+	for _, s := range x.snap().Bleve {
 		adv, _ := s.Advanced()
 		r, err := adv.Reader()
 		if err != nil {
@@ -94,7 +96,7 @@ func TestShardsScoreAsOne(t *testing.T) {
 	dir := t.TempDir()
 	articles := filepath.Join(dir, "articles")
 	queries := synthArticles(t, articles, 80)
-	build := func(shards int) *Index {
+	buildN := func(shards int) *Index {
 		idx := filepath.Join(dir, fmt.Sprint("idx", shards))
 		res, err := Build(BuildOptions{Articles: articles, Index: idx, Shards: shards, Batch: 7})
 		if err != nil {
@@ -105,9 +107,9 @@ func TestShardsScoreAsOne(t *testing.T) {
 		}
 		return openTest(t, idx)
 	}
-	one := build(1)
+	one := buildN(1)
 	for _, n := range []int{2, 3, 7} {
-		x := build(n)
+		x := buildN(n)
 		if x.Shards() != n {
 			t.Fatalf("opened %d shards, want %d", x.Shards(), n)
 		}
@@ -177,8 +179,8 @@ func TestFetchIsBleveBM25(t *testing.T) {
 			}
 			req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), 25, 0, false)
 			req.SortBy([]string{"-_score", "_id"})
-			req.PreSearchData = map[string]interface{}{bsearch.BM25PreSearchDataKey: s.bm25}
-			res, err := s.shards[0].SearchInContext(context.Background(), req)
+			req.PreSearchData = map[string]interface{}{bsearch.BM25PreSearchDataKey: s.BM25}
+			res, err := s.Bleve[0].SearchInContext(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,8 +232,8 @@ func TestShardUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	x, y := openTest(t, idx), openTest(t, fresh)
-	if x.Elements() != y.Elements() || !reflect.DeepEqual(x.snap().bm25, y.snap().bm25) {
-		t.Errorf("updated: %d elements %+v, fresh %d %+v", x.Elements(), x.snap().bm25, y.Elements(), y.snap().bm25)
+	if x.Elements() != y.Elements() || !reflect.DeepEqual(x.snap().BM25, y.snap().BM25) {
+		t.Errorf("updated: %d elements %+v, fresh %d %+v", x.Elements(), x.snap().BM25, y.Elements(), y.snap().BM25)
 	}
 	for _, q := range queries {
 		sameResults(t, "updated "+q, search(t, x, q), search(t, y, q))
@@ -257,27 +259,13 @@ func TestDefaultShards(t *testing.T) {
 		bytes int64
 		want  int
 	}{{2, 1 << 20, 1}, {2, 55 << 20, 2}, {16, 55 << 20, 6}, {16, 50 << 30, 16}, {1, 50 << 30, 1}, {0, 0, 1}, {1024, 1 << 40, MaxShards}} {
-		if got := DefaultShards(tc.cores, tc.bytes); got != tc.want {
+		if got := build.DefaultShards(tc.cores, tc.bytes); got != tc.want {
 			t.Errorf("DefaultShards(%d, %d) = %d, want %d", tc.cores, tc.bytes, got, tc.want)
 		}
 	}
 	// FNV-1a 32 of "a" is 0xe40c292c (the FNV reference's test vector)
-	if got, want := shardOf("a", 1000), int(uint32(0xe40c292c)%1000); got != want {
+	if got, want := store.ShardOf("a", 1000), int(uint32(0xe40c292c)%1000); got != want {
 		t.Errorf("shardOf(a, 1000) = %d, want %d", got, want)
-	}
-}
-
-// TestShardBatchBytes: the shards share a build's batch bytes, each at
-// least 1 MiB (or all of them, when they are fewer).
-func TestShardBatchBytes(t *testing.T) {
-	for _, tc := range []struct {
-		total int64
-		n     int
-		want  int64
-	}{{4 << 20, 1, 4 << 20}, {4 << 20, 2, 2 << 20}, {4 << 20, 3, 4 << 20 / 3}, {4 << 20, 16, 1 << 20}, {512 << 10, 4, 512 << 10}, {4 << 20, 0, 4 << 20}} {
-		if got := shardBatchBytes(tc.total, tc.n); got != tc.want {
-			t.Errorf("shardBatchBytes(%d, %d) = %d, want %d", tc.total, tc.n, got, tc.want)
-		}
 	}
 }
 
@@ -287,7 +275,7 @@ const killBetweenRenames = "READSIM_TEST_KILL_BETWEEN_RENAMES"
 
 func init() {
 	if os.Getenv(killBetweenRenames) != "" {
-		afterFirstRename = func() { os.Exit(3) }
+		store.AfterFirstRename = func() { os.Exit(3) }
 	}
 }
 
@@ -342,7 +330,7 @@ func TestSourceAbsolute(t *testing.T) {
 	if _, err := Build(BuildOptions{Articles: "arts", Index: "idx"}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := readManifest(filepath.Join(dir, "idx"))
+	m, err := store.ReadManifest(filepath.Join(dir, "idx"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +509,7 @@ func TestFetchCancelled(t *testing.T) {
 func TestOpenReadsTotals(t *testing.T) {
 	_, idx, _ := buildTest(t)
 	want := search(t, openTest(t, idx), "fresnel")
-	if err := os.Remove(filepath.Join(idx, articlesName)); err != nil {
+	if err := os.Remove(filepath.Join(idx, store.ArticlesName)); err != nil {
 		t.Fatal(err)
 	}
 	x := openTest(t, idx)

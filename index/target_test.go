@@ -6,52 +6,6 @@ import (
 	"testing"
 )
 
-func TestWithin(t *testing.T) {
-	sep := string(filepath.Separator)
-	tests := []struct {
-		p, dir string
-		want   bool
-	}{
-		{sep + "a" + sep + "b", sep + "a", true},
-		{sep + "a" + sep + "b" + sep + "c", sep + "a", true},
-		{sep + "a", sep + "a", false},
-		{sep + "a", sep + "a" + sep + "b", false},
-		{sep + "ab", sep + "a", false}, // a prefix of the name is not a parent
-		{sep + "a" + sep + "..b", sep + "a", true},
-		{sep + "b", sep + "a", false},
-	}
-	for _, tt := range tests {
-		if got := within(tt.p, tt.dir); got != tt.want {
-			t.Errorf("within(%q, %q) = %v, want %v", tt.p, tt.dir, got, tt.want)
-		}
-	}
-}
-
-func TestIsIndexManifest(t *testing.T) {
-	abs, _ := filepath.Abs("x")
-	src := `"` + filepath.ToSlash(abs) + `"`
-	tests := []struct {
-		name string
-		json string
-		want bool
-	}{
-		{"layout 7", `{"version":7,"elements":["sec","p"],"source":` + src + `,"shards":2,"built":"2026-11-26T10:00:00Z","totals":{}}`, true},
-		{"layout 1 (no shards)", `{"version":1,"elements":["p"],"source":` + src + `,"built":"2026-11-22T10:00:00Z"}`, true},
-		{"a web app's", `{"name":"app","version":"1.0","icons":[]}`, false},
-		{"version 0", `{"version":0,"elements":["p"],"source":` + src + `,"built":"2026-11-22T10:00:00Z"}`, false},
-		{"relative source", `{"version":7,"elements":["p"],"source":"articles","built":"2026-11-22T10:00:00Z"}`, false},
-		{"no elements", `{"version":7,"elements":[],"source":` + src + `,"built":"2026-11-22T10:00:00Z"}`, false},
-		{"no build time", `{"version":7,"elements":["p"],"source":` + src + `}`, false},
-		{"not JSON", `version: 7`, false},
-		{"an array", `[7]`, false},
-	}
-	for _, tt := range tests {
-		if got := isIndexManifest([]byte(tt.json)); got != tt.want {
-			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
 // TestBuildChecksTargetFirst checks that a refused index path leaves no
 // trace: not even the lock file beside it.
 func TestBuildChecksTargetFirst(t *testing.T) {

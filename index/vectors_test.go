@@ -10,18 +10,19 @@ import (
 	"testing"
 
 	"github.com/readsim/readsim/index/article"
+	"github.com/readsim/readsim/index/records"
+	"github.com/readsim/readsim/index/store"
 )
 
 // reanalysed browses d for q and makes the snippet of each passage as
 // browse did before the build kept its tokens: the article analysed again
 // whole, each element's length counted on its tokens.
 func reanalysed(d *StoredArticle, q *Query, opt Options) ([]Passage, []string) {
-	old := *d
-	old.match, old.elemLens, old.toks = nil, nil, nil
-	ps := browseDoc(&old, q, opt)
+	old := d.Reanalysed()
+	ps := browseDoc(old, q, opt)
 	var snips []string
 	for _, p := range ps {
-		snips = append(snips, Snippet(&old, p, q, 160))
+		snips = append(snips, Snippet(old, p, q, 160))
 	}
 	return ps, snips
 }
@@ -107,15 +108,14 @@ func TestBrowseStoredSame(t *testing.T) {
 				return
 			}
 			// the snippets of an article browsed through Browse
-			d2 := *d
-			d2.match, d2.toks = nil, nil
-			ps := x.Browse(&d2, pq, opt)
-			if d2.match == nil {
+			d2 := d.WithoutMatches()
+			ps := x.Browse(d2, pq, opt)
+			if !d2.HasMatches() {
 				t.Fatalf("%s %q: Browse read no occurrences from the index", id, q)
 			}
 			var snips []string
 			for _, p := range ps {
-				snips = append(snips, Snippet(&d2, p, pq, 160))
+				snips = append(snips, Snippet(d2, p, pq, 160))
 			}
 			if !reflect.DeepEqual(ps, want) || !reflect.DeepEqual(snips, wantSnips) {
 				t.Errorf("%s %q: Browse %v snippets %q, analysed again %v %q", id, q, ps, snips, want, wantSnips)
@@ -143,15 +143,14 @@ func TestBrowseStoredSame(t *testing.T) {
 				t.Fatalf("%q: %v", q, err)
 			}
 			for _, r := range res {
-				if r.Doc.match == nil {
+				if !r.Doc.HasMatches() {
 					t.Fatalf("%q %s: Search read no occurrences from the index", q, r.ID)
 				}
 				want, _ := reanalysed(r.Doc, pq, opt)
 				if !reflect.DeepEqual(r.Passages, want) {
 					t.Errorf("%q %s: Search's passages %v, analysed again %v", q, r.ID, r.Passages, want)
 				}
-				old := *r.Doc
-				old.match, old.toks = nil, nil
+				old := r.Doc.WithoutMatches()
 				p := Passage{}
 				if len(r.Passages) > 0 {
 					p = r.Passages[0]
@@ -161,7 +160,7 @@ func TestBrowseStoredSame(t *testing.T) {
 					p.End = old.Len
 				}
 				w := Options{}.snippetWidth(r.Lang)
-				if got, want := Snippet(r.Doc, p, pq, w), Snippet(&old, p, pq, w); got != want || got != r.Snippet {
+				if got, want := Snippet(r.Doc, p, pq, w), Snippet(old, p, pq, w); got != want || got != r.Snippet {
 					t.Errorf("%q %s: snippet %q (Search's %q), analysed again %q", q, r.ID, got, r.Snippet, want)
 				}
 				compared++
@@ -204,7 +203,7 @@ func TestOldLayoutRefused(t *testing.T) {
 	}
 	for i := 0; ; i++ {
 		// a layout-9 shard has no records file
-		if err := os.Remove(recordsPath(shardDir(idx, i))); err != nil {
+		if err := os.Remove(records.Path(store.ShardDir(idx, i))); err != nil {
 			break
 		}
 	}

@@ -1,0 +1,17 @@
+package store
+
+// The fields of an article's Bleve document that are readsim's own
+// (beside "title" and "text"): a build writes them, a search reads them.
+
+// TitleKeyField is the field that holds each article's title keys
+// (analysis.TitleKeys), each one term (indexed, not stored).
+const TitleKeyField = "titlekey"
+
+// LangField is the indexed, unstored field holding each article's
+// language (one term), from which docLangsOf reads the languages of a
+// shard's documents.
+const LangField = "langkey"
+
+// RecField is the field of an article's record place (recPlace), indexed
+// as one term and stored.
+const RecField = "rec"
