@@ -30,6 +30,9 @@ import (
 // XHTML 1.0 built in (lat1, symbol, special: the entities the INEX Wikipedia
 // collection's DTD declares), and Warn is called once. An identifier that is
 // a URL (http:, https:, …) is never fetched: only steps 2 and 3 apply to it.
+// Steps 1 and 2 open only a regular *.dtd file inside the collection or
+// directly beside it, never an absolute path (allowedDTD, docs/safety.md):
+// any other place is refused before it is opened, with a warning naming it.
 type Reader struct {
 	// Root is the collection's root folder ("" for none).
 	Root string
@@ -47,6 +50,7 @@ type Reader struct {
 	resolved       map[string]*resolvedDTD // by article folder + "\x00" + system id
 	loaded         map[string]*resolvedDTD // by the DTD file's cleaned path
 	warned         bool                    // a missing DTD was reported
+	refused        map[string]bool         // DTD places refused and reported
 	fallbackWarned atomic.Bool             // a built-in entity standing in was reported
 }
 
@@ -71,25 +75,30 @@ func (rd *Reader) dtdFor(article, sysID string) (*resolvedDTD, error) {
 		rd.resolved = map[string]*resolvedDTD{}
 		rd.loaded = map[string]*resolvedDTD{}
 	}
-	var tried []string
+	var tried, missing []string
 	for _, c := range rd.dtdCandidates(article, sysID) {
-		if slices.Contains(tried, c) {
+		if slices.Contains(tried, c.path) {
 			continue
 		}
-		tried = append(tried, c)
-		st, err := os.Stat(c)
-		if err != nil || !st.Mode().IsRegular() {
-			continue // missing, a folder, a FIFO or a device: not a DTD
+		tried = append(tried, c.path)
+		real, why := rd.allowedDTD(article, c)
+		if why != "" {
+			rd.warnRefused(article, sysID, c.path, why)
+			continue
 		}
-		clean := filepath.Clean(c)
+		if real == "" {
+			missing = append(missing, c.path)
+			continue // nothing there: the next place
+		}
+		clean := filepath.Clean(real)
 		r, ok := rd.loaded[clean]
 		if !ok {
 			r = &resolvedDTD{}
-			if r.raw, r.err = ReadDTD(c); r.err == nil {
-				r.ents, r.err = newEntitySet(c, true, r.raw)
+			if r.raw, r.err = ReadDTD(c.path); r.err == nil {
+				r.ents, r.err = newEntitySet(c.path, true, r.raw)
 			}
 			if r.err != nil {
-				r.err = fmt.Errorf("its DTD %s: %w", c, r.err)
+				r.err = fmt.Errorf("its DTD %s: %w", c.path, r.err)
 			}
 			rd.loaded[clean] = r
 		}
@@ -98,11 +107,101 @@ func (rd *Reader) dtdFor(article, sysID string) (*resolvedDTD, error) {
 	}
 	if !rd.warned && rd.Warn != nil {
 		rd.warned = true
-		rd.Warn(missingDTD(article, sysID, tried))
+		rd.Warn(missingDTD(article, sysID, missing))
 	}
 	r := &resolvedDTD{raw: builtinDTD(), ents: builtinEntities()}
 	rd.resolved[key] = r
 	return r, nil
+}
+
+// dtdPlace is a file where an article's DTD may be, and whether the
+// article's DOCTYPE named it (its system identifier, or that name's base
+// in the collection root) or the user did (--dtd).
+type dtdPlace struct {
+	path     string
+	byUser   bool
+	absolute bool // an absolute system identifier: refused
+}
+
+// maxRefusedWarnings bounds the warnings one Reader gives about DTD paths
+// it refused: a hostile collection naming a million paths gets sixteen.
+const maxRefusedWarnings = 16
+
+// allowedDTD applies the rule of docs/safety.md ("The DTD an article
+// names") to the place c of an article's DTD, before anything is opened:
+// a DTD an article names is read only when it is a regular *.dtd file
+// whose real path (symbolic links resolved) lies inside the collection
+// root, or directly in the folder that holds the root (the INEX
+// collection's ../article.dtd beside its language folders); with no
+// collection root, the article's own folder stands for it. The file the
+// user names (--dtd) is read wherever it is, if it is a regular file. It
+// returns the real path to read, or why the place is refused; neither
+// when nothing is there.
+func (rd *Reader) allowedDTD(article string, c dtdPlace) (real, why string) {
+	switch {
+	case c.absolute:
+		return "", "an absolute path"
+	case !c.byUser && !strings.EqualFold(filepath.Ext(c.path), ".dtd"):
+		return "", "not a *.dtd file"
+	}
+	real, err := filepath.EvalSymlinks(c.path)
+	if err != nil {
+		if _, lerr := os.Lstat(c.path); lerr == nil {
+			return "", "a symbolic link to nothing readsim may read (" + unwrapPath(err).Error() + ")"
+		}
+		return "", ""
+	}
+	if !c.byUser {
+		root := rd.Root
+		if root == "" {
+			root = filepath.Dir(article)
+		}
+		realRoot, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			realRoot = root
+		}
+		realRoot, _ = filepath.Abs(realRoot)
+		real, _ = filepath.Abs(real)
+		if !within(realRoot, real) && filepath.Dir(real) != filepath.Dir(realRoot) {
+			return "", "outside the collection " + root + " and the folder that holds it"
+		}
+	}
+	st, err := os.Stat(real)
+	switch {
+	case err != nil:
+		return "", ""
+	case st.IsDir():
+		return "", "a folder, not a DTD file"
+	case !st.Mode().IsRegular():
+		return "", "not a regular file (a pipe, a socket or a device)"
+	}
+	return real, ""
+}
+
+// within reports whether the path p lies inside the folder dir (both
+// absolute and clean).
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// warnRefused warns that the DTD place path, from the system identifier
+// sysID of article, was refused (why) and never opened; at most
+// maxRefusedWarnings times per Reader, once per place. It is called
+// under mu.
+func (rd *Reader) warnRefused(article, sysID, path, why string) {
+	if rd.Warn == nil || rd.refused[path] || len(rd.refused) >= maxRefusedWarnings {
+		return
+	}
+	if rd.refused == nil {
+		rd.refused = map[string]bool{}
+	}
+	rd.refused[path] = true
+	more := ""
+	if len(rd.refused) == maxRefusedWarnings {
+		more = fmt.Sprintf(" (the last of %d such warnings)", maxRefusedWarnings)
+	}
+	rd.Warn(fmt.Sprintf("%s: its DTD %q is not read: %s is %s (readsim reads a DTD an article names only as a regular *.dtd file in the collection or beside it: docs/safety.md)%s", article, sysID, path, why, more))
 }
 
 // missingDTD says that an article's DTD, named by the system identifier
@@ -110,6 +209,9 @@ func (rd *Reader) dtdFor(article, sysID string) (*resolvedDTD, error) {
 func missingDTD(article, sysID string, tried []string) string {
 	const builtin = "reading the articles with the built-in XHTML entities (lat1, symbol, special); name the DTD with --dtd"
 	where := "not at " + strings.Join(tried, ", nor at ")
+	if len(tried) == 0 && !isURL(sysID) {
+		where = "not read (nor is any DTD at the places readsim may read)"
+	}
 	if isURL(sysID) {
 		where = "a URL, which readsim never fetches"
 		if len(tried) > 0 {
@@ -141,24 +243,27 @@ func (rd *Reader) warnFallback(article, name, source string) {
 	rd.Warn(fmt.Sprintf("%s: &%s; is not declared in %s (a DTD may take the XHTML entities from files it names, which readsim never reads): the built-in XHTML entities (lat1, symbol, special) stand in for the ones it does not declare", article, name, source))
 }
 
-// dtdCandidates lists the files where an article's DTD may be, in order.
-func (rd *Reader) dtdCandidates(article, sysID string) []string {
-	var out []string
+// dtdCandidates lists the places where an article's DTD may be, in
+// order. An absolute system identifier is listed to be refused (a
+// collection is read on other machines than the one that wrote it): its
+// base name is looked for in the root.
+func (rd *Reader) dtdCandidates(article, sysID string) []dtdPlace {
+	var out []dtdPlace
 	id := strings.TrimPrefix(sysID, "file://")
-	if !isURL(sysID) && id != "" {
-		if filepath.IsAbs(filepath.FromSlash(id)) {
-			out = append(out, filepath.FromSlash(id))
-		} else {
-			out = append(out, filepath.Join(filepath.Dir(article), filepath.FromSlash(id)))
-		}
+	switch {
+	case isURL(sysID) || id == "":
+	case filepath.IsAbs(filepath.FromSlash(id)) || strings.HasPrefix(id, "/"):
+		out = append(out, dtdPlace{path: filepath.FromSlash(id), absolute: true})
+	default:
+		out = append(out, dtdPlace{path: filepath.Join(filepath.Dir(article), filepath.FromSlash(id))})
 	}
 	if rd.Root != "" {
-		if base := path.Base(strings.ReplaceAll(id, "\\", "/")); base != "" && base != "." && base != "/" {
-			out = append(out, filepath.Join(rd.Root, base))
+		if base := path.Base(strings.ReplaceAll(id, "\\", "/")); base != "" && base != "." && base != "/" && base != ".." {
+			out = append(out, dtdPlace{path: filepath.Join(rd.Root, base)})
 		}
 	}
 	if rd.DTD != "" {
-		out = append(out, rd.DTD)
+		out = append(out, dtdPlace{path: rd.DTD, byUser: true})
 	}
 	return out
 }
