@@ -146,8 +146,10 @@ type parser struct {
 	titleElem int // element whose text is the title, while it is open
 	idElem    int // /article/header/id, while it is open
 
-	ents     *entitySet // the entities of the article's DTD (nil: none declared)
-	expanded int        // characters added by multi-character entities
+	ents          *entitySet        // the entities of the article's DTD (nil: none declared)
+	expanded      int               // characters added by multi-character entities
+	expandedBytes int64             // bytes they added
+	lr            *io.LimitedReader // the file, to count its bytes read
 
 	names map[string]string // interned element and attribute names
 }
@@ -190,11 +192,12 @@ func (p *parser) bomReader(br *bufio.Reader) error {
 
 func (p *parser) run(r io.Reader) error {
 	lr := &io.LimitedReader{R: r, N: MaxArticleBytes + 1}
+	p.lr = lr
 	br := bufio.NewReaderSize(lr, 64<<10)
 	if err := p.bomReader(br); err != nil {
 		return err
 	}
-	d := xml.NewDecoder(br)
+	d := xml.NewDecoder(&refFilter{r: br, name: p.name, line: 1})
 	d.Strict = true
 	d.Entity = map[string]string{}
 	d.CharsetReader = CharsetReader
@@ -203,6 +206,9 @@ func (p *parser) run(r io.Reader) error {
 		tok, err := d.RawToken()
 		if lr.N <= 0 {
 			return &Error{File: p.name, Msg: fmt.Sprintf("larger than %d MiB: not an article readsim reads", MaxArticleBytes>>20)}
+		}
+		if p.expandedBytes > 0 && p.tooLarge() {
+			return p.errAt(d, "larger than %d MiB with its entities expanded: not an article readsim reads", MaxArticleBytes>>20)
 		}
 		if err == io.EOF {
 			break
@@ -299,6 +305,10 @@ func (p *parser) directive(d *xml.Decoder, t xml.Directive) error {
 
 // convert turns a decoder error into an *Error naming the file and line.
 func (p *parser) convert(d *xml.Decoder, err error, empty bool) error {
+	var own *Error
+	if errors.As(err, &own) {
+		return own // the reference filter's: file and line given
+	}
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
 		msg := strings.TrimPrefix(se.Msg, "xml: ")
@@ -356,6 +366,9 @@ func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
 			top.children = append(top.children, childCount{name, 1})
 		}
 	}
+	if i, j := repeatedAttr(t.Attr); i >= 0 {
+		return p.errAt(d, "attribute %s given twice in <%s> (XML 1.0 §3.1: an attribute appears once)", qname(t.Attr[j].Name), name)
+	}
 	var attrs []Attr
 	if len(t.Attr) > 0 {
 		attrs = make([]Attr, len(t.Attr))
@@ -382,6 +395,29 @@ func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
 		p.idElem = idx
 	}
 	return nil
+}
+
+// repeatedAttr returns the indexes of the first attribute given twice in
+// attrs (its first and its second place), or -1, -1.
+func repeatedAttr(attrs []xml.Attr) (int, int) {
+	if len(attrs) <= 16 {
+		for j := 1; j < len(attrs); j++ {
+			for i := range j {
+				if attrs[i].Name == attrs[j].Name {
+					return i, j
+				}
+			}
+		}
+		return -1, -1
+	}
+	seen := make(map[xml.Name]int, len(attrs))
+	for j, a := range attrs {
+		if i, dup := seen[a.Name]; dup {
+			return i, j
+		}
+		seen[a.Name] = j
+	}
+	return -1, -1
 }
 
 // isTitle reports whether element i holds the article title:
@@ -494,7 +530,18 @@ func (p *parser) expand(d *xml.Decoder, s string) (string, error) {
 	if p.expanded > MaxExpandedChars {
 		return "", p.errAt(d, "entity references expand to more than %d MiB of text (nested entities: a \"billion laughs\"?)", MaxExpandedChars>>20)
 	}
+	p.expandedBytes += int64(len(out) - len(s))
+	if p.tooLarge() {
+		return "", p.errAt(d, "larger than %d MiB with its entities expanded: not an article readsim reads", MaxArticleBytes>>20)
+	}
 	return out, nil
+}
+
+// tooLarge reports whether the bytes read so far and those entities added
+// pass MaxArticleBytes: the text entities add counts against the bound as
+// if it stood in the file (docs/limits.md).
+func (p *parser) tooLarge() bool {
+	return MaxArticleBytes+1-p.lr.N+p.expandedBytes > MaxArticleBytes
 }
 
 func firstWord(b []byte) string {

@@ -339,9 +339,9 @@ func newEntitySet(source string, fallback bool, dtds ...*DTD) (*entitySet, error
 		}
 	}
 	s := &entitySet{source: source, decoder: make(map[string]string, len(raw)), bad: map[string]string{}}
-	x := expander{raw: raw, memo: map[string]string{}, busy: map[string]bool{}}
+	x := expander{raw: raw, memo: map[string]expanded{}, busy: map[string]bool{}}
 	for n := range raw {
-		v, err := x.expand(n, 0)
+		v, _, err := x.expand(n, 0)
 		if err != nil {
 			s.bad[n] = err.Error()
 			continue
@@ -421,37 +421,59 @@ func (s *entitySet) expand(in string) (string, int, string) {
 }
 
 // expander computes entities' replacement texts with every reference in them
-// expanded, bounded in depth and length (no "billion laughs").
+// expanded, bounded in depth and length (no "billion laughs"). The bounds
+// hold whatever the order the entities are expanded in: an entity's
+// height (the longest chain of references below it) is kept with its
+// text, so that one expanded before, at a lesser depth, still counts.
 type expander struct {
 	raw  map[string]string
-	memo map[string]string
+	memo map[string]expanded
 	busy map[string]bool
+}
+
+// expanded is an entity's replacement text with every reference expanded,
+// and its height: 0 for a text without references, else one more than the
+// highest entity it refers to.
+type expanded struct {
+	text   string
+	height int
 }
 
 var predefined = map[string]string{"lt": "<", "gt": ">", "amp": "&", "quot": `"`, "apos": "'"}
 
-func (x *expander) expand(name string, depth int) (string, error) {
+// errTooLong is the error of an entity longer than MaxEntityChars.
+var errTooLong = fmt.Errorf("its replacement text is longer than %d characters (nested entities: a \"billion laughs\"?)", MaxEntityChars)
+
+// expand returns the expanded text of entity name, referred to depth
+// references down, and its height.
+func (x *expander) expand(name string, depth int) (string, int, error) {
 	if v, ok := x.memo[name]; ok {
-		return v, nil
+		if depth+v.height > maxEntityNesting {
+			return "", 0, fmt.Errorf("entities nested deeper than %d", maxEntityNesting)
+		}
+		return v.text, v.height, nil
 	}
 	raw, ok := x.raw[name]
 	if !ok {
-		return "", fmt.Errorf("its replacement text refers to the undefined entity &%s;", name)
+		return "", 0, fmt.Errorf("its replacement text refers to the undefined entity &%s;", name)
 	}
 	if x.busy[name] {
-		return "", fmt.Errorf("it refers to itself (&%s;)", name)
+		return "", 0, fmt.Errorf("it refers to itself (&%s;)", name)
 	}
 	if depth > maxEntityNesting {
-		return "", fmt.Errorf("entities nested deeper than %d", maxEntityNesting)
+		return "", 0, fmt.Errorf("entities nested deeper than %d", maxEntityNesting)
 	}
 	if !strings.Contains(raw, "&") {
-		x.memo[name] = raw
-		return raw, nil
+		if utf8.RuneCountInString(raw) > MaxEntityChars {
+			return "", 0, errTooLong
+		}
+		x.memo[name] = expanded{raw, 0}
+		return raw, 0, nil
 	}
 	x.busy[name] = true
 	defer delete(x.busy, name)
 	var b strings.Builder
-	n := 0 // characters so far
+	n, height := 0, 0 // characters so far, the height so far
 	for s := raw; s != ""; {
 		i := strings.IndexByte(s, '&')
 		if i < 0 {
@@ -468,27 +490,27 @@ func (x *expander) expand(name string, depth int) (string, error) {
 		} else {
 			j := strings.IndexByte(s, ';')
 			if j < 2 {
-				return "", fmt.Errorf("its replacement text has a bare '&'")
+				return "", 0, fmt.Errorf("its replacement text has a bare '&'")
 			}
 			ref := s[1:j]
 			s = s[j+1:]
 			if v, ok := predefined[ref]; ok {
 				part = v
 			} else {
-				v, err := x.expand(ref, depth+1)
+				v, h, err := x.expand(ref, depth+1)
 				if err != nil {
-					return "", err
+					return "", 0, err
 				}
-				part = v
+				part, height = v, max(height, h+1)
 			}
 		}
 		n += utf8.RuneCountInString(part)
 		if n > MaxEntityChars {
-			return "", fmt.Errorf("its replacement text is longer than %d characters (nested entities: a \"billion laughs\"?)", MaxEntityChars)
+			return "", 0, errTooLong
 		}
 		b.WriteString(part)
 	}
 	v := b.String()
-	x.memo[name] = v
-	return v, nil
+	x.memo[name] = expanded{v, height}
+	return v, height, nil
 }
