@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/readsim/readsim/effort"
-	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/internal/ground/durable"
 	"github.com/readsim/readsim/scenario"
@@ -158,7 +157,7 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if *articles != "" {
-		if opt.Articles, err = article.OpenDir(*articles); err != nil {
+		if opt.Articles, err = openCollection(e, "fidelity", *articles, nil); err != nil {
 			return err
 		}
 	}

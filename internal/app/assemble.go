@@ -237,6 +237,10 @@ func (a *Assembly) collection(ctx context.Context, x *index.Index, warn func(str
 		if err != nil {
 			return nil, err
 		}
+		dir.Reader.Warn = warn // a DTD refused or missing, when a page is read
+		for _, s := range dir.Skipped() {
+			warn("skipped " + s)
+		}
 		if w := article.ClashWarning(dir.Clashes()); w != "" {
 			warn(w)
 		}
