@@ -239,6 +239,9 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, *topicsFile); err != nil {
 		return cli.Usage(err)
 	}
+	if err := scenario.CheckOutsideFolders(*out, scenario.InputFolder{What: "the index folder", Dir: rf.idx}); err != nil {
+		return cli.Usage(err)
+	}
 	opt := app.MakeRunOptions{Task: *task, K: rf.k, RunID: *runID, Search: search,
 		Warn: func(s string) { fmt.Fprintf(e.Stderr, "readsim run: %s\n", s) }}
 	if err := opt.Check(); err != nil {
@@ -361,6 +364,9 @@ func runAssess(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usagef("want --articles DIR and one highlights file")
 	}
 	if err := scenario.CheckOutput(*out, pos[0]); err != nil {
+		return cli.Usage(err)
+	}
+	if err := scenario.CheckOutsideFolders(*out, scenario.InputFolder{What: "the articles folder", Dir: *dir}); err != nil {
 		return cli.Usage(err)
 	}
 	d, err := openCollection(e, "assess", *dir, nil)

@@ -151,6 +151,9 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := scenario.CheckOutsideFolders(rf.plot, scenario.InputFolder{What: "the articles folder", Dir: *articles}); err != nil {
+		return cli.Usage(err)
+	}
 	opt := scenario.FidelityOptions{Measures: ms, Config: cfg, Warn: cli.Warner(e.Stderr)}
 	q, err := sf.Judgments(opt.Warn)
 	if err != nil {
