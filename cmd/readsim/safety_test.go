@@ -183,3 +183,32 @@ func TestServeTopicsWithoutQrels(t *testing.T) {
 		t.Errorf("warnings %q, want one saying the topics are not used", warned)
 	}
 }
+
+// Messages name the files they are about: calibrate on readings that
+// share no topic with the judgments, or hold only a topic event, said
+// neither the readings nor the judgments.
+func TestMessagesNameTheirFiles(t *testing.T) {
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.qrels")
+	mustWriteFile(t, other, "9 Q0 zz 10 100 0 0:10\n")
+	only := filepath.Join(dir, "only.jsonl")
+	mustWriteFile(t, only, `{"ev":"topic","topic":"2026001","seq":1,"t":0,"source":"recorded"}`+"\n")
+	sample := "../../corpus-sample/judgments.qrels"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"calibrate, no shared topic", []string{"calibrate", "--qrels", other, only}, []string{only + ": the readings share no topic with the judgments " + other}},
+		{"calibrate, only a topic event", []string{"calibrate", "--qrels", sample, only}, []string{only + ": no judged article", "judgments " + sample}},
+		{"eval --offsets bytes on INEX judgments", []string{"eval", "--qrels", sample, "--offsets", "bytes", "../../corpus-sample/runs/ric.fol"}, []string{sample + ": INEX judgments count characters: --offsets bytes is for span judgments"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, _, stderr := runCLI(tc.args...)
+			if status != 2 {
+				t.Errorf("exit %d, want 2", status)
+			}
+			checkText(t, "stderr", stderr, tc.want, nil)
+		})
+	}
+}
