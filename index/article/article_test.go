@@ -1,6 +1,7 @@
 package article
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -403,6 +404,11 @@ func FuzzParse(f *testing.F) {
 		}
 		if err := checkInvariants(a); err != nil {
 			t.Fatal(err)
+		}
+		// a reference to a surrogate is refused, never U+FFFD (refFilter)
+		if strings.ContainsRune(a.Text, '\uFFFD') && !bytes.Contains(data, []byte("\uFFFD")) &&
+			!bytes.Contains(bytes.ToLower(data), []byte("fffd")) && !bytes.Contains(data, []byte("65533")) {
+			t.Fatalf("U+FFFD in the text of %q", data)
 		}
 		for c := 0; c <= a.Len; c += 1 + a.Len/50 {
 			if got := a.CharOffset(a.ByteOffset(c)); got != c {
