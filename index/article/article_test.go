@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 )
 
@@ -404,6 +405,14 @@ func FuzzParse(f *testing.F) {
 		}
 		if err := checkInvariants(a); err != nil {
 			t.Fatal(err)
+		}
+		// cutting long runs of text changes nothing (refFilter)
+		cut, err := (&Reader{splitEvery: 3}).Parse(iotest.OneByteReader(bytes.NewReader(data)), "fuzz.xml")
+		if err != nil {
+			t.Fatalf("read cut every 3 bytes: %v", err)
+		}
+		if d := sameArticle(a, cut); d != "" {
+			t.Fatalf("read cut every 3 bytes: %s", d)
 		}
 		// a reference to a surrogate is refused, never U+FFFD (refFilter)
 		if strings.ContainsRune(a.Text, '\uFFFD') && !bytes.Contains(data, []byte("\uFFFD")) &&

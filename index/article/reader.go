@@ -1,6 +1,7 @@
 package article
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path"
@@ -51,6 +52,7 @@ type Reader struct {
 	loaded         map[string]*resolvedDTD // by the DTD file's cleaned path
 	warned         bool                    // a missing DTD was reported
 	refused        map[string]bool         // DTD places refused and reported
+	splitEvery     int                     // for tests: cut runs of text this long (0: splitEvery)
 	fallbackWarned atomic.Bool             // a built-in entity standing in was reported
 }
 
@@ -388,6 +390,43 @@ func (s *entitySet) undefined(name string) string {
 	return fmt.Sprintf("undefined entity &%s; (not declared in %s)", name, s.source)
 }
 
+// parts calls f on each part of in, in order: a run of the text's own
+// bytes (k < 0), or the placeholder (lit) of texts[k]. A U+FDD0 that does
+// not start a placeholder is the text's own.
+func (s *entitySet) parts(in []byte, f func(lit []byte, k int)) {
+	mark := []byte(placeholderMark)
+	for len(in) > 0 {
+		i := bytes.Index(in, mark)
+		if i < 0 {
+			f(in, -1)
+			return
+		}
+		rest := in[i+len(mark):]
+		k := -1
+		if j := bytes.Index(rest, mark); j > 0 && j <= 10 && rest[0] >= '0' && rest[0] <= '9' {
+			if v, err := strconv.Atoi(string(rest[:j])); err == nil && v < len(s.texts) {
+				k = v
+				if i > 0 {
+					f(in[:i], -1)
+				}
+				f(in[i:i+2*len(mark)+j], k)
+				in = rest[j+len(mark):]
+				continue
+			}
+		}
+		f(in[:i+len(mark)], -1) // a U+FDD0 of the document's own text
+		in = rest
+	}
+}
+
+// fallbackOf names the built-in entity that texts[k] stands for, or "".
+func (s *entitySet) fallbackOf(k int) string {
+	if k >= s.fallbackFrom && len(s.fallbacks) > 0 {
+		return s.fallbacks[k-s.fallbackFrom]
+	}
+	return ""
+}
+
 // expand replaces the placeholders in s by their texts; it returns the text,
 // the number of characters the replacements added and the name of the
 // first built-in entity standing in for an undeclared one ("" for none).
@@ -395,29 +434,18 @@ func (s *entitySet) expand(in string) (string, int, string) {
 	var b strings.Builder
 	added := 0
 	fallback := ""
-	for {
-		i := strings.Index(in, placeholderMark)
-		if i < 0 {
-			b.WriteString(in)
-			return b.String(), added, fallback
+	s.parts([]byte(in), func(lit []byte, k int) {
+		if k < 0 {
+			b.Write(lit)
+			return
 		}
-		rest := in[i+len(placeholderMark):]
-		j := strings.Index(rest, placeholderMark)
-		k, err := strconv.Atoi(rest[:max(j, 0)])
-		if j < 0 || err != nil || k < 0 || k >= len(s.texts) || rest[0] == '+' || rest[0] == '-' {
-			// a U+FDD0 of the document's own text: keep it
-			b.WriteString(in[:i+len(placeholderMark)])
-			in = rest
-			continue
-		}
-		b.WriteString(in[:i])
 		b.WriteString(s.texts[k])
 		added += utf8.RuneCountInString(s.texts[k])
-		if k >= s.fallbackFrom && fallback == "" && len(s.fallbacks) > 0 {
-			fallback = s.fallbacks[k-s.fallbackFrom]
+		if fallback == "" {
+			fallback = s.fallbackOf(k)
 		}
-		in = rest[j+len(placeholderMark):]
-	}
+	})
+	return b.String(), added, fallback
 }
 
 // expander computes entities' replacement texts with every reference in them
