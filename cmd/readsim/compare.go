@@ -89,7 +89,8 @@ func compareRuns(e *cli.Env, q *inex.Qrels, files []string, baseline string, cop
 	runs := make([]*inex.Run, len(files))
 	for i, p := range files {
 		var err error
-		if runs[i], err = inex.OpenRun(p, inex.RunOptions{Warn: copt.Eval.Warn}); err != nil {
+		ro := inex.RunOptions{Warn: copt.Eval.Warn, TopicRead: scenario.GroupCheck(q, p, copt.Eval.Measures, copt.Eval.Group, copt.Eval.MergeOverlaps)}
+		if runs[i], err = inex.OpenRun(p, ro); err != nil {
 			return err
 		}
 	}
