@@ -42,7 +42,7 @@ func TestCollectionSpecialEntries(t *testing.T) {
 				t.Fatalf("exit %d: %s", status, stderr)
 			}
 			checkText(t, "stderr", stderr, []string{
-				fifo + ": named like an article but a FIFO (named pipe), not a regular file",
+				fifo + ": named like an article but a FIFO, not a regular file",
 				filepath.Join(arts, ".xml") + ": an article file needs a name before .xml",
 				`its DTD "/etc/passwd" is not read: /etc/passwd is an absolute path`,
 			}, []string{"root:"})

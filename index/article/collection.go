@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/readsim/readsim/internal/ground/durable"
 )
 
 // Collections: the files of an articles folder and their article ids.
@@ -60,7 +62,7 @@ func WalkCollection(root string, fn func(rel, path string, info fs.FileInfo), ba
 			return nil // a symbolic link to a folder: not followed
 		case !info.Mode().IsRegular():
 			if IsArticleFile(p) {
-				bad(p, &SkippedFile{Why: "named like an article but " + kindOf(info.Mode()) + ", not a regular file (opening it could wait forever)"})
+				bad(p, &SkippedFile{Why: "named like an article but " + durable.Kind(info.Mode()) + ", not a regular file (opening it could wait forever)"})
 			}
 			return nil
 		case IsArticleFile(p) && IDFromPath(p) == "":
@@ -85,19 +87,6 @@ type SkippedFile struct{ Why string }
 
 // Error says why the file is skipped.
 func (e *SkippedFile) Error() string { return e.Why }
-
-// kindOf names the kind of a file that is not regular.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO (named pipe)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
-}
 
 // IsArticleFile reports whether a file name has the extension of an article
 // file, ".xml" in any case.

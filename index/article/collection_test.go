@@ -359,7 +359,7 @@ func TestWalkNamesSpecialFiles(t *testing.T) {
 	}
 	defer func() { statFile = os.Stat }()
 	want := map[string]string{
-		p("fifo.xml"): "a FIFO (named pipe), not a regular file",
+		p("fifo.xml"): "a FIFO, not a regular file",
 		p("s.xml"):    "a socket, not a regular file",
 		p("dev.xml"):  "a device, not a regular file",
 		p(".xml"):     "needs a name before .xml",
