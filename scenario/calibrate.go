@@ -251,6 +251,30 @@ func tolerance(a *ReadArticle, scs []screen, length int, rel effort.Spans) (iv i
 	return interval{before, total}, false, false
 }
 
+// noVisits says, naming the reading files and the judgments, why the
+// readings give calibration nothing: they share no topic with the
+// judgments, or no article of a judged topic was read in them.
+func noVisits(q *inex.Qrels, readings []*Reading) error {
+	var files []string
+	shared := false
+	for _, rd := range readings {
+		if len(files) < 3 {
+			files = append(files, rd.File)
+		}
+		for _, t := range rd.Topics {
+			shared = shared || q.Topics[t.ID] != nil
+		}
+	}
+	if n := len(readings) - len(files); n > 0 {
+		files = append(files, fmt.Sprintf("and %d more", n))
+	}
+	why := fmt.Sprintf("no judged article of a topic of the judgments %s was read (the readings hold only topic events, or articles those judgments do not judge): nothing to calibrate against", q.File)
+	if !shared {
+		why = fmt.Sprintf("the readings share no topic with the judgments %s: nothing to calibrate against (are these readings of the judged topics?)", q.File)
+	}
+	return &inex.Error{File: strings.Join(files, ", "), Err: errors.New(why)}
+}
+
 // Calibrate fits the simulated reader to readings scored against q: the
 // tolerance to irrelevance (with an interval), the screen size and the
 // reading order, and reports how well the fitted reader predicts each
@@ -328,7 +352,7 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 		}
 	}
 	if len(visits) == 0 {
-		return nil, errors.New("no judged article was read: nothing to calibrate against (are these readings of the judged topics?)")
+		return nil, noVisits(q, readings)
 	}
 	c.Visits = len(visits)
 	tols := make([]interval, len(visits))

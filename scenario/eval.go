@@ -127,6 +127,7 @@ func EvaluateFiles(q *inex.Qrels, paths []string, opt EvalOptions) ([]*Evaluatio
 func evaluateFile(q *inex.Qrels, path string, opt EvalOptions, workers int) (*Evaluation, error) {
 	ro := opt.Read
 	ro.Warn = opt.Warn
+	ro.TopicRead = GroupCheck(q, path, opt.Measures, opt.Group, opt.MergeOverlaps)
 	run, err := inex.OpenRun(path, ro)
 	if err != nil {
 		return nil, err
@@ -388,23 +389,56 @@ func needsOf(ms []effort.Measure, q *inex.Qrels, run *inex.Run, group, merge boo
 	for _, m := range ms {
 		n.levels = n.levels || m.List == effort.ListTrec
 	}
-	strict := false
+	var strict bool
+	n.docs, strict = docMeasures(ms)
 	for _, m := range ms {
-		switch {
-		case m.IsSpan():
+		if m.IsSpan() {
 			n.spans = true
 			q.NumberPassages()
-		case m.IsFocused():
-			n.focused, n.docs = true, true
-		case m.IsCount():
-			n.docs = true
-		default:
-			n.docs, strict = true, true
 		}
+		n.focused = n.focused || m.IsFocused()
 		n.passages = n.passages || m.NeedsPassages()
 	}
 	n.group = group || !strict // focused and count measures accept interleaving
 	return n
+}
+
+// docMeasures tells whether the measures ms read a run's ranked articles
+// (docs), and whether one of them wants an article's results together
+// (strict: the focused and count measures accept them apart).
+func docMeasures(ms []effort.Measure) (docs, strict bool) {
+	for _, m := range ms {
+		switch {
+		case m.IsSpan():
+		case m.IsFocused(), m.IsCount():
+			docs = true
+		default:
+			docs, strict = true, true
+		}
+	}
+	return docs, strict
+}
+
+// GroupCheck returns what refuses, as soon as a topic of the run file
+// (path) is read, what the evaluation of its ranked articles with the
+// measures ms would refuse later (RunTopic.Group: an article's results
+// apart without --group, a repeated or overlapping result without
+// --merge-overlaps), for the topics q judges; nil when the measures read
+// no ranked article. A 20-million-line run whose second line repeats its
+// first is so refused after its first topic, not after the whole file.
+func GroupCheck(q *inex.Qrels, path string, ms []effort.Measure, group, merge bool) func(*inex.RunTopic) error {
+	docs, strict := docMeasures(ms)
+	if !docs {
+		return nil
+	}
+	group = group || !strict
+	return func(t *inex.RunTopic) error {
+		if q.Topics[t.ID] == nil {
+			return nil
+		}
+		_, err := t.Group(path, group, merge)
+		return err
+	}
 }
 
 // firstFull returns the line of the run's first whole-document result, or 0.

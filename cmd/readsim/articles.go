@@ -51,6 +51,31 @@ func (f *articleFlags) reader(e *cli.Env, cmd, root string) (*article.Reader, er
 	}, nil
 }
 
+// openCollection lists the articles folder dir for the command cmd
+// (article.OpenDir) with rd as its reader, or, when rd is nil, one that
+// warns on e.Stderr (no --dtd, no --lang); it warns of each entry named like
+// an article that is none (a FIFO, a socket, a device, a file named .xml)
+// and of the file names several articles have.
+func openCollection(e *cli.Env, cmd, dir string, rd *article.Reader) (*article.Dir, error) {
+	d, err := article.OpenDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	warn := func(s string) { fmt.Fprintf(e.Stderr, "readsim %s: warning: %s\n", cmd, s) }
+	if rd == nil {
+		rd = &article.Reader{Warn: warn}
+	}
+	rd.Root = dir
+	d.Reader = rd
+	for _, s := range d.Skipped() {
+		warn("skipped " + s)
+	}
+	if w := article.ClashWarning(d.Clashes()); w != "" {
+		warn(w)
+	}
+	return d, nil
+}
+
 // knownLang tells whether lang's first subtag is a language code of
 // Wikipedia's largest editions (article.LangFolder), or one of the codes
 // that are English words (as, be, is, my, no, to), which the folders do
@@ -214,6 +239,9 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, *topicsFile); err != nil {
 		return cli.Usage(err)
 	}
+	if err := scenario.CheckOutsideFolders(*out, scenario.InputFolder{What: "the index folder", Dir: rf.idx}); err != nil {
+		return cli.Usage(err)
+	}
 	opt := app.MakeRunOptions{Task: *task, K: rf.k, RunID: *runID, Search: search,
 		Warn: func(s string) { fmt.Fprintf(e.Stderr, "readsim run: %s\n", s) }}
 	if err := opt.Check(); err != nil {
@@ -299,15 +327,11 @@ func runRender(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := article.OpenDir(*dir)
+	d, err := openCollection(e, "render", *dir, rd)
 	if err != nil {
 		return err
 	}
-	d.Reader = rd
 	warn := func(s string) { fmt.Fprintf(e.Stderr, "readsim render: warning: %s\n", s) }
-	if w := article.ClashWarning(d.Clashes()); w != "" {
-		warn(w)
-	}
 	a, err := d.Parse(id)
 	if err != nil {
 		return err
@@ -342,7 +366,10 @@ func runAssess(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, pos[0]); err != nil {
 		return cli.Usage(err)
 	}
-	d, err := article.OpenDir(*dir)
+	if err := scenario.CheckOutsideFolders(*out, scenario.InputFolder{What: "the articles folder", Dir: *dir}); err != nil {
+		return cli.Usage(err)
+	}
+	d, err := openCollection(e, "assess", *dir, nil)
 	if err != nil {
 		return err
 	}

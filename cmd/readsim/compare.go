@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/readsim/readsim/effort"
-	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/internal/ground/durable"
 	"github.com/readsim/readsim/scenario"
@@ -90,7 +89,8 @@ func compareRuns(e *cli.Env, q *inex.Qrels, files []string, baseline string, cop
 	runs := make([]*inex.Run, len(files))
 	for i, p := range files {
 		var err error
-		if runs[i], err = inex.OpenRun(p, inex.RunOptions{Warn: copt.Eval.Warn}); err != nil {
+		ro := inex.RunOptions{Warn: copt.Eval.Warn, TopicRead: scenario.GroupCheck(q, p, copt.Eval.Measures, copt.Eval.Group, copt.Eval.MergeOverlaps)}
+		if runs[i], err = inex.OpenRun(p, ro); err != nil {
 			return err
 		}
 	}
@@ -152,13 +152,16 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := scenario.CheckOutsideFolders(rf.plot, scenario.InputFolder{What: "the articles folder", Dir: *articles}); err != nil {
+		return cli.Usage(err)
+	}
 	opt := scenario.FidelityOptions{Measures: ms, Config: cfg, Warn: cli.Warner(e.Stderr)}
 	q, err := sf.Judgments(opt.Warn)
 	if err != nil {
 		return err
 	}
 	if *articles != "" {
-		if opt.Articles, err = article.OpenDir(*articles); err != nil {
+		if opt.Articles, err = openCollection(e, "fidelity", *articles, nil); err != nil {
 			return err
 		}
 	}

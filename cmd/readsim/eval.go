@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/readsim/readsim/effort"
-	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
 )
@@ -196,7 +195,7 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if *articles != "" {
-		d, err := article.OpenDir(*articles)
+		d, err := openCollection(e, "eval", *articles, nil)
 		if err != nil {
 			return err
 		}

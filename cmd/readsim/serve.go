@@ -10,6 +10,7 @@ import (
 
 	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/web"
 )
 
@@ -44,6 +45,9 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	if err := cfg.Check(); err != nil {
 		return err
+	}
+	if err := scenario.CheckOutsideFolders(cfg.Study, scenario.InputFolder{What: "the articles folder", Dir: cfg.Articles}, scenario.InputFolder{What: "the index folder", Dir: cfg.Index}); err != nil {
+		return cli.Usage(err)
 	}
 	for _, v := range proxies {
 		n, err := web.ParseTrustedProxy(v)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/web"
 )
 
@@ -50,6 +51,11 @@ func runStudy(e *cli.Env, fs *flag.FlagSet, args []string) error {
 			err = errors.New("not a folder")
 		}
 		return inputError{fmt.Errorf("%s: %v", dir, unwrapPath(err))}
+	}
+	if action == "export" {
+		if err := scenario.CheckOutsideFolders(*out, scenario.InputFolder{What: "the study folder", Dir: dir}); err != nil {
+			return cli.Usage(err)
+		}
 	}
 	switch action {
 	case "list":

@@ -1,11 +1,13 @@
 package article
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 )
 
@@ -403,6 +405,19 @@ func FuzzParse(f *testing.F) {
 		}
 		if err := checkInvariants(a); err != nil {
 			t.Fatal(err)
+		}
+		// cutting long runs of text changes nothing (refFilter)
+		cut, err := (&Reader{splitEvery: 3}).Parse(iotest.OneByteReader(bytes.NewReader(data)), "fuzz.xml")
+		if err != nil {
+			t.Fatalf("read cut every 3 bytes: %v", err)
+		}
+		if d := sameArticle(a, cut); d != "" {
+			t.Fatalf("read cut every 3 bytes: %s", d)
+		}
+		// a reference to a surrogate is refused, never U+FFFD (refFilter)
+		if strings.ContainsRune(a.Text, '\uFFFD') && !bytes.Contains(data, []byte("\uFFFD")) &&
+			!bytes.Contains(bytes.ToLower(data), []byte("fffd")) && !bytes.Contains(data, []byte("65533")) {
+			t.Fatalf("U+FFFD in the text of %q", data)
 		}
 		for c := 0; c <= a.Len; c += 1 + a.Len/50 {
 			if got := a.CharOffset(a.ByteOffset(c)); got != c {

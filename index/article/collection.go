@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/readsim/readsim/internal/ground/durable"
 )
 
 // Collections: the files of an articles folder and their article ids.
@@ -28,7 +30,9 @@ import (
 // "."), never following a symbolic link to a folder; fn gets each regular
 // file (a symbolic link to a file counts as the file) with its path relative
 // to root, slash-separated, and its information; bad gets each entry that
-// cannot be read (the walk goes on). An unreadable root is the error
+// cannot be read (the walk goes on), and, as a *SkippedFile, each entry
+// named like an article (*.xml) that is not one: a FIFO, a socket, a
+// device, or a file named ".xml" alone. An unreadable root is the error
 // returned.
 func WalkCollection(root string, fn func(rel, path string, info fs.FileInfo), bad func(path string, err error)) error {
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -48,12 +52,21 @@ func WalkCollection(root string, fn func(rel, path string, info fs.FileInfo), ba
 			}
 			return nil
 		}
-		info, err := os.Stat(p) // follows symbolic links
+		info, err := statFile(p) // follows symbolic links
 		if err != nil {
 			bad(p, unwrapPath(err))
 			return nil
 		}
-		if !info.Mode().IsRegular() {
+		switch {
+		case info.IsDir():
+			return nil // a symbolic link to a folder: not followed
+		case !info.Mode().IsRegular():
+			if IsArticleFile(p) {
+				bad(p, &SkippedFile{Why: "named like an article but " + durable.Kind(info.Mode()) + ", not a regular file (opening it could wait forever)"})
+			}
+			return nil
+		case IsArticleFile(p) && IDFromPath(p) == "":
+			bad(p, &SkippedFile{Why: "an article file needs a name before .xml (its id would be empty)"})
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
@@ -61,6 +74,19 @@ func WalkCollection(root string, fn func(rel, path string, info fs.FileInfo), ba
 		return nil
 	})
 }
+
+// statFile is os.Stat; a test makes it tell of a device.
+var statFile = os.Stat
+
+// SkippedFile is an entry of a collection that is named like an article
+// but is none readsim reads: a FIFO, a socket or a device (opening one
+// could wait forever), or a file named ".xml" alone (its id would be
+// empty). WalkCollection gives it to bad; a build names it among the
+// files it skipped, OpenDir in Dir.Skipped.
+type SkippedFile struct{ Why string }
+
+// Error says why the file is skipped.
+func (e *SkippedFile) Error() string { return e.Why }
 
 // IsArticleFile reports whether a file name has the extension of an article
 // file, ".xml" in any case.

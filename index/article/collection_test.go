@@ -2,10 +2,12 @@ package article
 
 import (
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/readsim/readsim/index/article/shareddata"
@@ -319,5 +321,75 @@ func TestWellFormedID(t *testing.T) {
 		if got := WellFormedID(tc.id); got != tc.want {
 			t.Errorf("WellFormedID(%q) = %v, want %v", tc.id, got, tc.want)
 		}
+	}
+}
+
+// fakeDevice is a FileInfo that says its file is a device.
+type fakeDevice struct{ os.FileInfo }
+
+func (f fakeDevice) Mode() os.FileMode { return f.FileInfo.Mode() | os.ModeDevice }
+
+// Entries named like articles that are none are named, each with its
+// kind, never skipped without a word: a FIFO, a socket, a device (a
+// regular file the stat hook calls one: no test touches a real device)
+// and a file named ".xml" alone, whose id would be empty (it aborted a
+// build, naming no file). Special files with other names stay silent. Both
+// cases were silent (or fatal) before.
+func TestWalkNamesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Write(t, dir, map[string]string{"en/1.xml": "<article/>", ".xml": "<article/>", "en/.XML": "<article/>", "dev.xml": "x"})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	if err := syscall.Mkfifo(p("fifo.xml"), 0o600); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	if err := syscall.Mkfifo(p("notes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", p("s.xml"))
+	if err != nil {
+		t.Skip("no Unix socket here:", err)
+	}
+	defer l.Close()
+	statFile = func(name string) (os.FileInfo, error) {
+		st, err := os.Stat(name)
+		if err == nil && filepath.Base(name) == "dev.xml" {
+			return fakeDevice{st}, nil
+		}
+		return st, err
+	}
+	defer func() { statFile = os.Stat }()
+	want := map[string]string{
+		p("fifo.xml"): "a FIFO, not a regular file",
+		p("s.xml"):    "a socket, not a regular file",
+		p("dev.xml"):  "a device, not a regular file",
+		p(".xml"):     "needs a name before .xml",
+		p("en/.XML"):  "needs a name before .xml",
+	}
+	got := map[string]string{}
+	var rels []string
+	err = WalkCollection(dir, func(rel, _ string, _ os.FileInfo) { rels = append(rels, rel) }, func(path string, err error) {
+		var sk *SkippedFile
+		if !errors.As(err, &sk) {
+			t.Errorf("%s: %v is no *SkippedFile", path, err)
+		}
+		got[path] = err.Error()
+	})
+	if err != nil || !reflect.DeepEqual(rels, []string{"en/1.xml"}) {
+		t.Errorf("walk: %v, %v; want only en/1.xml", rels, err)
+	}
+	for path, w := range want {
+		if !strings.Contains(got[path], w) {
+			t.Errorf("%s: %q, want %q", path, got[path], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("reported %v, want %d entries", got, len(want))
+	}
+	d, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d.IDs(), []string{"1"}) || len(d.Skipped()) != len(want) {
+		t.Errorf("OpenDir: ids %v, skipped %q", d.IDs(), d.Skipped())
 	}
 }

@@ -1,6 +1,7 @@
 package article
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -25,6 +26,7 @@ type Dir struct {
 	clashed map[string][]string // a file name several articles have → their ids
 	clashes []IDClash
 	ids     []string
+	skipped []string // "PATH: why" of each entry named like an article that is none
 }
 
 // OpenDir lists the articles below root. A missing or unreadable folder is
@@ -47,7 +49,11 @@ func OpenDir(root string) (*Dir, error) {
 			files = append(files, path)
 		}
 	}, func(path string, err error) {
-		if bad == nil {
+		var sk *SkippedFile
+		switch {
+		case errors.As(err, &sk):
+			d.skipped = append(d.skipped, path+": "+sk.Why)
+		case bad == nil:
 			bad = &Error{File: path, Msg: err.Error()}
 		}
 	})
@@ -91,6 +97,10 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// Skipped says, one line each ("PATH: why"), which entries of the folder
+// are named like articles but are none (SkippedFile): the caller warns.
+func (d *Dir) Skipped() []string { return d.skipped }
 
 // IDs returns the article ids in sorted order.
 func (d *Dir) IDs() []string { return d.ids }

@@ -29,9 +29,11 @@
 //     other root is "not an article". Elements inside the root may have any
 //     name and are kept as generic containers.
 //   - A leaf element is an element with no child elements.
-//   - The article's DTD is found and read as Reader says; its general
-//     entities (and those of the DOCTYPE's internal subset) expand to their
-//     replacement texts, bounded (MaxEntityChars, MaxExpandedChars). A
+//   - The article's DTD is found and read as Reader says, and only when it
+//     is a regular *.dtd file in the collection or beside it (allowedDTD,
+//     docs/safety.md); its general entities (and those of the DOCTYPE's
+//     internal subset) expand to their replacement texts, bounded
+//     (MaxEntityChars, MaxExpandedChars, counted against MaxArticleBytes). A
 //     character entity counts one character, as formats.md says.
 //   - A UTF-8 byte-order mark is skipped; UTF-16 and UTF-32 files are refused
 //     with an error that says so.

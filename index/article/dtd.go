@@ -514,3 +514,38 @@ func parseDoctype(s string) (doctype, error) {
 	}
 	return dt, nil
 }
+
+// DoctypeEntities reads the general entities that a DOCTYPE directive
+// (its text after "<!") declares in its internal subset, for an XML file
+// that is not an article (a topic file): their replacement texts with every
+// reference in them expanded, bounded as an article's (MaxEntityChars, 64
+// deep), and, in bad, why each entity that cannot be expanded cannot (an
+// external one, one referring to itself or to an entity not declared). An
+// external subset is never read. name names the file in errors.
+func DoctypeEntities(directive, name string) (texts, bad map[string]string, err error) {
+	dt, err := parseDoctype(directive)
+	if err != nil {
+		return nil, nil, &Error{File: name, Msg: err.Error()}
+	}
+	texts, bad = map[string]string{}, map[string]string{}
+	if strings.TrimSpace(dt.internal) == "" {
+		return texts, bad, nil
+	}
+	d, err := ParseDTD([]byte(dt.internal), name)
+	if err != nil {
+		return nil, nil, err
+	}
+	x := expander{raw: d.Entities, memo: map[string]expanded{}, busy: map[string]bool{}}
+	for n := range d.Entities {
+		v, _, err := x.expand(n, 0)
+		if err != nil {
+			bad[n] = err.Error()
+			continue
+		}
+		texts[n] = v
+	}
+	for n := range d.External {
+		bad[n] = "an external entity (readsim reads no file it is not given)"
+	}
+	return texts, bad, nil
+}

@@ -73,7 +73,11 @@ func (rd *Reader) ParseFile(path string) (*Article, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return rd.Parse(f, path)
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	return rd.parse(f, path, size)
 }
 
 // openRegular opens path, a regular file of at most max bytes (what, "an
@@ -103,7 +107,18 @@ func openRegular(path string, max int64, what string) (*os.File, error) {
 // the article id (IDFromPath), the folder the DTD is looked for relative to,
 // and the name in error messages.
 func (rd *Reader) Parse(r io.Reader, name string) (*Article, error) {
+	return rd.parse(r, name, 0)
+}
+
+// parse reads an article from r, whose size is size bytes (0: unknown).
+// The text is made room for at once, the file's size (its text is no
+// longer unless entities add to it): grown by doubling, a large text
+// would take up to three times its size while it is copied.
+func (rd *Reader) parse(r io.Reader, name string, size int64) (*Article, error) {
 	p := parser{name: name, rd: rd, a: &Article{ID: IDFromPath(name)}}
+	if size > 0 {
+		p.text.Grow(int(min(size, MaxArticleBytes)))
+	}
 	if err := p.run(r); err != nil {
 		return nil, err
 	}
@@ -146,8 +161,11 @@ type parser struct {
 	titleElem int // element whose text is the title, while it is open
 	idElem    int // /article/header/id, while it is open
 
-	ents     *entitySet // the entities of the article's DTD (nil: none declared)
-	expanded int        // characters added by multi-character entities
+	ents          *entitySet        // the entities of the article's DTD (nil: none declared)
+	expanded      int               // characters added by multi-character entities
+	expandedBytes int64             // bytes they added
+	lr            *io.LimitedReader // the file, to count its bytes read
+	filter        *refFilter        // between the file and the decoder
 
 	names map[string]string // interned element and attribute names
 }
@@ -190,11 +208,16 @@ func (p *parser) bomReader(br *bufio.Reader) error {
 
 func (p *parser) run(r io.Reader) error {
 	lr := &io.LimitedReader{R: r, N: MaxArticleBytes + 1}
+	p.lr = lr
 	br := bufio.NewReaderSize(lr, 64<<10)
 	if err := p.bomReader(br); err != nil {
 		return err
 	}
-	d := xml.NewDecoder(br)
+	p.filter = &refFilter{r: br, name: p.name, line: 1, every: splitEvery}
+	if p.rd.splitEvery > 0 {
+		p.filter.every = p.rd.splitEvery
+	}
+	d := xml.NewDecoder(p.filter)
 	d.Strict = true
 	d.Entity = map[string]string{}
 	d.CharsetReader = CharsetReader
@@ -203,6 +226,9 @@ func (p *parser) run(r io.Reader) error {
 		tok, err := d.RawToken()
 		if lr.N <= 0 {
 			return &Error{File: p.name, Msg: fmt.Sprintf("larger than %d MiB: not an article readsim reads", MaxArticleBytes>>20)}
+		}
+		if p.expandedBytes > 0 && p.tooLarge() {
+			return p.errAt(d, "larger than %d MiB with its entities expanded: not an article readsim reads", MaxArticleBytes>>20)
 		}
 		if err == io.EOF {
 			break
@@ -299,6 +325,10 @@ func (p *parser) directive(d *xml.Decoder, t xml.Directive) error {
 
 // convert turns a decoder error into an *Error naming the file and line.
 func (p *parser) convert(d *xml.Decoder, err error, empty bool) error {
+	var own *Error
+	if errors.As(err, &own) {
+		return own // the reference filter's: file and line given
+	}
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
 		msg := strings.TrimPrefix(se.Msg, "xml: ")
@@ -339,6 +369,7 @@ func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
 		if name != "article" {
 			return p.errAt(d, "not an article: the root element is <%s>, not <article>", name)
 		}
+		p.filter.content = true // long runs of text may be cut from here on
 	} else {
 		top := &p.stack[len(p.stack)-1]
 		parent = top.elem
@@ -355,6 +386,9 @@ func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
 		if !found {
 			top.children = append(top.children, childCount{name, 1})
 		}
+	}
+	if i, j := repeatedAttr(t.Attr); i >= 0 {
+		return p.errAt(d, "attribute %s given twice in <%s> (XML 1.0 §3.1: an attribute appears once)", qname(t.Attr[j].Name), name)
 	}
 	var attrs []Attr
 	if len(t.Attr) > 0 {
@@ -382,6 +416,29 @@ func (p *parser) start(d *xml.Decoder, t xml.StartElement) error {
 		p.idElem = idx
 	}
 	return nil
+}
+
+// repeatedAttr returns the indexes of the first attribute given twice in
+// attrs (its first and its second place), or -1, -1.
+func repeatedAttr(attrs []xml.Attr) (int, int) {
+	if len(attrs) <= 16 {
+		for j := 1; j < len(attrs); j++ {
+			for i := range j {
+				if attrs[i].Name == attrs[j].Name {
+					return i, j
+				}
+			}
+		}
+		return -1, -1
+	}
+	seen := make(map[xml.Name]int, len(attrs))
+	for j, a := range attrs {
+		if i, dup := seen[a.Name]; dup {
+			return i, j
+		}
+		seen[a.Name] = j
+	}
+	return -1, -1
 }
 
 // isTitle reports whether element i holds the article title:
@@ -465,12 +522,14 @@ func (p *parser) charData(d *xml.Decoder, t xml.CharData) error {
 		return nil
 	}
 	if p.ents != nil && p.ents.hasPlaceholders && bytes.Contains(t, []byte(placeholderMark)) {
-		s, err := p.expand(d, string(t))
-		if err != nil {
-			return err
-		}
-		t = xml.CharData(s)
+		return p.expandText(d, t)
 	}
+	p.write(t)
+	return nil
+}
+
+// write adds t to the text.
+func (p *parser) write(t []byte) {
 	p.text.Write(t)
 	n := len(t)
 	for _, c := range t {
@@ -480,6 +539,36 @@ func (p *parser) charData(d *xml.Decoder, t xml.CharData) error {
 		}
 	}
 	p.chars += n
+}
+
+// expandText adds t to the text with the placeholders of multi-character
+// entities replaced by their texts, straight into the text: it first adds
+// up what they add, against MaxExpandedChars and the article's bound, then
+// writes, so that no copy of the expanded text is ever made.
+func (p *parser) expandText(d *xml.Decoder, t []byte) error {
+	s := p.ents
+	added, net, fallback := 0, 0, ""
+	s.parts(t, func(lit []byte, k int) {
+		if k >= 0 {
+			added += utf8.RuneCountInString(s.texts[k])
+			net += len(s.texts[k]) - len(lit)
+			if fallback == "" {
+				fallback = s.fallbackOf(k)
+			}
+		}
+	})
+	if err := p.count(d, added, net, fallback); err != nil {
+		return err
+	}
+	p.text.Grow(len(t) + net)
+	s.parts(t, func(lit []byte, k int) {
+		if k < 0 {
+			p.write(lit)
+			return
+		}
+		p.text.WriteString(s.texts[k])
+		p.chars += utf8.RuneCountInString(s.texts[k])
+	})
 	return nil
 }
 
@@ -487,14 +576,35 @@ func (p *parser) charData(d *xml.Decoder, t xml.CharData) error {
 // replacement texts, counting what they add against MaxExpandedChars.
 func (p *parser) expand(d *xml.Decoder, s string) (string, error) {
 	out, added, fallback := p.ents.expand(s)
+	if err := p.count(d, added, len(out)-len(s), fallback); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// count counts the characters (added) and bytes (net) that entities add
+// against MaxExpandedChars and the article's bound, and warns of a
+// built-in entity standing in for an undeclared one (fallback).
+func (p *parser) count(d *xml.Decoder, added, net int, fallback string) error {
 	if fallback != "" {
 		p.rd.warnFallback(p.name, fallback, p.ents.source)
 	}
 	p.expanded += added
 	if p.expanded > MaxExpandedChars {
-		return "", p.errAt(d, "entity references expand to more than %d MiB of text (nested entities: a \"billion laughs\"?)", MaxExpandedChars>>20)
+		return p.errAt(d, "entity references expand to more than %d MiB of text (nested entities: a \"billion laughs\"?)", MaxExpandedChars>>20)
 	}
-	return out, nil
+	p.expandedBytes += int64(net)
+	if p.tooLarge() {
+		return p.errAt(d, "larger than %d MiB with its entities expanded: not an article readsim reads", MaxArticleBytes>>20)
+	}
+	return nil
+}
+
+// tooLarge reports whether the bytes read so far and those entities added
+// pass MaxArticleBytes: the text entities add counts against the bound as
+// if it stood in the file (docs/limits.md).
+func (p *parser) tooLarge() bool {
+	return MaxArticleBytes+1-p.lr.N+p.expandedBytes > MaxArticleBytes
 }
 
 func firstWord(b []byte) string {

@@ -171,6 +171,8 @@ func Assemble(cfg ServeConfig) (*Assembly, error) {
 	var err error
 	if cfg.Qrels != "" {
 		err = a.readRuns()
+	} else if cfg.Topics != "" {
+		err = checkUnusedTopics(cfg)
 	}
 	if err == nil {
 		c, err = a.collection(context.Background(), x, cfg.Warn)
@@ -236,6 +238,10 @@ func (a *Assembly) collection(ctx context.Context, x *index.Index, warn func(str
 		dir, err := article.OpenDir(folder)
 		if err != nil {
 			return nil, err
+		}
+		dir.Reader.Warn = warn // a DTD refused or missing, when a page is read
+		for _, s := range dir.Skipped() {
+			warn("skipped " + s)
 		}
 		if w := article.ClashWarning(dir.Clashes()); w != "" {
 			warn(w)
@@ -310,6 +316,20 @@ func (a *Assembly) readRuns() error {
 		a.runs = append(a.runs, Run{Run: r, Source: source})
 	}
 	a.qrels = q
+	return nil
+}
+
+// checkUnusedTopics reads cfg.Topics when no judgments are given, so that
+// a missing, unreadable or malformed file is refused as it is with them
+// (it went unread and unsaid), and warns, without a study, that the topics
+// are not used: the live run they make is replayed against judgments.
+func checkUnusedTopics(cfg ServeConfig) error {
+	if _, err := inex.OpenTopics(cfg.Topics); err != nil {
+		return err
+	}
+	if cfg.Study == "" {
+		cfg.Warn(fmt.Sprintf("--topics %s is not used without --qrels: its topics make the live run, which the simulation view replays against judgments", cfg.Topics))
+	}
 	return nil
 }
 

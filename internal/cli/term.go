@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -54,11 +55,37 @@ func BytesBar(e *Env) (progress func(done, total int64, desc string), finish fun
 
 // SoftMemoryLimit sets the runtime's soft memory limit to n bytes, unless
 // the user set one with GOMEMLIMIT, and returns the function that restores
-// the previous limit.
+// the previous limit. The limit keeps the heap near n while what is live
+// stays under it; once what is live passes three quarters of n, the limit
+// is lifted (the collector would otherwise run without pause: 1 million
+// topics took 53 s of CPU under a limit of 160 MiB, 15 s without).
 func SoftMemoryLimit(n int64) (restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	prev := debug.SetMemoryLimit(n)
-	return func() { debug.SetMemoryLimit(prev) }
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			}
+			if metrics.Read(live); live[0].Value.Kind() == metrics.KindUint64 && live[0].Value.Uint64() > uint64(n)/4*3 {
+				debug.SetMemoryLimit(prev)
+				return
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+		debug.SetMemoryLimit(prev)
+	}
 }

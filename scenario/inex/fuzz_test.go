@@ -163,7 +163,9 @@ func FuzzTextLines(f *testing.F) {
 func FuzzReadTopics(f *testing.F) {
 	for _, s := range []string{"1 a\n2 b c\n", "# c\n\n3 x\n", "\xef\xbb\xbf4 y\n",
 		`<inex-topic-file><topic id="2009001" ct_no="1"><title>a b</title><castitle>//article[about(., a)]</castitle></topic></inex-topic-file>`,
-		`<?xml version="1.0" encoding="iso-8859-1"?><inex-topic-file><topic id="3"><title>caf` + "\xe9" + `</title></topic></inex-topic-file>`} {
+		`<?xml version="1.0" encoding="iso-8859-1"?><inex-topic-file><topic id="3"><title>caf` + "\xe9" + `</title></topic></inex-topic-file>`,
+		`<!DOCTYPE inex-topic-file [<!ENTITY a "&b;"><!ENTITY b "x">]><inex-topic-file><topic id="1"><title>&a;</title></topic></inex-topic-file>`,
+		`<x><inex_topic topic_id="2"><title>t</title></inex_topic></x>`, "<parameters><query/></parameters>"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

@@ -77,6 +77,12 @@ type RunOptions struct {
 	// Resolver resolves the <path> elements of XML submissions; without it
 	// such results are an error.
 	Resolver PathResolver
+	// TopicRead, when set, is given each topic of a text run as soon as its
+	// lines end (the next topic starts), with its results so far; an error
+	// stops the reading at once. It lets an evaluation find what it would
+	// refuse in a topic (a repeated result) when the topic is read, not
+	// after the whole file.
+	TopicRead func(*RunTopic) error
 }
 
 // OpenRun reads a run file (FOL, TREC or XML, detected from the content;
@@ -158,6 +164,7 @@ type textReader struct {
 	lastRSV     float64
 	formats     int // sawFOL | sawTREC | sawGenomics
 	prevArticle string
+	done        func(*RunTopic) error // RunOptions.TopicRead
 }
 
 // runColumns are the columns of a text run line's article, rank, rsv and
@@ -167,7 +174,7 @@ type runColumns struct{ article, rank, rsv, id int }
 // readText reads a text run: FOL, TREC or TREC Genomics lines (ReadRun).
 func readText(name string, r io.Reader, opt RunOptions) (*Run, error) {
 	lr := newLineReader(name, r)
-	t := &textReader{name: name, run: &Run{File: name, Format: FOL, Ranked: true}, in: interner{}, byID: map[string]*RunTopic{}}
+	t := &textReader{name: name, run: &Run{File: name, Format: FOL, Ranked: true}, in: interner{}, byID: map[string]*RunTopic{}, done: opt.TopicRead}
 	for b := range lr.nonBlank() {
 		if err := t.line(lr.line, b); err != nil {
 			return nil, err
@@ -235,8 +242,7 @@ func (t *textReader) line(ln int, b []byte) error {
 		t.prevArticle = p.Article
 	}
 	p.Score, p.Rank = rsv, rank
-	t.add(topic, p)
-	return nil
+	return t.add(topic, p)
 }
 
 // columns checks the columns of line ln, b (split into t.fs) against the
@@ -304,12 +310,17 @@ func (t *textReader) passage(ln int, offset, length []byte) (effort.Span, error)
 // add appends result p (of line p.Line) to topic's results, warning when
 // the topic's lines are not together or when its rank or rsv disagrees
 // with the line order.
-func (t *textReader) add(topic string, p Result) {
+func (t *textReader) add(topic string, p Result) error {
 	ln, cur := p.Line, t.cur
 	if cur == nil || cur.ID != topic {
 		prevLen := 0
 		if cur != nil {
 			prevLen = len(cur.Results)
+			if t.done != nil {
+				if err := t.done(cur); err != nil {
+					return err
+				}
+			}
 		}
 		cur = t.byID[topic]
 		if cur == nil {
@@ -333,6 +344,7 @@ func (t *textReader) add(topic string, p Result) {
 	t.lastRank, t.lastRSV = p.Rank, p.Score
 	cur.Results = append(cur.Results, p)
 	t.run.Lines++
+	return nil
 }
 
 // kindOrder is the warning of the lines whose rank or rsv disagrees with

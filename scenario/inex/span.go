@@ -465,7 +465,7 @@ func (q *Qrels) SetUnit(u Unit) error {
 	case q.Format == TRECQrels:
 		return &Error{File: q.File, Err: fmt.Errorf("TREC qrels judge whole documents: they have no offsets in %s", u)}
 	case q.Format == FOLQrels && u != Chars:
-		return &Error{File: q.File, Err: fmt.Errorf("INEX judgments count characters, not %s", u)}
+		return &Error{File: q.File, Err: fmt.Errorf("INEX judgments count characters: --offsets %s is for span judgments", u)}
 	}
 	q.Unit = u
 	return nil

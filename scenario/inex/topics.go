@@ -125,71 +125,155 @@ func readTopicsPlain(b []byte, name string) ([]Topic, error) {
 	return ts, sc.Err()
 }
 
+// topicXML reads the topics of an XML topic file (readTopicsXML).
+type topicXML struct {
+	name  string
+	d     *xml.Decoder
+	bad   map[string]string // entities that cannot be used, and why
+	root  string            // the root element's name ("" before it)
+	ts    []Topic
+	cur   *Topic
+	field string
+	text  strings.Builder
+}
+
+// The roots of topic files (formats.md, "Topics"): an INEX 2009+
+// <inex-topic-file> of <topic>, one INEX 2006–2008 <inex_topic>, or a list
+// of <inex_topic> under any root.
+const (
+	rootTopicFile = "inex-topic-file"
+	inexTopic     = "inex_topic"
+)
+
+// readTopicsXML reads an XML topic file. Entities declared in its internal
+// DTD are honoured, bounded (article.DoctypeEntities), except that the
+// five predefined ones keep their XML meaning: encoding/xml resolves those
+// before consulting Entity, so the real 2009 file's redefinition of lt, gt
+// and amp (as words) does not change "&amp;" into "ampersand". A root
+// element of no topic file, and an entity that cannot be expanded, are
+// errors naming the line.
 func readTopicsXML(b []byte, name string) ([]Topic, error) {
-	d := xml.NewDecoder(bytes.NewReader(b))
-	d.Strict = true
-	d.CharsetReader = article.CharsetReader
-	// Entities declared in an internal DTD are honoured, except that the five
-	// predefined ones keep their XML meaning: encoding/xml resolves those
-	// before consulting Entity, so the real 2009 file's redefinition of lt,
-	// gt and amp (as words) does not change "&amp;" into "ampersand".
-	d.Entity = map[string]string{}
-	var ts []Topic
-	var cur *Topic
-	var field string
-	var text strings.Builder
-	errAt := func(msg string) error {
-		line, _ := d.InputPos()
-		return &Error{File: name, Line: line, Err: errors.New(msg)}
-	}
+	r := &topicXML{name: name, d: xml.NewDecoder(bytes.NewReader(b))}
+	r.d.Strict = true
+	r.d.CharsetReader = article.CharsetReader
+	r.d.Entity = map[string]string{}
 	for {
-		tok, err := d.Token()
+		tok, err := r.d.Token()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			var se *xml.SyntaxError
-			if errors.As(err, &se) {
-				return nil, &Error{File: name, Line: se.Line, Err: errors.New(strings.TrimPrefix(se.Msg, "xml: "))}
-			}
-			return nil, errAt(err.Error())
+			return nil, r.syntax(err)
 		}
-		switch t := tok.(type) {
-		case xml.Directive:
-			declareTopicEntities(d.Entity, string(t))
-		case xml.StartElement:
-			switch {
-			case t.Name.Local == "topic" || t.Name.Local == "inex_topic":
-				if cur != nil {
-					return nil, errAt("a topic inside a topic")
-				}
-				var msg string
-				if cur, msg = openTopic(t); msg != "" {
-					return nil, errAt(msg)
-				}
-			case cur != nil && field == "":
-				switch t.Name.Local {
-				case "title", "castitle", "phrasetitle", "description", "narrative":
-					field = t.Name.Local
-					text.Reset()
-				}
-			}
-		case xml.CharData:
-			if field != "" {
-				text.Write(t)
-			}
-		case xml.EndElement:
-			switch {
-			case field != "" && t.Name.Local == field:
-				cur.set(field, strings.Join(strings.Fields(text.String()), " "))
-				field = ""
-			case cur != nil && (t.Name.Local == "topic" || t.Name.Local == "inex_topic"):
-				ts = append(ts, *cur)
-				cur = nil
-			}
+		if err := r.token(tok, b); err != nil {
+			return nil, err
 		}
 	}
-	return ts, nil
+	if len(r.ts) == 0 && r.root != "" && r.root != rootTopicFile && r.root != inexTopic {
+		return nil, &Error{File: name, Err: fmt.Errorf("the root element is <%s>: a topic file is an <%s> (INEX 2009+), an <%s> or a list of them (INEX 2006–2008)", r.root, rootTopicFile, inexTopic)}
+	}
+	return r.ts, nil
+}
+
+func (r *topicXML) errAt(format string, args ...any) error {
+	line, _ := r.d.InputPos()
+	return &Error{File: r.name, Line: line, Err: fmt.Errorf(format, args...)}
+}
+
+// syntax names the file and line of a decoder's error, and says why an
+// entity the DTD declares cannot be used.
+func (r *topicXML) syntax(err error) error {
+	var se *xml.SyntaxError
+	if !errors.As(err, &se) {
+		return r.errAt("%s", err.Error())
+	}
+	msg := strings.TrimPrefix(se.Msg, "xml: ")
+	if n, ok := strings.CutPrefix(msg, "invalid character entity &"); ok {
+		n = strings.TrimSuffix(n, ";")
+		if why, ok := r.bad[n]; ok {
+			msg = fmt.Sprintf("entity &%s; cannot be used: %s", n, why)
+		} else if !strings.HasPrefix(n, "#") {
+			msg = fmt.Sprintf("undefined entity &%s; (the file's DTD does not declare it)", n)
+		}
+	}
+	return &Error{File: r.name, Line: se.Line, Err: errors.New(msg)}
+}
+
+// token takes one token of the file b.
+func (r *topicXML) token(tok xml.Token, b []byte) error {
+	switch t := tok.(type) {
+	case xml.Directive:
+		return r.doctype(string(t), b)
+	case xml.StartElement:
+		return r.start(t)
+	case xml.CharData:
+		if r.field != "" {
+			r.text.Write(t)
+		}
+	case xml.EndElement:
+		switch {
+		case r.field != "" && t.Name.Local == r.field:
+			r.cur.set(r.field, strings.Join(strings.Fields(r.text.String()), " "))
+			r.field = ""
+		case r.cur != nil && (t.Name.Local == "topic" || t.Name.Local == inexTopic):
+			r.ts = append(r.ts, *r.cur)
+			r.cur = nil
+		}
+	}
+	return nil
+}
+
+// doctype takes the entities of a DOCTYPE's internal subset. Their texts
+// are bounded together: every '&' of the file b expanding to the longest
+// of them must stay within MaxTopicsBytes, so that the text the decoder
+// builds stays bounded by the file.
+func (r *topicXML) doctype(dir string, b []byte) error {
+	if f := strings.Fields(dir); len(f) == 0 || f[0] != "DOCTYPE" {
+		return nil
+	}
+	texts, bad, err := article.DoctypeEntities(dir, r.name)
+	if err != nil {
+		return r.errAt("in the DOCTYPE: %v", strings.TrimPrefix(err.Error(), r.name+": "))
+	}
+	longest := 0
+	for n, v := range texts {
+		if _, dup := r.d.Entity[n]; !dup {
+			r.d.Entity[n] = v
+			longest = max(longest, len(v))
+		}
+	}
+	r.bad = bad
+	if refs := bytes.Count(b, []byte{'&'}); int64(refs)*int64(longest) > MaxTopicsBytes {
+		return r.errAt("its entities could expand to more than %d MiB (%d references, an entity of %d bytes): not a topic file readsim reads", MaxTopicsBytes>>20, refs, longest)
+	}
+	return nil
+}
+
+// start takes a start tag: the root's name, a topic, or a field of one.
+func (r *topicXML) start(t xml.StartElement) error {
+	n := t.Name.Local
+	if r.root == "" {
+		r.root = n
+	}
+	switch {
+	case n == "topic" && r.root != rootTopicFile:
+		return r.errAt("a <topic> in a file whose root element is <%s>: INEX 2009+ topics are the <topic>s of an <%s>", r.root, rootTopicFile)
+	case n == "topic" || n == inexTopic:
+		if r.cur != nil {
+			return r.errAt("a topic inside a topic")
+		}
+		var msg string
+		if r.cur, msg = openTopic(t); msg != "" {
+			return r.errAt("%s", msg)
+		}
+	case r.cur != nil && r.field == "":
+		switch n {
+		case "title", "castitle", "phrasetitle", "description", "narrative":
+			r.field = n
+			r.text.Reset()
+		}
+	}
+	return nil
 }
 
 // openTopic returns the topic a <topic> or <inex_topic> start tag opens,
@@ -224,16 +308,6 @@ func (t *Topic) set(field, v string) {
 		t.Description = v
 	case "narrative":
 		t.Narrative = v
-	}
-}
-
-var topicEntityDecl = regexp.MustCompile(`<!ENTITY\s+([^\s%]+)\s+(?:"([^"]*)"|'([^']*)')`)
-
-func declareTopicEntities(m map[string]string, dtd string) {
-	for _, s := range topicEntityDecl.FindAllStringSubmatch(dtd, -1) {
-		if _, dup := m[s[1]]; !dup {
-			m[s[1]] = s[2] + s[3]
-		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package inex
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -95,5 +96,44 @@ func TestLatin1(t *testing.T) {
 	}
 	if len(got) != 1 || got[0].Title != "café culture" {
 		t.Errorf("got %+v, want the title café culture", got)
+	}
+}
+
+// A topic file's root is an <inex-topic-file>, an <inex_topic> or a list
+// of <inex_topic>s (formats.md); its entities expand fully or the file is
+// refused, naming the line: a <topic> under another root and an entity
+// whose text refers to an undeclared one were used as they stood
+// ("&b;" became a title), and an entity of 1 MiB referenced a hundred times
+// took 100 MiB.
+func TestTopicFileRootsAndEntities(t *testing.T) {
+	const dtd = "<!DOCTYPE inex-topic-file [%s]>\n"
+	one := "<inex-topic-file><topic id=\"1\"><title>%s</title></topic></inex-topic-file>"
+	big := strings.Repeat("x", 1<<20)
+	for _, tc := range []struct {
+		name, in string
+		title    string // when read
+		want     string // in the error
+	}{
+		{"nested entities expand", fmt.Sprintf(dtd, `<!ENTITY b "x"><!ENTITY a "&b;y">`) + fmt.Sprintf(one, "&a;"), "xy", ""},
+		{"2006 list under any root", `<topics><inex_topic topic_id="5"><title>t</title></inex_topic></topics>`, "t", ""},
+		{"an indri parameter file", "<parameters>\n<query><number>1</number><text>a</text></query></parameters>", "", `x: the root element is <parameters>: a topic file is`},
+		{"a <topic> under another root", "<html>\n<topic id=\"1\"><title>a</title></topic></html>", "", "x:2: a <topic> in a file whose root element is <html>"},
+		{"an entity referring to an undeclared one", fmt.Sprintf(dtd, `<!ENTITY a "&b;">`) + "\n" + fmt.Sprintf(one, "&a;"), "", "x:3: entity &a; cannot be used: its replacement text refers to the undefined entity &b;"},
+		{"an external entity", fmt.Sprintf(dtd, `<!ENTITY e SYSTEM "/etc/passwd">`) + fmt.Sprintf(one, "&e;"), "", "x:2: entity &e; cannot be used: an external entity"},
+		{"an undeclared entity", fmt.Sprintf(one, "&zz;"), "", "x:1: undefined entity &zz;"},
+		{"entities past the bound", fmt.Sprintf(dtd, `<!ENTITY k "`+big+`">`) + fmt.Sprintf(one, strings.Repeat("&k;", 65)), "", "x:1: its entities could expand to more than 64 MiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, err := ReadTopics([]byte(tc.in), "x")
+			if tc.want == "" {
+				if err != nil || len(ts) != 1 || ts[0].Title != tc.title {
+					t.Errorf("%+v, %v; want one topic titled %q", ts, err, tc.title)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%+v, %v; want an error with %q", ts, err, tc.want)
+			}
+		})
 	}
 }

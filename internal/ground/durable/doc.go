@@ -5,6 +5,8 @@
 // (WriteOutput), the index (its manifest and statistics, the swap of a
 // build) and the reading study (participants' keys) use it: it is the one
 // way readsim writes a file whole. A program ended by a signal removes
-// the temporary files still being written (RemoveTempFiles). It knows
-// nothing of readsim.
+// the temporary files still being written (RemoveTempFiles). Only a
+// regular file is ever replaced: a command's output that is a FIFO, a
+// device or a socket is written into as a stream (WriteOutput, Stream).
+// It knows nothing of readsim.
 package durable
