@@ -5,6 +5,7 @@
 // (WriteOutput), the index (its manifest and statistics, the swap of a
 // build) and the reading study (participants' keys) use it: it is the one
 // way readsim writes a file whole. A program ended by a signal removes
-// the temporary files still being written (RemoveTempFiles). It knows
-// nothing of readsim.
+// the temporary files still being written (RemoveTempFiles). A log of
+// lines grows by Append: one write, synced, cut back when it fails. It
+// knows nothing of readsim.
 package durable
