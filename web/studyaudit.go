@@ -13,6 +13,7 @@ import (
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/readsim/readsim/internal/ground/durable"
 )
@@ -123,7 +124,7 @@ func parseAudit(path string, r io.Reader) ([]AuditRecord, error) {
 		}
 		var rec AuditRecord
 		if err := jsonv2.Unmarshal(bytes.TrimSuffix(l, []byte{'\n'}), &rec, jsonv2.RejectUnknownMembers(true)); err != nil {
-			return nil, fmt.Errorf("%s:%d: not an audit record: %s", path, line, trimJSONPrefix(err.Error()))
+			return nil, fmt.Errorf("%s:%d: not an audit record: %s", path, line, jsonv2Problem(err))
 		}
 		if !auditEvents[rec.Event] {
 			return nil, fmt.Errorf("%s:%d: unknown audit event %q", path, line, rec.Event)
@@ -138,14 +139,31 @@ func parseAudit(path string, r io.Reader) ([]AuditRecord, error) {
 	}
 }
 
-// trimJSONPrefix drops the package prefix of a JSON error.
-func trimJSONPrefix(s string) string {
-	for _, p := range []string{"json: ", "jsontext: "} {
-		if len(s) > len(p) && s[:len(p)] == p {
-			return s[len(p):]
+// jsonv2Problem says what is wrong with a JSON line decoded by jsonv2,
+// without Go's type names.
+func jsonv2Problem(err error) string {
+	var se *jsonv2.SemanticError
+	if errors.As(err, &se) {
+		name := se.JSONPointer.LastToken()
+		switch {
+		case errors.Is(se.Err, jsonv2.ErrUnknownName):
+			return fmt.Sprintf("unknown field %q", name)
+		case name != "":
+			return fmt.Sprintf("field %q: a JSON %s where another type is wanted", name, se.JSONKind)
 		}
+		return "not a JSON object of the record's fields"
 	}
-	return s
+	var xe *jsontext.SyntacticError
+	if errors.As(err, &xe) {
+		if errors.Is(xe.Err, jsontext.ErrDuplicateName) {
+			return fmt.Sprintf("field %q given twice", xe.JSONPointer.LastToken())
+		}
+		return fmt.Sprintf("malformed JSON at byte %d", xe.ByteOffset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return "empty or cut short"
+	}
+	return "malformed JSON"
 }
 
 // consentsOnRecord are the consent records of the audit log by
