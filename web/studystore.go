@@ -306,25 +306,11 @@ func (s *studyStore) close() error {
 // readKey reads a participant's key file, and its round-robin position
 // (-1 when the key has none).
 func readKey(path, id string) (*participant, int, error) {
-	f, err := os.Open(path)
+	h, k, err := readKeyFile(path, id)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
-	if err != nil {
-		return nil, 0, err
-	}
-	var k participantKey
-	if err := json.Unmarshal(b, &k); err != nil || k.Participant != id || len(k.Topics) == 0 || k.Position != nil && *k.Position < 0 {
-		return nil, 0, fmt.Errorf("%s: not a participant's key", path)
-	}
-	h, err := hex.DecodeString(k.TokenSHA256)
-	if err != nil || len(h) != sha256.Size {
-		return nil, 0, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
-	}
-	p := &participant{id: id, topics: k.Topics, assigned: map[string]bool{}, code: k.WithdrawalSHA256, recruitment: k.Recruitment}
-	copy(p.hash[:], h)
+	p := &participant{id: id, topics: k.Topics, assigned: map[string]bool{}, code: k.WithdrawalSHA256, recruitment: k.Recruitment, hash: h}
 	for _, t := range k.Topics {
 		p.assigned[t] = true
 	}
@@ -333,6 +319,31 @@ func readKey(path, id string) (*participant, int, error) {
 		pos = *k.Position
 	}
 	return p, pos, nil
+}
+
+// readKeyFile reads and checks the key file of participant id: its token
+// hash and the key.
+func readKeyFile(path, id string) ([sha256.Size]byte, *participantKey, error) {
+	var h [sha256.Size]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return h, nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
+	if err != nil {
+		return h, nil, err
+	}
+	var k participantKey
+	if err := json.Unmarshal(b, &k); err != nil || k.Participant != id || len(k.Topics) == 0 || k.Position != nil && *k.Position < 0 {
+		return h, nil, fmt.Errorf("%s: not a participant's key", path)
+	}
+	raw, err := hex.DecodeString(k.TokenSHA256)
+	if err != nil || len(raw) != sha256.Size {
+		return h, nil, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
+	}
+	copy(h[:], raw)
+	return h, &k, nil
 }
 
 func (s *studyStore) recording(id string) string { return filepath.Join(s.opt.Dir, id+".jsonl") }
