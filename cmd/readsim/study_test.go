@@ -551,3 +551,49 @@ func TestServeStudyStartUp(t *testing.T) {
 		t.Errorf("start-up lacks %q:\n%s", want, stderr)
 	}
 }
+
+// calibrate --by participant on two recordings made by hand: the
+// participant who left after three screens of 100 non-relevant
+// characters, in three articles, has the tolerance 250 (201–300, as
+// scenario's TestCalibrateByParticipant works out), the one who read to
+// the end more than 200; the table and the JSON say so; --by takes
+// participant only.
+func TestCalibrateByParticipantCommand(t *testing.T) {
+	dir := t.TempDir()
+	q := filepath.Join(dir, "q.qrels")
+	os.WriteFile(q, []byte("T Q0 a1 1 1000 0 999:1\nT Q0 a2 1 1000 0 999:1\nT Q0 a3 1 1000 0 999:1\nT Q0 b1 1 300 0 299:1\nT Q0 b2 1 300 0 299:1\nT Q0 b3 1 300 0 299:1\n"), 0o644)
+	write := func(pid string, docs []string, end string) string {
+		var b strings.Builder
+		seq := 0
+		ev := func(s string) {
+			seq++
+			fmt.Fprintf(&b, `{%s,"topic":"T","seq":%d,"t":%d,"source":"recorded"}`+"\n", s, seq, 100*seq)
+		}
+		ev(`"ev":"topic","run":"` + pid + `"`)
+		for _, d := range docs {
+			ev(`"ev":"open","doc":"` + d + `","rank":1`)
+			for from := 0; from < 300; from += 100 {
+				ev(fmt.Sprintf(`"ev":"read","doc":%q,"from":%d,"to":%d`, d, from, from+100))
+			}
+			ev(`"ev":"stop","doc":"` + d + `"` + end)
+		}
+		ev(`"ev":"done","outcome":"gave up"`)
+		path := filepath.Join(dir, pid+".jsonl")
+		os.WriteFile(path, []byte(b.String()), 0o644)
+		return path
+	}
+	a := write("P-000000000000000a", []string{"a1", "a2", "a3"}, "")
+	c := write("P-000000000000000c", []string{"b1", "b2", "b3"}, `,"reason":"end"`)
+	status, out, errs := runCLI("calibrate", "--qrels", q, "--by", "participant", a, c)
+	if status != 0 || !regexp.MustCompile(`P-000000000000000a\s+3\s+0\s+250\s+201–300`).MatchString(out) ||
+		!regexp.MustCompile(`P-000000000000000c\s+3\s+3\s+more than 200\s+more than 200, no upper bound`).MatchString(out) {
+		t.Errorf("calibrate --by participant: %d\n%s%s", status, out, errs)
+	}
+	status, out, _ = runCLI("calibrate", "--qrels", q, "--by", "participant", "--format", "json", a, c)
+	if status != 0 || !strings.Contains(out, `"participant": "P-000000000000000a"`) || !strings.Contains(out, `"t2i_more_than": 200`) {
+		t.Errorf("calibrate --by participant --format json: %d\n%s", status, out)
+	}
+	if status, _, errs := runCLI("calibrate", "--qrels", q, "--by", "topic", a); status != 2 || !strings.Contains(errs, `--by "topic"`) {
+		t.Errorf("--by topic: %d %s", status, errs)
+	}
+}
