@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -41,23 +43,59 @@ const eventsHook = `(() => {
 
 // endOnScreenJS, the test's own reckoning: whether the article's last
 // visible character is on screen (above the study bar): the last text of
-// .rs-doc that is not white space, not in .rs-ui and not in a closed
-// details block.
+// .rs-doc that is not white space, not in .rs-ui, not in a closed details
+// block, and drawn: text with no box (under display:none) or not visible
+// (visibility) is no visible character (issue 36: text hidden by
+// display:none counted as the last visible one).
 const endOnScreenJS = `(() => {
   const y1 = document.querySelector(".st-bar").getBoundingClientRect().top;
   const w = document.createTreeWalker(document.querySelector(".rs-doc"), NodeFilter.SHOW_TEXT);
+  const r = document.createRange();
   let last = null;
   for (let n = w.nextNode(); n; n = w.nextNode()) {
     const p = n.parentElement;
     if (!/\S/.test(n.data) || p.closest(".rs-ui") || p.closest("details:not([open])") && !p.closest("summary")) continue;
+    r.selectNodeContents(n);
+    if (![...r.getClientRects()].some(q => q.width > 0 && q.height > 0) || getComputedStyle(p).visibility !== "visible") continue;
     last = n;
   }
-  const r = document.createRange();
   r.setStart(last, last.data.trimEnd().length - 1);
   r.setEnd(last, last.data.trimEnd().length);
   const b = r.getBoundingClientRect();
   return b.bottom > 0 && b.top < y1;
 })()`
+
+// TestEndOnScreenReckoning: the test's reckoning of the last visible
+// character on pages made for it: text under display:none (the hidden
+// attribute, a style), or visibility:hidden, after the last visible
+// paragraph is not the last visible character, so the end is on screen
+// when that paragraph is; with the paragraph scrolled out of view, it is
+// not.
+func TestEndOnScreenReckoning(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	ctx := browser(t)
+	for _, hidden := range []string{`<p hidden="">A hidden tail.</p>`, `<p style="display:none">A hidden tail.</p>`,
+		`<div style="display:none"><p>A hidden tail.</p></div>`, `<p style="visibility:hidden">An invisible tail.</p>`} {
+		page := `<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body style="margin:0">` +
+			`<div class="rs-doc"><p>The first paragraph.</p><div style="height:2000px"></div><p>The last visible paragraph.</p>` + hidden +
+			`<div style="height:100px"></div></div><div class="st-bar" style="position:fixed;bottom:0;height:50px;width:100%">bar</div></body></html>`
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(page))
+		}))
+		do(t, ctx, chromedp.Navigate(srv.URL))
+		if eval[bool](t, ctx, endOnScreenJS) {
+			t.Errorf("%s: at the top, the end is on screen", hidden)
+		}
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.documentElement.scrollHeight)`))
+		if !eval[bool](t, ctx, endOnScreenJS) {
+			t.Errorf("%s: at the bottom, the end is not on screen", hidden)
+		}
+		srv.Close()
+	}
+}
 
 // addScript runs src in every new document of the tab, before its scripts.
 func addScript(src string) chromedp.Action[chromedp.Void] {
