@@ -155,6 +155,8 @@ func TestBrowserStudyCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	truth := map[string]int{} // participant → tolerance (0: reads everything)
+	var files []string
 	for k, r := range []scriptedReader{
 		{X: 600, Step: 0.5, Topics: 4, Articles: 5},
 		{X: 1000, Step: 0.5, Topics: 4, Articles: 5},
@@ -167,6 +169,8 @@ func TestBrowserStudyCalibrate(t *testing.T) {
 		}
 		start := time.Now().UTC().Truncate(time.Second)
 		file, visits, atEnd := r.take(t, base, dir, q, k)
+		truth[strings.TrimSuffix(filepath.Base(file), ".jsonl")] = r.X
+		files = append(files, file)
 		// the consent on record: its time and the text's hash in the key,
 		// the text in the folder
 		var key struct {
@@ -210,6 +214,46 @@ func TestBrowserStudyCalibrate(t *testing.T) {
 		if status != 0 || !strings.Contains(out, "more than ") || strings.Contains(out, "Inf") {
 			t.Errorf("calibrate: %d\n%s", status, out)
 		}
+	}
+	checkByParticipant(t, qrelsFile, files, truth)
+}
+
+// checkByParticipant: calibrate --by participant over the scripted
+// participants' recordings gives each the interval calibrate gives them
+// alone (it holds their tolerance), the reader of everything "more than
+// N"; the spread's finite estimates lie within those of the participants.
+func checkByParticipant(t *testing.T, qrels string, files []string, truth map[string]int) {
+	t.Helper()
+	status, out, errs := runCLI(append([]string{"calibrate", "--qrels", qrels, "--by", "participant", "--format", "json"}, files...)...)
+	var res struct {
+		Participants []struct {
+			Participant              string
+			T2I, T2IMoreThan, T2ILow *float64 `json:",omitempty"`
+			T2IHigh                  *float64
+		} `json:"participants"`
+		Spread struct {
+			Participants, Finite int
+			Lowest, Highest      *float64
+		} `json:"spread"`
+	}
+	if err := json.Unmarshal([]byte(strings.NewReplacer(`"t2i_more_than"`, `"T2IMoreThan"`, `"t2i_low"`, `"T2ILow"`, `"t2i_high"`, `"T2IHigh"`).Replace(out)), &res); status != 0 || err != nil {
+		t.Fatalf("calibrate --by participant: %d %v\n%s%s", status, err, out, errs)
+	}
+	t.Logf("calibrate --by participant:\n%s", out)
+	if len(res.Participants) != len(truth) || res.Spread.Participants != len(truth) || res.Spread.Finite != len(truth)-1 {
+		t.Errorf("%d participants, spread over %d (%d finite); want %d, %d finite", len(res.Participants), res.Spread.Participants, res.Spread.Finite, len(truth), len(truth)-1)
+	}
+	for _, p := range res.Participants {
+		x := float64(truth[p.Participant])
+		switch {
+		case x == 0 && (p.T2I != nil || p.T2IMoreThan == nil || *p.T2IMoreThan <= 2500):
+			t.Errorf("%s reads everything: %+v, want more than 2500", p.Participant, p)
+		case x > 0 && (p.T2I == nil || p.T2ILow == nil || p.T2IHigh == nil || *p.T2ILow > x || *p.T2IHigh < x):
+			t.Errorf("%s (tolerance %v): %+v, want an interval holding it", p.Participant, x, p)
+		}
+	}
+	if l, h := res.Spread.Lowest, res.Spread.Highest; l == nil || h == nil || *l < 300 || *h > 5000 {
+		t.Errorf("the spread's lowest and highest finite estimates %v %v", l, h)
 	}
 }
 
