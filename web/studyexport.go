@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -180,7 +181,9 @@ func exportRecording(dir, out string, p StudyParticipant, opt ExportOptions) (st
 }
 
 // redactQueries returns the lines of a recording with every query event's
-// q left out, all else as it was (path names the file in errors).
+// q left out, all else as it was (path names the file in errors). A line
+// is a query event when its top-level "ev" is "query", however it is
+// spaced.
 func redactQueries(path string, b []byte) ([]byte, error) {
 	var out bytes.Buffer
 	line := 0
@@ -188,45 +191,67 @@ func redactQueries(path string, b []byte) ([]byte, error) {
 		var l []byte
 		l, rest, _ = bytes.Cut(rest, []byte{'\n'})
 		line++
-		if !bytes.Contains(l, []byte(`"ev":"query"`)) {
+		if !bytes.Contains(l, []byte("query")) {
 			out.Write(l)
 			out.WriteByte('\n')
 			continue
 		}
-		if err := dropMember(&out, l, "q"); err != nil {
+		if err := redactLine(&out, l); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 		}
 	}
 	return out.Bytes(), nil
 }
 
-// dropMember writes the JSON object l without its member name, and a
-// newline.
-func dropMember(w *bytes.Buffer, l []byte, name string) error {
+// member is a member of a JSON object, its value as written.
+type member struct {
+	name  string
+	value jsontext.Value
+}
+
+// redactLine writes the JSON object l and a newline: without its member q
+// when its member ev is "query", else as it is.
+func redactLine(w *bytes.Buffer, l []byte) error {
 	dec := jsontext.NewDecoder(bytes.NewReader(l))
-	enc := jsontext.NewEncoder(w)
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return fmt.Errorf("not a JSON object")
 	}
-	enc.WriteToken(jsontext.BeginObject)
+	var ms []member
+	query := false
 	for dec.PeekKind() != '}' {
 		k, err := dec.ReadToken()
 		if err != nil {
 			return fmt.Errorf("not a JSON object: %v", jsonv2Problem(err))
 		}
-		k = k.Clone() // valid past the next read
+		name := k.String()
 		v, err := dec.ReadValue()
 		if err != nil {
 			return fmt.Errorf("not a JSON object: %v", jsonv2Problem(err))
 		}
-		if k.String() == name {
-			continue
+		if name == "ev" && v.Kind() == '"' && string(v) == `"query"` {
+			query = true
 		}
-		enc.WriteToken(k)
-		enc.WriteValue(v)
+		ms = append(ms, member{name, v.Clone()})
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return fmt.Errorf("not a JSON object: %v", jsonv2Problem(err))
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return fmt.Errorf("not one JSON object")
+	}
+	if !query {
+		w.Write(l)
+		w.WriteByte('\n')
+		return nil
+	}
+	enc := jsontext.NewEncoder(w)
+	enc.WriteToken(jsontext.BeginObject)
+	for _, m := range ms {
+		if m.name == "q" {
+			continue
+		}
+		enc.WriteToken(jsontext.String(m.name))
+		enc.WriteValue(m.value)
 	}
 	return enc.WriteToken(jsontext.EndObject) // the encoder ends it with a newline
 }

@@ -315,3 +315,22 @@ func TestStudyCompletionURL(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// FuzzConsentToken: no form field but the server's own, with its page's
+// cookie, is taken as a consent token; none panics.
+func FuzzConsentToken(f *testing.F) {
+	tokens := newConsentTokens()
+	w := httptest.NewRecorder()
+	good := tokens.issue(w, httptest.NewRequest("GET", "/study", nil), "abc", false)
+	cookie := w.Result().Cookies()[0]
+	f.Add(good)
+	f.Add("1.2.3")
+	f.Add(strings.Replace(good, ".", "..", 1))
+	f.Fuzz(func(t *testing.T, ct string) {
+		r := httptest.NewRequest("POST", "/study/consent", nil)
+		r.AddCookie(cookie)
+		if tokens.check(r, ct, "abc") && ct != good {
+			t.Errorf("%q taken, it is not the page's %q", ct, good)
+		}
+	})
+}
