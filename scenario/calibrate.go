@@ -502,44 +502,49 @@ func (c *Calibration) fitTopics(q *inex.Qrels, readings []*Reading, x, nr int) {
 	}
 }
 
+// writeJSON writes the calibration as JSON.
+func (c *Calibration) writeJSON(w io.Writer) error {
+	type topic struct {
+		Reading   string    `json:"reading"`
+		Topic     string    `json:"topic"`
+		Recorded  jsonFloat `json:"recorded_AgP_Read"`
+		Simulated jsonFloat `json:"simulated_AgP_T2Ip"`
+	}
+	out := struct {
+		T2I           jsonFloat          `json:"t2i"`
+		T2IMoreThan   jsonFloat          `json:"t2i_more_than"`
+		T2ILow        float64            `json:"t2i_low"`
+		T2IHigh       jsonFloat          `json:"t2i_high"`
+		T2IBounded    bool               `json:"t2i_observed"`
+		Screen        int                `json:"screen"`
+		ScreenBounded bool               `json:"screen_observed"`
+		Order         string             `json:"order"`
+		Agreement     map[string]float64 `json:"order_agreement"`
+		Visits        int                `json:"visits"`
+		Censored      int                `json:"censored"`
+		Exact         int                `json:"exact"`
+		Implausible   int                `json:"implausible"`
+		RMSE          jsonFloat          `json:"rmse"`
+		Corr          jsonFloat          `json:"correlation"`
+		Topics        []topic            `json:"topics"`
+	}{jsonFloat(c.T2I), jsonFloat(math.NaN()), c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact, c.Implausible,
+		jsonFloat(c.RMSE), jsonFloat(c.Correlation), []topic{}}
+	if !c.T2IBounded {
+		// "reads everything": a bound, never a finite estimate
+		out.T2I, out.T2IMoreThan, out.T2IHigh = jsonFloat(math.NaN()), jsonFloat(c.T2I), jsonFloat(math.Inf(1))
+	}
+	for _, t := range c.Topics {
+		out.Topics = append(out.Topics, topic{t.Reading, t.Topic, jsonFloat(t.Recorded), jsonFloat(t.Simulated)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
 // Write writes the calibration in format f (table, tsv, markdown or json).
 func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 	if f == FormatJSON {
-		type topic struct {
-			Reading   string    `json:"reading"`
-			Topic     string    `json:"topic"`
-			Recorded  jsonFloat `json:"recorded_AgP_Read"`
-			Simulated jsonFloat `json:"simulated_AgP_T2Ip"`
-		}
-		out := struct {
-			T2I           jsonFloat          `json:"t2i"`
-			T2IMoreThan   jsonFloat          `json:"t2i_more_than"`
-			T2ILow        float64            `json:"t2i_low"`
-			T2IHigh       jsonFloat          `json:"t2i_high"`
-			T2IBounded    bool               `json:"t2i_observed"`
-			Screen        int                `json:"screen"`
-			ScreenBounded bool               `json:"screen_observed"`
-			Order         string             `json:"order"`
-			Agreement     map[string]float64 `json:"order_agreement"`
-			Visits        int                `json:"visits"`
-			Censored      int                `json:"censored"`
-			Exact         int                `json:"exact"`
-			Implausible   int                `json:"implausible"`
-			RMSE          jsonFloat          `json:"rmse"`
-			Corr          jsonFloat          `json:"correlation"`
-			Topics        []topic            `json:"topics"`
-		}{jsonFloat(c.T2I), jsonFloat(math.NaN()), c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact, c.Implausible,
-			jsonFloat(c.RMSE), jsonFloat(c.Correlation), []topic{}}
-		if !c.T2IBounded {
-			// "reads everything": a bound, never a finite estimate
-			out.T2I, out.T2IMoreThan, out.T2IHigh = jsonFloat(math.NaN()), jsonFloat(c.T2I), jsonFloat(math.Inf(1))
-		}
-		for _, t := range c.Topics {
-			out.Topics = append(out.Topics, topic{t.Reading, t.Topic, jsonFloat(t.Recorded), jsonFloat(t.Simulated)})
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return c.writeJSON(w)
 	}
 	var b strings.Builder
 	var t2i string

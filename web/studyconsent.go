@@ -87,28 +87,23 @@ func OpenConsent(path string) (*Consent, error) {
 	return ParseConsent(path, b)
 }
 
-// ParseConsent parses the consent text b (name names it in errors, which
-// give the line).
-func ParseConsent(name string, b []byte) (*Consent, error) {
+// parseFields reads the opening fields of a consent text's lines (name
+// names it in errors, which give the line) and returns the index of the
+// line after them.
+func (c *Consent) parseFields(name string, lines []string) (int, error) {
 	bad := func(line int, format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
 	}
-	if !utf8.Valid(b) {
-		return nil, fmt.Errorf("%s: not UTF-8 text", name)
-	}
-	sum := sha256.Sum256(b)
-	c := &Consent{Text: b, SHA256: hex.EncodeToString(sum[:])}
-	lines := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
 	seen := map[string]int{}
 	i := 0
 	for ; i < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
 		k, v, ok := strings.Cut(lines[i], ":")
 		k, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
 		if !ok || v == "" {
-			return nil, bad(i+1, "%q is not a field \"Name: value\" (the text opens with Title, Researcher, Contact, Ethics and Retention, then a blank line)", lines[i])
+			return 0, bad(i+1, "%q is not a field \"Name: value\" (the text opens with Title, Researcher, Contact, Ethics and Retention, then a blank line)", lines[i])
 		}
 		if prev, dup := seen[k]; dup {
-			return nil, bad(i+1, "%s given again (first at line %d)", k, prev)
+			return 0, bad(i+1, "%s given again (first at line %d)", k, prev)
 		}
 		seen[k] = i + 1
 		switch k {
@@ -124,11 +119,11 @@ func ParseConsent(name string, b []byte) (*Consent, error) {
 			c.Retention = v
 			d, err := retentionDate(v)
 			if err != nil {
-				return nil, bad(i+1, "%v", err)
+				return 0, bad(i+1, "%v", err)
 			}
 			c.RetentionDate = d
 		default:
-			return nil, bad(i+1, "unknown field %q (Title, Researcher, Contact, Ethics, Retention)", k)
+			return 0, bad(i+1, "unknown field %q (Title, Researcher, Contact, Ethics, Retention)", k)
 		}
 	}
 	var missing []string
@@ -138,7 +133,23 @@ func ParseConsent(name string, b []byte) (*Consent, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%s: the consent text lacks %s (its opening lines: Title, Researcher, Contact, Ethics, Retention)", name, strings.Join(missing, ", "))
+		return 0, fmt.Errorf("%s: the consent text lacks %s (its opening lines: Title, Researcher, Contact, Ethics, Retention)", name, strings.Join(missing, ", "))
+	}
+	return i, nil
+}
+
+// ParseConsent parses the consent text b (name names it in errors, which
+// give the line).
+func ParseConsent(name string, b []byte) (*Consent, error) {
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("%s: not UTF-8 text", name)
+	}
+	sum := sha256.Sum256(b)
+	c := &Consent{Text: b, SHA256: hex.EncodeToString(sum[:])}
+	lines := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+	i, err := c.parseFields(name, lines)
+	if err != nil {
+		return nil, err
 	}
 	var para []string
 	end := func() {
