@@ -207,8 +207,19 @@ func ReadTombstones(dir string) ([]Tombstone, error) {
 	return out, nil
 }
 
-// adminLock takes the folder's lock for a readsim study command (who).
-func adminLock(dir, who string) (*folderLock, error) { return lockStudy(dir, who) }
+// lockedFolder takes the folder's lock for a readsim study command (who)
+// and reads its participants; release lets the lock go.
+func lockedFolder(dir, who string) (ps []StudyParticipant, release func(), err error) {
+	lock, err := lockStudy(dir, who)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ps, err = ReadStudyFolder(dir); err != nil {
+		lock.release()
+		return nil, nil, err
+	}
+	return ps, func() { lock.release() }, nil
+}
 
 // logAdmin logs a readsim study command in the audit log: the participants
 // it deleted or named, and a detail.
@@ -222,15 +233,11 @@ func logAdmin(dir, command string, ids []string, detail string) error {
 // folder's lock (an error wrapping ErrStudyLocked while a server uses the
 // folder) and logs the command. It returns the ids cleared.
 func ClearUnrecorded(dir string, cutoff time.Time) ([]string, error) {
-	lock, err := adminLock(dir, "readsim study clear")
+	ps, release, err := lockedFolder(dir, "readsim study clear")
 	if err != nil {
 		return nil, err
 	}
-	defer lock.release()
-	ps, err := ReadStudyFolder(dir)
-	if err != nil {
-		return nil, err
-	}
+	defer release()
 	var gone []string
 	for _, p := range ps {
 		when := p.Consented
@@ -269,15 +276,11 @@ type ExpiredReport struct {
 // folder, keeps its participants (NoDate). It holds the folder's lock and
 // logs the command (the consents stay on record in the audit log).
 func ClearExpired(dir string, now time.Time) (*ExpiredReport, error) {
-	lock, err := adminLock(dir, "readsim study clear --expired")
+	ps, release, err := lockedFolder(dir, "readsim study clear --expired")
 	if err != nil {
 		return nil, err
 	}
-	defer lock.release()
-	ps, err := ReadStudyFolder(dir)
-	if err != nil {
-		return nil, err
-	}
+	defer release()
 	rep := &ExpiredReport{NoDate: map[string][]string{}}
 	texts := map[string]*Consent{}
 	for _, p := range ps {
@@ -381,15 +384,11 @@ type RepairReport struct {
 // and finds the recordings without a key. It holds the folder's lock and
 // logs the command.
 func RepairTorn(dir string) (*RepairReport, error) {
-	lock, err := adminLock(dir, "readsim study repair")
+	ps, release, err := lockedFolder(dir, "readsim study repair")
 	if err != nil {
 		return nil, err
 	}
-	defer lock.release()
-	ps, err := ReadStudyFolder(dir)
-	if err != nil {
-		return nil, err
-	}
+	defer release()
 	rep := &RepairReport{Cut: map[string]int{}}
 	var named []string
 	for _, p := range ps {

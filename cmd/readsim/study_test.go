@@ -68,6 +68,18 @@ func participantClient(t *testing.T, u string) *http.Client {
 	return c
 }
 
+// studyPageOf is the study page at u as client c gets it.
+func studyPageOf(t *testing.T, c *http.Client, u string) string {
+	t.Helper()
+	resp, err := c.Get(u + "/study")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	page, _ := io.ReadAll(resp.Body)
+	return string(page)
+}
+
 // TestStudyArticlePageWeight: a participant's article pages, with the
 // article stylesheet, the recorder and its stylesheet, weigh at most 50 KB
 // beside the article's text (as TestArticlePageWeight for everyone).
@@ -107,19 +119,14 @@ func TestStudyFolderIsReadings(t *testing.T) {
 		c := participantClient(t, u)
 		// the participant's first topic (round robin: it depends on the
 		// participants before, in a kept folder)
-		resp, err := c.Get(u + "/study")
-		if err != nil {
-			t.Fatal(err)
-		}
-		page, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		page := []byte(studyPageOf(t, c, u))
 		m := regexp.MustCompile(`data-topic="([^"]+)"`).FindSubmatch(page)
 		if m == nil {
 			t.Fatalf("participant %d: no topic on /study", i)
 		}
 		topics = append(topics, string(m[1]))
 		batch = strings.ReplaceAll(batch, "TOPIC", string(m[1]))
-		resp, err = c.Post(u+"/study/events", "application/json", strings.NewReader(batch))
+		resp, err := c.Post(u+"/study/events", "application/json", strings.NewReader(batch))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -504,14 +511,8 @@ func TestServeStudyStartUp(t *testing.T) {
 		}
 	}
 	for range 2 {
-		c := participantClient(t, u)
-		resp, err := c.Get(u + "/study")
-		if err != nil {
-			t.Fatal(err)
-		}
-		page, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if !strings.Contains(string(page), `data-topic="2026002"`) {
+		page := studyPageOf(t, participantClient(t, u), u)
+		if !strings.Contains(page, `data-topic="2026002"`) {
 			t.Errorf("a participant's topic is not 2026002:\n%s", page)
 		}
 	}
