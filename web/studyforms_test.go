@@ -334,3 +334,27 @@ func FuzzConsentToken(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseBatch: any body is a batch or a refusal with a status and a
+// message, never a panic; a body with a field given twice is refused, by
+// the field's name.
+func FuzzParseBatch(f *testing.F) {
+	f.Add([]byte(goodBatch))
+	f.Add([]byte(`{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0,"seq":2}]}`))
+	f.Add([]byte(`{"events":[{"ev":"topic"}],"events":[]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		evs, err := parseBatch(b)
+		if err != nil {
+			if err.status < 400 || err.msg == "" {
+				t.Errorf("refusal %+v", err)
+			}
+			return
+		}
+		if len(evs) == 0 || len(evs) > MaxStudyBatchEvents {
+			t.Errorf("%d events taken", len(evs))
+		}
+		if duplicateName(b) != nil {
+			t.Errorf("a body with a field given twice taken: %q", b)
+		}
+	})
+}
