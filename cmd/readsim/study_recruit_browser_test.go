@@ -44,9 +44,11 @@ func TestBrowserStudyRecruited(t *testing.T) {
 	var hitsMu sync.Mutex
 	var hits []string
 	platform := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hitsMu.Lock()
-		hits = append(hits, r.URL.RequestURI())
-		hitsMu.Unlock()
+		if r.URL.Path != "/favicon.ico" { // the browser asks for it on its own
+			hitsMu.Lock()
+			hits = append(hits, r.URL.RequestURI())
+			hitsMu.Unlock()
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(`<!DOCTYPE html><title>Platform</title><p id="done">Submission complete</p>`))
 	}))
