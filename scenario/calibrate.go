@@ -166,8 +166,10 @@ type visit struct {
 	shown  effort.Spans
 	rel    effort.Spans
 	length int
-	// the tolerance lies in tol: (Lo, Hi], Hi = unbounded when censored
-	tol interval
+	// the tolerance lies in tol: (Lo, Hi], Hi = unbounded when censored;
+	// exact: a replay's t2i stop
+	tol             interval
+	exact, censored bool
 }
 
 // interval is a tolerance interval (Lo, Hi] in characters; Hi = unbounded
@@ -280,91 +282,22 @@ func noVisits(q *inex.Qrels, readings []*Reading) error {
 // reading order, and reports how well the fitted reader predicts each
 // topic's AgP\Read.
 func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calibration, error) {
-	if opt.Bootstrap <= 0 {
-		opt.Bootstrap = 1000
+	opt = opt.withDefaults()
+	vs, err := gatherVisits(q, readings, opt)
+	if err != nil {
+		return nil, err
 	}
-	if opt.NR <= 0 {
-		opt.NR = effort.DefaultNR
-	}
-	for _, rd := range readings {
-		if err := checkLengths(q, rd); err != nil {
-			return nil, err
-		}
-	}
-	c := &Calibration{Agreement: map[string]float64{}}
-	var visits []visit
-	var full, all []int
-	for _, rd := range readings {
-		odd := ImplausibleScreens(rd)
-		for a, size := range odd {
-			c.Implausible++
-			if opt.Warn != nil {
-				opt.Warn(fmt.Sprintf("%s: warning: article %s (line %d) shows %d characters on one screen, more than %d times any other screen of the reading: the visit is left out of calibration", rd.File, a.Doc, a.Line, size, ImplausibleFactor))
-			}
-		}
-		for _, t := range rd.Topics {
-			j := q.Topics[t.ID]
-			if j == nil {
-				continue
-			}
-			// a recorded topic without its done event was abandoned: its
-			// last visit ended for a reason the recording does not give
-			var abandoned *ReadArticle
-			if t.Start >= 0 && t.Outcome == "" {
-				abandoned = lastVisited(t)
-			}
-			for _, a := range t.Articles {
-				if odd[a] > 0 {
-					continue
-				}
-				jd := j.Docs[a.Doc]
-				var rel effort.Spans
-				length := a.Length
-				if jd != nil {
-					rel, length = jd.Rel, jd.Length
-				}
-				scs := screensOf(a, rel)
-				if length > 0 {
-					for i, sc := range scs {
-						all = append(all, sc.size)
-						if i < len(scs)-1 && sc.end < length {
-							full = append(full, sc.size)
-						}
-					}
-				}
-				if jd == nil || jd.Length == 0 || len(a.Order) == 0 {
-					continue
-				}
-				v := visit{order: a.Order, read: a.Read().Clip(0, jd.Length), shown: a.Shown.Clip(0, jd.Length), rel: jd.Rel, length: jd.Length}
-				var exact, censored bool
-				v.tol, exact, censored = tolerance(a, scs, jd.Length, jd.Rel)
-				if a == abandoned && !censored {
-					v.tol, exact, censored = interval{v.tol.Lo, unbounded}, false, true
-				}
-				if exact {
-					c.Exact++
-				}
-				if censored {
-					c.Censored++
-				}
-				visits = append(visits, v)
-			}
-		}
-	}
-	if len(visits) == 0 {
-		return nil, noVisits(q, readings)
-	}
-	c.Visits = len(visits)
-	tols := make([]interval, len(visits))
-	for i, v := range visits {
+	c := &Calibration{Agreement: map[string]float64{}, Visits: len(vs.visits), Censored: vs.censored, Exact: vs.exact, Implausible: vs.implausible}
+	tols := make([]interval, len(vs.visits))
+	for i, v := range vs.visits {
 		tols[i] = v.tol
 	}
 	med, _, bounded := turnbullMedian(tols, nil)
 	c.T2I, c.T2IBounded = float64(med), bounded
 	c.T2ILow, c.T2IHigh = bootstrapMedian(tols, opt.Bootstrap, opt.Seed)
-	c.Screen, c.ScreenBounded = screenSize(full)
+	c.Screen, c.ScreenBounded = screenSize(vs.full)
 	if !c.ScreenBounded {
-		for _, s := range all {
+		for _, s := range vs.all {
 			c.Screen = max(c.Screen, s)
 		}
 		if c.Screen == 0 {
@@ -374,7 +307,7 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 	x := max(int(math.Round(c.T2I)), 1)
 	best := -1.0
 	for _, ord := range []effort.Order{effort.Natural, effort.Best, effort.Worst} {
-		a := agreement(visits, ord, x)
+		a := agreement(vs.visits, ord, x)
 		c.Agreement[ord.String()] = a
 		if a > best+1e-12 {
 			best, c.Order = a, ord
@@ -382,6 +315,108 @@ func Calibrate(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*Calib
 	}
 	c.fitTopics(q, readings, x, opt.NR)
 	return c, nil
+}
+
+// withDefaults fills the options left zero.
+func (o CalibrateOptions) withDefaults() CalibrateOptions {
+	if o.Bootstrap <= 0 {
+		o.Bootstrap = 1000
+	}
+	if o.NR <= 0 {
+		o.NR = effort.DefaultNR
+	}
+	return o
+}
+
+// visitSet are the article visits of readings against their judgments,
+// with what calibration counts of them.
+type visitSet struct {
+	visits []visit
+	// reading is the ID of each visit's reading
+	reading []string
+	// full and all are the sizes of the full screens and of all screens
+	full, all                    []int
+	censored, exact, implausible int
+}
+
+// gatherVisits collects the visits of readings against q: the judged
+// articles with text read, each with the interval it gives of the
+// tolerance (implausible screens left out, with a warning). It is an
+// error when there is none.
+func gatherVisits(q *inex.Qrels, readings []*Reading, opt CalibrateOptions) (*visitSet, error) {
+	for _, rd := range readings {
+		if err := checkLengths(q, rd); err != nil {
+			return nil, err
+		}
+	}
+	vs := &visitSet{}
+	for _, rd := range readings {
+		odd := ImplausibleScreens(rd)
+		for a, size := range odd {
+			vs.implausible++
+			if opt.Warn != nil {
+				opt.Warn(fmt.Sprintf("%s: warning: article %s (line %d) shows %d characters on one screen, more than %d times any other screen of the reading: the visit is left out of calibration", rd.File, a.Doc, a.Line, size, ImplausibleFactor))
+			}
+		}
+		for _, t := range rd.Topics {
+			if j := q.Topics[t.ID]; j != nil {
+				vs.addTopic(rd, t, j, odd)
+			}
+		}
+	}
+	if len(vs.visits) == 0 {
+		return nil, noVisits(q, readings)
+	}
+	return vs, nil
+}
+
+// addTopic adds the visits of topic t of reading rd (judged by j; odd the
+// articles of an implausible screen, left out).
+func (vs *visitSet) addTopic(rd *Reading, t *ReadTopic, j *inex.TopicJudgments, odd map[*ReadArticle]int) {
+	// a recorded topic without its done event was abandoned: its last
+	// visit ended for a reason the recording does not give
+	var abandoned *ReadArticle
+	if t.Start >= 0 && t.Outcome == "" {
+		abandoned = lastVisited(t)
+	}
+	for _, a := range t.Articles {
+		if odd[a] > 0 {
+			continue
+		}
+		jd := j.Docs[a.Doc]
+		var rel effort.Spans
+		length := a.Length
+		if jd != nil {
+			rel, length = jd.Rel, jd.Length
+		}
+		scs := screensOf(a, rel)
+		if length > 0 {
+			for i, sc := range scs {
+				vs.all = append(vs.all, sc.size)
+				if i < len(scs)-1 && sc.end < length {
+					vs.full = append(vs.full, sc.size)
+				}
+			}
+		}
+		if jd == nil || jd.Length == 0 || len(a.Order) == 0 {
+			continue
+		}
+		v := visit{order: a.Order, read: a.Read().Clip(0, jd.Length), shown: a.Shown.Clip(0, jd.Length), rel: jd.Rel, length: jd.Length}
+		var exact, censored bool
+		v.tol, exact, censored = tolerance(a, scs, jd.Length, jd.Rel)
+		if a == abandoned && !censored {
+			v.tol, exact, censored = interval{v.tol.Lo, unbounded}, false, true
+		}
+		if exact {
+			vs.exact++
+		}
+		if censored {
+			vs.censored++
+		}
+		v.exact, v.censored = exact, censored
+		vs.visits = append(vs.visits, v)
+		vs.reading = append(vs.reading, rd.ID)
+	}
 }
 
 // screenSize estimates the characters on screen at once from the sizes of
@@ -491,44 +526,49 @@ func (c *Calibration) fitTopics(q *inex.Qrels, readings []*Reading, x, nr int) {
 	}
 }
 
+// writeJSON writes the calibration as JSON.
+func (c *Calibration) writeJSON(w io.Writer) error {
+	type topic struct {
+		Reading   string    `json:"reading"`
+		Topic     string    `json:"topic"`
+		Recorded  jsonFloat `json:"recorded_AgP_Read"`
+		Simulated jsonFloat `json:"simulated_AgP_T2Ip"`
+	}
+	out := struct {
+		T2I           jsonFloat          `json:"t2i"`
+		T2IMoreThan   jsonFloat          `json:"t2i_more_than"`
+		T2ILow        float64            `json:"t2i_low"`
+		T2IHigh       jsonFloat          `json:"t2i_high"`
+		T2IBounded    bool               `json:"t2i_observed"`
+		Screen        int                `json:"screen"`
+		ScreenBounded bool               `json:"screen_observed"`
+		Order         string             `json:"order"`
+		Agreement     map[string]float64 `json:"order_agreement"`
+		Visits        int                `json:"visits"`
+		Censored      int                `json:"censored"`
+		Exact         int                `json:"exact"`
+		Implausible   int                `json:"implausible"`
+		RMSE          jsonFloat          `json:"rmse"`
+		Corr          jsonFloat          `json:"correlation"`
+		Topics        []topic            `json:"topics"`
+	}{jsonFloat(c.T2I), jsonFloat(math.NaN()), c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact, c.Implausible,
+		jsonFloat(c.RMSE), jsonFloat(c.Correlation), []topic{}}
+	if !c.T2IBounded {
+		// "reads everything": a bound, never a finite estimate
+		out.T2I, out.T2IMoreThan, out.T2IHigh = jsonFloat(math.NaN()), jsonFloat(c.T2I), jsonFloat(math.Inf(1))
+	}
+	for _, t := range c.Topics {
+		out.Topics = append(out.Topics, topic{t.Reading, t.Topic, jsonFloat(t.Recorded), jsonFloat(t.Simulated)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
 // Write writes the calibration in format f (table, tsv, markdown or json).
 func (c *Calibration) Write(w io.Writer, f ReportFormat, digits int) error {
 	if f == FormatJSON {
-		type topic struct {
-			Reading   string    `json:"reading"`
-			Topic     string    `json:"topic"`
-			Recorded  jsonFloat `json:"recorded_AgP_Read"`
-			Simulated jsonFloat `json:"simulated_AgP_T2Ip"`
-		}
-		out := struct {
-			T2I           jsonFloat          `json:"t2i"`
-			T2IMoreThan   jsonFloat          `json:"t2i_more_than"`
-			T2ILow        float64            `json:"t2i_low"`
-			T2IHigh       jsonFloat          `json:"t2i_high"`
-			T2IBounded    bool               `json:"t2i_observed"`
-			Screen        int                `json:"screen"`
-			ScreenBounded bool               `json:"screen_observed"`
-			Order         string             `json:"order"`
-			Agreement     map[string]float64 `json:"order_agreement"`
-			Visits        int                `json:"visits"`
-			Censored      int                `json:"censored"`
-			Exact         int                `json:"exact"`
-			Implausible   int                `json:"implausible"`
-			RMSE          jsonFloat          `json:"rmse"`
-			Corr          jsonFloat          `json:"correlation"`
-			Topics        []topic            `json:"topics"`
-		}{jsonFloat(c.T2I), jsonFloat(math.NaN()), c.T2ILow, jsonFloat(c.T2IHigh), c.T2IBounded, c.Screen, c.ScreenBounded, c.Order.String(), c.Agreement, c.Visits, c.Censored, c.Exact, c.Implausible,
-			jsonFloat(c.RMSE), jsonFloat(c.Correlation), []topic{}}
-		if !c.T2IBounded {
-			// "reads everything": a bound, never a finite estimate
-			out.T2I, out.T2IMoreThan, out.T2IHigh = jsonFloat(math.NaN()), jsonFloat(c.T2I), jsonFloat(math.Inf(1))
-		}
-		for _, t := range c.Topics {
-			out.Topics = append(out.Topics, topic{t.Reading, t.Topic, jsonFloat(t.Recorded), jsonFloat(t.Simulated)})
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return c.writeJSON(w)
 	}
 	var b strings.Builder
 	var t2i string

@@ -17,11 +17,17 @@ import (
 // when the median falls in an innermost interval (l, ∞) it returns l and
 // false.
 func turnbullMedian(obs []interval, w []float64) (int, interval, bool) {
+	return turnbullQuantile(obs, w, 0.5)
+}
+
+// turnbullQuantile is turnbullMedian for the quantile p (0 < p < 1): the
+// first character at which the estimated distribution reaches p.
+func turnbullQuantile(obs []interval, w []float64, p float64) (int, interval, bool) {
 	cells, mass := turnbull(obs, w)
 	prev := 0.0
 	for j, c := range cells {
 		cum := prev + mass[j]
-		if cum < 0.5-1e-9 && j < len(cells)-1 {
+		if cum < p-1e-9 && j < len(cells)-1 {
 			prev = cum
 			continue
 		}
@@ -32,7 +38,7 @@ func turnbullMedian(obs []interval, w []float64) (int, interval, bool) {
 		width := c.Hi - c.Lo
 		k := width
 		if mass[j] > 0 {
-			k = int(math.Ceil((0.5-prev)/mass[j]*float64(width) - 1e-9))
+			k = int(math.Ceil((p-prev)/mass[j]*float64(width) - 1e-9))
 		}
 		return c.Lo + min(max(k, 1), width), c, true
 	}

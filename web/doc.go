@@ -13,7 +13,11 @@
 // instrument: participants consent at /study, get topics, search and read,
 // and their pages record what was on screen, in the trace schema, to one
 // JSON Lines file per participant that readsim eval --readings and readsim
-// calibrate read.
+// calibrate read. Its files: the consent text and its form's token
+// (studyconsent.go, studytoken.go), recruitment ids and the completion link
+// (studyrecruit.go), the events (studyevents.go), the folder's participants,
+// lock and audit log (studystore.go, studylock.go, studyaudit.go), and what
+// readsim study does with the folder (studyadmin.go, studyexport.go).
 //
 // The package knows nothing of Bleve, the renderer or the scenario: it talks to
 // them through the small interfaces below (Searcher, Pages, Replayer), so that
@@ -36,7 +40,7 @@
 //
 // It imports only effort of readsim (the character span of its JSON),
 // scenario/trace (the trace schema the study's recordings keep) and
-// internal/durable (the study's files):
+// internal/ground/durable (the study's files):
 // everything else reaches it through the interfaces above, which
 // internal/app implements with the index, the renderer and scenario.
 package web

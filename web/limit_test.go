@@ -85,7 +85,12 @@ func TestStudyLimitPerParticipant(t *testing.T) {
 	})
 	now := time.Unix(1000, 0)
 	s.limiter.now = func() time.Time { return now }
-	a, b := consent(t, s), consent(t, s) // two of the address's 3 tokens
+	// a consent is two requests (the consent page, then its form): two
+	// seconds between them give the address two tokens back, so one of
+	// its 3 is left after the second
+	a := consent(t, s)
+	now = now.Add(2 * time.Second)
+	b := consent(t, s)
 	codes := func(c *http.Cookie, n int) (out []int, last *httptest.ResponseRecorder) {
 		for range n {
 			last = getWith(s, c, "/study")
@@ -108,5 +113,16 @@ func TestStudyLimitPerParticipant(t *testing.T) {
 	}
 	if w := post(s, a, `{"events":[]}`); w.Code != 429 || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
 		t.Errorf("events refused: %d %s", w.Code, w.Header().Get("Content-Type"))
+	}
+	// a consent refused (many arrivals on one address) is the study's
+	// consent page again, with its form, saying to press Start again
+	// (issue 36: it was bare text/plain)
+	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	if body := w.Body.String(); w.Code != 429 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") || !strings.Contains(body, `action="/study/consent"`) ||
+		!strings.Contains(body, "press the button again") || w.Header().Get("Retry-After") == "" {
+		t.Errorf("a consent refused by the rate limit: %d %v\n%s", w.Code, w.Header(), body)
 	}
 }

@@ -147,6 +147,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				"Message": "Many people are reading at once: this page loads again in a moment. If it does not, reload it.", "HasSearch": s.opt.Searcher != nil})
 			return
 		}
+		if s.studyFormPath(r) {
+			// a consent or withdrawal refused: the study's own page, whose
+			// form can be sent again (issue 36)
+			s.studyBusy(w, r)
+			return
+		}
 		refuse(w, r, http.StatusTooManyRequests, "the server is busy: try again in a second")
 		return
 	}
@@ -155,6 +161,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		limit = MaxStudyBatchBytes
 	}
 	if r.ContentLength > limit {
+		if s.studyFormPath(r) {
+			s.errorPage(w, r, http.StatusRequestEntityTooLarge, "The form could not be read: nothing was done. Please go back to the study's page and try again.")
+			return
+		}
 		refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large (at most %d bytes)", limit))
 		return
 	}

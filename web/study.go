@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,8 +20,9 @@ import (
 //	GET  /study          the study explained and a consent form; for a
 //	                     participant, their current topic (title and
 //	                     description) with a search form, or the end
-//	POST /study/consent  consent=yes: a new participant (a random id and
-//	                     token, a cookie), then /study
+//	POST /study/consent  consent=yes with the consent page's token: a new
+//	                     participant (a random id and token, a cookie),
+//	                     then /study
 //	POST /study/events   a batch of events (studyevents.go) from the page
 //	POST /study/withdraw deletes the participant's recording and key (code=:
 //	                     the withdrawal code's participant, else the
@@ -50,15 +52,18 @@ import (
 //   - POSTs with an Origin header naming another origin (scheme or host)
 //     are refused (403). The server's scheme is https over TLS, http
 //     otherwise, or what X-Forwarded-Proto says (the first value, http or
-//     https) when a reverse proxy that terminates TLS sets it: behind such
-//     a proxy the server sees plain HTTP while the pages are https. A page
-//     cannot add that header to a cross-site request without a CORS
-//     preflight, which the server never grants. The cookie is Secure under
-//     the same rule. A form POST under Referrer-Policy: no-referrer
-//     carries "Origin: null", which is accepted: the SameSite=Strict
-//     cookie is what keeps other sites out. Events must be sent as
-//     application/json, which a page of another site cannot do without a
-//     CORS preflight either.
+//     https) when a trusted reverse proxy (--trusted-proxy) that
+//     terminates TLS sets it: behind such a proxy the server sees plain
+//     HTTP while the pages are https; from any other peer the header is
+//     not believed (issue 36). The cookie is Secure under the same rule.
+//     A form POST under Referrer-Policy: no-referrer carries "Origin:
+//     null", which is accepted: for the withdrawal and the events, the
+//     SameSite=Strict cookie is what keeps other sites out; a consent,
+//     which comes before any cookie, needs the consent page's token
+//     (studytoken.go). Events must be sent as application/json, which a
+//     page of another site cannot do without a CORS preflight either. A
+//     form whose body cannot be read whole is refused before anything is
+//     done (a withdrawal code in it would go unread).
 //   - Consents are not rate-limited beyond the server's per-address limit
 //     (limit.go): a flood of consents can create participants
 //     (one key file each) until MaxParticipants, after which consent is
@@ -102,6 +107,11 @@ type StudyOptions struct {
 	// Consent is the study's consent text (studyconsent.go; nil: a
 	// built-in text whose fields say that none were given).
 	Consent *Consent
+	// Params are the recruitment platform's query parameters kept with a
+	// consent (studyrecruit.go); Completion the URL a participant who
+	// finished every topic is sent to ("" none; {NAME} placeholders).
+	Params     []string
+	Completion string
 }
 
 func (o *StudyOptions) check() error {
@@ -129,8 +139,20 @@ func (o *StudyOptions) check() error {
 	if o.Consent == nil {
 		o.Consent = defaultConsent
 	}
+	if err := CheckParticipantParams(o.Params); err != nil {
+		return fmt.Errorf("web: %w", err)
+	}
+	if o.Completion != "" {
+		if err := CheckCompletionURL(o.Completion, o.Params); err != nil {
+			return fmt.Errorf("web: %w", err)
+		}
+	}
 	return nil
 }
+
+// DefaultConsent reports whether c is the built-in consent text (or nil,
+// which stands for it).
+func DefaultConsent(c *Consent) bool { return c == nil || c == defaultConsent }
 
 func isSpaceOrControl(r rune) bool { return r <= ' ' || r == 0x7f }
 
@@ -159,8 +181,8 @@ func (s *Server) participantOf(r *http.Request) *participant {
 // pages load the study script.
 func (s *Server) inStudy(r *http.Request) bool { return s.participantOf(r) != nil }
 
-func setStudyCookie(w http.ResponseWriter, r *http.Request, value string, age time.Duration) {
-	c := &http.Cookie{Name: studyCookie, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: requestScheme(r) == "https"}
+func (s *Server) setStudyCookie(w http.ResponseWriter, r *http.Request, value string, age time.Duration) {
+	c := &http.Cookie{Name: studyCookie, Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.scheme(r) == "https"}
 	if age > 0 {
 		c.MaxAge = int(age / time.Second)
 	} else {
@@ -169,11 +191,18 @@ func setStudyCookie(w http.ResponseWriter, r *http.Request, value string, age ti
 	http.SetCookie(w, c)
 }
 
-// requestScheme is the scheme the client used: X-Forwarded-Proto's first
-// value (http or https) when a proxy set it, else https over TLS, else
-// http.
-func requestScheme(r *http.Request) string {
-	if p := r.Header.Get("X-Forwarded-Proto"); p != "" {
+// scheme is the scheme the client used: X-Forwarded-Proto's first value
+// (http or https) when a trusted proxy (Options.TrustedProxies) set it,
+// else https over TLS, else http. From any other peer the header is not
+// believed (issue 36): a client could otherwise turn the cookie Secure
+// over plain http, or pass the Origin check with an https Origin.
+func (s *Server) scheme(r *http.Request) string {
+	return requestScheme(r, s.opt.TrustedProxies)
+}
+
+// requestScheme is Server.scheme with the trusted proxies given.
+func requestScheme(r *http.Request, trusted []*net.IPNet) string {
+	if p := r.Header.Get("X-Forwarded-Proto"); p != "" && fromTrustedProxy(r, trusted) {
 		first, _, _ := strings.Cut(p, ",")
 		if first = strings.ToLower(strings.TrimSpace(first)); first == "http" || first == "https" {
 			return first
@@ -185,15 +214,24 @@ func requestScheme(r *http.Request) string {
 	return "http"
 }
 
+// fromTrustedProxy reports whether the request's peer is one of trusted.
+func fromTrustedProxy(r *http.Request, trusted []*net.IPNet) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return inNets(net.ParseIP(host), trusted)
+}
+
 // foreignOrigin reports whether the request's Origin names another origin:
-// another host, or another scheme than the request's (requestScheme).
-func foreignOrigin(r *http.Request) bool {
+// another host, or another scheme than the request's (Server.scheme).
+func (s *Server) foreignOrigin(r *http.Request) bool {
 	o := r.Header.Get("Origin")
 	if o == "" || o == "null" {
 		return false
 	}
 	u, err := url.Parse(o)
-	return err != nil || !strings.EqualFold(u.Host, r.Host) || !strings.EqualFold(u.Scheme, requestScheme(r))
+	return err != nil || !strings.EqualFold(u.Host, r.Host) || !strings.EqualFold(u.Scheme, s.scheme(r))
 }
 
 // studyTopic returns the server's description of topic id.
@@ -217,12 +255,21 @@ func codeOf(r *http.Request) string {
 	return withdrawalCode(token)
 }
 
-// studyPage renders the study page in one of its states.
+// studyPage renders the study page in one of its states. The consent
+// page's form gets its token (studytoken.go) and the recruitment ids of
+// data["Recruitment"] in hidden fields.
 func (s *Server) studyPage(w http.ResponseWriter, r *http.Request, status int, data map[string]any) {
 	w.Header().Set("Cache-Control", "no-store")
 	data["Title"] = "Reading study – readsim"
 	data["Topics"] = s.opt.Study.PerParticipant
 	data["Consent"] = s.opt.Study.Consent
+	data["Params"] = s.opt.Study.Params
+	if data["State"] == "consent" && data["NoForm"] == nil {
+		data["Token"] = s.study.tokens.issue(w, r, s.opt.Study.Consent.SHA256, s.scheme(r) == "https")
+		if rec, ok := data["Recruitment"].(map[string]string); ok {
+			data["Hidden"] = paramFields(rec)
+		}
+	}
 	s.render(w, r, status, s.pages.study, data)
 }
 
@@ -235,9 +282,15 @@ func (s *Server) handleStudy(w http.ResponseWriter, r *http.Request) {
 	p := s.participantOf(r)
 	if p == nil {
 		if _, err := r.Cookie(studyCookie); err == nil {
-			setStudyCookie(w, r, "", 0) // a cookie of no participant
+			s.setStudyCookie(w, r, "", 0) // a cookie of no participant
 		}
-		s.studyPage(w, r, http.StatusOK, map[string]any{"State": "consent"})
+		rec, err := recruitment(r.URL.Query(), "", s.opt.Study.Params)
+		if err != nil {
+			s.studyPage(w, r, http.StatusBadRequest, map[string]any{"State": "consent", "NoForm": true,
+				"Message": "The address you followed is damaged (" + strings.TrimPrefix(err.Error(), errBadParam.Error()+": ") + "): please follow the study's link again from where you found it."})
+			return
+		}
+		s.studyPage(w, r, http.StatusOK, map[string]any{"State": "consent", "Recruitment": rec})
 		return
 	}
 	p.mu.Lock()
@@ -261,27 +314,46 @@ func (s *Server) handleStudy(w http.ResponseWriter, r *http.Request) {
 		data["State"] = "topic"
 		data["Topic"] = s.studyTopic(current)
 		data["Index"] = index
+	} else if s.opt.Study.Completion != "" {
+		u := completionFor(s.opt.Study.Completion, p.recruitment)
+		data["Completion"] = u
+		if pu, err := url.Parse(u); err == nil {
+			data["CompletionHost"] = pu.Host
+		}
 	}
 	s.studyPage(w, r, http.StatusOK, data)
 }
 
 // studyForm checks a form posted to the study (consent, withdrawal): the
-// server runs a study (else 404) and the form comes from the study's own
-// page (else 403). It answers the refusals itself and reports whether the
-// handler goes on.
+// server runs a study (else 404), the form comes from the study's own
+// page (else 403) and its body parses (else 400: nothing is done on a
+// form that was not read whole, issue 36). It answers the refusals itself
+// and reports whether the handler goes on.
 func (s *Server) studyForm(w http.ResponseWriter, r *http.Request) bool {
 	if s.study == nil {
 		s.errorPage(w, r, http.StatusNotFound, "This server runs no reading study.")
 		return false
 	}
-	if foreignOrigin(r) {
+	if s.foreignOrigin(r) {
 		s.errorPage(w, r, http.StatusForbidden, "This form can only be sent from the study's own page.")
+		return false
+	}
+	if err := r.ParseForm(); err != nil {
+		status := http.StatusBadRequest
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			status = http.StatusRequestEntityTooLarge
+		}
+		s.errorPage(w, r, status, "The form could not be read: nothing was done. Please go back to the study's page and try again.")
 		return false
 	}
 	return true
 }
 
-// handleConsent serves POST /study/consent.
+// handleConsent serves POST /study/consent: a new participant when the
+// form is the study's own (its token, studytoken.go), consent=yes is
+// ticked and the recruitment ids are well formed; else the consent page
+// again, with a note, and nothing created.
 func (s *Server) handleConsent(w http.ResponseWriter, r *http.Request) {
 	if !s.studyForm(w, r) {
 		return
@@ -290,11 +362,24 @@ func (s *Server) handleConsent(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/study", http.StatusSeeOther)
 		return
 	}
-	if err := r.ParseForm(); err != nil || r.PostForm.Get("consent") != "yes" {
-		s.studyPage(w, r, http.StatusBadRequest, map[string]any{"State": "consent", "Message": "To take part, tick “I agree” and press Start."})
+	rec, err := recruitment(r.PostForm, "p.", s.opt.Study.Params)
+	if err != nil {
+		s.studyPage(w, r, http.StatusBadRequest, map[string]any{"State": "consent", "NoForm": true,
+			"Message": "The address you followed is damaged (" + strings.TrimPrefix(err.Error(), errBadParam.Error()+": ") + "): please follow the study's link again from where you found it."})
 		return
 	}
-	p, token, err := s.study.newParticipant()
+	again := map[string]any{"State": "consent", "Recruitment": rec}
+	if !s.study.tokens.check(r, r.PostForm.Get("ct"), s.opt.Study.Consent.SHA256) {
+		again["Message"] = "Please read the text below and agree here: this page was out of date (or did not come from the study)."
+		s.studyPage(w, r, http.StatusForbidden, again)
+		return
+	}
+	if r.PostForm.Get("consent") != "yes" {
+		again["Message"] = "To take part, tick “I agree” and press Start."
+		s.studyPage(w, r, http.StatusBadRequest, again)
+		return
+	}
+	p, token, err := s.study.newParticipant(rec)
 	if errors.Is(err, errStudyFull) {
 		s.errorPage(w, r, http.StatusServiceUnavailable, "The study is full: thank you for your interest.")
 		return
@@ -304,7 +389,8 @@ func (s *Server) handleConsent(w http.ResponseWriter, r *http.Request) {
 		s.errorPage(w, r, http.StatusInternalServerError, "The study cannot take a new participant now.")
 		return
 	}
-	setStudyCookie(w, r, p.id+"."+token, studyCookieAge)
+	clearConsentCookie(w, s.scheme(r) == "https")
+	s.setStudyCookie(w, r, p.id+"."+token, studyCookieAge)
 	http.Redirect(w, r, "/study", http.StatusSeeOther)
 }
 
@@ -316,31 +402,67 @@ func (s *Server) handleWithdraw(w http.ResponseWriter, r *http.Request) {
 	// a withdrawal code names the participant withdrawn (from any phone,
 	// whoever its cookie names); without one, the cookie does
 	own := s.participantOf(r)
-	p := own
-	r.ParseForm()
+	p, by := own, "cookie"
 	if code := r.PostForm.Get("code"); code != "" {
-		if p = s.study.byCode(code); p == nil {
+		if p, by = s.study.byCode(code), "code"; p == nil {
 			s.studyPage(w, r, http.StatusNotFound, map[string]any{"State": "withdrawn", "Nothing": true, "BadCode": true, "Study": true})
 			return
 		}
 	}
 	if p == nil {
-		setStudyCookie(w, r, "", 0)
+		s.setStudyCookie(w, r, "", 0)
 		s.studyPage(w, r, http.StatusOK, map[string]any{"State": "withdrawn", "Nothing": true, "Study": true})
 		return
 	}
-	if err := s.study.withdraw(p); err != nil {
+	err := s.study.withdraw(p, by)
+	if err != nil && !errors.Is(err, errDeleteFailed) {
 		s.opt.Logf("web: study: withdrawing %s: %v", p.id, err)
-		s.errorPage(w, r, http.StatusInternalServerError, "Your recording could not be deleted. Please try again, or tell the people running the study.")
+		s.errorPage(w, r, http.StatusInternalServerError, "Your withdrawal could not be recorded. Please try again, or tell the people running the study.")
 		return
 	}
-	data := map[string]any{"State": "withdrawn", "Participant": p.id, "Study": true}
+	data := map[string]any{"State": "withdrawn", "Participant": p.id, "Study": true, "Pending": err != nil}
 	if p == own {
-		setStudyCookie(w, r, "", 0)
+		s.setStudyCookie(w, r, "", 0)
 	} else if own != nil {
 		data["Keep"] = true // the phone's own participant goes on recording
 	}
 	s.studyPage(w, r, http.StatusOK, data)
+}
+
+// studyFormPath reports whether r posts one of the study's forms (consent,
+// withdrawal), whose refusals are the study's HTML pages.
+func (s *Server) studyFormPath(r *http.Request) bool {
+	return s.study != nil && r.Method == http.MethodPost && (r.URL.Path == "/study/consent" || r.URL.Path == "/study/withdraw")
+}
+
+// studyBusy answers a study form refused by the rate limit: for a
+// consent, the consent page again (its form sends the consent anew), for
+// a withdrawal the site's page; both say that many people are arriving and
+// to press the button again in a moment (429, Retry-After).
+func (s *Server) studyBusy(w http.ResponseWriter, r *http.Request) {
+	const msg = "Many people are taking part at once: nothing was done yet. Please press the button again in a moment."
+	if r.URL.Path == "/study/consent" {
+		// the recruitment ids go on to the page again
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		var rec map[string]string
+		if r.ParseForm() == nil {
+			rec, _ = recruitment(r.PostForm, "p.", s.opt.Study.Params)
+		}
+		w.Header().Set("Retry-After", "1")
+		s.studyPage(w, r, http.StatusTooManyRequests, map[string]any{"State": "consent", "Message": msg, "Recruitment": rec})
+		return
+	}
+	s.errorPage(w, r, http.StatusTooManyRequests, msg)
+}
+
+// Close ends the server's use of the study's folder: the stop is logged
+// in its audit log and the folder's lock let go. Without a study it does
+// nothing; a second call neither.
+func (s *Server) Close() error {
+	if s.study == nil {
+		return nil
+	}
+	return s.study.close()
 }
 
 // handleStudyEvents serves POST /study/events: a batch is checked whole,
@@ -350,7 +472,7 @@ func (s *Server) handleStudyEvents(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusNotFound, "this server runs no reading study")
 		return
 	}
-	if foreignOrigin(r) {
+	if s.foreignOrigin(r) {
 		jsonError(w, http.StatusForbidden, "events are taken from the study's own pages only")
 		return
 	}

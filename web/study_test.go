@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -51,8 +52,7 @@ func newStudyParticipant(t *testing.T) (dir string, s *Server, c *http.Cookie, p
 // consent takes part and returns the participant's cookie.
 func consent(t testing.TB, s http.Handler) *http.Cookie {
 	t.Helper()
-	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r := consentRequest(t, s, url.Values{"consent": {"yes"}})
 	r.Header.Set("Origin", "null") // a form under Referrer-Policy: no-referrer
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, r)
@@ -66,6 +66,43 @@ func consent(t testing.TB, s http.Handler) *http.Cookie {
 	}
 	t.Fatal("consent set no cookie")
 	return nil
+}
+
+// ctPattern finds the consent form's token on the consent page.
+var ctPattern = regexp.MustCompile(`name="ct" value="([^"]+)"`)
+
+// consentPage gets the consent page (target: /study and its query) and
+// returns its form's token and the page's cookie.
+func consentPage(t testing.TB, s http.Handler, target string) (string, *http.Cookie) {
+	t.Helper()
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
+	m := ctPattern.FindStringSubmatch(w.Body.String())
+	if w.Code != 200 || m == nil {
+		t.Fatalf("%s: %d, no consent token\n%s", target, w.Code, w.Body)
+	}
+	for _, c := range w.Result().Cookies() {
+		if c.Name == consentCookie {
+			return m[1], c
+		}
+	}
+	t.Fatalf("%s: no consent cookie", target)
+	return "", nil
+}
+
+// consentRequest is the POST of the consent form with form's fields, as
+// the browser sends it after showing the consent page: its token and
+// cookie added.
+func consentRequest(t testing.TB, s http.Handler, form url.Values) *http.Request {
+	t.Helper()
+	ct, c := consentPage(t, s, "/study")
+	if form.Get("ct") == "" {
+		form.Set("ct", ct)
+	}
+	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader(form.Encode()))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.AddCookie(c)
+	return r
 }
 
 // post sends a batch with the cookie (nil: none).
@@ -146,27 +183,25 @@ func TestStudyConsent(t *testing.T) {
 		t.Error("the consent page loads the recorder")
 	}
 	// no consent ticked: nothing created
-	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=no"))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r := consentRequest(t, s, url.Values{"consent": {"no"}})
 	w = httptest.NewRecorder()
 	s.ServeHTTP(w, r)
-	if w.Code != 400 || len(w.Result().Cookies()) != 0 {
+	if w.Code != 400 || hasCookie(w, studyCookie) {
 		t.Errorf("consent=no: %d, cookies %v", w.Code, w.Result().Cookies())
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Errorf("consent=no wrote %v", ents)
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("consent=no wrote %v, want only the server's lock and audit log", ents)
 	}
-	r = httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r = consentRequest(t, s, url.Values{"consent": {"yes"}})
 	r.Header.Set("User-Agent", "TestAgent/7.1")
 	r.RemoteAddr = "198.51.100.23:4711"
 	w = httptest.NewRecorder()
 	s.ServeHTTP(w, r)
 	cs := w.Result().Cookies()
-	if w.Code != http.StatusSeeOther || len(cs) != 1 {
-		t.Fatalf("consent: %d %v", w.Code, cs)
+	if w.Code != http.StatusSeeOther || len(cs) != 2 || cs[0].Name != consentCookie || cs[0].MaxAge >= 0 {
+		t.Fatalf("consent: %d %v, want the consent page's cookie deleted and the participant's", w.Code, cs)
 	}
-	c := cs[0]
+	c := cs[1]
 	if c.Name != studyCookie || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.MaxAge != 7*24*3600 || c.Secure {
 		t.Errorf("cookie %+v", c)
 	}
@@ -221,8 +256,8 @@ func TestStudyConsent(t *testing.T) {
 	if w.Code != http.StatusSeeOther || len(w.Result().Cookies()) != 0 {
 		t.Errorf("second consent: %d %v", w.Code, w.Result().Cookies())
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
-		t.Errorf("second consent: %d files, want the key, rotation.json and the consent text's copy", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 5 {
+		t.Errorf("second consent: %d files, want the key, rotation.json, the consent text's copy, the lock and audit.jsonl", len(ents))
 	}
 	if b := readFile(t, filepath.Join(dir, "rotation.json")); b != "{\"next\":1}\n" {
 		t.Errorf("rotation.json %q, want the next position 1", b)
@@ -387,15 +422,14 @@ func TestStudyLimits(t *testing.T) {
 	s := newStudyServer(t, dir, func(o *StudyOptions) { o.MaxParticipants = 2; o.MaxRecordingBytes = 300 })
 	c := consent(t, s)
 	consent(t, s)
-	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r := consentRequest(t, s, url.Values{"consent": {"yes"}})
 	w := httptest.NewRecorder()
 	s.ServeHTTP(w, r)
-	if w.Code != 503 || len(w.Result().Cookies()) != 0 {
+	if w.Code != 503 || hasCookie(w, studyCookie) {
 		t.Errorf("a third participant: %d", w.Code)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 4 {
-		t.Errorf("%d files, want the 2 keys, rotation.json and the consent text's copy", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 6 {
+		t.Errorf("%d files, want the 2 keys, rotation.json, the consent text's copy, the lock and audit.jsonl", len(ents))
 	}
 	// the topic line is 100 bytes or so: three fit, a fourth does not
 	file := filepath.Join(dir, participantID(c)+".jsonl")
@@ -447,8 +481,8 @@ func TestStudyWithdraw(t *testing.T) {
 			t.Errorf("%s is still there", f)
 		}
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 5 {
-		t.Errorf("the other participant's files, rotation.json, the consent text's copy and withdrawn.jsonl: %d, want 5", len(ents))
+	if ents, _ := os.ReadDir(dir); len(ents) != 7 {
+		t.Errorf("the other participant's files, rotation.json, the consent text's copy, withdrawn.jsonl, the lock and audit.jsonl: %d, want 7", len(ents))
 	}
 	if w := post(s, c, `{"events":[{"ev":"query","topic":"T1","seq":2,"t":0,"q":"x"}]}`); w.Code != 403 {
 		t.Errorf("events after withdrawal: %d", w.Code)
@@ -483,6 +517,7 @@ func TestStudyRestart(t *testing.T) {
 	// and an interrupted key file
 	os.WriteFile(filepath.Join(dir, ".P-0123456789abcdef.json.tmp123"), []byte("{"), 0o600)
 
+	s.Close()
 	s2 := newStudyServer(t, dir, nil)
 	if exists(filepath.Join(dir, ".P-0123456789abcdef.json.tmp123")) {
 		t.Error("the interrupted key file is still there")
@@ -510,6 +545,7 @@ func TestStudyRestart(t *testing.T) {
 	}
 	// a recording edited by hand into nonsense: its events are refused
 	os.WriteFile(file, []byte("{\"ev\":\"read\"}\n"), 0o600)
+	s2.Close()
 	s3 := newStudyServer(t, dir, nil)
 	if w := post(s3, c, `{"events":[{"ev":"topic","topic":"T2","seq":11,"t":5000}]}`); w.Code != 500 {
 		t.Errorf("a broken recording: %d", w.Code)
@@ -731,6 +767,7 @@ func TestStudyDurableBatch(t *testing.T) {
 				t.Errorf("recording:\n%s\nwant:\n%s", got, want)
 			}
 			// a restarted server reads it back and takes the next seq
+			s.Close()
 			s2 := newStudyServer(t, dir, nil)
 			if w := post(s2, c, `{"events":[{"ev":"done","topic":"T2","seq":11,"t":6000,"outcome":"found"}]}`); w.Code != 200 {
 				t.Errorf("after a restart: %d %s", w.Code, w.Body)
@@ -741,27 +778,34 @@ func TestStudyDurableBatch(t *testing.T) {
 
 // TestStudyOrigin: the study's POSTs take an Origin of the server's own
 // scheme and host only; the scheme is the request's (https over TLS), or
-// the first X-Forwarded-Proto of a TLS-terminating proxy. The cookie is
+// the first X-Forwarded-Proto of a TLS-terminating proxy, believed only
+// from a trusted proxy (issue 36: from any other peer the header turned
+// the cookie Secure over http and let an https Origin pass). The cookie is
 // Secure under the same rule.
 func TestStudyOrigin(t *testing.T) {
+	proxy, _ := ParseTrustedProxy("192.0.2.0/24") // httptest's peer is 192.0.2.1
+	elsewhere, _ := ParseTrustedProxy("10.0.0.1")
 	for _, tc := range []struct {
 		name, target, origin, proto string
+		trusted                     *net.IPNet
 		foreign                     bool
 	}{
-		{"no Origin", "http://example.com/study/events", "", "", false},
-		{"null", "http://example.com/study/events", "null", "", false},
-		{"same", "http://example.com/study/events", "http://example.com", "", false},
-		{"same, in capitals", "http://example.com/study/events", "HTTP://EXAMPLE.COM", "", false},
-		{"https page, http server", "http://example.com/study/events", "https://example.com", "", true},
-		{"another port", "http://example.com/study/events", "http://example.com:8080", "", true},
-		{"another host", "http://example.com/study/events", "http://evil.example", "", true},
-		{"TLS", "https://example.com/study/events", "https://example.com", "", false},
-		{"http page, TLS server", "https://example.com/study/events", "http://example.com", "", true},
-		{"behind a TLS proxy", "http://example.com/study/events", "https://example.com", "https", false},
-		{"http page behind a TLS proxy", "http://example.com/study/events", "http://example.com", "https", true},
-		{"proxies in a chain: the first", "http://example.com/study/events", "https://example.com", "HTTPS, http", false},
-		{"a proto that is no scheme", "http://example.com/study/events", "http://example.com", "gopher", false},
-		{"not a URL", "http://example.com/study/events", "http://%zz", "", true},
+		{"no Origin", "http://example.com/study/events", "", "", nil, false},
+		{"null", "http://example.com/study/events", "null", "", nil, false},
+		{"same", "http://example.com/study/events", "http://example.com", "", nil, false},
+		{"same, in capitals", "http://example.com/study/events", "HTTP://EXAMPLE.COM", "", nil, false},
+		{"https page, http server", "http://example.com/study/events", "https://example.com", "", nil, true},
+		{"another port", "http://example.com/study/events", "http://example.com:8080", "", nil, true},
+		{"another host", "http://example.com/study/events", "http://evil.example", "", nil, true},
+		{"TLS", "https://example.com/study/events", "https://example.com", "", nil, false},
+		{"http page, TLS server", "https://example.com/study/events", "http://example.com", "", nil, true},
+		{"behind a TLS proxy", "http://example.com/study/events", "https://example.com", "https", proxy, false},
+		{"http page behind a TLS proxy", "http://example.com/study/events", "http://example.com", "https", proxy, true},
+		{"proxies in a chain: the first", "http://example.com/study/events", "https://example.com", "HTTPS, http", proxy, false},
+		{"a proto that is no scheme", "http://example.com/study/events", "http://example.com", "gopher", proxy, false},
+		{"X-Forwarded-Proto from an untrusted peer", "http://example.com/study/events", "https://example.com", "https", nil, true},
+		{"X-Forwarded-Proto from a peer not the proxy", "http://example.com/study/events", "https://example.com", "https", elsewhere, true},
+		{"not a URL", "http://example.com/study/events", "http://%zz", "", nil, true},
 	} {
 		r := httptest.NewRequest("POST", tc.target, nil)
 		if tc.origin != "" {
@@ -770,33 +814,59 @@ func TestStudyOrigin(t *testing.T) {
 		if tc.proto != "" {
 			r.Header.Set("X-Forwarded-Proto", tc.proto)
 		}
-		if got := foreignOrigin(r); got != tc.foreign {
+		s := &Server{}
+		if tc.trusted != nil {
+			s.opt.TrustedProxies = []*net.IPNet{tc.trusted}
+		}
+		if got := s.foreignOrigin(r); got != tc.foreign {
 			t.Errorf("%s: foreign %v, want %v", tc.name, got, tc.foreign)
 		}
 	}
 	// through the handlers: an https page's batch to a plain server is
-	// refused and writes nothing; behind a TLS proxy it is taken, and the
-	// cookie of a consent there is Secure
-	dir, s, c, p := newStudyParticipant(t)
-	batch := `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0}]}`
-	if w := post(s, c, batch, func(r *http.Request) { r.Header.Set("Origin", "https://example.com") }); w.Code != 403 || exists(filepath.Join(dir, p+".jsonl")) {
-		t.Errorf("an https page's batch to an http server: %d %s", w.Code, w.Body)
-	}
-	proxied := func(r *http.Request) {
-		r.Header.Set("Origin", "https://example.com")
+	// refused and writes nothing; behind a trusted TLS proxy it is taken,
+	// and the cookie of a consent there is Secure; from a peer that is
+	// not a trusted proxy the header changes nothing
+	for _, trusted := range []bool{true, false} {
+		dir := t.TempDir()
+		s := newStudyServer(t, dir, nil)
+		if trusted {
+			s.opt.TrustedProxies = []*net.IPNet{proxy}
+		}
+		c := consent(t, s)
+		p := participantID(c)
+		batch := `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0}]}`
+		if w := post(s, c, batch, func(r *http.Request) { r.Header.Set("Origin", "https://example.com") }); w.Code != 403 || exists(filepath.Join(dir, p+".jsonl")) {
+			t.Errorf("an https page's batch to an http server: %d %s", w.Code, w.Body)
+		}
+		proxied := func(r *http.Request) {
+			r.Header.Set("Origin", "https://example.com")
+			r.Header.Set("X-Forwarded-Proto", "https")
+		}
+		if w := post(s, c, batch, proxied); (w.Code == 200) != trusted {
+			t.Errorf("trusted proxy %v: a batch with X-Forwarded-Proto https: %d %s", trusted, w.Code, w.Body)
+		}
+		r := consentRequest(t, s, url.Values{"consent": {"yes"}})
 		r.Header.Set("X-Forwarded-Proto", "https")
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		var secure []bool
+		for _, c := range w.Result().Cookies() {
+			secure = append(secure, c.Secure)
+		}
+		if w.Code != http.StatusSeeOther || !hasCookie(w, studyCookie) || fmt.Sprint(secure) != fmt.Sprint([]bool{trusted, trusted}) {
+			t.Errorf("trusted proxy %v: a consent with X-Forwarded-Proto https: %d, cookies Secure %v, want %v", trusted, w.Code, secure, trusted)
+		}
 	}
-	if w := post(s, c, batch, proxied); w.Code != 200 {
-		t.Errorf("behind a TLS proxy: %d %s", w.Code, w.Body)
+}
+
+// hasCookie reports whether the answer sets the cookie name (to a value).
+func hasCookie(w *httptest.ResponseRecorder, name string) bool {
+	for _, c := range w.Result().Cookies() {
+		if c.Name == name && c.MaxAge >= 0 {
+			return true
+		}
 	}
-	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	proxied(r)
-	w := httptest.NewRecorder()
-	s.ServeHTTP(w, r)
-	if cs := w.Result().Cookies(); w.Code != http.StatusSeeOther || len(cs) != 1 || !cs[0].Secure {
-		t.Errorf("a consent behind a TLS proxy: %d, cookies %v, want one Secure", w.Code, cs)
-	}
+	return false
 }
 
 // TestStudyRotation: topics go round robin (three topics, two each:
@@ -832,6 +902,7 @@ func TestStudyRotation(t *testing.T) {
 	withdraw(s, a)
 	withdraw(s, b)
 	// restarted with one participant left: the fourth (position 3) gets T1 T2
+	s.Close()
 	s = newStudyServer(t, dir, nil)
 	d := consent(t, s)
 	if got := topicsOf(s, d); got != "T1 T2" {
@@ -840,6 +911,7 @@ func TestStudyRotation(t *testing.T) {
 	// rotation.json lost (a crash before it was first written): the keys'
 	// largest position (3) + 1
 	os.Remove(filepath.Join(dir, "rotation.json"))
+	s.Close()
 	s = newStudyServer(t, dir, nil)
 	if got := topicsOf(s, consent(t, s)); got != "T2 T3" {
 		t.Errorf("from the keys' positions: %s, want T2 T3 (position 4)", got)
@@ -856,6 +928,7 @@ func TestStudyRotation(t *testing.T) {
 	}
 	// a counter that is not one: the server does not start
 	os.WriteFile(filepath.Join(old, "rotation.json"), []byte("[]"), 0o600)
+	s.Close()
 	if _, err := New(Options{Pages: &fakePages{}, Study: &StudyOptions{Dir: old, Topics: studyTopics}}); err == nil || !strings.Contains(err.Error(), "rotation.json: not the study's round-robin counter") {
 		t.Errorf("a broken rotation.json: %v", err)
 	}
@@ -877,6 +950,7 @@ func TestStudyStopEnd(t *testing.T) {
 	if w := post(s, c, `{"events":[{"ev":"topic","topic":"T1","seq":1,"t":0},`+open(2, "101")+","+stop(3, "101", `,"reason":"end"`)+"]}"); w.Code != 200 {
 		t.Fatalf("%d %s", w.Code, w.Body)
 	}
+	s.Close()
 	s2 := newStudyServer(t, dir, nil) // restarted: the state is read back
 	if w := post(s2, c, `{"events":[`+open(4, "102")+","+stop(5, "102", "")+","+open(6, "101")+","+stop(7, "101", "")+"]}"); w.Code != 200 {
 		t.Fatalf("%d %s", w.Code, w.Body)

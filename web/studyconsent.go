@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -34,10 +36,20 @@ import (
 // in the study's folder as consent-<first 16 hex digits of the hash>.txt,
 // so that every consent names the exact text agreed to. docs/study.md
 // describes the format.
+//
+// The retention date (issue 36): a date written YYYY-MM-DD in the
+// Retention field ("recordings are kept until 2031-12-31, then deleted")
+// is the last day the recordings are kept, which participants read as
+// written; readsim warns at start once it is past and `readsim study clear
+// --expired` deletes the recordings of those who agreed to it. At most one
+// such date; a date that is no day of the calendar is refused by line.
 
 // Consent is a study's consent text.
 type Consent struct {
 	Title, Researcher, Contact, Ethics, Retention string
+	// RetentionDate is the date in the Retention field (YYYY-MM-DD, UTC
+	// midnight; zero: none given): the last day the recordings are kept.
+	RetentionDate time.Time
 	// Body is the explanation after the fields.
 	Body []ConsentBlock
 	// Text is the file as read; SHA256 its hash in hex.
@@ -75,28 +87,23 @@ func OpenConsent(path string) (*Consent, error) {
 	return ParseConsent(path, b)
 }
 
-// ParseConsent parses the consent text b (name names it in errors, which
-// give the line).
-func ParseConsent(name string, b []byte) (*Consent, error) {
+// parseFields reads the opening fields of a consent text's lines (name
+// names it in errors, which give the line) and returns the index of the
+// line after them.
+func (c *Consent) parseFields(name string, lines []string) (int, error) {
 	bad := func(line int, format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
 	}
-	if !utf8.Valid(b) {
-		return nil, fmt.Errorf("%s: not UTF-8 text", name)
-	}
-	sum := sha256.Sum256(b)
-	c := &Consent{Text: b, SHA256: hex.EncodeToString(sum[:])}
-	lines := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
 	seen := map[string]int{}
 	i := 0
 	for ; i < len(lines) && strings.TrimSpace(lines[i]) != ""; i++ {
 		k, v, ok := strings.Cut(lines[i], ":")
 		k, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
 		if !ok || v == "" {
-			return nil, bad(i+1, "%q is not a field \"Name: value\" (the text opens with Title, Researcher, Contact, Ethics and Retention, then a blank line)", lines[i])
+			return 0, bad(i+1, "%q is not a field \"Name: value\" (the text opens with Title, Researcher, Contact, Ethics and Retention, then a blank line)", lines[i])
 		}
 		if prev, dup := seen[k]; dup {
-			return nil, bad(i+1, "%s given again (first at line %d)", k, prev)
+			return 0, bad(i+1, "%s given again (first at line %d)", k, prev)
 		}
 		seen[k] = i + 1
 		switch k {
@@ -110,8 +117,13 @@ func ParseConsent(name string, b []byte) (*Consent, error) {
 			c.Ethics = v
 		case "retention":
 			c.Retention = v
+			d, err := retentionDate(v)
+			if err != nil {
+				return 0, bad(i+1, "%v", err)
+			}
+			c.RetentionDate = d
 		default:
-			return nil, bad(i+1, "unknown field %q (Title, Researcher, Contact, Ethics, Retention)", k)
+			return 0, bad(i+1, "unknown field %q (Title, Researcher, Contact, Ethics, Retention)", k)
 		}
 	}
 	var missing []string
@@ -121,7 +133,23 @@ func ParseConsent(name string, b []byte) (*Consent, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%s: the consent text lacks %s (its opening lines: Title, Researcher, Contact, Ethics, Retention)", name, strings.Join(missing, ", "))
+		return 0, fmt.Errorf("%s: the consent text lacks %s (its opening lines: Title, Researcher, Contact, Ethics, Retention)", name, strings.Join(missing, ", "))
+	}
+	return i, nil
+}
+
+// ParseConsent parses the consent text b (name names it in errors, which
+// give the line).
+func ParseConsent(name string, b []byte) (*Consent, error) {
+	if !utf8.Valid(b) {
+		return nil, fmt.Errorf("%s: not UTF-8 text", name)
+	}
+	sum := sha256.Sum256(b)
+	c := &Consent{Text: b, SHA256: hex.EncodeToString(sum[:])}
+	lines := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+	i, err := c.parseFields(name, lines)
+	if err != nil {
+		return nil, err
 	}
 	var para []string
 	end := func() {
@@ -157,6 +185,33 @@ func ParseConsent(name string, b []byte) (*Consent, error) {
 	}
 	end()
 	return c, nil
+}
+
+// isoDate finds a date written YYYY-MM-DD (not inside a longer number).
+var isoDate = regexp.MustCompile(`(^|[^0-9])([0-9]{4}-[0-9]{2}-[0-9]{2})($|[^0-9])`)
+
+// retentionDate is the date of a Retention field (zero: none): at most
+// one, a day of the calendar.
+func retentionDate(v string) (time.Time, error) {
+	ms := isoDate.FindAllStringSubmatch(v, -1)
+	switch len(ms) {
+	case 0:
+		return time.Time{}, nil
+	case 1:
+	default:
+		return time.Time{}, fmt.Errorf("retention gives %d dates (%s, %s…): give the last day the recordings are kept, once, as YYYY-MM-DD", len(ms), ms[0][2], ms[1][2])
+	}
+	d, err := time.Parse(time.DateOnly, ms[0][2])
+	if err != nil {
+		return time.Time{}, fmt.Errorf("retention date %s is not a day of the calendar (YYYY-MM-DD)", ms[0][2])
+	}
+	return d, nil
+}
+
+// Expired reports whether the retention date is past at now: the whole
+// day is over (UTC). A text without a date never expires.
+func (c *Consent) Expired(now time.Time) bool {
+	return !c.RetentionDate.IsZero() && !now.UTC().Before(c.RetentionDate.AddDate(0, 0, 1))
 }
 
 // defaultConsent is the consent text of a study started without

@@ -147,3 +147,55 @@ func TestStudyConsentOnRecord(t *testing.T) {
 		t.Errorf("the consent text's copy is gone: %v", err)
 	}
 }
+
+// FuzzParseConsent: any consent file is parsed or refused with its name,
+// never a panic; a text parsed has its five fields and at most one
+// retention date.
+func FuzzParseConsent(f *testing.F) {
+	f.Add([]byte(testConsent))
+	f.Add([]byte("Title: t\nResearcher: r\nContact: c\nEthics: e\nRetention: until 2031-12-31\n\n- a\n  b\n# h\n"))
+	f.Add([]byte("Title: t\nResearcher: r\nContact: c\nEthics: e\nRetention: 2031-02-30 or 2032-01-01\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := ParseConsent("c.md", b)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "c.md") {
+				t.Errorf("an error without the file's name: %v", err)
+			}
+			return
+		}
+		if c.Title == "" || c.Researcher == "" || c.Contact == "" || c.Ethics == "" || c.Retention == "" {
+			t.Errorf("a field missing: %+v", c)
+		}
+		if !c.RetentionDate.IsZero() && !strings.Contains(c.Retention, c.RetentionDate.Format(time.DateOnly)) {
+			t.Errorf("retention date %v not in %q", c.RetentionDate, c.Retention)
+		}
+	})
+}
+
+// TestRetentionDate: the date of a Retention field, worked by hand, and
+// when it is past (the whole day over, UTC).
+func TestRetentionDate(t *testing.T) {
+	for _, tc := range []struct{ v, want, err string }{
+		{"until 2031-12-31, then deleted", "2031-12-31", ""},
+		{"five years", "", ""},
+		{"ref 12031-12-311", "", ""},
+		{"2031-02-30", "", "not a day of the calendar"},
+		{"2031-01-01 or 2032-01-01", "", "2 dates"},
+	} {
+		d, err := retentionDate(tc.v)
+		got := ""
+		if !d.IsZero() {
+			got = d.Format(time.DateOnly)
+		}
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%q: %q %v, want %q %q", tc.v, got, err, tc.want, tc.err)
+		}
+	}
+	c := &Consent{RetentionDate: time.Date(2031, 12, 31, 0, 0, 0, 0, time.UTC)}
+	for at, want := range map[string]bool{"2031-12-31T23:59:59Z": false, "2032-01-01T00:00:00Z": true, "2032-01-01T00:30:00+01:00": false} {
+		now, _ := time.Parse(time.RFC3339, at)
+		if c.Expired(now) != want {
+			t.Errorf("expired at %s: %v, want %v", at, !want, want)
+		}
+	}
+}

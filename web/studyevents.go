@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/readsim/readsim/scenario/trace"
 )
@@ -113,6 +116,9 @@ func parseBatch(body []byte) ([]clientEvent, *batchError) {
 	var b struct {
 		Events []clientEvent `json:"events"`
 	}
+	if berr := duplicateName(body); berr != nil {
+		return nil, berr
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&b); err != nil {
@@ -130,6 +136,26 @@ func parseBatch(body []byte) ([]clientEvent, *batchError) {
 		return nil, badBatch(413, -1, "%d events in one batch: at most %d", len(b.Events), MaxStudyBatchEvents)
 	}
 	return b.Events, nil
+}
+
+// duplicateName refuses a body holding an object with a name given twice
+// (issue 33: encoding/json would keep the last), naming the name and the
+// event (jsontext's strict decoding, which refuses duplicate names). Any
+// other fault is left to the decoding that follows.
+func duplicateName(body []byte) *batchError {
+	_, err := jsontext.NewDecoder(bytes.NewReader(body)).ReadValue()
+	var se *jsontext.SyntacticError
+	if !errors.As(err, &se) || !errors.Is(se.Err, jsontext.ErrDuplicateName) {
+		return nil
+	}
+	name := se.JSONPointer.LastToken()
+	parts := strings.Split(string(se.JSONPointer.Parent()), "/")
+	if len(parts) == 3 && parts[1] == "events" {
+		if i, err := strconv.Atoi(parts[2]); err == nil && i >= 0 {
+			return badBatch(400, i, "field %q given twice", name)
+		}
+	}
+	return badBatch(400, -1, "not a batch of events: field %q given twice", name)
 }
 
 // jsonProblem says what is wrong with a JSON body without Go type names.

@@ -67,6 +67,8 @@ type participant struct {
 	hash   [sha256.Size]byte
 	code   string // the withdrawal code's SHA-256 (hex; "" none)
 	topics []string
+	// recruitment are the platform's ids the participant came with
+	recruitment map[string]string
 	// mu orders the participant's batches and withdrawal.
 	mu       sync.Mutex
 	assigned map[string]bool
@@ -91,6 +93,9 @@ type participantKey struct {
 	Consented        string `json:"consented,omitempty"`
 	ConsentSHA256    string `json:"consent_sha256,omitempty"`
 	WithdrawalSHA256 string `json:"withdrawal_code_sha256,omitempty"`
+	// Recruitment holds the recruitment platform's ids the participant
+	// came with (StudyOptions.Params; issue 36).
+	Recruitment map[string]string `json:"recruitment,omitempty"`
 }
 
 // tombstoneFile lists the withdrawn participants, one JSON object a line:
@@ -127,6 +132,12 @@ type studyStore struct {
 	now func() time.Time
 	// consentSaved: the consent text's copy is in the folder.
 	consentSaved bool
+	// lock is the folder's lock, held from open to close.
+	lock *folderLock
+	// tokens issue and check the consent form's tokens.
+	tokens *consentTokens
+	// closed: close has run.
+	closed bool
 }
 
 // fileOps are the file system calls appendBatch makes after opening the
@@ -146,74 +157,160 @@ var osFileOps = fileOps{
 	syncDir: durable.SyncDir,
 }
 
-// openStudy opens (creating it if needed) the study's folder and reads the
-// participants' keys.
+// openStudy opens (creating it if needed) the study's folder: it takes
+// the folder's lock, completes the withdrawals a crash left half done,
+// reads the participants' keys and the round-robin counter, and logs the
+// start (and a change of the consent text) in the audit log.
 func openStudy(opt StudyOptions, logf func(string, ...any)) (*studyStore, error) {
 	if err := os.MkdirAll(opt.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("study folder: %w", err)
 	}
-	s := &studyStore{opt: opt, logf: logf, parts: map[string]*participant{}, fs: osFileOps, now: time.Now}
-
-	ents, err := os.ReadDir(opt.Dir)
+	lock, err := lockStudy(opt.Dir, "readsim serve")
 	if err != nil {
-		return nil, fmt.Errorf("study folder: %w", err)
+		return nil, err
 	}
+	s := &studyStore{opt: opt, logf: logf, parts: map[string]*participant{}, fs: osFileOps, now: time.Now, lock: lock, tokens: newConsentTokens()}
+	if err := s.open(); err != nil {
+		lock.release()
+		return nil, err
+	}
+	return s, nil
+}
+
+// open is openStudy's work under the lock.
+func (s *studyStore) open() error {
+	tombs, err := ReadTombstones(s.opt.Dir)
+	if err != nil {
+		return err
+	}
+	if err := s.completeWithdrawals(tombs); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(s.opt.Dir)
+	if err != nil {
+		return fmt.Errorf("study folder: %w", err)
+	}
+	keys := map[string]bool{}
 	for _, e := range ents {
 		name := e.Name()
 		if (strings.HasPrefix(name, ".P-") || strings.HasPrefix(name, "."+rotationFile)) && strings.Contains(name, ".tmp") {
 			// a key or counter file whose writing was interrupted: never
 			// renamed, never given to anyone
-			os.Remove(filepath.Join(opt.Dir, name))
+			os.Remove(filepath.Join(s.opt.Dir, name))
 			continue
 		}
 		id, ok := strings.CutSuffix(name, ".json")
 		if !ok || !participantPattern.MatchString(id) || !e.Type().IsRegular() {
 			continue
 		}
-		p, pos, err := readKey(filepath.Join(opt.Dir, name), id)
+		p, pos, err := readKey(filepath.Join(s.opt.Dir, name), id)
 		if err != nil {
-			return nil, err
+			return err
 		}
+		keys[id] = true
 		s.parts[id] = p
 		s.next = max(s.next, pos+1)
 	}
+	for _, e := range ents {
+		if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && participantPattern.MatchString(id) && !keys[id] {
+			s.logf("web: study: %s: a recording without a key (no one can add to it or withdraw it by code): readsim study repair says more", filepath.Join(s.opt.Dir, e.Name()))
+		}
+	}
 	s.next = max(s.next, len(s.parts))
-	b, err := os.ReadFile(filepath.Join(opt.Dir, rotationFile))
+	b, err := os.ReadFile(filepath.Join(s.opt.Dir, rotationFile))
 	switch {
 	case err == nil:
 		var r rotation
 		if err := json.Unmarshal(b, &r); err != nil || r.Next < 0 {
-			return nil, fmt.Errorf("%s: not the study's round-robin counter {\"next\": N}", filepath.Join(opt.Dir, rotationFile))
+			return fmt.Errorf("%s: not the study's round-robin counter {\"next\": N}", filepath.Join(s.opt.Dir, rotationFile))
 		}
 		s.next = max(s.next, r.Next)
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("study folder: %w", err)
+		return fmt.Errorf("study folder: %w", err)
 	}
-	return s, nil
+	return s.auditStart()
+}
+
+// completeWithdrawals deletes what a crash left of the withdrawn (a
+// tombstone written, the recording or the key still there), as the
+// withdrawal would have, and logs it.
+func (s *studyStore) completeWithdrawals(tombs []Tombstone) error {
+	for _, t := range tombs {
+		rec, key := s.recording(t.Participant), s.keyFile(t.Participant)
+		if !exists(rec) && !exists(key) {
+			continue
+		}
+		if err := removeParticipant(rec, key); err != nil {
+			return fmt.Errorf("completing the withdrawal of %s: %w", t.Participant, err)
+		}
+		s.logf("web: study: completed the withdrawal of %s (withdrawn %s; a crash had left its files)", t.Participant, t.Withdrawn)
+		if err := appendAudit(s.opt.Dir, s.now(), AuditRecord{Event: "withdrawal_completed", Participant: t.Participant}); err != nil {
+			return err
+		}
+	}
+	return durable.SyncDir(s.opt.Dir)
+}
+
+// removeParticipant deletes a participant's recording, then their key.
+func removeParticipant(rec, key string) error {
+	for _, f := range []string{rec, key} {
+		if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// auditStart logs the server's start, after a consent_text record when
+// the text served is not the one of the last start.
+func (s *studyStore) auditStart() error {
+	recs, err := ReadAudit(s.opt.Dir)
+	if err != nil {
+		return err
+	}
+	last, started := "", false
+	for _, r := range recs {
+		if r.Event == "start" {
+			last, started = r.ConsentSHA256, true
+		}
+	}
+	if !started || last != s.opt.Consent.SHA256 {
+		if err := appendAudit(s.opt.Dir, s.now(), AuditRecord{Event: "consent_text", ConsentSHA256: s.opt.Consent.SHA256, PreviousSHA256: &last}); err != nil {
+			return err
+		}
+	}
+	return appendAudit(s.opt.Dir, s.now(), AuditRecord{Event: "start", ConsentSHA256: s.opt.Consent.SHA256,
+		Topics: topicIDs(s.opt.Topics), PerParticipant: s.opt.PerParticipant})
+}
+
+func topicIDs(ts []StudyTopic) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.ID
+	}
+	return out
+}
+
+// close logs the server's stop and lets the folder's lock go.
+func (s *studyStore) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	err := appendAudit(s.opt.Dir, s.now(), AuditRecord{Event: "stop"})
+	return errors.Join(err, s.lock.release())
 }
 
 // readKey reads a participant's key file, and its round-robin position
 // (-1 when the key has none).
 func readKey(path, id string) (*participant, int, error) {
-	f, err := os.Open(path)
+	h, k, err := readKeyFile(path, id)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
-	if err != nil {
-		return nil, 0, err
-	}
-	var k participantKey
-	if err := json.Unmarshal(b, &k); err != nil || k.Participant != id || len(k.Topics) == 0 || k.Position != nil && *k.Position < 0 {
-		return nil, 0, fmt.Errorf("%s: not a participant's key", path)
-	}
-	h, err := hex.DecodeString(k.TokenSHA256)
-	if err != nil || len(h) != sha256.Size {
-		return nil, 0, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
-	}
-	p := &participant{id: id, topics: k.Topics, assigned: map[string]bool{}, code: k.WithdrawalSHA256}
-	copy(p.hash[:], h)
+	p := &participant{id: id, topics: k.Topics, assigned: map[string]bool{}, code: k.WithdrawalSHA256, recruitment: k.Recruitment, hash: h}
 	for _, t := range k.Topics {
 		p.assigned[t] = true
 	}
@@ -224,15 +321,41 @@ func readKey(path, id string) (*participant, int, error) {
 	return p, pos, nil
 }
 
+// readKeyFile reads and checks the key file of participant id: its token
+// hash and the key.
+func readKeyFile(path, id string) ([sha256.Size]byte, *participantKey, error) {
+	var h [sha256.Size]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return h, nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
+	if err != nil {
+		return h, nil, err
+	}
+	var k participantKey
+	if err := json.Unmarshal(b, &k); err != nil || k.Participant != id || len(k.Topics) == 0 || k.Position != nil && *k.Position < 0 {
+		return h, nil, fmt.Errorf("%s: not a participant's key", path)
+	}
+	raw, err := hex.DecodeString(k.TokenSHA256)
+	if err != nil || len(raw) != sha256.Size {
+		return h, nil, fmt.Errorf("%s: token_sha256 is not a SHA-256 in hex", path)
+	}
+	copy(h[:], raw)
+	return h, &k, nil
+}
+
 func (s *studyStore) recording(id string) string { return filepath.Join(s.opt.Dir, id+".jsonl") }
 func (s *studyStore) keyFile(id string) string   { return filepath.Join(s.opt.Dir, id+".json") }
 
 // errStudyFull is the answer to a consent past MaxParticipants.
 var errStudyFull = errors.New("the study is full")
 
-// newParticipant creates a participant with the next topics and returns
-// it with its token.
-func (s *studyStore) newParticipant() (*participant, string, error) {
+// newParticipant creates a participant with the next topics and the
+// recruitment ids rec, and returns it with its token. The consent is
+// logged in the audit log before the key is written.
+func (s *studyStore) newParticipant(rec map[string]string) (*participant, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.parts) >= s.opt.MaxParticipants {
@@ -252,21 +375,17 @@ func (s *studyStore) newParticipant() (*participant, string, error) {
 	token := base64.RawURLEncoding.EncodeToString(tok[:])
 	p := &participant{id: id, hash: sha256.Sum256([]byte(token)), assigned: map[string]bool{}, loaded: true, code: codeHash(withdrawalCode(token))}
 	p.st = recState{started: map[string]bool{}, done: map[string]bool{}}
+	if len(rec) > 0 {
+		p.recruitment = rec
+	}
 	n := len(s.opt.Topics)
 	for i := 0; i < s.opt.PerParticipant; i++ {
 		t := s.opt.Topics[(s.next+i)%n].ID
 		p.topics = append(p.topics, t)
 		p.assigned[t] = true
 	}
-	if !s.consentSaved {
-		// the text agreed to, on record beside the keys that name its hash
-		name := consentCopy(s.opt.Consent)
-		if b, err := os.ReadFile(filepath.Join(s.opt.Dir, name)); err != nil || !bytes.Equal(b, s.opt.Consent.Text) {
-			if err := durable.WriteFile(s.opt.Dir, name, s.opt.Consent.Text); err != nil {
-				return nil, "", fmt.Errorf("the consent text's copy: %w", err)
-			}
-		}
-		s.consentSaved = true
+	if err := s.saveConsentText(); err != nil {
+		return nil, "", err
 	}
 	// the counter first: a crash before the key skips a position, never
 	// gives one twice
@@ -276,13 +395,37 @@ func (s *studyStore) newParticipant() (*participant, string, error) {
 		return nil, "", err
 	}
 	s.next++
+	now := s.now()
+	if err := appendAudit(s.opt.Dir, now, AuditRecord{Event: "consent", Participant: id, ConsentSHA256: s.opt.Consent.SHA256, Topics: p.topics, WithdrawalSHA256: p.code}); err != nil {
+		return nil, "", err
+	}
 	key, _ := json.Marshal(participantKey{Participant: id, TokenSHA256: hex.EncodeToString(p.hash[:]), Topics: p.topics, Position: &pos,
-		Consented: s.now().UTC().Format(time.RFC3339), ConsentSHA256: s.opt.Consent.SHA256, WithdrawalSHA256: p.code})
+		Consented: now.UTC().Format(time.RFC3339), ConsentSHA256: s.opt.Consent.SHA256, WithdrawalSHA256: p.code, Recruitment: p.recruitment})
 	if err := durable.WriteFile(s.opt.Dir, id+".json", append(key, '\n')); err != nil {
+		if aerr := appendAudit(s.opt.Dir, s.now(), AuditRecord{Event: "consent_failed", Participant: id}); aerr != nil {
+			s.logf("web: study: %v", aerr)
+		}
 		return nil, "", err
 	}
 	s.parts[id] = p
 	return p, token, nil
+}
+
+// saveConsentText writes the consent text's copy into the folder, once
+// (s.mu held): the text agreed to, on record beside the keys that name
+// its hash.
+func (s *studyStore) saveConsentText() error {
+	if s.consentSaved {
+		return nil
+	}
+	name := consentCopy(s.opt.Consent)
+	if b, err := os.ReadFile(filepath.Join(s.opt.Dir, name)); err != nil || !bytes.Equal(b, s.opt.Consent.Text) {
+		if err := durable.WriteFile(s.opt.Dir, name, s.opt.Consent.Text); err != nil {
+			return fmt.Errorf("the consent text's copy: %w", err)
+		}
+	}
+	s.consentSaved = true
+	return nil
 }
 
 func exists(path string) bool {
@@ -393,12 +536,17 @@ func (s *studyStore) appendBatch(p *participant, lines []byte) error {
 	return nil
 }
 
-// withdraw appends the participant's tombstone, then deletes its
-// recording, then its key (in that order: a crash between leaves a
-// tombstone with files, which exports drop and a second withdrawal
-// removes, or a key without a recording, never a recording no one can
-// withdraw).
-func (s *studyStore) withdraw(p *participant) error {
+// errDeleteFailed is a withdrawal on record whose files could not all be
+// deleted: the server completes it at its next start.
+var errDeleteFailed = errors.New("the withdrawal is on record, but the files could not all be deleted")
+
+// withdraw appends the participant's tombstone and the audit record,
+// then deletes its recording, then its key (in that order: a crash
+// between leaves a tombstone with files, which the next start deletes
+// and exports leave out meanwhile, never a recording no one can
+// withdraw). Once the tombstone is written the participant is gone: their
+// events are refused even if a deletion fails (errDeleteFailed, logged).
+func (s *studyStore) withdraw(p *participant, by string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.gone {
@@ -407,44 +555,25 @@ func (s *studyStore) withdraw(p *participant) error {
 	if err := s.tombstone(p.id); err != nil {
 		return err
 	}
-	if err := os.Remove(s.recording(p.id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if err := os.Remove(s.keyFile(p.id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	durable.SyncDir(s.opt.Dir)
 	p.gone = true
 	s.mu.Lock()
 	delete(s.parts, p.id)
 	s.mu.Unlock()
+	if err := appendAudit(s.opt.Dir, s.now(), AuditRecord{Event: "withdrawal", Participant: p.id, By: by}); err != nil {
+		s.logf("web: study: withdrawing %s: %v (the tombstone is written: the withdrawal holds)", p.id, err)
+	}
+	if err := removeParticipant(s.recording(p.id), s.keyFile(p.id)); err != nil {
+		s.logf("web: study: withdrawing %s: %v (the next start deletes what is left)", p.id, err)
+		return fmt.Errorf("%w: %v", errDeleteFailed, err)
+	}
+	durable.SyncDir(s.opt.Dir)
 	return nil
 }
 
 // tombstone appends participant id's line to withdrawn.jsonl, durably.
 func (s *studyStore) tombstone(id string) error {
-	path := filepath.Join(s.opt.Dir, tombstoneFile)
-	fresh := !exists(path)
 	line, _ := json.Marshal(Tombstone{Participant: id, Withdrawn: s.now().UTC().Format(time.RFC3339)})
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if fresh {
-		return durable.SyncDir(s.opt.Dir)
-	}
-	return nil
+	return durable.Append(filepath.Join(s.opt.Dir, tombstoneFile), append(line, '\n'))
 }
 
 // byCode returns the participant whose withdrawal code is code, or nil.

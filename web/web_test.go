@@ -28,6 +28,7 @@ func newTestServer(t *testing.T, mod func(*Options)) (*Server, *fakePages, *fake
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { s.Close() })
 	return s, pages, rep
 }
 

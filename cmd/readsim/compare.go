@@ -247,9 +247,12 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 }
 
 // runCalibrate implements `readsim calibrate`: scenario.Calibrate over the
-// readings (files of the study mode, or any trace in the reader's schema).
+// readings (files of the study mode, or any trace in the reader's schema),
+// or with --by participant scenario.CalibrateByParticipant: each
+// participant's tolerance and the spread across them.
 func runCalibrate(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	qrels := fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
+	by := fs.String("by", "", "participant: each participant's tolerance with its interval, and the spread across participants (`WHAT`)")
 	fs.Bool("readings", true, "the files are recorded readings (the only kind calibrate reads; accepted for symmetry with eval)")
 	rf := addReportFlags(fs, plainUsage, "decimals in tables", "", plainFormats...)
 	boot := fs.Int("bootstrap", 1000, "resamples of the tolerance's interval (1 to 100000)")
@@ -265,6 +268,8 @@ func runCalibrate(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usagef("give the readings to calibrate against")
 	case *boot < 1 || *boot > 100000:
 		return cli.Usagef("--bootstrap must be from 1 to 100000")
+	case *by != "" && *by != "participant":
+		return cli.Usagef("--by %q: calibrate goes by participant (--by participant) or pools every reading (no --by)", *by)
 	}
 	f, err := rf.parse()
 	if err != nil {
@@ -278,7 +283,15 @@ func runCalibrate(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	c, err := scenario.Calibrate(q, rds, scenario.CalibrateOptions{Bootstrap: *boot, Seed: *seed, Warn: cli.Warner(e.Stderr)})
+	opt := scenario.CalibrateOptions{Bootstrap: *boot, Seed: *seed, Warn: cli.Warner(e.Stderr)}
+	if *by == "participant" {
+		b, err := scenario.CalibrateByParticipant(q, rds, opt)
+		if err != nil {
+			return inputError{err}
+		}
+		return rf.write(e, b, f)
+	}
+	c, err := scenario.Calibrate(q, rds, opt)
 	if err != nil {
 		return inputError{err}
 	}

@@ -33,6 +33,8 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	fs.IntVar(&cfg.StudyTopics, "study-topics", app.DefaultStudyTopics, "topics per participant of the study (`N`)")
 	rate := fs.Float64("rate-limit", web.DefaultRatePerSecond, "requests per second one client address may make (`N`; 0: no limit)")
 	fs.StringVar(&cfg.Consent, "consent", "", "the study's consent text (`FILE`: Title, Researcher, Contact, Ethics, Retention, then the text; docs/study.md)")
+	fs.Var((*cli.Strings)(&cfg.ParticipantParams), "participant-param", "a query parameter of the study's address kept with each consent (`NAME`, repeatable: PROLIFIC_PID, STUDY_ID, SESSION_ID)")
+	fs.StringVar(&cfg.CompletionURL, "completion-url", "", "where a participant who finished every topic is sent (`URL`, the platform's completion link; {NAME} is a --participant-param's value)")
 	fs.Var((*cli.Strings)(&cfg.Runs), "run", "a run to replay (`R`, repeatable; gzip or not)")
 	fs.Var((*cli.Strings)(&l.AllowOrigins), "allow-origin", "an extra Origin allowed to open the WebSocket (`O`, repeatable; * for any)")
 	var proxies []string
@@ -119,7 +121,7 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		l.Listener.Close()
 		return err
 	}
-	cfg.Study = *study
+	cfg.Study, cfg.Demo = *study, true
 	return serve(context.Background(), e, cfg, l)
 }
 

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -41,23 +43,59 @@ const eventsHook = `(() => {
 
 // endOnScreenJS, the test's own reckoning: whether the article's last
 // visible character is on screen (above the study bar): the last text of
-// .rs-doc that is not white space, not in .rs-ui and not in a closed
-// details block.
+// .rs-doc that is not white space, not in .rs-ui, not in a closed details
+// block, and drawn: text with no box (under display:none) or not visible
+// (visibility) is no visible character (issue 36: text hidden by
+// display:none counted as the last visible one).
 const endOnScreenJS = `(() => {
   const y1 = document.querySelector(".st-bar").getBoundingClientRect().top;
   const w = document.createTreeWalker(document.querySelector(".rs-doc"), NodeFilter.SHOW_TEXT);
+  const r = document.createRange();
   let last = null;
   for (let n = w.nextNode(); n; n = w.nextNode()) {
     const p = n.parentElement;
     if (!/\S/.test(n.data) || p.closest(".rs-ui") || p.closest("details:not([open])") && !p.closest("summary")) continue;
+    r.selectNodeContents(n);
+    if (![...r.getClientRects()].some(q => q.width > 0 && q.height > 0) || getComputedStyle(p).visibility !== "visible") continue;
     last = n;
   }
-  const r = document.createRange();
   r.setStart(last, last.data.trimEnd().length - 1);
   r.setEnd(last, last.data.trimEnd().length);
   const b = r.getBoundingClientRect();
   return b.bottom > 0 && b.top < y1;
 })()`
+
+// TestEndOnScreenReckoning: the test's reckoning of the last visible
+// character on pages made for it: text under display:none (the hidden
+// attribute, a style), or visibility:hidden, after the last visible
+// paragraph is not the last visible character, so the end is on screen
+// when that paragraph is; with the paragraph scrolled out of view, it is
+// not.
+func TestEndOnScreenReckoning(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	ctx := browser(t)
+	for _, hidden := range []string{`<p hidden="">A hidden tail.</p>`, `<p style="display:none">A hidden tail.</p>`,
+		`<div style="display:none"><p>A hidden tail.</p></div>`, `<p style="visibility:hidden">An invisible tail.</p>`} {
+		page := `<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width"></head><body style="margin:0">` +
+			`<div class="rs-doc"><p>The first paragraph.</p><div style="height:2000px"></div><p>The last visible paragraph.</p>` + hidden +
+			`<div style="height:100px"></div></div><div class="st-bar" style="position:fixed;bottom:0;height:50px;width:100%">bar</div></body></html>`
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(page))
+		}))
+		do(t, ctx, chromedp.Navigate(srv.URL))
+		if eval[bool](t, ctx, endOnScreenJS) {
+			t.Errorf("%s: at the top, the end is on screen", hidden)
+		}
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.documentElement.scrollHeight)`))
+		if !eval[bool](t, ctx, endOnScreenJS) {
+			t.Errorf("%s: at the bottom, the end is not on screen", hidden)
+		}
+		srv.Close()
+	}
+}
 
 // addScript runs src in every new document of the tab, before its scripts.
 func addScript(src string) chromedp.Action[chromedp.Void] {
@@ -117,6 +155,8 @@ func TestBrowserStudyCalibrate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	truth := map[string]int{} // participant → tolerance (0: reads everything)
+	var files []string
 	for k, r := range []scriptedReader{
 		{X: 600, Step: 0.5, Topics: 4, Articles: 5},
 		{X: 1000, Step: 0.5, Topics: 4, Articles: 5},
@@ -129,6 +169,8 @@ func TestBrowserStudyCalibrate(t *testing.T) {
 		}
 		start := time.Now().UTC().Truncate(time.Second)
 		file, visits, atEnd := r.take(t, base, dir, q, k)
+		truth[strings.TrimSuffix(filepath.Base(file), ".jsonl")] = r.X
+		files = append(files, file)
 		// the consent on record: its time and the text's hash in the key,
 		// the text in the folder
 		var key struct {
@@ -172,6 +214,46 @@ func TestBrowserStudyCalibrate(t *testing.T) {
 		if status != 0 || !strings.Contains(out, "more than ") || strings.Contains(out, "Inf") {
 			t.Errorf("calibrate: %d\n%s", status, out)
 		}
+	}
+	checkByParticipant(t, qrelsFile, files, truth)
+}
+
+// checkByParticipant: calibrate --by participant over the scripted
+// participants' recordings gives each the interval calibrate gives them
+// alone (it holds their tolerance), the reader of everything "more than
+// N"; the spread's finite estimates lie within those of the participants.
+func checkByParticipant(t *testing.T, qrels string, files []string, truth map[string]int) {
+	t.Helper()
+	status, out, errs := runCLI(append([]string{"calibrate", "--qrels", qrels, "--by", "participant", "--format", "json"}, files...)...)
+	var res struct {
+		Participants []struct {
+			Participant              string
+			T2I, T2IMoreThan, T2ILow *float64 `json:",omitempty"`
+			T2IHigh                  *float64
+		} `json:"participants"`
+		Spread struct {
+			Participants, Finite int
+			Lowest, Highest      *float64
+		} `json:"spread"`
+	}
+	if err := json.Unmarshal([]byte(strings.NewReplacer(`"t2i_more_than"`, `"T2IMoreThan"`, `"t2i_low"`, `"T2ILow"`, `"t2i_high"`, `"T2IHigh"`).Replace(out)), &res); status != 0 || err != nil {
+		t.Fatalf("calibrate --by participant: %d %v\n%s%s", status, err, out, errs)
+	}
+	t.Logf("calibrate --by participant:\n%s", out)
+	if len(res.Participants) != len(truth) || res.Spread.Participants != len(truth) || res.Spread.Finite != len(truth)-1 {
+		t.Errorf("%d participants, spread over %d (%d finite); want %d, %d finite", len(res.Participants), res.Spread.Participants, res.Spread.Finite, len(truth), len(truth)-1)
+	}
+	for _, p := range res.Participants {
+		x := float64(truth[p.Participant])
+		switch {
+		case x == 0 && (p.T2I != nil || p.T2IMoreThan == nil || *p.T2IMoreThan <= 2500):
+			t.Errorf("%s reads everything: %+v, want more than 2500", p.Participant, p)
+		case x > 0 && (p.T2I == nil || p.T2ILow == nil || p.T2IHigh == nil || *p.T2ILow > x || *p.T2IHigh < x):
+			t.Errorf("%s (tolerance %v): %+v, want an interval holding it", p.Participant, x, p)
+		}
+	}
+	if l, h := res.Spread.Lowest, res.Spread.Highest; l == nil || h == nil || *l < 300 || *h > 5000 {
+		t.Errorf("the spread's lowest and highest finite estimates %v %v", l, h)
 	}
 }
 

@@ -48,6 +48,15 @@ type ServeConfig struct {
 	// Consent is the study's consent text (a file; "" the built-in text:
 	// web.ParseConsent gives the format).
 	Consent string
+	// ParticipantParams are the recruitment platform's query parameters
+	// kept with a consent; CompletionURL where a participant who finished
+	// every topic is sent ("" none). web.StudyOptions' Params and
+	// Completion.
+	ParticipantParams []string
+	CompletionURL     string
+	// Demo: the demonstration of readsim demo, whose study runs on the
+	// built-in consent text without a warning (the demo has no --consent).
+	Demo bool
 	// Say and Warn print what start-up tells and warns of (nil: nothing).
 	Say, Warn func(string)
 }
@@ -66,6 +75,16 @@ func (c ServeConfig) Check() error {
 		return &scenario.RequestError{Err: errors.New("--study needs --index (participants search) and --topics (they are given topics)")}
 	case c.Consent != "" && c.Study == "":
 		return &scenario.RequestError{Err: errors.New("--consent needs --study (it is the study's consent text)")}
+	case (len(c.ParticipantParams) > 0 || c.CompletionURL != "") && c.Study == "":
+		return &scenario.RequestError{Err: errors.New("--participant-param and --completion-url need --study")}
+	}
+	if err := web.CheckParticipantParams(c.ParticipantParams); err != nil {
+		return &scenario.RequestError{Err: fmt.Errorf("--participant-param: %w", err)}
+	}
+	if c.CompletionURL != "" {
+		if err := web.CheckCompletionURL(c.CompletionURL, c.ParticipantParams); err != nil {
+			return &scenario.RequestError{Err: fmt.Errorf("--completion-url: %w", err)}
+		}
 	}
 	return nil
 }
@@ -348,17 +367,19 @@ func noTextLine(c TextCount) string {
 
 // studyOptions is the reading study of cfg.Study: the topics of cfg.Topics,
 // with their titles and descriptions, in the file's order; with judgments
-// only the judged ones (a reading of an unjudged topic could not be
-// scored). It reads the topics and judgments again rather than sharing the
-// replays' copies, which keeps the study's wiring apart (the judgments are
-// read twice only with a study).
+// only those with a judged article the server has (has): a reading of any
+// other topic could never be scored (issue 36: 120 topics were handed out
+// when 1 had such an article). It reads the topics and judgments again
+// rather than sharing the replays' copies, which keeps the study's wiring
+// apart (the judgments are read twice only with a study).
 //
 // Decisions where the issue is silent: a study needs an index (participants
 // search) and topics (they are given topics); the folder is created if
-// missing; each participant gets cfg.StudyTopics topics. With judgments,
-// start-up says how many of the study's topics have a judged article the
-// server has (has), and refuses a study where none has: its readings could
-// never be scored (issue 26).
+// missing; each participant gets cfg.StudyTopics topics. Start-up says how
+// many of the study's topics are assigned, and refuses a study where none
+// can be (issue 26). It warns when the study runs on the built-in consent
+// text (but in the demo), when the consent text gives no retention date,
+// and when a consent text of the folder is past its retention date.
 func studyOptions(cfg ServeConfig, has func(string) bool) (*web.StudyOptions, error) {
 	if cfg.Index == "" || cfg.Topics == "" {
 		return nil, &InputError{fmt.Errorf("--study needs --index (participants search) and --topics (they are given topics)")}
@@ -367,6 +388,28 @@ func studyOptions(cfg ServeConfig, has func(string) bool) (*web.StudyOptions, er
 	if err != nil {
 		return nil, err
 	}
+	opt := &web.StudyOptions{Dir: cfg.Study, PerParticipant: cfg.StudyTopics, Params: cfg.ParticipantParams, Completion: cfg.CompletionURL}
+	if cfg.Consent != "" {
+		if opt.Consent, err = web.OpenConsent(cfg.Consent); err != nil {
+			return nil, &InputError{err}
+		}
+	}
+	if opt.Topics, err = studyTopics(cfg, ts, has); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.Study, 0o700); err != nil {
+		return nil, &InputError{fmt.Errorf("--study: %w", err)}
+	}
+	studyWarnings(cfg, opt.Consent)
+	abs, _ := filepath.Abs(cfg.Study)
+	cfg.Say(fmt.Sprintf("reading study at /study: %d topics, %d per participant; recordings in %s",
+		len(opt.Topics), min(cfg.StudyTopics, len(opt.Topics)), abs))
+	return opt, nil
+}
+
+// studyTopics are the study's topics of ts: with judgments (cfg.Qrels)
+// those with a judged article the server has (has), said at start-up.
+func studyTopics(cfg ServeConfig, ts []inex.Topic, has func(string) bool) ([]web.StudyTopic, error) {
 	var judged map[string]*inex.TopicJudgments
 	if cfg.Qrels != "" {
 		q, err := inex.OpenQrels(cfg.Qrels, nil)
@@ -375,50 +418,71 @@ func studyOptions(cfg ServeConfig, has func(string) bool) (*web.StudyOptions, er
 		}
 		judged = q.Topics
 	}
-	opt := &web.StudyOptions{Dir: cfg.Study, PerParticipant: cfg.StudyTopics}
-	if cfg.Consent != "" {
-		if opt.Consent, err = web.OpenConsent(cfg.Consent); err != nil {
-			return nil, &InputError{err}
-		}
-	}
-	var served []string // topics with a judged article the server has
+	var out []web.StudyTopic
+	nJudged := 0
 	for _, t := range ts {
-		if judged != nil && judged[t.ID] == nil {
-			continue
-		}
-		title, _ := t.Field("title")
-		opt.Topics = append(opt.Topics, web.StudyTopic{ID: t.ID, Title: title, Description: t.Description})
 		if judged != nil {
-			for doc := range judged[t.ID].Docs {
-				if has(doc) {
-					served = append(served, t.ID)
-					break
-				}
+			j := judged[t.ID]
+			if j == nil {
+				continue
+			}
+			nJudged++
+			if !slices.ContainsFunc(sortedDocs(j), has) {
+				continue
 			}
 		}
-	}
-	if len(opt.Topics) == 0 {
-		if cfg.Qrels == "" {
-			return nil, &InputError{fmt.Errorf("%s: no topic for the study: the file holds none", cfg.Topics)}
-		}
-		return nil, &InputError{fmt.Errorf("%s: no topic for the study (none is judged in %s)", cfg.Topics, cfg.Qrels)}
-	}
-	if judged != nil && len(served) == 0 {
-		return nil, &InputError{fmt.Errorf("--study: none of the study's %d topics has a judged article in the index (the judgments %s and the index's articles do not meet): its readings could not be scored", len(opt.Topics), cfg.Qrels)}
-	}
-	if err := os.MkdirAll(cfg.Study, 0o700); err != nil {
-		return nil, &InputError{fmt.Errorf("--study: %w", err)}
+		title, _ := t.Field("title")
+		out = append(out, web.StudyTopic{ID: t.ID, Title: title, Description: t.Description})
 	}
 	switch {
+	case len(ts) == 0:
+		return nil, &InputError{fmt.Errorf("%s: no topic for the study: the file holds none", cfg.Topics)}
+	case judged != nil && nJudged == 0:
+		return nil, &InputError{fmt.Errorf("%s: no topic for the study (none is judged in %s)", cfg.Topics, cfg.Qrels)}
+	case len(out) == 0:
+		return nil, &InputError{fmt.Errorf("--study: none of the study's %d topics has a judged article in the index (the judgments %s and the index's articles do not meet): its readings could not be scored", nJudged, cfg.Qrels)}
 	case judged == nil:
 		cfg.Warn("the study has no judgments (--qrels): its readings cannot be scored until judgments are given to eval and calibrate")
 	default:
-		cfg.Say(fmt.Sprintf("reading study: %d of %d topics have a judged article in the index", len(served), len(opt.Topics)))
+		cfg.Say(fmt.Sprintf("reading study: %d of %d topics have a judged article in the index, and only those are assigned", len(out), nJudged))
 	}
-	abs, _ := filepath.Abs(cfg.Study)
-	cfg.Say(fmt.Sprintf("reading study at /study: %d topics, %d per participant; recordings in %s",
-		len(opt.Topics), min(cfg.StudyTopics, len(opt.Topics)), abs))
-	return opt, nil
+	return out, nil
+}
+
+// sortedDocs are the judged articles of a topic, in order (a start-up
+// that says the same whatever the map's order).
+func sortedDocs(j *inex.TopicJudgments) []string {
+	docs := make([]string, 0, len(j.Docs))
+	for d := range j.Docs {
+		docs = append(docs, d)
+	}
+	slices.Sort(docs)
+	return docs
+}
+
+// studyWarnings warns of a study on the built-in consent text (but in the
+// demo), of a consent text without a retention date, and of the consent
+// texts of the folder past their retention date.
+func studyWarnings(cfg ServeConfig, c *web.Consent) {
+	now := time.Now()
+	switch {
+	case web.DefaultConsent(c):
+		if !cfg.Demo {
+			cfg.Warn("the study runs on the built-in consent text, which names no researcher, contact, ethics approval or retention: fine for a try-out, not for a study with people (--consent FILE; docs/study.md)")
+		}
+	case c.RetentionDate.IsZero():
+		cfg.Warn(fmt.Sprintf("%s: the Retention field gives no date (YYYY-MM-DD): readsim cannot say when the recordings are due for deletion (readsim study clear --expired)", cfg.Consent))
+	case c.Expired(now):
+		cfg.Warn(fmt.Sprintf("%s: the retention date %s is past: the recordings of those who agreed were to be deleted (readsim study clear --expired %s deletes them)", cfg.Consent, c.RetentionDate.Format(time.DateOnly), cfg.Study))
+	}
+	expired, err := web.ExpiredConsents(cfg.Study, now)
+	if err != nil {
+		return // the server's start reads the folder and says what is wrong
+	}
+	for _, e := range expired {
+		cfg.Warn(fmt.Sprintf("%s: %d participant(s) agreed to keep their recordings until %s, now past: readsim study clear --expired %s deletes them",
+			filepath.Join(cfg.Study, e.File), e.Participants, e.Date.Format(time.DateOnly), cfg.Study))
+	}
 }
 
 // Watch makes the server switch to a rebuilt index in its folder

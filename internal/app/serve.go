@@ -66,6 +66,12 @@ func Serve(ctx context.Context, cfg ServeConfig, l Listen) error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		// the study's stop logged and its folder's lock let go
+		if err := srv.Close(); err != nil {
+			cfg.Warn(fmt.Sprintf("the study's folder: %v", err))
+		}
+	}()
 	every := l.ReloadEvery
 	if every <= 0 {
 		every = DefaultReloadEvery

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -36,15 +37,28 @@ func studyServer(t testing.TB, pages *Pages, dir string) (*web.Server, *http.Coo
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes"))
-	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	t.Cleanup(func() { s.Close() })
+	// the consent page, then its form with its token and cookie
 	w := httptest.NewRecorder()
-	s.ServeHTTP(w, r)
-	cs := w.Result().Cookies()
-	if w.Code != http.StatusSeeOther || len(cs) != 1 {
-		t.Fatalf("consent: %d %v", w.Code, cs)
+	s.ServeHTTP(w, httptest.NewRequest("GET", "/study", nil))
+	m := regexp.MustCompile(`name="ct" value="([^"]+)"`).FindStringSubmatch(w.Body.String())
+	if m == nil {
+		t.Fatalf("the consent page has no token")
 	}
-	return s, cs[0]
+	r := httptest.NewRequest("POST", "/study/consent", strings.NewReader("consent=yes&ct="+m[1]))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for _, c := range w.Result().Cookies() {
+		r.AddCookie(c)
+	}
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	for _, c := range w.Result().Cookies() {
+		if c.Name == "readsim_study" && w.Code == http.StatusSeeOther {
+			return s, c
+		}
+	}
+	t.Fatalf("consent: %d %v", w.Code, w.Result().Cookies())
+	return nil, nil
 }
 
 func postBatch(s http.Handler, c *http.Cookie, body string) int {
@@ -83,7 +97,7 @@ func TestStudyRecordingScores(t *testing.T) {
 			t.Fatalf("batch: %d", code)
 		}
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(dir, "P-*.jsonl"))
 	if len(files) != 1 {
 		t.Fatalf("recordings %v", files)
 	}
@@ -135,7 +149,7 @@ func FuzzStudyBatches(f *testing.F) {
 		if code := postBatch(s, c, `{"events":[{"ev":"topic","topic":"2026001","seq":1,"t":0},{"ev":"open","topic":"2026001","doc":"1001","seq":2,"t":1}]}`); code != 200 {
 			t.Fatalf("the first batch: %d", code)
 		}
-		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		files, _ := filepath.Glob(filepath.Join(dir, "P-*.jsonl"))
 		if len(files) != 1 {
 			t.Fatalf("recordings %v", files)
 		}

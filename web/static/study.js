@@ -146,6 +146,7 @@
     emit({ev: 'done', outcome: outcome});
     st.done[st.topic] = true;
     st.topic = '';
+    st.ended = true; // the next study page follows a topic's end
     save();
     await flush(false);
     location.assign('/study');
@@ -283,19 +284,65 @@
     return !d || d.open || !!e.closest('summary');
   }
 
+  // clipOf is the part of the view in which e's content can be seen: the
+  // view cut by every ancestor that clips what overflows it (a table
+  // scrolling sideways in its own box, say). cache holds each element's.
+  function clipOf(e, b, cache) {
+    if (!e || e.nodeType !== 1) return b;
+    let c = cache.get(e);
+    if (c) return c;
+    c = clipOf(e.parentElement, b, cache);
+    const cs = getComputedStyle(e);
+    if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') {
+      const r = e.getBoundingClientRect();
+      c = {x0: Math.max(c.x0, r.left + e.clientLeft), y0: Math.max(c.y0, r.top + e.clientTop),
+        x1: Math.min(c.x1, r.left + e.clientLeft + e.clientWidth), y1: Math.min(c.y1, r.top + e.clientTop + e.clientHeight)};
+    }
+    cache.set(e, c);
+    return c;
+  }
+
+  // across returns the UTF-16 ranges [f,e) of node's characters [a,z)
+  // whose middle lies within the clip left to right: all of them when the
+  // lines' boxes are within it (the common case), else character by
+  // character (a line running off the right edge, a wide table's cell).
+  function across(node, a, z, c) {
+    if (a >= z) return [];
+    let inside = true;
+    range.setStart(node, a);
+    range.setEnd(node, z);
+    for (const q of range.getClientRects()) {
+      if ((q.width > 0 || q.height > 0) && q.bottom > c.y0 && q.top < c.y1 && (q.left < c.x0 - 0.5 || q.right > c.x1 + 0.5)) inside = false;
+    }
+    if (inside) return [[a, z]];
+    const out = [];
+    let cur = null;
+    for (let i = a; i < z;) {
+      const n = i + 1 < z && (node.data.charCodeAt(i) & 0xfc00) === 0xd800 ? 2 : 1;
+      const q = rectOf(node, i, i + n), x = (q.left + q.right) / 2, y = (q.top + q.bottom) / 2;
+      if (x >= c.x0 && x < c.x1 && y > c.y0 && y < c.y1 || q.width === 0 && cur) {
+        if (cur) cur[1] = i + n; else { cur = [i, i + n]; out.push(cur); }
+      } else cur = null;
+      i += n;
+    }
+    return out;
+  }
+
   // onScreen returns the characters on screen as runs [from,to) in
-  // document order: a run breaks at text that is off screen or hidden
-  // (a closed details block), not at collapsed white space.
+  // document order: a run breaks at text that is off screen (above, below,
+  // left or right of the view or of a box that clips it) or hidden (a
+  // closed details block), not at collapsed white space.
   function onScreen(map) {
     const b = view();
     const runs = [];
     let run = null;
     const seen = new Map(); // element → rendered
+    const clips = new Map(); // element → its clip
     for (const tn of map) {
       const p = tn.node.parentNode;
       let shown = seen.get(p);
       if (shown === undefined) { shown = rendered(p); seen.set(p, shown); }
-      let hit = false;
+      let hit = false, c = b;
       if (shown) {
         shown = false;
         range.selectNodeContents(tn.node);
@@ -304,15 +351,22 @@
           shown = true;
           if (q.bottom > b.y0 && q.top < b.y1 && q.right > b.x0 && q.left < b.x1) hit = true;
         }
+        if (hit) {
+          c = clipOf(p, b, clips);
+          hit = c.x0 < c.x1 && c.y0 < c.y1;
+        }
       }
       if (!shown && tn.quiet) continue;
       if (!hit) { run = null; continue; }
-      const [f, e] = part(tn.node, b);
-      if (f >= e) { run = null; continue; }
+      const [f, e] = part(tn.node, c);
+      const parts = across(tn.node, f, e, c);
+      if (!parts.length) { run = null; continue; }
       const s = tn.node.data;
-      const from = tn.start + cpLen(s.slice(0, f)), to = tn.start + cpLen(s.slice(0, e));
-      if (run && f === 0) run[1] = to; else { run = [from, to]; runs.push(run); }
-      if (e < s.length) run = null;
+      for (const [pf, pe] of parts) {
+        const from = tn.start + cpLen(s.slice(0, pf)), to = tn.start + cpLen(s.slice(0, pe));
+        if (run && pf === 0) run[1] = to; else { run = [from, to]; runs.push(run); }
+        if (pe < s.length) run = null;
+      }
     }
     return runs;
   }
@@ -346,7 +400,15 @@
     if (d.state === 'finished') {
       st.topic = '';
       save();
-      flush(false);
+      // the last topic just done: once its batch is recorded, on to the
+      // recruitment platform's completion link, when the study has one
+      // (a participant coming back later stays, to withdraw say)
+      const done = document.getElementById('st-complete'), ended = st.ended;
+      st.ended = false;
+      save();
+      flush(false).then(function (ok) {
+        if (ok && ended && done && done.dataset.url) location.assign(done.dataset.url);
+      });
       return;
     }
     if (st.done[d.topic]) {
@@ -357,6 +419,7 @@
       }
       delete st.done[d.topic]; // refused: the topic is still open
     }
+    st.ended = false;
     if (st.topic !== d.topic) {
       st.topic = d.topic;
       st.title = d.title || d.topic;

@@ -8,5 +8,6 @@
 // the temporary files still being written (RemoveTempFiles). Only a
 // regular file is ever replaced: a command's output that is a FIFO, a
 // device or a socket is written into as a stream (WriteOutput, Stream).
-// It knows nothing of readsim.
+// A log of lines grows by Append: one write, synced, cut back when it
+// fails. It knows nothing of readsim.
 package durable
