@@ -1,0 +1,223 @@
+"""Judgments and runs as pandas DataFrames, read by readsim's own readers.
+
+``readsim rows`` writes a file as readsim reads it (every format, gzip,
+errors naming file and line) as tab-separated rows under ir_measures' column
+names; read_qrels and read_run turn them into DataFrames. The writers here go
+the other way: a DataFrame (or a dict of dicts, or an iterable of
+ir_measures' namedtuples) into a file readsim reads, for eval and the other
+commands. docs/python.md describes the columns.
+"""
+
+import io
+import os
+import tempfile
+from contextlib import contextmanager
+
+import pandas as pd
+
+from readsim._binary import run
+
+# PyTerrier's column names and ir_measures' (docs/python.md).
+_PT_NAMES = {"qid": "query_id", "docno": "doc_id", "label": "relevance"}
+
+_QRELS_DTYPES = {"query_id": str, "doc_id": str, "relevance": "int64",
+                 "start": "Int64", "length": "Int64", "doc_length": "Int64", "bep": "Int64"}
+_RUN_DTYPES = {"query_id": str, "doc_id": str, "rank": "Int64", "score": "float64", "run_id": str,
+               "start": "Int64", "length": "Int64", "bep": "Int64"}
+
+
+def _rows(args, dtypes):
+    out = run(["rows", *args])
+    df = pd.read_csv(io.BytesIO(out), sep="\t", dtype=dtypes, keep_default_na=False,
+                     na_values={c: [""] for c, t in dtypes.items() if t != str},
+                     float_precision="round_trip", quoting=3)
+    return df
+
+
+def read_qrels(path, *, lengths=None, offsets=None):
+    """Reads judgments (INEX FOL, TREC qrels, span judgments, the TREC
+    Genomics gold standard; gzip or not) as readsim reads them.
+
+    Returns a DataFrame with ir_measures' columns ``query_id``, ``doc_id``,
+    ``relevance`` (the grade; -1 for a negative TREC grade) and, for
+    judgments of passages, ``start`` and ``length`` (one row per relevant
+    passage; a document without passage has them empty), ``doc_length``
+    (FOL, or span judgments with ``lengths``) and ``bep`` (FOL). lengths
+    names a file of document lengths for span judgments; offsets
+    ("chars" or "bytes") what their offsets count. A file readsim refuses
+    raises ReadsimError naming the file and the line.
+    """
+    args = ["--qrels", path]
+    if lengths is not None:
+        args += ["--lengths", lengths]
+    if offsets is not None:
+        args += ["--offsets", offsets]
+    df = _rows(args, _QRELS_DTYPES)
+    passages = df["start"].notna().any() or df["doc_length"].notna().any()
+    keep = ["query_id", "doc_id", "relevance"]
+    if passages:
+        keep += ["start", "length"]
+    for col in ("doc_length", "bep"):
+        if df[col].notna().any():
+            keep.append(col)
+    df = df[keep]
+    df.attrs["readsim_offsets"] = offsets or _sniff_offsets(path)
+    return df
+
+
+def _sniff_offsets(path):
+    """bytes for the TREC Genomics gold standard (five tab-separated columns,
+    as readsim recognises it), None otherwise."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(2)
+            if head == b"\x1f\x8b":
+                return None  # gzip: readsim tells; the caller may say offsets=
+            first = (head + f.readline()).decode("utf-8", "replace")
+    except OSError:
+        return None
+    return "bytes" if first.count("\t") == 4 else None
+
+
+def read_run(path, *, articles=None):
+    """Reads a run (FOL, TREC, INEX XML submission, span run; gzip or not)
+    as readsim reads it, rows in the file's line order.
+
+    Returns a DataFrame with ``query_id``, ``doc_id``, ``rank``, ``score``,
+    ``run_id`` and, for passages, ``start`` and ``length`` (empty for a
+    whole document) and ``bep`` (an entry point of an XML submission).
+    articles names the article folder that resolves an XML submission's
+    element paths. A file readsim refuses raises ReadsimError.
+    """
+    args = ["--run", path]
+    if articles is not None:
+        args += ["--articles", articles]
+    df = _rows(args, _RUN_DTYPES)
+    keep = ["query_id", "doc_id", "rank", "score", "run_id"]
+    if df["start"].notna().any():
+        keep += ["start", "length"]
+    if df["bep"].notna().any():
+        keep.append("bep")
+    if df["rank"].isna().all():
+        keep.remove("rank")
+    return df[keep]
+
+
+def _frame(obj, kind):
+    """obj (a DataFrame, a dict of dicts, an iterable of namedtuples) as a
+    DataFrame in ir_measures' column names."""
+    if isinstance(obj, pd.DataFrame):
+        if any(c in obj.columns for c in _PT_NAMES):
+            obj = obj.rename(columns={k: v for k, v in _PT_NAMES.items() if v not in obj.columns})
+        return obj
+    if isinstance(obj, dict):
+        value = "relevance" if kind == "qrels" else "score"
+        rows = [(q, d, v) for q, docs in obj.items() for d, v in docs.items()]
+        return pd.DataFrame(rows, columns=["query_id", "doc_id", value])
+    return pd.DataFrame([t._asdict() if hasattr(t, "_asdict") else t for t in obj])
+
+
+def _col(df, name):
+    return df[name].astype(str).tolist()
+
+
+def write_qrels(obj, f):
+    """Writes judgments obj to the text file f in a format readsim reads:
+    INEX FOL when the frame has start, length and doc_length; span
+    judgments (topic doc offset length grade) when it has start and length;
+    TREC qrels (topic 0 doc grade) otherwise."""
+    df = _frame(obj, "qrels")
+    missing = {"query_id", "doc_id", "relevance"} - set(df.columns)
+    if missing:
+        raise ValueError(f"judgments lack the column(s) {sorted(missing)}")
+    q, d, rel = _col(df, "query_id"), _col(df, "doc_id"), df["relevance"].astype("int64").tolist()
+    if "start" in df.columns and "length" in df.columns:
+        start = df["start"].astype("Int64").tolist()
+        length = df["length"].astype("Int64").tolist()
+        if "doc_length" in df.columns:
+            _write_fol(f, df, q, d, rel, start, length)
+            return
+        for i in range(len(df)):
+            s, n = start[i], length[i]
+            if s is pd.NA or n is pd.NA:
+                s, n = 0, 0
+            f.write(f"{q[i]}\t{d[i]}\t{s}\t{n}\t{rel[i]}\n")
+        return
+    f.write("".join([f"{a} 0 {b} {c}\n" for a, b, c in zip(q, d, rel)]))
+
+
+def _write_fol(f, df, q, d, rel, start, length):
+    doc_len = df["doc_length"].astype("Int64").tolist()
+    bep = df["bep"].astype("Int64").tolist() if "bep" in df.columns else [pd.NA] * len(df)
+    order, groups = [], {}
+    for i in range(len(df)):
+        key = (q[i], d[i])
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(i)
+    for key in order:
+        idx = groups[key]
+        first = idx[0]
+        spans = [(start[i], length[i]) for i in idx
+                 if rel[i] > 0 and start[i] is not pd.NA and length[i] is not pd.NA]
+        rsize = sum(n for _, n in spans)
+        b = bep[first] if bep[first] is not pd.NA else (spans[0][0] if spans else 0)
+        n = doc_len[first]
+        if n is pd.NA:
+            raise ValueError(f"topic {key[0]}, document {key[1]}: no doc_length (FOL judgments need it)")
+        passages = "".join(f" {s}:{m}" for s, m in spans)
+        f.write(f"{key[0]} Q0 {key[1]} {rsize} {n} {b}{passages}\n")
+
+
+def write_run(obj, f, run_id="run"):
+    """Writes run obj to the text file f, rows in their order (the ranking
+    of the INEX measures): FOL lines (topic Q0 doc rank score run offset
+    length) where start and length are given, TREC lines (topic Q0 doc rank
+    score run) elsewhere. A missing rank is the row's place in its topic;
+    scores are written so that they read back as the same float."""
+    df = _frame(obj, "run")
+    missing = {"query_id", "doc_id", "score"} - set(df.columns)
+    if missing:
+        raise ValueError(f"the run lacks the column(s) {sorted(missing)}")
+    q, d = _col(df, "query_id"), _col(df, "doc_id")
+    score = [repr(float(s)) for s in df["score"].tolist()]
+    if "rank" in df.columns and df["rank"].notna().all():
+        rank = df["rank"].astype("int64").astype(str).tolist()
+    else:
+        rank = (df.groupby("query_id", sort=False).cumcount() + 1).astype(str).tolist()
+    rid = _col(df, "run_id") if "run_id" in df.columns else [run_id] * len(df)
+    if "start" in df.columns and "length" in df.columns:
+        start = df["start"].astype("Int64").tolist()
+        length = df["length"].astype("Int64").tolist()
+        lines = []
+        for i in range(len(df)):
+            if start[i] is pd.NA or length[i] is pd.NA:
+                lines.append(f"{q[i]} Q0 {d[i]} {rank[i]} {score[i]} {rid[i]}\n")
+            else:
+                lines.append(f"{q[i]} Q0 {d[i]} {rank[i]} {score[i]} {rid[i]} {start[i]} {length[i]}\n")
+        f.write("".join(lines))
+        return
+    f.write("".join([f"{a} Q0 {b} {c} {s} {r}\n" for a, b, c, s, r in zip(q, d, rank, score, rid)]))
+
+
+@contextmanager
+def as_file(obj, kind, tmpdir=None):
+    """Yields a path readsim can read for obj: obj itself when it is a path,
+    otherwise a temporary file that write_qrels or write_run fills (removed
+    afterwards)."""
+    if isinstance(obj, (str, os.PathLike)):
+        yield os.fspath(obj)
+        return
+    fd, path = tempfile.mkstemp(prefix=f"readsim-{kind}-", suffix=".txt", dir=tmpdir)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            (write_qrels if kind == "qrels" else write_run)(obj, f)
+        yield path
+    finally:
+        os.unlink(path)
+
+
+def offsets_of(obj):
+    """The offsets unit a judgments frame was read with (read_qrels), or None."""
+    return getattr(obj, "attrs", {}).get("readsim_offsets")

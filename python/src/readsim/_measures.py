@@ -1,0 +1,242 @@
+"""readsim's measures in ir_measures: ReadsimMeasure, measure() and Provider.
+
+A ReadsimMeasure is an ir_measures measure named as ``readsim measures``
+names it. Two providers compute measures by running ``readsim eval``:
+``provider`` (readsim.provider) takes readsim's measures and trec_eval's
+measures under ir_measures' names (AP, P@10, nDCG@10 ...); a second instance
+that takes readsim's measures only is appended to ir_measures' default
+pipeline, so that ``ir_measures.calc_aggregate`` and PyTerrier's
+``pt.Experiment`` compute readsim's measures and leave every other measure
+to the providers that had it before. docs/python.md says how topics are
+counted: every judged topic, as ir_measures does (``readsim eval -c``).
+"""
+
+import functools
+import json
+import os
+import tempfile
+
+import ir_measures
+from ir_measures import providers as _providers
+from ir_measures.measures import Measure, ParamInfo, SumAgg, MeanAgg
+from ir_measures.providers.base import NOT_PROVIDED
+from ir_measures.util import Metric
+
+from readsim._binary import run
+from readsim._frames import as_file, offsets_of, write_qrels, _frame
+
+
+@functools.lru_cache(maxsize=None)
+def describe(name):
+    """How readsim reads the measure name: a dict with its canonical name,
+    kind, direction (better), aggregation (all), ranking (ranks: line or
+    score) and needs (passages, lengths), from ``readsim measures NAME``.
+    An unknown name raises ReadsimError with readsim's "did you mean"."""
+    out = run(["measures", "--format", "json", name])
+    return json.loads(out.decode("utf-8").splitlines()[0])
+
+
+class ReadsimMeasure(Measure):
+    """An ir_measures measure computed by readsim: ``readsim.measure(NAME)``.
+
+    Its string is the name as asked (``AgP\\T2Ip(300)``, ``ANCE[100]``,
+    ``map``); its aggregate is the sum over topics for readsim's counts and
+    the mean otherwise, as ``readsim eval`` forms its ``all``.
+    """
+
+    NAME = "readsim"
+    __name__ = "readsim"
+    SUPPORTED_PARAMS = {"name": ParamInfo(dtype=str, required=True, desc="the measure's name in readsim")}
+    DEFAULT = 0.0
+
+    @property
+    def info(self):
+        """describe(name): what readsim says of this measure."""
+        return describe(self.params["name"])
+
+    def __repr__(self):
+        return self.params["name"]
+
+    def aggregator(self):
+        return SumAgg() if self.info["all"] == "sum" else MeanAgg()
+
+
+def measure(name):
+    """The ir_measures measure for the readsim measure name, any name
+    ``readsim measures`` lists (``AgP\\T2Ip(300)``, ``ANCE[100]\\LE(300,5)``,
+    ``iP[0.01]``, ``map``, ``P@10``, ``bpref``, ``DOCUMENT`` ...). An
+    unknown name raises ReadsimError with readsim's "did you mean"."""
+    if not isinstance(name, str):
+        raise TypeError(f"a measure name is a str, not {type(name).__name__}")
+    describe(name)
+    return ReadsimMeasure(name=name)
+
+
+def _cut(m):
+    c = m["cutoff"]
+    return None if c is NOT_PROVIDED else c
+
+
+def _default(m, param, value):
+    try:
+        v = m[param]
+    except KeyError:
+        return True
+    return v is NOT_PROVIDED or v == value
+
+
+def trec_name(m):
+    """The name readsim eval reads for an ir_measures measure m of
+    trec_eval's (AP -> map, nDCG@10 -> ndcg_cut_10 ...), or None when
+    readsim does not compute it with m's parameters (a relevance level
+    other than 1, judged_only, gains, another beta ...)."""
+    if isinstance(m, ReadsimMeasure):
+        return m.params["name"]
+    if not (_default(m, "rel", 1) and _default(m, "judged_only", False)):
+        return None
+    n = m.NAME
+    if n == "AP":
+        return "map" if _cut(m) is None else f"map_cut_{_cut(m)}"
+    if n == "P" and _cut(m) is not None:
+        return f"P_{_cut(m)}"
+    if n == "RR" and _cut(m) is None:
+        return "recip_rank"
+    if n == "Rprec":
+        return "Rprec"
+    if n == "nDCG" and _default(m, "dcg", "log2") and _default(m, "gains", None):
+        return "ndcg" if _cut(m) is None else f"ndcg_cut_{_cut(m)}"
+    if n == "R" and _cut(m) is not None:
+        return f"recall_{_cut(m)}"
+    if n == "Bpref":
+        return "bpref"
+    if n == "infAP":
+        return "infAP"
+    if n == "IPrec" and m["recall"] is not NOT_PROVIDED:
+        return f"iprec_at_recall_{m['recall']:.2f}"
+    if n == "Success" and _cut(m) is not None:
+        return f"success_{_cut(m)}"
+    if n == "SetP":
+        return "set_relative_P" if m["relative"] is True else "set_P"
+    if n == "SetR":
+        return "set_recall"
+    if n == "SetF" and _default(m, "beta", 1.0):
+        return "set_F"
+    if n == "SetAP":
+        return "set_map"
+    if n == "NumQ":
+        return "num_q"
+    if n == "NumRel":
+        return "num_rel"
+    if n == "NumRet":
+        return "num_ret" if m["rel"] is NOT_PROVIDED else "num_rel_ret"
+    if n == "Judged" and _cut(m) is not None:
+        return f"Judged@{_cut(m)}"
+    return None
+
+
+class Provider(_providers.Provider):
+    """An ir_measures provider whose measures ``readsim eval`` computes.
+
+    ``readsim.provider`` takes readsim's measures (readsim.measure) and
+    trec_eval's under ir_measures' names (trec_name); ``Provider(compat="9")``
+    computes interpolated precision with trec_eval 9's rule, as pytrec_eval
+    does (``readsim eval --compat 9``). Judgments and runs may be DataFrames
+    (ir_measures' or PyTerrier's columns, with start and length for
+    passages), dicts of dicts, iterables of ir_measures' namedtuples, or
+    paths of files readsim reads, which it then reads itself (the fastest).
+    Every judged topic gets a value (``readsim eval -c -q``), as ir_measures
+    gives one.
+    """
+
+    NAME = "readsim"
+
+    def __init__(self, compat=None, standard=True):
+        super().__init__()
+        self.compat = compat
+        self.standard = standard
+
+    def supports(self, measure):
+        measure.validate_params()
+        if isinstance(measure, ReadsimMeasure):
+            return True
+        return self.standard and trec_name(measure) is not None
+
+    def _evaluator(self, measures, qrels):
+        return ReadsimEvaluator(list(measures), qrels, self.compat)
+
+    def run_inputs(self, measures):
+        return ["query_id", "doc_id", "score"]
+
+    def qrel_inputs(self, measures):
+        return ["query_id", "doc_id", "relevance"]
+
+    def install_instructions(self):
+        return "pip install ./python (from a clone of readsim)"
+
+
+class ReadsimEvaluator(_providers.Evaluator):
+    """Evaluates runs against one set of judgments with readsim eval: the
+    judgments are written once (unless they are a path), each run once."""
+
+    def __init__(self, measures, qrels, compat=None):
+        self._tmp = tempfile.TemporaryDirectory(prefix="readsim-eval-")
+        self._offsets = offsets_of(qrels)
+        if isinstance(qrels, (str, os.PathLike)):
+            self._qrels = os.fspath(qrels)
+            out = run(["rows", "--qrels", self._qrels], warn=False)
+            topics = {l.split("\t", 1)[0] for l in out.decode("utf-8").splitlines()[1:]}
+        else:
+            frame = _frame(qrels, "qrels")
+            topics = set(frame["query_id"].astype(str))
+            self._qrels = os.path.join(self._tmp.name, "qrels.txt")
+            with open(self._qrels, "w", encoding="utf-8", newline="\n") as f:
+                write_qrels(frame, f)
+        self._names = {}
+        for m in measures:
+            self._names.setdefault(trec_name(m), []).append(m)
+        self.compat = compat
+        super().__init__(measures, topics)
+
+    def _args(self):
+        args = ["eval", "--qrels", self._qrels, "-q", "-c", "--format", "json"]
+        if self._offsets:
+            args += ["--offsets", self._offsets]
+        if self.compat:
+            args += ["--compat", self.compat]
+        for name in self._names:
+            args += ["-m", name]
+        return args
+
+    def _iter_calc(self, run_obj):
+        with as_file(run_obj, "run", self._tmp.name) as path:
+            out = run([*self._args(), path])
+        per_topic, summary = set(), set()
+        for line in out.decode("utf-8").splitlines():
+            rec = json.loads(line)
+            name = rec["measure"]
+            if name not in self._names:
+                continue
+            if rec["topic"] == "all":
+                summary.add(name)
+                continue
+            per_topic.add(name)
+            for m in self._names[name]:
+                yield Metric(query_id=rec["topic"], measure=m, value=rec["value"])
+        # num_q prints no topic line: 1 for each judged topic, summed
+        for name in summary - per_topic:
+            for m in self._names[name]:
+                for q in sorted(self.qrel_qids):
+                    yield Metric(query_id=q, measure=m, value=1)
+
+
+provider = Provider()
+"""readsim's provider: readsim's measures and trec_eval's (trec_eval 10's
+interpolation rule)."""
+
+provider_compat9 = Provider(compat="9")
+"""readsim's provider with trec_eval 9's interpolation rule (pytrec_eval's)."""
+
+_pipeline = Provider(standard=False)
+if not any(isinstance(p, Provider) for p in ir_measures.DefaultPipeline.providers):
+    ir_measures.DefaultPipeline.providers.append(_pipeline)
+_providers.registry.setdefault("readsim", provider)
