@@ -60,15 +60,23 @@ func allOf(c effort.Entry) string {
 
 // MeasureInfo describes one measure name as readsim reads it (`readsim
 // measures NAME…`): the name as asked, its canonical name, kind,
-// direction, aggregation (allOf's words), the ranking it follows ("line":
+// direction, aggregation (allOf's words, or "geometric mean": the
+// exponential of the mean of the topics' values, which are logarithms, as
+// gm_map's), the ranking it follows ("line":
 // the run's line order; "score": trec_eval's; "" for the counts and the
-// Genomics measures, which have their own), and whether it needs the
-// judgments' relevant passages and the documents' lengths. Programs that
-// drive readsim (the Python package, python.md) read it to know a measure
-// before they evaluate it.
+// Genomics measures, which have their own), whether it needs the
+// judgments' relevant passages and the documents' lengths, and the names
+// eval prints it under: on a topic's line (TopicName: MAgP is AgP there,
+// as the INEX tool prints it) and on the `all` line (AllName); SummaryOnly
+// when it has no topic line (num_q, the INEX tool's ircl_prn.x). Programs
+// that drive readsim (the Python package, python.md) read it to know a
+// measure before they evaluate it.
 type MeasureInfo struct {
-	Name      string `json:"name"`
-	Canonical string `json:"canonical"`
+	Name        string `json:"name"`
+	Canonical   string `json:"canonical"`
+	TopicName   string `json:"topic_name"`
+	AllName     string `json:"all_name"`
+	SummaryOnly bool   `json:"summary_only"`
 	Kind      string `json:"kind"`
 	Better    string `json:"better"`
 	All       string `json:"all"`
@@ -88,11 +96,17 @@ func DescribeMeasures(names []string) ([]MeasureInfo, error) {
 		if err != nil {
 			return nil, &RequestError{err}
 		}
-		info := MeasureInfo{Name: n, Canonical: m.Canonical(), Kind: measureKind(m), Better: m.Better().String(),
+		info := MeasureInfo{Name: n, Canonical: m.Canonical(), TopicName: m.TopicString(), AllName: m.String(),
+			SummaryOnly: m.SummaryOnly(), Kind: measureKind(m), Better: m.Better().String(),
 			Passages: m.NeedsPassages(), Lengths: m.NeedsLengths()}
-		switch {
-		case m.IsSum():
+		// effort.Aggregate is the one rule of `all`: it tells the sum
+		// (1+2), the mean and the geometric mean of logarithms (gm_map)
+		// apart
+		switch agg := effort.Aggregate(m, []float64{1, 2}); {
+		case agg == 3:
 			info.All = "sum"
+		case agg != 1.5:
+			info.All = "geometric mean"
 		case m.AllTopics():
 			info.All = "mean, every judged topic"
 		default:
@@ -139,9 +153,13 @@ func WriteMeasureInfo(w io.Writer, infos []MeasureInfo, f ReportFormat) error {
 		}
 		return nil
 	}
-	t := &Table{Columns: []Column{{Name: "name"}, {Name: "canonical"}, {Name: "kind"}, {Name: "better"}, {Name: "all"}, {Name: "ranks"}, {Name: "passages"}, {Name: "lengths"}}}
+	t := &Table{Columns: []Column{{Name: "name"}, {Name: "canonical"}, {Name: "topic lines"}, {Name: "all line"}, {Name: "kind"}, {Name: "better"}, {Name: "all"}, {Name: "ranks"}, {Name: "passages"}, {Name: "lengths"}}}
 	for _, in := range infos {
-		t.Rows = append(t.Rows, []Cell{Text(in.Name), Text(in.Canonical), Text(in.Kind), Text(in.Better), Text(in.All),
+		topic := in.TopicName
+		if in.SummaryOnly {
+			topic = "—"
+		}
+		t.Rows = append(t.Rows, []Cell{Text(in.Name), Text(in.Canonical), Text(topic), Text(in.AllName), Text(in.Kind), Text(in.Better), Text(in.All),
 			Text(in.Ranks), Text(strconv.FormatBool(in.Passages)), Text(strconv.FormatBool(in.Lengths))})
 	}
 	return t.Write(w, f, -1)

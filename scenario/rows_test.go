@@ -86,14 +86,18 @@ func TestDescribeMeasures(t *testing.T) {
 		name string
 		want MeasureInfo
 	}{
-		{`AgP\T2Ip(300)`, MeasureInfo{Canonical: `AgP\T2Ip(300)`, Kind: "list score", Better: "higher", All: "mean", Ranks: "line", Passages: true, Lengths: true}},
-		{"map", MeasureInfo{Canonical: "AP", Kind: "document", Better: "higher", All: "mean", Ranks: "score"}},
-		{"P@10", MeasureInfo{Canonical: "P[10]", Kind: "document", Better: "higher", All: "mean", Ranks: "score"}},
-		{"ANCE[20]", MeasureInfo{Canonical: `ANCE[20]\LE(300,5)`, Kind: "list score", Better: "lower", All: "mean", Ranks: "line", Passages: true, Lengths: true}},
-		{`AgP\F(0.25)`, MeasureInfo{Canonical: `AgP\F(0.25)`, Kind: "list score", Better: "higher", All: "mean", Ranks: "line", Passages: true}},
-		{"num_ret", MeasureInfo{Canonical: "num_ret", Kind: "count", Better: "neutral", All: "sum"}},
-		{"DOCUMENT", MeasureInfo{Canonical: "DOCUMENT", Kind: "passages", Better: "higher", All: "mean, every judged topic"}},
-		{"IPrec@0.5", MeasureInfo{Canonical: "iprec_at_recall_0.50", Kind: "trec_eval", Better: "higher", All: "mean", Ranks: "score"}},
+		{`AgP\T2Ip(300)`, MeasureInfo{Canonical: `AgP\T2Ip(300)`, TopicName: `AgP\T2Ip(300)`, AllName: `AgP\T2Ip(300)`, Kind: "list score", Better: "higher", All: "mean", Ranks: "line", Passages: true, Lengths: true}},
+		{"map", MeasureInfo{Canonical: "AP", TopicName: "map", AllName: "map", Kind: "document", Better: "higher", All: "mean", Ranks: "score"}},
+		{"P@10", MeasureInfo{Canonical: "P[10]", TopicName: "P@10", AllName: "P@10", Kind: "document", Better: "higher", All: "mean", Ranks: "score"}},
+		{"ANCE[20]", MeasureInfo{Canonical: `ANCE[20]\LE(300,5)`, TopicName: `ANCE[20]\LE(300,5)`, AllName: `ANCE[20]\LE(300,5)`, Kind: "list score", Better: "lower", All: "mean", Ranks: "line", Passages: true, Lengths: true}},
+		{`MAgP`, MeasureInfo{Canonical: `AgP\F(0.25)`, TopicName: "AgP", AllName: "MAgP", Kind: "list score", Better: "higher", All: "mean", Ranks: "line", Passages: true}},
+		{"ircl_prn.0.50", MeasureInfo{Canonical: `igP[0.50]\F(0.25)`, TopicName: "ircl_prn.0.50", AllName: "ircl_prn.0.50", SummaryOnly: true, Kind: "list score", Better: "higher", All: "mean", Ranks: "line", Passages: true}},
+		{"num_q", MeasureInfo{Canonical: "num_q", TopicName: "num_q", AllName: "num_q", SummaryOnly: true, Kind: "count", Better: "neutral", All: "sum"}},
+		{"num_ret", MeasureInfo{Canonical: "num_ret", TopicName: "num_ret", AllName: "num_ret", Kind: "count", Better: "neutral", All: "sum"}},
+		{"DOCUMENT", MeasureInfo{Canonical: "DOCUMENT", TopicName: "DOCUMENT", AllName: "DOCUMENT", Kind: "passages", Better: "higher", All: "mean, every judged topic"}},
+		{"num_nonrel_judged_ret", MeasureInfo{Canonical: "num_nonrel_judged_ret", TopicName: "num_nonrel_judged_ret", AllName: "num_nonrel_judged_ret", Kind: "trec_eval", Better: "higher", All: "sum", Ranks: "score"}},
+		{"gm_map", MeasureInfo{Canonical: "gm_map", TopicName: "gm_map", AllName: "gm_map", Kind: "trec_eval", Better: "higher", All: "geometric mean", Ranks: "score"}},
+		{"IPrec@0.5", MeasureInfo{Canonical: "iprec_at_recall_0.50", TopicName: "IPrec@0.5", AllName: "IPrec@0.5", Kind: "trec_eval", Better: "higher", All: "mean", Ranks: "score"}},
 	}
 	for _, c := range cases {
 		got, err := DescribeMeasures([]string{c.name})

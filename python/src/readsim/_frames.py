@@ -26,12 +26,16 @@ _RUN_DTYPES = {"query_id": str, "doc_id": str, "rank": "Int64", "score": "float6
                "start": "Int64", "length": "Int64", "bep": "Int64"}
 
 
+# Scores must read back as the float readsim read: pandas before 3 parses
+# floats exactly only with float_precision="round_trip"; pandas 3 always does
+# (and deprecates the argument).
+_EXACT = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
+
+
 def _rows(args, dtypes):
     out = run(["rows", *args])
-    df = pd.read_csv(io.BytesIO(out), sep="\t", dtype=dtypes, keep_default_na=False,
-                     na_values={c: [""] for c, t in dtypes.items() if t != str},
-                     float_precision="round_trip", quoting=3)
-    return df
+    return pd.read_csv(io.BytesIO(out), sep="\t", dtype=dtypes, keep_default_na=False,
+                       na_values={c: [""] for c, t in dtypes.items() if t != str}, quoting=3, **_EXACT)
 
 
 def read_qrels(path, *, lengths=None, offsets=None):

@@ -12,6 +12,7 @@ counted: every judged topic, as ir_measures does (``readsim eval -c``).
 """
 
 import functools
+import math
 import json
 import os
 import tempfile
@@ -58,7 +59,20 @@ class ReadsimMeasure(Measure):
         return self.params["name"]
 
     def aggregator(self):
-        return SumAgg() if self.info["all"] == "sum" else MeanAgg()
+        if self.info["all"] == "sum":
+            return SumAgg()
+        if self.info["all"] == "geometric mean":
+            return _ExpMeanAgg()  # their topic values are logarithms
+        return MeanAgg()
+
+
+class _ExpMeanAgg(MeanAgg):
+    """The geometric mean of gm_map and gm_bpref, whose topic values readsim
+    (as trec_eval) gives as logarithms: the exponential of their mean."""
+
+    def result(self):
+        r = super().result()
+        return math.exp(r) if self.count else r
 
 
 def measure(name):
@@ -191,9 +205,21 @@ class ReadsimEvaluator(_providers.Evaluator):
             self._qrels = os.path.join(self._tmp.name, "qrels.txt")
             with open(self._qrels, "w", encoding="utf-8", newline="\n") as f:
                 write_qrels(frame, f)
-        self._names = {}
+        # the name asked of readsim for each measure, and the measures each
+        # topic line stands for, by the name readsim prints there
+        self._ask, self._topic, self._ones = [], {}, []
         for m in measures:
-            self._names.setdefault(trec_name(m), []).append(m)
+            name = trec_name(m)
+            info = describe(name)
+            if info["summary_only"] and info["kind"] == "count":
+                self._ones.append(m)  # num_q: 1 a topic
+                continue
+            if info["summary_only"]:
+                name = info["canonical"]  # ircl_prn.x: igP[x]\F(0.25) has topic lines
+                info = describe(name)
+            if info["topic_name"] not in self._topic:
+                self._ask.append(name)
+            self._topic.setdefault(info["topic_name"], []).append(m)
         self.compat = compat
         super().__init__(measures, topics)
 
@@ -203,30 +229,24 @@ class ReadsimEvaluator(_providers.Evaluator):
             args += ["--offsets", self._offsets]
         if self.compat:
             args += ["--compat", self.compat]
-        for name in self._names:
+        for name in self._ask:
             args += ["-m", name]
         return args
 
     def _iter_calc(self, run_obj):
-        with as_file(run_obj, "run", self._tmp.name) as path:
-            out = run([*self._args(), path])
-        per_topic, summary = set(), set()
-        for line in out.decode("utf-8").splitlines():
-            rec = json.loads(line)
-            name = rec["measure"]
-            if name not in self._names:
-                continue
-            if rec["topic"] == "all":
-                summary.add(name)
-                continue
-            per_topic.add(name)
-            for m in self._names[name]:
-                yield Metric(query_id=rec["topic"], measure=m, value=rec["value"])
-        # num_q prints no topic line: 1 for each judged topic, summed
-        for name in summary - per_topic:
-            for m in self._names[name]:
-                for q in sorted(self.qrel_qids):
-                    yield Metric(query_id=q, measure=m, value=1)
+        if self._ask:
+            with as_file(run_obj, "run", self._tmp.name) as path:
+                out = run([*self._args(), path])
+            for line in out.decode("utf-8").splitlines():
+                rec = json.loads(line)
+                if rec["topic"] == "all":
+                    continue
+                for m in self._topic.get(rec["measure"], ()):
+                    yield Metric(query_id=rec["topic"], measure=m, value=rec["value"])
+        # num_q has no topic line: 1 for each judged topic (-c), summed
+        for m in self._ones:
+            for q in sorted(self.qrel_qids):
+                yield Metric(query_id=q, measure=m, value=1)
 
 
 provider = Provider()
