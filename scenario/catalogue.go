@@ -77,12 +77,12 @@ type MeasureInfo struct {
 	TopicName   string `json:"topic_name"`
 	AllName     string `json:"all_name"`
 	SummaryOnly bool   `json:"summary_only"`
-	Kind      string `json:"kind"`
-	Better    string `json:"better"`
-	All       string `json:"all"`
-	Ranks     string `json:"ranks"`
-	Passages  bool   `json:"passages"`
-	Lengths   bool   `json:"lengths"`
+	Kind        string `json:"kind"`
+	Better      string `json:"better"`
+	All         string `json:"all"`
+	Ranks       string `json:"ranks"`
+	Passages    bool   `json:"passages"`
+	Lengths     bool   `json:"lengths"`
 }
 
 // DescribeMeasures parses each name (effort.ParseMeasure: one measure a

@@ -14,7 +14,7 @@ import (
 // relevance, score, run_id), with start and length for passages
 // (python.md, "Reading files").
 const (
-	QrelsRowsHeader = "query_id\tdoc_id\trelevance\tstart\tlength\tdoc_length\tbep"
+	QrelsRowsHeader = "query_id\tdoc_id\trelevance\tstart\tlength\tdoc_length\tbep\taspects"
 	RunRowsHeader   = "query_id\tdoc_id\trank\tscore\trun_id\tstart\tlength\tbep"
 )
 
@@ -25,8 +25,10 @@ const (
 // distinct passage as read), or one row with empty start and length for a
 // document without passage (TREC qrels, a non-relevant article).
 // relevance is the grade (-1 for a negative TREC grade: in the pool, not
-// judged); doc_length and bep are empty where the judgments give none.
-// Offsets count what q.Unit counts.
+// judged); doc_length and bep are empty where the judgments give none;
+// aspects are a span judgment's aspects, numbered per topic from 0 and
+// joined by "|" (readsim keeps their numbers, not their names). Offsets
+// count what q.Unit counts.
 func WriteQrelsRows(w io.Writer, q *inex.Qrels) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString(QrelsRowsHeader + "\n")
@@ -51,7 +53,7 @@ func WriteQrelsRows(w io.Writer, q *inex.Qrels) error {
 				b = strconv.AppendInt(b, int64(grade), 10)
 				b = append(b, '\t')
 			}
-			tail := func() {
+			tail := func(aspects []int) {
 				b = append(b, '\t')
 				if q.Lengths() {
 					b = strconv.AppendInt(b, int64(j.Length), 10)
@@ -60,31 +62,38 @@ func WriteQrelsRows(w io.Writer, q *inex.Qrels) error {
 				if q.Format == inex.FOLQrels {
 					b = strconv.AppendInt(b, int64(j.BEP), 10)
 				}
+				b = append(b, '\t')
+				for i, a := range aspects {
+					if i > 0 {
+						b = append(b, '|')
+					}
+					b = strconv.AppendInt(b, int64(a), 10)
+				}
 				b = append(b, '\n')
 				bw.Write(b)
 			}
 			n := 0
-			emit := func(start, end int) {
+			emit := func(start, end int, aspects []int) {
 				head()
 				b = strconv.AppendInt(b, int64(start), 10)
 				b = append(b, '\t')
 				b = strconv.AppendInt(b, int64(end-start), 10)
-				tail()
+				tail(aspects)
 				n++
 			}
 			if q.Format == inex.FOLQrels {
 				for _, s := range j.Rel {
-					emit(s.Start, s.End)
+					emit(s.Start, s.End, nil)
 				}
 			} else {
 				for _, g := range j.Passages {
-					emit(g.Start, g.End)
+					emit(g.Start, g.End, g.Aspects)
 				}
 			}
 			if n == 0 {
 				head()
 				b = append(b, '\t')
-				tail()
+				tail(nil)
 			}
 		}
 	}

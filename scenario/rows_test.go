@@ -17,13 +17,15 @@ func TestWriteQrelsRows(t *testing.T) {
 		name, in, want string
 	}{
 		{"fol", "7 Q0 a 30 100 5 5:10 12:20 90:20\n7 Q0 b 0 50 0\n2 Q0 c 3 9 1 1:3\n",
-			"2\tc\t1\t1\t3\t9\t1\n" +
-				"7\ta\t1\t5\t27\t100\t5\n7\ta\t1\t90\t10\t100\t5\n" +
-				"7\tb\t0\t\t\t50\t0\n"},
+			"2\tc\t1\t1\t3\t9\t1\t\n" +
+				"7\ta\t1\t5\t27\t100\t5\t\n7\ta\t1\t90\t10\t100\t5\t\n" +
+				"7\tb\t0\t\t\t50\t0\t\n"},
 		{"trec", "q1 0 d1 2\nq1 0 d2 0\nq1 0 d3 -2\n",
-			"q1\td1\t2\t\t\t\t\nq1\td2\t0\t\t\t\t\nq1\td3\t-1\t\t\t\t\n"},
+			"q1\td1\t2\t\t\t\t\t\nq1\td2\t0\t\t\t\t\t\nq1\td3\t-1\t\t\t\t\t\n"},
 		{"span", "t1 d1 10 5 2\nt1 d1 40 3 1\nt1 d2 0 4 0\n",
-			"t1\td1\t2\t10\t5\t\t\nt1\td1\t2\t40\t3\t\t\nt1\td2\t0\t\t\t\t\n"},
+			"t1\td1\t2\t10\t5\t\t\t\nt1\td1\t2\t40\t3\t\t\t\nt1\td2\t0\t\t\t\t\t\n"},
+		{"aspects", "t1\td1\t10\t5\t1\tX|Y\nt1\td2\t0\t3\t1\tY\nt2\td1\t0\t3\t1\tY\n",
+			"t1\td1\t1\t10\t5\t\t\t0|1\nt1\td2\t1\t0\t3\t\t\t1\nt2\td1\t1\t0\t3\t\t\t0\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

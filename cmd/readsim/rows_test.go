@@ -23,7 +23,7 @@ func TestRowsCommand(t *testing.T) {
 		out, errIn string
 	}{
 		{[]string{"rows", "--qrels", "../../corpus-sample/judgments.qrels"}, 0,
-			"query_id\tdoc_id\trelevance\tstart\tlength\tdoc_length\tbep\n2026001\t1001\t1\t76\t544\t4621\t76\n", ""},
+			"query_id\tdoc_id\trelevance\tstart\tlength\tdoc_length\tbep\taspects\n2026001\t1001\t1\t76\t544\t4621\t76\t\n", ""},
 		{[]string{"rows", "--run", "../../corpus-sample/runs/ric.fol"}, 0,
 			"query_id\tdoc_id\trank\tscore\trun_id\tstart\tlength\tbep\n2026001\t1001\t1\t2.835335\treadsim-ric\t76\t544\t\n", ""},
 		{[]string{"rows", "--run", "../../corpus-sample/runs/doc.trec"}, 0,

@@ -21,7 +21,7 @@ from readsim._binary import run
 _PT_NAMES = {"qid": "query_id", "docno": "doc_id", "label": "relevance"}
 
 _QRELS_DTYPES = {"query_id": str, "doc_id": str, "relevance": "int64",
-                 "start": "Int64", "length": "Int64", "doc_length": "Int64", "bep": "Int64"}
+                 "start": "Int64", "length": "Int64", "doc_length": "Int64", "bep": "Int64", "aspects": str}
 _RUN_DTYPES = {"query_id": str, "doc_id": str, "rank": "Int64", "score": "float64", "run_id": str,
                "start": "Int64", "length": "Int64", "bep": "Int64"}
 
@@ -46,7 +46,9 @@ def read_qrels(path, *, lengths=None, offsets=None):
     ``relevance`` (the grade; -1 for a negative TREC grade) and, for
     judgments of passages, ``start`` and ``length`` (one row per relevant
     passage; a document without passage has them empty), ``doc_length``
-    (FOL, or span judgments with ``lengths``) and ``bep`` (FOL). lengths
+    (FOL, or span judgments with ``lengths``), ``bep`` (FOL) and
+    ``aspects`` (span judgments that have them: numbered per topic, joined
+    by "|"). lengths
     names a file of document lengths for span judgments; offsets
     ("chars" or "bytes") what their offsets count. A file readsim refuses
     raises ReadsimError naming the file and the line.
@@ -64,6 +66,8 @@ def read_qrels(path, *, lengths=None, offsets=None):
     for col in ("doc_length", "bep"):
         if df[col].notna().any():
             keep.append(col)
+    if (df["aspects"] != "").any():
+        keep.append("aspects")
     df = df[keep]
     df.attrs["readsim_offsets"] = offsets or _sniff_offsets(path)
     return df
@@ -141,11 +145,13 @@ def write_qrels(obj, f):
         if "doc_length" in df.columns:
             _write_fol(f, df, q, d, rel, start, length)
             return
+        aspects = _col(df, "aspects") if "aspects" in df.columns else [""] * len(df)
         for i in range(len(df)):
             s, n = start[i], length[i]
             if s is pd.NA or n is pd.NA:
                 s, n = 0, 0
-            f.write(f"{q[i]}\t{d[i]}\t{s}\t{n}\t{rel[i]}\n")
+            a = aspects[i] if aspects[i] not in ("", "nan", "<NA>", "None") else ""
+            f.write(f"{q[i]}\t{d[i]}\t{s}\t{n}\t{rel[i]}" + (f"\t{a}\n" if a else "\n"))
         return
     f.write("".join([f"{a} 0 {b} {c}\n" for a, b, c in zip(q, d, rel)]))
 
