@@ -16,8 +16,9 @@ class ReadsimError(Exception):
     ``message`` is what readsim wrote on standard error, ``status`` its exit
     status (2: bad usage or bad input, 1: another failure). When the message
     names a place, ``file``, ``line`` and ``cause`` hold it (``line`` is None
-    when the message names a file but no line); ``command`` is the readsim
-    command that failed (``eval``, ``rows`` ...).
+    when the message names an existing file but no line; ``file`` is None
+    when it names none); ``command`` is the readsim command that failed
+    (``eval``, ``rows`` ...) and ``cause`` the message after the place.
     """
 
     _PLACE = re.compile(r"^readsim (?P<command>\S+): (?P<file>.+?):(?P<line>\d+): (?P<cause>.*)$", re.S)
@@ -34,6 +35,8 @@ class ReadsimError(Exception):
         first = message.splitlines()[0] if message else ""
         for pattern in (self._PLACE, self._FILE, self._COMMAND):
             m = pattern.match(first)
+            if m and pattern is self._FILE and not os.path.exists(m.group("file")):
+                continue  # "unknown measure X: ..." names no file
             if m:
                 d = m.groupdict()
                 self.command = d.get("command")
