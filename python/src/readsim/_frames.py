@@ -38,7 +38,7 @@ def _rows(args, dtypes):
                        na_values={c: [""] for c, t in dtypes.items() if t != str}, quoting=3, **_EXACT)
 
 
-def read_qrels(path, *, lengths=None, offsets=None):
+def read_qrels(path, *, lengths=None, offsets=None, columns="ir_measures"):
     """Reads judgments (INEX FOL, TREC qrels, span judgments, the TREC
     Genomics gold standard; gzip or not) as readsim reads them.
 
@@ -50,8 +50,9 @@ def read_qrels(path, *, lengths=None, offsets=None):
     ``aspects`` (span judgments that have them: numbered per topic, joined
     by "|"). lengths
     names a file of document lengths for span judgments; offsets
-    ("chars" or "bytes") what their offsets count. A file readsim refuses
-    raises ReadsimError naming the file and the line.
+    ("chars" or "bytes") what their offsets count. columns="pyterrier"
+    names the first three columns as PyTerrier does (qid, docno, label). A
+    file readsim refuses raises ReadsimError naming the file and the line.
     """
     args = ["--qrels", path]
     if lengths is not None:
@@ -68,9 +69,17 @@ def read_qrels(path, *, lengths=None, offsets=None):
             keep.append(col)
     if (df["aspects"] != "").any():
         keep.append("aspects")
-    df = df[keep]
+    df = _columns(df[keep], columns)
     df.attrs["readsim_offsets"] = offsets or _sniff_offsets(path)
     return df
+
+
+def _columns(df, columns):
+    if columns == "ir_measures":
+        return df
+    if columns == "pyterrier":
+        return df.rename(columns={v: k for k, v in _PT_NAMES.items()})
+    raise ValueError(f'columns is "ir_measures" or "pyterrier", not {columns!r}')
 
 
 def _sniff_offsets(path):
@@ -87,7 +96,7 @@ def _sniff_offsets(path):
     return "bytes" if first.count("\t") == 4 else None
 
 
-def read_run(path, *, articles=None):
+def read_run(path, *, articles=None, columns="ir_measures"):
     """Reads a run (FOL, TREC, INEX XML submission, span run; gzip or not)
     as readsim reads it, rows in the file's line order.
 
@@ -95,7 +104,8 @@ def read_run(path, *, articles=None):
     ``run_id`` and, for passages, ``start`` and ``length`` (empty for a
     whole document) and ``bep`` (an entry point of an XML submission).
     articles names the article folder that resolves an XML submission's
-    element paths. A file readsim refuses raises ReadsimError.
+    element paths; columns="pyterrier" names the first two columns qid and
+    docno. A file readsim refuses raises ReadsimError.
     """
     args = ["--run", path]
     if articles is not None:
@@ -108,7 +118,7 @@ def read_run(path, *, articles=None):
         keep.append("bep")
     if df["rank"].isna().all():
         keep.remove("rank")
-    return df[keep]
+    return _columns(df[keep], columns)
 
 
 def _frame(obj, kind):
