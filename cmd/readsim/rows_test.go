@@ -51,3 +51,32 @@ func TestRowsCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestTrecEvalFullPrecision checks readsim trec_eval --full_precision: the
+// same lines as without it, each value at full precision (that value
+// rounds to the four decimals trec_eval prints and equals readsim eval's),
+// the counts as integers.
+func TestTrecEvalFullPrecision(t *testing.T) {
+	dir := t.TempDir()
+	q, r := filepath.Join(dir, "q"), filepath.Join(dir, "r")
+	// relevant d1, d3 of 3 judged; ranked d1 d2 d3: AP = (1/1 + 2/3) / 2
+	if err := os.WriteFile(q, []byte("1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(r, []byte("1 Q0 d1 1 3 x\n1 Q0 d2 2 2 x\n1 Q0 d3 3 1 x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, plain, _ := runCLI("trec_eval", "-q", "-m", "map", "-m", "num_ret", q, r)
+	status, full, stderr := runCLI("trec_eval", "-q", "--full_precision", "-m", "map", "-m", "num_ret", q, r)
+	if status != 0 {
+		t.Fatalf("exit %d: %s", status, stderr)
+	}
+	want := "num_ret               \t1\t3\nmap                   \t1\t0.8333333333333333\n" +
+		"num_ret               \tall\t3\nmap                   \tall\t0.8333333333333333\n"
+	if full != want {
+		t.Errorf("--full_precision:\n%s\nwant:\n%s", full, want)
+	}
+	if !strings.Contains(plain, "map                   \tall\t0.8333\n") {
+		t.Errorf("without it:\n%s", plain)
+	}
+}

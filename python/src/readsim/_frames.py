@@ -208,6 +208,12 @@ def write_run(obj, f, run_id="run"):
         rank = (df.groupby("query_id", sort=False).cumcount() + 1).astype(str).tolist()
     rid = _col(df, "run_id") if "run_id" in df.columns else [run_id] * len(df)
     if "start" in df.columns and "length" in df.columns:
+        if df["start"].notna().all() and df["length"].notna().all():
+            start = df["start"].astype("int64").astype(str).tolist()
+            length = df["length"].astype("int64").astype(str).tolist()
+            f.write("".join([f"{a} Q0 {b} {c} {s} {r} {o} {n}\n"
+                             for a, b, c, s, r, o, n in zip(q, d, rank, score, rid, start, length)]))
+            return
         start = df["start"].astype("Int64").tolist()
         length = df["length"].astype("Int64").tolist()
         lines = []
