@@ -54,6 +54,12 @@ def test_equal_to_pytrec_eval(seed):
             assert math.isclose(ours[(m, q)], v, rel_tol=1e-12, abs_tol=1e-12), (m, q, ours[(m, q)], v)
             checked += 1
     assert checked == len(SHARED) * len(in_run)
+    # the same names as readsim's measures go through readsim eval, not
+    # readsim trec_eval: the same values
+    names = {str(m): readsim.trec_name(m) for m in SHARED}
+    via_eval = per_topic(readsim.provider, [readsim.measure(n) for n in set(names.values())], qrels, run)
+    for (m, q), v in ours.items():
+        assert math.isclose(via_eval[(names[m], q)], v, rel_tol=1e-12, abs_tol=1e-12), (m, q)
     # a judged topic missing from the run: ir_measures fills 0 (DEFAULT);
     # readsim evaluates it as trec_eval -c does, which differs for NumRel
     missing = "t3"
