@@ -160,3 +160,12 @@ def test_genomics(genomics):
                 readsim.provider.calc_aggregate(ms, str(gold), str(run_path))):
         for m in ms:
             assert close(agg[m], want[(str(m), "all")])
+
+
+def test_num_q_alone_from_a_path(sample):
+    """num_q alone has no topic line: the judged topics come from the file."""
+    m = readsim.measure("num_q")
+    assert readsim.provider.calc_aggregate([m], str(sample / "judgments.qrels"),
+                                           str(sample / "runs" / "ric.fol"))[m] == 12
+    assert readsim.provider.calc_aggregate([ir_measures.NumQ], str(sample / "judgments.qrels"),
+                                           str(sample / "runs" / "doc.trec"))[ir_measures.NumQ] == 12

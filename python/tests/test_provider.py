@@ -141,3 +141,15 @@ def test_readsim_measure_equals_ir_measures_name():
     theirs = ir_measures.calc_aggregate([P @ 10, AP], qrels, run)
     assert math.isclose(ours[readsim.measure("P@10")], theirs[P @ 10], rel_tol=1e-12)
     assert math.isclose(ours[readsim.measure("map")], theirs[AP], rel_tol=1e-12)
+
+
+def test_paths_equal_frames(tmp_path):
+    """Files given by path (readsim reads them itself, trec_eval's way for
+    TREC qrels) give the values of the same judgments and run as frames."""
+    qrels, run = synthetic(9)
+    qp, rp = tmp_path / "q.txt", tmp_path / "r.txt"
+    qp.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels.itertuples(index=False)))
+    rp.write_text("".join(f"{q} Q0 {d} 0 {s!r} x\n" for q, d, s in run.itertuples(index=False)))
+    a = per_topic(readsim.provider, SHARED + [NumQ], str(qp), str(rp))
+    b = per_topic(readsim.provider, SHARED + [NumQ], qrels, run)
+    assert a == b and len(a) == (len(SHARED) + 1) * 30

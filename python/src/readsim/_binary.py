@@ -1,9 +1,11 @@
 """Finding and running the readsim binary; readsim's errors as exceptions."""
 
+import io
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -96,3 +98,35 @@ def _strip_usage(err):
     """readsim's message without the usage line that follows bad usage."""
     lines = [l for l in err.splitlines() if not l.startswith("usage: readsim ")]
     return "\n".join(lines).strip() or err.strip()
+
+
+def run_feeding(args, feed, *, warn=True):
+    """Runs readsim with args, whose input "-" is standard input, and feed(f)
+    writing text to it while readsim reads; returns its standard output
+    (bytes). Errors and warnings as run's."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([binary(), *[os.fspath(a) for a in args]], stdin=subprocess.PIPE,
+                                stdout=out, stderr=err)
+        broken = False
+        try:
+            with io.TextIOWrapper(proc.stdin, encoding="utf-8", newline="\n", write_through=False) as f:
+                feed(f)
+        except BrokenPipeError:
+            broken = True  # readsim stopped reading: its message says why
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        status = proc.wait()
+        err.seek(0)
+        msg = err.read().decode("utf-8", "replace")
+        if status != 0:
+            raise ReadsimError(_strip_usage(msg), status=status)
+        if broken:
+            raise ReadsimError("readsim stopped reading its input and said nothing", status=1)
+        if warn:
+            for line in msg.splitlines():
+                if line.strip():
+                    warnings.warn(line, ReadsimWarning, stacklevel=3)
+        out.seek(0)
+        return out.read()

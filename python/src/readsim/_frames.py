@@ -136,7 +136,12 @@ def _frame(obj, kind):
 
 
 def _col(df, name):
-    return df[name].astype(str).tolist()
+    col = df[name]
+    if col.dtype == object or str(col.dtype) in ("str", "string"):
+        values = col.tolist()
+        if all(type(v) is str for v in values[:100]) and all(type(v) is str for v in values):
+            return values
+    return col.astype(str).tolist()
 
 
 def write_qrels(obj, f):
@@ -190,41 +195,42 @@ def _write_fol(f, df, q, d, rel, start, length):
         f.write(f"{key[0]} Q0 {key[1]} {rsize} {n} {b}{passages}\n")
 
 
-def write_run(obj, f, run_id="run"):
+_CHUNK = 100_000  # rows formatted at a time: a pipe's reader works meanwhile
+
+
+def write_run(obj, f, run_id="run", ranks=True):
     """Writes run obj to the text file f, rows in their order (the ranking
     of the INEX measures): FOL lines (topic Q0 doc rank score run offset
     length) where start and length are given, TREC lines (topic Q0 doc rank
-    score run) elsewhere. A missing rank is the row's place in its topic;
-    scores are written so that they read back as the same float."""
+    score run) elsewhere. A missing rank is the row's place in its topic
+    (0 everywhere when ranks is false: trec_eval reads no rank); scores are
+    written so that they read back as the same float. The lines go out
+    _CHUNK rows at a time, so that readsim reading a pipe works meanwhile."""
     df = _frame(obj, "run")
     missing = {"query_id", "doc_id", "score"} - set(df.columns)
     if missing:
         raise ValueError(f"the run lacks the column(s) {sorted(missing)}")
-    q, d = _col(df, "query_id"), _col(df, "doc_id")
-    score = [repr(float(s)) for s in df["score"].tolist()]
-    if "rank" in df.columns and df["rank"].notna().all():
-        rank = df["rank"].astype("int64").astype(str).tolist()
+    if not ranks:
+        rank_col = None
+    elif "rank" in df.columns and df["rank"].notna().all():
+        rank_col = df["rank"].astype("int64")
     else:
-        rank = (df.groupby("query_id", sort=False).cumcount() + 1).astype(str).tolist()
-    rid = _col(df, "run_id") if "run_id" in df.columns else [run_id] * len(df)
-    if "start" in df.columns and "length" in df.columns:
-        if df["start"].notna().all() and df["length"].notna().all():
-            start = df["start"].astype("int64").astype(str).tolist()
-            length = df["length"].astype("int64").astype(str).tolist()
-            f.write("".join([f"{a} Q0 {b} {c} {s} {r} {o} {n}\n"
-                             for a, b, c, s, r, o, n in zip(q, d, rank, score, rid, start, length)]))
-            return
-        start = df["start"].astype("Int64").tolist()
-        length = df["length"].astype("Int64").tolist()
-        lines = []
-        for i in range(len(df)):
-            if start[i] is pd.NA or length[i] is pd.NA:
-                lines.append(f"{q[i]} Q0 {d[i]} {rank[i]} {score[i]} {rid[i]}\n")
-            else:
-                lines.append(f"{q[i]} Q0 {d[i]} {rank[i]} {score[i]} {rid[i]} {start[i]} {length[i]}\n")
-        f.write("".join(lines))
-        return
-    f.write("".join([f"{a} Q0 {b} {c} {s} {r}\n" for a, b, c, s, r in zip(q, d, rank, score, rid)]))
+        rank_col = df.groupby("query_id", sort=False).cumcount() + 1
+    passages = "start" in df.columns and "length" in df.columns
+    for lo in range(0, len(df), _CHUNK):
+        part = df.iloc[lo:lo + _CHUNK]
+        q, d = _col(part, "query_id"), _col(part, "doc_id")
+        score = [repr(float(x)) for x in part["score"].tolist()]
+        rank = rank_col.iloc[lo:lo + _CHUNK].astype(str).tolist() if rank_col is not None else ["0"] * len(part)
+        rid = _col(part, "run_id") if "run_id" in part.columns else [run_id] * len(part)
+        if not passages:
+            f.write("".join([f"{a} Q0 {b} {c} {s} {r}\n" for a, b, c, s, r in zip(q, d, rank, score, rid)]))
+            continue
+        start = part["start"].astype("Int64").tolist()
+        length = part["length"].astype("Int64").tolist()
+        f.write("".join([f"{a} Q0 {b} {c} {s} {r}\n" if o is pd.NA or n is pd.NA else
+                         f"{a} Q0 {b} {c} {s} {r} {o} {n}\n"
+                         for a, b, c, s, r, o, n in zip(q, d, rank, score, rid, start, length)]))
 
 
 @contextmanager

@@ -11,7 +11,6 @@ to the providers that had it before. docs/python.md says how topics are
 counted: every judged topic, as ir_measures does (``readsim eval -c``).
 """
 
-import functools
 import math
 import json
 import os
@@ -23,18 +22,32 @@ from ir_measures.measures import Measure, ParamInfo, SumAgg, MeanAgg
 from ir_measures.providers.base import NOT_PROVIDED
 from ir_measures.util import Metric
 
-from readsim._binary import run
-from readsim._frames import as_file, offsets_of, write_qrels, _frame
+from readsim._binary import run, run_feeding
+from readsim._frames import as_file, offsets_of, write_qrels, write_run, _frame
 
 
-@functools.lru_cache(maxsize=None)
+_described = {}
+
+
 def describe(name):
     """How readsim reads the measure name: a dict with its canonical name,
     kind, direction (better), aggregation (all), ranking (ranks: line or
-    score) and needs (passages, lengths), from ``readsim measures NAME``.
+    score), needs (passages, lengths) and the names eval prints it under
+    (topic_name, all_name, summary_only), from ``readsim measures NAME``.
     An unknown name raises ReadsimError with readsim's "did you mean"."""
-    out = run(["measures", "--format", "json", name])
-    return json.loads(out.decode("utf-8").splitlines()[0])
+    if name not in _described:
+        describe_all([name])
+    return _described[name]
+
+
+def describe_all(names):
+    """describe of every name, asking readsim once for those not known yet."""
+    new = [n for n in dict.fromkeys(names) if n not in _described]
+    if new:
+        out = run(["measures", "--format", "json", *new]).decode("utf-8").splitlines()
+        for n, line in zip(new, out):
+            _described[n] = json.loads(line)
+    return [_described[n] for n in names]
 
 
 class ReadsimMeasure(Measure):
@@ -210,12 +223,11 @@ class ReadsimEvaluator(_providers.Evaluator):
         self._tmp = tempfile.TemporaryDirectory(prefix="readsim-eval-")
         self._offsets = offsets_of(qrels)
         if isinstance(qrels, (str, os.PathLike)):
+            # readsim reads the file itself; its head tells its format, and
+            # the judged topics come with the values (-c gives each a line)
             self._qrels = os.fspath(qrels)
-            out = run(["rows", "--qrels", self._qrels], warn=False)
-            rows = [l.split("\t") for l in out.decode("utf-8").splitlines()[1:]]
-            topics = {r[0] for r in rows}
-            # TREC qrels: no passage, no length, four columns a line
-            documents = all(r[3] == "" and r[5] == "" for r in rows) and _four_columns(self._qrels)
+            topics = set()
+            documents = _four_columns(self._qrels) and _whole_documents(self._qrels, self._tmp.name)
         else:
             frame = _frame(qrels, "qrels")
             topics = set(frame["query_id"].astype(str))
@@ -223,23 +235,26 @@ class ReadsimEvaluator(_providers.Evaluator):
             self._qrels = os.path.join(self._tmp.name, "qrels.txt")
             with open(self._qrels, "w", encoding="utf-8", newline="\n") as f:
                 write_qrels(frame, f)
-        # the name asked of readsim for each measure, and the measures each
-        # topic line stands for, by the name readsim prints there
-        self._ask, self._topic, self._ones = [], {}, []
-        for m in measures:
-            name = trec_name(m)
-            info = describe(name)
-            if info["summary_only"] and info["kind"] == "count":
-                self._ones.append(m)  # num_q: 1 a topic
-                continue
-            if info["summary_only"]:
-                name = info["canonical"]  # ircl_prn.x: igP[x]\F(0.25) has topic lines
-                info = describe(name)
-            if info["topic_name"] not in self._topic:
-                self._ask.append(name)
-            self._topic.setdefault(info["topic_name"], []).append(m)
         self.compat = compat
         self._trec = self._trec_eval_plan(measures, documents)
+        # otherwise readsim eval: the name asked of readsim for each
+        # measure, and the measures each topic line stands for, by the
+        # name readsim prints there
+        self._ask, self._topic, self._ones = [], {}, []
+        if self._trec is None:
+            describe_all([trec_name(m) for m in measures])
+            for m in measures:
+                name = trec_name(m)
+                info = describe(name)
+                if info["summary_only"] and info["kind"] == "count":
+                    self._ones.append(m)  # num_q: 1 a topic
+                    continue
+                if info["summary_only"]:
+                    name = info["canonical"]  # ircl_prn.x: igP[x]\F(0.25) has topic lines
+                    info = describe(name)
+                if info["topic_name"] not in self._topic:
+                    self._ask.append(name)
+                self._topic.setdefault(info["topic_name"], []).append(m)
         super().__init__(measures, topics)
 
     def _trec_eval_plan(self, measures, documents):
@@ -272,6 +287,22 @@ class ReadsimEvaluator(_providers.Evaluator):
             args += ["-m", name]
         return args
 
+    def _judged(self):
+        """The judged topics: from the values read (-c gives each judged
+        topic a line), or, when no value had a topic line (num_q alone),
+        from the judgments."""
+        if not self.qrel_qids:
+            out = run(["rows", "--qrels", self._qrels], warn=False).decode("utf-8").splitlines()[1:]
+            self.qrel_qids = {l.split("\t", 1)[0] for l in out}
+        return self.qrel_qids
+
+    def _run(self, args, run_obj, ranks):
+        """readsim with args and the run last: its path, or "-" and the
+        run's lines written to readsim's standard input as it reads them."""
+        if isinstance(run_obj, (str, os.PathLike)):
+            return run([*args, os.fspath(run_obj)])
+        return run_feeding([*args, "-"], lambda f: write_run(run_obj, f, ranks=ranks))
+
     def _iter_trec_eval(self, run_obj):
         args = ["trec_eval", "-q", "-c", "--full_precision"]
         if self.compat:
@@ -286,18 +317,18 @@ class ReadsimEvaluator(_providers.Evaluator):
                 params[head].add(param)
         for head, ps in params.items():
             args += ["-m", head + ("." + ",".join(sorted(ps, key=float)) if ps else "")]
-        with as_file(run_obj, "run", self._tmp.name) as path:
-            out = run([*args, self._qrels, path])
+        out = self._run([*args, self._qrels], run_obj, ranks=False)
         for line in out.decode("utf-8").splitlines():
             name, topic, value = line.split("\t")
             name = name.rstrip()
             if topic == "all" or name not in self._trec:
                 continue
+            self.qrel_qids.add(topic)
             for m in self._trec[name][1]:
                 yield Metric(query_id=topic, measure=m, value=float(value))
         # num_q has no topic line: 1 for each judged topic (-c), summed
         for m in self._trec.get("num_q", (None, ()))[1]:
-            for q in sorted(self.qrel_qids):
+            for q in sorted(self._judged()):
                 yield Metric(query_id=q, measure=m, value=1)
 
     def _iter_calc(self, run_obj):
@@ -305,18 +336,32 @@ class ReadsimEvaluator(_providers.Evaluator):
             yield from self._iter_trec_eval(run_obj)
             return
         if self._ask:
-            with as_file(run_obj, "run", self._tmp.name) as path:
-                out = run([*self._args(), path])
+            out = self._run(self._args(), run_obj, ranks=True)
             for line in out.decode("utf-8").splitlines():
                 rec = json.loads(line)
                 if rec["topic"] == "all":
                     continue
+                self.qrel_qids.add(rec["topic"])
                 for m in self._topic.get(rec["measure"], ()):
                     yield Metric(query_id=rec["topic"], measure=m, value=rec["value"])
         # num_q has no topic line: 1 for each judged topic (-c), summed
         for m in self._ones:
-            for q in sorted(self.qrel_qids):
+            for q in sorted(self._judged()):
                 yield Metric(query_id=q, measure=m, value=1)
+
+
+def _whole_documents(path, tmp):
+    """Whether readsim reads the judgments at path as TREC qrels (no
+    passage, no length), from their first 256 KB."""
+    with open(path, "rb") as f:
+        head = f.read(1 << 18)
+    if len(head) == 1 << 18:
+        head = head[: head.rfind(b"\n") + 1]
+    sample = os.path.join(tmp, "head.qrels")
+    with open(sample, "wb") as f:
+        f.write(head)
+    out = run(["rows", "--qrels", sample], warn=False).decode("utf-8").splitlines()[1:]
+    return all(r.split("\t")[3] == "" and r.split("\t")[5] == "" for r in out)
 
 
 def _four_columns(path):
