@@ -13,6 +13,7 @@ import os
 import tempfile
 from contextlib import contextmanager
 
+import numpy as np
 import pandas as pd
 
 from readsim._binary import run
@@ -26,16 +27,26 @@ _RUN_DTYPES = {"query_id": str, "doc_id": str, "rank": "Int64", "score": "float6
                "start": "Int64", "length": "Int64", "bep": "Int64"}
 
 
-# Scores must read back as the float readsim read: pandas before 3 parses
-# floats exactly only with float_precision="round_trip"; pandas 3 always does
-# (and deprecates the argument).
-_EXACT = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
-
-
 def _rows(args, dtypes):
+    """readsim rows with args as a frame of dtypes. Integers that may be
+    empty are parsed as float64 (exact below 2**53; readsim's bounds are far
+    below) and made nullable Int64 at once; scores are parsed as text, then
+    by Python's float: exact, where pandas' fast float parser may be off by
+    one unit in the last place, and faster than its exact one."""
     out = run(["rows", *args])
-    return pd.read_csv(io.BytesIO(out), sep="\t", dtype=dtypes, keep_default_na=False,
-                       na_values={c: [""] for c, t in dtypes.items() if t != str}, quoting=3, **_EXACT)
+    parse = {c: (str if t in (str, "float64") else "float64") for c, t in dtypes.items()}
+    parse.update({c: "int64" for c, t in dtypes.items() if t == "int64"})
+    df = pd.read_csv(io.BytesIO(out), sep="\t", dtype=parse, keep_default_na=False, na_values={
+        c: [""] for c, t in parse.items() if t != str}, quoting=3)
+    for c, t in dtypes.items():
+        if t == "float64":
+            df[c] = df[c].astype("float64")
+        elif t == "Int64":
+            col = df[c].to_numpy()
+            missing = np.isnan(col)
+            values = np.where(missing, 0, col).astype("int64")
+            df[c] = pd.arrays.IntegerArray(values, missing)
+    return df
 
 
 def read_qrels(path, *, lengths=None, offsets=None, columns="ir_measures"):
@@ -136,12 +147,21 @@ def _frame(obj, kind):
 
 
 def _col(df, name):
+    """A column's values as a list of str (a column of strings as it is)."""
     col = df[name]
-    if col.dtype == object or str(col.dtype) in ("str", "string"):
-        values = col.tolist()
-        if all(type(v) is str for v in values[:100]) and all(type(v) is str for v in values):
-            return values
+    if pd.api.types.infer_dtype(col, skipna=False) == "string":
+        return col.tolist()
     return col.astype(str).tolist()
+
+
+def _scores(col):
+    """A column of scores as text that reads back as the same floats: each
+    distinct score formatted once (runs repeat scores: ties, few decimals)."""
+    codes, uniques = pd.factorize(col.astype("float64"))
+    if (codes < 0).any():
+        raise ValueError("the run has a row without score")
+    text = np.array([repr(float(u)) for u in uniques], dtype=object)
+    return text[codes].tolist()
 
 
 def write_qrels(obj, f):
@@ -155,44 +175,51 @@ def write_qrels(obj, f):
         raise ValueError(f"judgments lack the column(s) {sorted(missing)}")
     q, d, rel = _col(df, "query_id"), _col(df, "doc_id"), df["relevance"].astype("int64").tolist()
     if "start" in df.columns and "length" in df.columns:
-        start = df["start"].astype("Int64").tolist()
-        length = df["length"].astype("Int64").tolist()
         if "doc_length" in df.columns:
-            _write_fol(f, df, q, d, rel, start, length)
+            _write_fol(f, df, q, d, rel)
             return
+        start, length = _ints(df, "start", 0), _ints(df, "length", 0)
         aspects = _col(df, "aspects") if "aspects" in df.columns else [""] * len(df)
+        lines = []
         for i in range(len(df)):
-            s, n = start[i], length[i]
-            if s is pd.NA or n is pd.NA:
-                s, n = 0, 0
             a = aspects[i] if aspects[i] not in ("", "nan", "<NA>", "None") else ""
-            f.write(f"{q[i]}\t{d[i]}\t{s}\t{n}\t{rel[i]}" + (f"\t{a}\n" if a else "\n"))
+            lines.append(f"{q[i]}\t{d[i]}\t{start[i]}\t{length[i]}\t{rel[i]}" + (f"\t{a}\n" if a else "\n"))
+        f.write("".join(lines))
         return
     f.write("".join([f"{a} 0 {b} {c}\n" for a, b, c in zip(q, d, rel)]))
 
 
-def _write_fol(f, df, q, d, rel, start, length):
-    doc_len = df["doc_length"].astype("Int64").tolist()
-    bep = df["bep"].astype("Int64").tolist() if "bep" in df.columns else [pd.NA] * len(df)
+def _ints(df, name, missing=-1):
+    """A nullable integer column as Python ints, missing as `missing`."""
+    if name not in df.columns:
+        return [missing] * len(df)
+    col = df[name].astype("Float64") if str(df[name].dtype) == "Int64" else df[name].astype("float64")
+    return col.fillna(missing).to_numpy("float64").astype("int64").tolist()
+
+
+def _write_fol(f, df, q, d, rel):
+    start, length = _ints(df, "start"), _ints(df, "length")
+    doc_len, bep = _ints(df, "doc_length"), _ints(df, "bep")
     order, groups = [], {}
-    for i in range(len(df)):
-        key = (q[i], d[i])
-        if key not in groups:
-            groups[key] = []
+    for i, key in enumerate(zip(q, d)):
+        g = groups.get(key)
+        if g is None:
+            groups[key] = g = []
             order.append(key)
-        groups[key].append(i)
+        g.append(i)
+    lines = []
     for key in order:
         idx = groups[key]
         first = idx[0]
-        spans = [(start[i], length[i]) for i in idx
-                 if rel[i] > 0 and start[i] is not pd.NA and length[i] is not pd.NA]
+        spans = [(start[i], length[i]) for i in idx if rel[i] > 0 and start[i] >= 0 and length[i] >= 0]
         rsize = sum(n for _, n in spans)
-        b = bep[first] if bep[first] is not pd.NA else (spans[0][0] if spans else 0)
+        b = bep[first] if bep[first] >= 0 else (spans[0][0] if spans else 0)
         n = doc_len[first]
-        if n is pd.NA:
+        if n < 0:
             raise ValueError(f"topic {key[0]}, document {key[1]}: no doc_length (FOL judgments need it)")
-        passages = "".join(f" {s}:{m}" for s, m in spans)
-        f.write(f"{key[0]} Q0 {key[1]} {rsize} {n} {b}{passages}\n")
+        passages = "".join([f" {s}:{m}" for s, m in spans])
+        lines.append(f"{key[0]} Q0 {key[1]} {rsize} {n} {b}{passages}\n")
+    f.write("".join(lines))
 
 
 _CHUNK = 100_000  # rows formatted at a time: a pipe's reader works meanwhile
@@ -220,11 +247,17 @@ def write_run(obj, f, run_id="run", ranks=True):
     for lo in range(0, len(df), _CHUNK):
         part = df.iloc[lo:lo + _CHUNK]
         q, d = _col(part, "query_id"), _col(part, "doc_id")
-        score = [repr(float(x)) for x in part["score"].tolist()]
-        rank = rank_col.iloc[lo:lo + _CHUNK].astype(str).tolist() if rank_col is not None else ["0"] * len(part)
+        score = _scores(part["score"])
+        rank = rank_col.iloc[lo:lo + _CHUNK].to_numpy("int64").tolist() if rank_col is not None else [0] * len(part)
         rid = _col(part, "run_id") if "run_id" in part.columns else [run_id] * len(part)
         if not passages:
             f.write("".join([f"{a} Q0 {b} {c} {s} {r}\n" for a, b, c, s, r in zip(q, d, rank, score, rid)]))
+            continue
+        if part["start"].notna().all() and part["length"].notna().all():
+            start = part["start"].to_numpy("int64").tolist()
+            length = part["length"].to_numpy("int64").tolist()
+            f.write("".join([f"{a} Q0 {b} {c} {s} {r} {o} {n}\n"
+                             for a, b, c, s, r, o, n in zip(q, d, rank, score, rid, start, length)]))
             continue
         start = part["start"].astype("Int64").tolist()
         length = part["length"].astype("Int64").tolist()
