@@ -98,3 +98,14 @@ def test_frames_written_back_read_the_same(tmp_path, sample, name):
     with open(path, "w") as f:
         write(df, f)
     pd.testing.assert_frame_equal(read(path), df)
+
+
+def test_xml_submission(tmp_path):
+    """An INEX XML submission: no rank column, an entry point under bep."""
+    path = tmp_path / "run.xml"
+    path.write_text('<inex-submission participant-id="1" run-id="x1" task="BestInContext" query="automatic" '
+                    'result-type="element">\n<topic topic-id="5"><result><file>d9</file><rank>1</rank>'
+                    '<rsv>0.5</rsv><bep offset="17"/></result></topic>\n</inex-submission>\n')
+    r = readsim.read_run(path)
+    assert list(r.columns) == ["query_id", "doc_id", "score", "run_id", "bep"]
+    assert r.iloc[0].tolist() == ["5", "d9", 0.5, "x1", 17]

@@ -167,15 +167,17 @@ def _scores(col):
 def write_qrels(obj, f):
     """Writes judgments obj to the text file f in a format readsim reads:
     INEX FOL when the frame has start, length and doc_length; span
-    judgments (topic doc offset length grade) when it has start and length;
-    TREC qrels (topic 0 doc grade) otherwise."""
+    judgments (topic doc offset length grade [aspects]) when it has start
+    and length only, or aspects, or offsets in bytes (their lengths do not
+    go with them: give evaluate lengths=FILE); TREC qrels (topic 0 doc
+    grade) otherwise."""
     df = _frame(obj, "qrels")
     missing = {"query_id", "doc_id", "relevance"} - set(df.columns)
     if missing:
         raise ValueError(f"judgments lack the column(s) {sorted(missing)}")
     q, d, rel = _col(df, "query_id"), _col(df, "doc_id"), df["relevance"].astype("int64").tolist()
     if "start" in df.columns and "length" in df.columns:
-        if "doc_length" in df.columns:
+        if "doc_length" in df.columns and "aspects" not in df.columns and offsets_of(df) != "bytes":
             _write_fol(f, df, q, d, rel)
             return
         start, length = _ints(df, "start", 0), _ints(df, "length", 0)
