@@ -1,6 +1,7 @@
 package python
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // peers are the modules the Python tests import (.ci/run installs them, at
@@ -45,7 +47,15 @@ func TestPytest(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/readsim: %v\n%s", err, out)
 	}
-	cmd := exec.Command(py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+	// stop pytest before go test's own deadline, so that its output shows
+	// what ran long
+	ctx := context.Background()
+	if d, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--durations=5", "tests")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
 		"READSIM_BINARY="+bin,
