@@ -5,6 +5,10 @@
     python bench_speed.py trec MODE DIR      # 2 M-line TREC run, MODE:
         readsim (readsim.provider, frames), readsim-path (readsim.provider,
         the files' paths), pytrec (pytrec_eval through ir_measures, frames)
+    python bench_speed.py trec-alternate DIR # readsim (frames, paths) and
+        pytrec in one process, alternated, 5 rounds
+    python bench_speed.py inex-alternate DIR # the paths mode's calc_aggregate
+        and readsim eval, alternated in one process, 5 rounds after one
     python bench_speed.py inex MODE DIR      # 1 M lines of FOL, MODE:
         frames (readsim's INEX measures through ir_measures on frames read
         by read_qrels/read_run), paths (the same measures, the files'
@@ -21,6 +25,12 @@ import random
 import sys
 import time
 from pathlib import Path
+
+
+# readsim eval's defaults on INEX judgments (cli.md)
+INEX_DEFAULTS = [r"AgP\F(0.25)", r"gP[5]\F(0.25)", r"gP[10]\F(0.25)", r"gP[25]\F(0.25)", r"gP[50]\F(0.25)",
+                 r"AgP\T2Ip(300)", r"AgP\T2Ip(2000)", r"AgP\aveChP", r"ANCE[100]\LE(300,5)",
+                 r"ANCE[100]\LE(2000,5)", "AP"]
 
 
 def gen(out):
@@ -90,9 +100,7 @@ def inex(mode, d):
     import ir_measures
     import readsim
     d = Path(d)
-    names = [r"AgP\F(0.25)", r"gP[5]\F(0.25)", r"gP[10]\F(0.25)", r"gP[25]\F(0.25)", r"gP[50]\F(0.25)",
-             r"AgP\T2Ip(300)", r"AgP\T2Ip(2000)", r"AgP\aveChP", r"ANCE[100]\LE(300,5)", r"ANCE[100]\LE(2000,5)", "AP"]
-    ms = [readsim.measure(n) for n in names]
+    ms = [readsim.measure(n) for n in INEX_DEFAULTS]
     t0 = time.perf_counter()
     if mode == "paths":
         qrels, run = d / "inex.qrels", d / "inex.fol"
@@ -105,6 +113,58 @@ def inex(mode, d):
     print({str(k): round(v, 12) for k, v in agg.items()})
 
 
+def inex_alternate(d, rounds=5):
+    """In one process, as in a notebook with pandas and ir_measures loaded:
+    calc_aggregate of the INEX measures on the files' paths, alternated
+    with readsim eval on the same files as a process; each one's seconds."""
+    import subprocess
+    import ir_measures
+    import readsim
+    d = Path(d)
+    ms = [readsim.measure(n) for n in INEX_DEFAULTS]
+    cmd = [readsim.binary(), "eval", "--qrels", str(d / "inex.qrels"), str(d / "inex.fol")]
+    ours, theirs = [], []
+    for _ in range(rounds + 1):
+        t0 = time.perf_counter()
+        ir_measures.calc_aggregate(ms, d / "inex.qrels", d / "inex.fol")
+        t1 = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=True)
+        t2 = time.perf_counter()
+        ours.append(t1 - t0)
+        theirs.append(t2 - t1)
+    ours, theirs = ours[1:], theirs[1:]  # the first round warms up
+    ratios = sorted(a / b for a, b in zip(ours, theirs))
+    print(f"calc_aggregate {sorted(ours)} s; readsim eval {sorted(theirs)} s; ratios {[round(r, 3) for r in ratios]}, "
+          f"median {ratios[len(ratios) // 2]:.3f}")
+
+
+def trec_alternate(d, rounds=5):
+    """In one process, the run and judgments as frames already loaded:
+    readsim.provider's calc_aggregate alternated with pytrec_eval's through
+    ir_measures, and readsim.provider on the files' paths; seconds of each."""
+    import pandas as pd
+    import ir_measures
+    from ir_measures import AP, P, nDCG, RR, R, Bpref
+    import readsim
+    d = Path(d)
+    trec("readsim", d)  # makes the pickles
+    run, qrels = pd.read_pickle(d / "trec-run.pkl"), pd.read_pickle(d / "trec-qrels.pkl")
+    ms = [AP, P @ 10, nDCG @ 10, nDCG, RR, R @ 1000, Bpref]
+    times = {"readsim": [], "pytrec": [], "readsim-path": []}
+    for _ in range(rounds):
+        for name, call in (("readsim", lambda: readsim.provider.calc_aggregate(ms, qrels, run)),
+                           ("pytrec", lambda: ir_measures.pytrec_eval.calc_aggregate(ms, qrels, run)),
+                           ("readsim-path", lambda: readsim.provider.calc_aggregate(ms, d / "trec.qrels", d / "trec.run"))):
+            t0 = time.perf_counter()
+            call()
+            times[name].append(time.perf_counter() - t0)
+    for name in ("readsim", "readsim-path"):
+        ratios = sorted(a / b for a, b in zip(times[name], times["pytrec"]))
+        print(f"{name}: {sorted(round(t, 2) for t in times[name])} s against pytrec "
+              f"{sorted(round(t, 2) for t in times['pytrec'])} s; ratios {[round(r, 3) for r in ratios]}, "
+              f"median {ratios[len(ratios) // 2]:.3f}")
+
+
 if __name__ == "__main__":
     what = sys.argv[1]
     if what == "gen":
@@ -113,5 +173,9 @@ if __name__ == "__main__":
         trec(sys.argv[2], sys.argv[3])
     elif what == "inex":
         inex(sys.argv[2], sys.argv[3])
+    elif what == "trec-alternate":
+        trec_alternate(sys.argv[2])
+    elif what == "inex-alternate":
+        inex_alternate(sys.argv[2])
     else:
         sys.exit(__doc__)

@@ -227,11 +227,13 @@ class ReadsimEvaluator(_providers.Evaluator):
             # the judged topics come with the values (-c gives each a line)
             self._qrels = os.fspath(qrels)
             topics = set()
-            documents = _four_columns(self._qrels) and _whole_documents(self._qrels, self._tmp.name)
+            path, tmp = self._qrels, self._tmp.name
+            documents = lambda: _four_columns(path) and _whole_documents(path, tmp)  # noqa: E731
         else:
             frame = _frame(qrels, "qrels")
             topics = set(frame["query_id"].astype(str))
-            documents = "start" not in frame.columns
+            whole = "start" not in frame.columns
+            documents = lambda: whole  # noqa: E731
             self._qrels = os.path.join(self._tmp.name, "qrels.txt")
             with open(self._qrels, "w", encoding="utf-8", newline="\n") as f:
                 write_qrels(frame, f)
@@ -258,13 +260,15 @@ class ReadsimEvaluator(_providers.Evaluator):
         super().__init__(measures, topics)
 
     def _trec_eval_plan(self, measures, documents):
+        # documents() tells whether the judgments are of whole documents;
+        # it is asked last, as it may read the judgments' head
         """The -m of readsim trec_eval and the measures of each name it
         prints, when every measure is one of ir_measures' that trec_eval
         computes and the judgments are of whole documents; None otherwise
         (readsim eval computes them). trec_eval's evaluation streams the
         run and is several times faster than eval's on large runs; its
         values are the same (docs/trec_eval.md)."""
-        if not documents or not measures:
+        if not measures:
             return None
         plan = {}
         for m in measures:
@@ -275,7 +279,7 @@ class ReadsimEvaluator(_providers.Evaluator):
             if spec is None:
                 return None
             plan.setdefault(name, (spec, []))[1].append(m)
-        return plan
+        return plan if documents() else None
 
     def _args(self):
         args = ["eval", "--qrels", self._qrels, "-q", "-c", "--format", "json"]
