@@ -1,8 +1,6 @@
 """replay, compare, calibrate and evaluate (docs/python.md, "The rest of
 readsim"): the frames hold what the commands print."""
 
-import json
-import math
 
 import pandas as pd
 import pytest

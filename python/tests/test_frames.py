@@ -2,7 +2,6 @@
 "Reading files"). Expected rows are copied by hand from the files."""
 
 import gzip
-import io
 
 import pandas as pd
 import pytest

@@ -3,7 +3,6 @@ built from the clone carries the Go binary, installs from its file with no
 index, and python -m readsim version prints what readsim version prints."""
 
 import os
-import shutil
 import site
 import subprocess
 import sys

@@ -4,7 +4,6 @@ and the official INEX tool's where it has them."""
 
 import json
 import math
-import re
 import subprocess
 import os
 

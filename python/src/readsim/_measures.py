@@ -23,7 +23,7 @@ from ir_measures.providers.base import NOT_PROVIDED
 from ir_measures.util import Metric
 
 from readsim._binary import run, run_feeding
-from readsim._frames import as_file, offsets_of, write_qrels, write_run, _frame
+from readsim._frames import offsets_of, write_qrels, write_run, _frame
 
 
 _described = {}
@@ -260,11 +260,10 @@ class ReadsimEvaluator(_providers.Evaluator):
         super().__init__(measures, topics)
 
     def _trec_eval_plan(self, measures, documents):
-        # documents() tells whether the judgments are of whole documents;
-        # it is asked last, as it may read the judgments' head
         """The -m of readsim trec_eval and the measures of each name it
         prints, when every measure is one of ir_measures' that trec_eval
-        computes and the judgments are of whole documents; None otherwise
+        computes and the judgments are of whole documents (documents(),
+        asked last: it may read the judgments' head); None otherwise
         (readsim eval computes them). trec_eval's evaluation streams the
         run and is several times faster than eval's on large runs; its
         values are the same (docs/trec_eval.md)."""
