@@ -3,6 +3,7 @@ package scenario
 import (
 	"encoding/json"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/readsim/readsim/effort"
@@ -55,4 +56,111 @@ func allOf(c effort.Entry) string {
 		return "mean, every judged topic"
 	}
 	return "mean"
+}
+
+// MeasureInfo describes one measure name as readsim reads it (`readsim
+// measures NAME…`): the name as asked, its canonical name, kind,
+// direction, aggregation (allOf's words, or "geometric mean": the
+// exponential of the mean of the topics' values, which are logarithms, as
+// gm_map's), the ranking it follows ("line":
+// the run's line order; "score": trec_eval's; "" for the counts and the
+// Genomics measures, which have their own), whether it needs the
+// judgments' relevant passages and the documents' lengths, and the names
+// eval prints it under: on a topic's line (TopicName: MAgP is AgP there,
+// as the INEX tool prints it) and on the `all` line (AllName); SummaryOnly
+// when it has no topic line (num_q, the INEX tool's ircl_prn.x). Programs
+// that drive readsim (the Python package, python.md) read it to know a
+// measure before they evaluate it.
+type MeasureInfo struct {
+	Name        string `json:"name"`
+	Canonical   string `json:"canonical"`
+	TopicName   string `json:"topic_name"`
+	AllName     string `json:"all_name"`
+	SummaryOnly bool   `json:"summary_only"`
+	Kind        string `json:"kind"`
+	Better      string `json:"better"`
+	All         string `json:"all"`
+	Ranks       string `json:"ranks"`
+	Passages    bool   `json:"passages"`
+	Lengths     bool   `json:"lengths"`
+}
+
+// DescribeMeasures parses each name (effort.ParseMeasure: one measure a
+// name, so a name may hold a comma, as AgP\T2If(300,1) does) and describes
+// it; a name readsim does not know is a RequestError with the parser's
+// "did you mean".
+func DescribeMeasures(names []string) ([]MeasureInfo, error) {
+	out := make([]MeasureInfo, 0, len(names))
+	for _, n := range names {
+		m, err := effort.ParseMeasure(n)
+		if err != nil {
+			return nil, &RequestError{err}
+		}
+		info := MeasureInfo{Name: n, Canonical: m.Canonical(), TopicName: m.TopicString(), AllName: m.String(),
+			SummaryOnly: m.SummaryOnly(), Kind: measureKind(m), Better: m.Better().String(),
+			Passages: m.NeedsPassages(), Lengths: m.NeedsLengths()}
+		// effort.Aggregate is the one rule of `all`: it tells the sum
+		// (1+2), the mean and the geometric mean of logarithms (gm_map)
+		// apart
+		switch agg := effort.Aggregate(m, []float64{1, 2}); {
+		case agg == 3:
+			info.All = "sum"
+		case agg != 1.5:
+			info.All = "geometric mean"
+		case m.AllTopics():
+			info.All = "mean, every judged topic"
+		default:
+			info.All = "mean"
+		}
+		switch {
+		case m.RanksByScore():
+			info.Ranks = "score"
+		case m.RanksByLine():
+			info.Ranks = "line"
+		}
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+// measureKind is the catalogue's kind of a parsed measure (Entry.Kind),
+// "trec_eval" for the trec_eval measures beyond the document measures.
+func measureKind(m effort.Measure) string {
+	switch {
+	case m.IsCount():
+		return "count"
+	case m.IsSpan():
+		return "passages"
+	case m.IsFocused():
+		return "focused"
+	case m.List == effort.ListTrec:
+		return "trec_eval"
+	case m.Doc.Kind != effort.DocNone:
+		return "list score"
+	}
+	return "document"
+}
+
+// WriteMeasureInfo writes infos (DescribeMeasures): one JSON object a line
+// with FormatJSON, otherwise a table of their fields.
+func WriteMeasureInfo(w io.Writer, infos []MeasureInfo, f ReportFormat) error {
+	if f == FormatJSON {
+		enc := json.NewEncoder(w)
+		for _, in := range infos {
+			if err := enc.Encode(in); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	t := &Table{Columns: []Column{{Name: "name"}, {Name: "canonical"}, {Name: "topic lines"}, {Name: "all line"}, {Name: "kind"}, {Name: "better"}, {Name: "all"}, {Name: "ranks"}, {Name: "passages"}, {Name: "lengths"}}}
+	for _, in := range infos {
+		topic := in.TopicName
+		if in.SummaryOnly {
+			topic = "—"
+		}
+		t.Rows = append(t.Rows, []Cell{Text(in.Name), Text(in.Canonical), Text(topic), Text(in.AllName), Text(in.Kind), Text(in.Better), Text(in.All),
+			Text(in.Ranks), Text(strconv.FormatBool(in.Passages)), Text(strconv.FormatBool(in.Lengths))})
+	}
+	return t.Write(w, f, -1)
 }

@@ -14,8 +14,11 @@
 //     Holm–Bonferroni, effect size, confidence interval), the fidelity suite
 //     (RunFidelity) and their charts;
 //   - one report writer (Table: table, TSV, Markdown, LaTeX; JSON through
-//     encoding/json) for every command, and the catalogue of measures
-//     (WriteCatalogue);
+//     encoding/json) for every command, the catalogue of measures
+//     (WriteCatalogue) and each name described (DescribeMeasures:
+//     `readsim measures NAME…`);
+//   - judgments and runs as rows for other programs (WriteQrelsRows,
+//     WriteRunRows: `readsim rows`, which the Python package reads);
 //   - the queries of a run made from topics (TopicFields, TopicQueries) and
 //     judgments made from highlighted quotes (Assess).
 //

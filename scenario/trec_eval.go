@@ -37,6 +37,12 @@ type TrecEvalOptions struct {
 	Zscores inex.TrecZscores
 	// Workers evaluate topics in parallel (0: GOMAXPROCS).
 	Workers int
+	// FullPrecision writes each value that is no count as the shortest
+	// decimal that reads back as the same float64, not as %6.4f:
+	// readsim's own --full_precision, for programs that read the values
+	// (the Python package's provider, python.md). The layout is
+	// trec_eval's otherwise.
+	FullPrecision bool
 }
 
 // trecMissingDoc is the document trec_eval ranks for a judged topic absent
@@ -292,7 +298,7 @@ func (e *trecEvaluator) write(w io.Writer, runFile, runID string) error {
 				continue
 			}
 			for k, name := range m.Names {
-				line = appendValue(appendName(zname(line[:0], z), name, id), v[e.at[i]+k], m.IsCount() && !z)
+				line = e.appendValue(appendName(zname(line[:0], z), name, id), v[e.at[i]+k], m.IsCount() && !z)
 				bw.Write(line)
 			}
 		}
@@ -310,7 +316,7 @@ func (e *trecEvaluator) write(w io.Writer, runFile, runID string) error {
 				continue
 			}
 			for k, name := range m.Names {
-				line = appendValue(appendName(zname(line[:0], z), name, "all"), sum[e.at[i]+k], m.IsCount() && !z)
+				line = e.appendValue(appendName(zname(line[:0], z), name, "all"), sum[e.at[i]+k], m.IsCount() && !z)
 				bw.Write(line)
 			}
 		}
@@ -418,6 +424,15 @@ func appendName(b []byte, name, topic string) []byte {
 	b = append(b, '\t')
 	b = append(b, topic...)
 	return append(b, '\t')
+}
+
+// appendValue is appendValue, or with FullPrecision a value that is no
+// count as the shortest decimal that reads back as v.
+func (e *trecEvaluator) appendValue(b []byte, v float64, count bool) []byte {
+	if e.opt.FullPrecision && !count {
+		return append(strconv.AppendFloat(b, v, 'g', -1, 64), '\n')
+	}
+	return appendValue(b, v, count)
 }
 
 // appendValue appends v as trec_eval prints it, and a newline: a count as

@@ -119,22 +119,29 @@ func writeCharts(e *cli.Env, dir string, charts map[string]*scenario.Chart) erro
 	return nil
 }
 
-// runMeasures prints the catalogue of measures (scenario.WriteCatalogue).
+// runMeasures prints the catalogue of measures (scenario.WriteCatalogue),
+// or with names how readsim reads each (scenario.DescribeMeasures).
 func runMeasures(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	rf := addReportFlags(fs, plainUsage, "", "", plainFormats...)
 	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return cli.Usagef("measures takes no argument")
-	}
 	f, err := rf.parse()
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(e.Stdout)
-	if err := scenario.WriteCatalogue(w, f); err != nil {
+	if len(pos) > 0 {
+		infos, err := scenario.DescribeMeasures(pos)
+		if err != nil {
+			return err
+		}
+		err = scenario.WriteMeasureInfo(w, infos, f)
+	} else {
+		err = scenario.WriteCatalogue(w, f)
+	}
+	if err != nil {
 		return err
 	}
 	return w.Flush()

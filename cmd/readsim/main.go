@@ -38,6 +38,7 @@ var program = &cli.Program{
 		"measures":  {Run: runMeasures},
 		"render":    {Run: runRender},
 		"replay":    {Run: runReplay},
+		"rows":      {Run: runRows},
 		"run":       {Run: runRun},
 		"search":    {Run: runSearch},
 		"serve":     {Run: runServe, HandlesSignals: true},

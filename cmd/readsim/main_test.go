@@ -22,7 +22,7 @@ func runCLI(args ...string) (status int, stdout, stderr string) {
 // The commands of ../shared/spec/cli.md, plus assess (the judgments tool),
 // measures (the catalogue of measures) and calibrate (fitting the reader to
 // recorded readings).
-var cliCommands = []string{"demo", "index", "search", "run", "eval", "compare", "replay", "fidelity", "inspect", "render", "serve", "assess", "measures", "calibrate", "study", "trec_eval"}
+var cliCommands = []string{"demo", "index", "search", "run", "eval", "compare", "replay", "fidelity", "inspect", "render", "serve", "assess", "measures", "calibrate", "study", "trec_eval", "rows"}
 
 // checkText reports each of want that text (named what) lacks and each of
 // not that it holds.
@@ -58,7 +58,7 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 		}
 	}
 	if len(program.Commands) != len(cliCommands) {
-		t.Errorf("%d commands registered, want the %d of cli.md, assess, measures, calibrate, study and trec_eval", len(program.Commands), len(cliCommands))
+		t.Errorf("%d commands registered, want the %d of cli.md, assess, measures, calibrate, study, trec_eval and rows", len(program.Commands), len(cliCommands))
 	}
 }
 

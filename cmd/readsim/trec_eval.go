@@ -28,7 +28,13 @@ var trecEvalOpts = []trecEvalOpt{
 	{'N', "Number_docs_in_coll", true}, {'M', "Max_retrieved_per_topic", true},
 	{'R', "Rel_info_format", true}, {'T', "Results_format", true},
 	{'o', "Output_old_results_format", false}, {'Z', "Zscore", true},
+	// readsim's own, long only (no letter): values at full precision
+	{fullPrecisionOpt, "full_precision", false},
 }
+
+// fullPrecisionOpt stands for --full_precision among the letters: no
+// letter of a command line is it.
+const fullPrecisionOpt = 0
 
 // trecEvalArg is an option given: its letter and argument.
 type trecEvalArg struct {
@@ -139,6 +145,8 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 			return nil
 		case 'q':
 			opt.Query = true
+		case fullPrecisionOpt:
+			opt.FullPrecision = true
 		case 'm':
 			measures = append(measures, o.val)
 		case 'c':
