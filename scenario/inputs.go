@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/readsim/readsim/internal/ground/durable"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
@@ -66,45 +67,19 @@ type InputFolder struct {
 // CheckOutsideFolders refuses an output out (a file or a folder a command
 // writes) that is one of the input folders or lies inside one: writing it
 // would put readsim's file among, or over, what it reads (assess --out
-// naming an article replaced the user's article). Paths are compared with
-// symbolic links and "." and ".." resolved (out's own last step is never
-// followed: a link there is replaced). A folder given as "" is skipped. The
-// error is an *inex.Error (bad input).
+// naming an article replaced the user's article). Paths are compared as
+// durable.Inside does, by any path or link. A folder given as "" is
+// skipped. The error is an *inex.Error (bad input).
 func CheckOutsideFolders(out string, folders ...InputFolder) error {
 	if out == "" || out == inex.Stdin {
 		return nil
 	}
-	where := realPath(filepath.Dir(out))
-	if where == "" {
-		return nil // its folder does not exist: it is inside nothing that does
-	}
-	at := filepath.Join(where, filepath.Base(out))
 	for _, f := range folders {
-		if f.Dir == "" {
-			continue
-		}
-		dir := realPath(f.Dir)
-		if dir == "" {
-			continue
-		}
-		if rel, err := filepath.Rel(dir, at); err == nil && (rel == "." || rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))) {
+		if f.Dir != "" && durable.Inside(out, f.Dir) {
 			return &inex.Error{File: out, Err: fmt.Errorf("inside %s %s: readsim writes nothing into a folder it reads; write the output elsewhere", f.What, f.Dir)}
 		}
 	}
 	return nil
-}
-
-// realPath is p absolute, with symbolic links resolved, or "" when it does
-// not exist.
-func realPath(p string) string {
-	r, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return ""
-	}
-	if r, err = filepath.Abs(r); err != nil {
-		return ""
-	}
-	return r
 }
 
 // NameApart gives the evaluations of runs that share a run id labels

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"text/template"
 	"time"
 
@@ -123,32 +122,9 @@ func ExportStudy(dir, out string, opt ExportOptions) (*ExportReport, error) {
 }
 
 // outsideStudy refuses an export folder inside the study's folder (or the
-// study's folder itself), by any path or link.
+// study's folder itself), by any path or link (durable.Inside).
 func outsideStudy(dir, out string) error {
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	if r, err := filepath.EvalSymlinks(d); err == nil {
-		d = r
-	}
-	o, err := filepath.Abs(out)
-	if err != nil {
-		return err
-	}
-	// the longest existing part of out, its links resolved
-	rest := ""
-	for cur := o; ; cur = filepath.Dir(cur) {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			o = filepath.Join(r, rest)
-			break
-		}
-		if filepath.Dir(cur) == cur {
-			break
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-	}
-	if rel, err := filepath.Rel(d, o); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+	if durable.Inside(out, dir) {
 		return fmt.Errorf("--out %s: inside the study's folder %s (an export goes elsewhere)", out, dir)
 	}
 	return nil

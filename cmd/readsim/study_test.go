@@ -364,7 +364,7 @@ func TestStudyExportAndRepair(t *testing.T) {
 			t.Errorf("list lacks %q:\n%s%s", want, stdout, stderr)
 		}
 	}
-	if status, _, stderr := runCLI("study", "export", "--out", filepath.Join(dir, "export"), dir); status != 2 || !strings.Contains(stderr, "inside the study's folder") {
+	if status, _, stderr := runCLI("study", "export", "--out", filepath.Join(dir, "export"), dir); status != 2 || !strings.Contains(stderr, "inside the study folder") {
 		t.Errorf("an export inside the study's folder: %d %s", status, stderr)
 	}
 	out := filepath.Join(t.TempDir(), "export")
