@@ -82,6 +82,8 @@ func (b *Build) waitGreen(ctx context.Context, replicas int) error {
 func (b *Build) stats(ctx context.Context) (map[string]*Lang, int64, error) {
 	body := map[string]any{
 		"size": 0, "track_total_hits": true,
+		// the documents with a language: not the blobs (PutBlob)
+		"query": map[string]any{"exists": map[string]any{"field": "lang"}},
 		"aggs": map[string]any{"langs": map[string]any{
 			"terms": map[string]any{"field": "lang", "size": MaxLangs + 1},
 			"aggs": map[string]any{

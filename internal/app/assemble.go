@@ -110,7 +110,7 @@ type Assembly struct {
 	cur     atomic.Pointer[collection]
 	mu      sync.Mutex // serialises switching and closing
 	closed  bool
-	pending *index.Index // a build opened but not yet served (its pages failed)
+	pending index.Searcher // a build opened but not yet served (its pages failed)
 }
 
 // collection is what one build of the index serves: the index, the article
@@ -123,7 +123,7 @@ type collection struct {
 	// refs counts the assembly's own reference and the requests using the
 	// collection; the last one out closes its index.
 	refs     atomic.Int64
-	x        *index.Index // nil without an index
+	x        index.Searcher // nil without an index
 	pages    web.Pages
 	search   *Search  // nil without an index
 	replays  *Replays // nil without judgments
@@ -160,10 +160,10 @@ func (a *Assembly) acquire() *collection {
 func Assemble(cfg ServeConfig) (*Assembly, error) {
 	cfg = cfg.withDefaults()
 	a := &Assembly{cfg: cfg, Options: web.Options{ArticleCSS: CSS()}}
-	var x *index.Index
+	var x index.Searcher
 	if cfg.Index != "" {
 		var err error
-		if x, err = index.Open(cfg.Index); err != nil {
+		if x, err = index.OpenAt(cfg.Index); err != nil {
 			return nil, err
 		}
 	}
@@ -223,7 +223,7 @@ func Assemble(cfg ServeConfig) (*Assembly, error) {
 // collection makes what the build x of the index serves (x nil: no
 // index): the article pages, the search and the replays with x's live run.
 // warn tells of a live run that cannot be made.
-func (a *Assembly) collection(ctx context.Context, x *index.Index, warn func(string)) (*collection, error) {
+func (a *Assembly) collection(ctx context.Context, x index.Searcher, warn func(string)) (*collection, error) {
 	c := &collection{x: x, pages: NoArticles{}}
 	c.refs.Store(1)
 	folder := a.cfg.Articles
@@ -469,7 +469,7 @@ func (a *Assembly) reload(ctx context.Context, logf func(string, ...any)) (bool,
 	if a.pending != nil {
 		from = a.pending
 	}
-	x, err := from.Reopen()
+	x, err := from.Rebuilt()
 	if err != nil {
 		return false, err
 	}
