@@ -5,7 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-		"strings"
+	"strings"
 )
 
 // A build keeps, beside its documents, a few named blobs that readsim reads
