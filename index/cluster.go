@@ -107,10 +107,26 @@ func clusterError(u *ClusterURL, err error) error {
 	case errors.Is(err, opensearch.ErrForeign), errors.Is(err, opensearch.ErrLayout),
 		strings.Contains(err.Error(), "build it with readsim index"),
 		strings.Contains(err.Error(), "rebuild with readsim index"):
-		return &InputError{Msg: fmt.Sprintf("index %s: %v", u, err)}
+		return badInputf("index %s: %w", u, err)
 	}
 	return err
 }
+
+// inputErr is bad input that wraps an error (InputError holds a message
+// only): commands exit with status 2.
+type inputErr struct{ err error }
+
+// badInputf is an inputErr formatted as fmt.Errorf.
+func badInputf(format string, a ...any) error { return &inputErr{fmt.Errorf(format, a...)} }
+
+// BadInput reports that the error is bad input.
+func (e *inputErr) BadInput() bool { return true }
+
+// Error returns the message.
+func (e *inputErr) Error() string { return e.err.Error() }
+
+// Unwrap returns the error it wraps.
+func (e *inputErr) Unwrap() error { return e.err }
 
 // Prepare analyses q with the analysis of every language of the index and
 // the element statistics of its build, as Index.Prepare does; a query
@@ -119,7 +135,7 @@ func (x *clusterIndex) Prepare(q string) (*Query, error) {
 	terms := analysis.QueryTerms(q, x.langList...)
 	for _, t := range terms {
 		if t.Char {
-			return nil, &InputError{Msg: fmt.Sprintf("query %q: %q: %v; write a word of two characters or more", q, t.Text, ErrCharTerm)}
+			return nil, badInputf("query %q: %q: %w; write a word of two characters or more", q, t.Text, ErrCharTerm)
 		}
 	}
 	if len(terms) == 0 {
@@ -143,7 +159,7 @@ func (x *clusterIndex) Prepare(q string) (*Query, error) {
 func (x *clusterIndex) prepared(q *Query) (*Query, error) {
 	for _, t := range q.Terms {
 		if t.Char {
-			return nil, &InputError{Msg: fmt.Sprintf("query %q: %q: %v", q.Text, t.Text, ErrCharTerm)}
+			return nil, badInputf("query %q: %q: %w", q.Text, t.Text, ErrCharTerm)
 		}
 	}
 	return withElemStats(q, x.gen, x.elemDF, x.elemN, x.elemAvg)

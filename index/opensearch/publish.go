@@ -164,3 +164,22 @@ func (b *Build) Abort(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Drop deletes every build of the index name that readsim made, and so
+// the index (an index or alias of the name that is not readsim's is
+// ErrForeign, and left alone). A name with no build is not an error.
+func (c *Client) Drop(ctx context.Context, name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	bs, err := c.builds(ctx, name)
+	if err != nil {
+		return err
+	}
+	for _, o := range bs {
+		if err := c.call(ctx, "DELETE", "/"+o.name, nil, nil); err != nil && !isType(err, "index_not_found_exception") {
+			return fmt.Errorf("dropping %s: %w", o.name, err)
+		}
+	}
+	return nil
+}
