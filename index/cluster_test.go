@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
 	"net/http"
 	"path/filepath"
 	"reflect"
@@ -268,5 +269,56 @@ func deletePlainIndex(node, name string) {
 	req, _ := http.NewRequest("DELETE", node+"/"+name, nil)
 	if res, err := http.DefaultClient.Do(req); err == nil {
 		res.Body.Close()
+	}
+}
+
+// TestClusterDown: an index on a cluster that is down is an error naming
+// its URL, within the URL's timeout: a port nothing listens on (refused at
+// once), and a listener that accepts and never answers (bounded by
+// ?timeout=2s). Neither needs a cluster.
+func TestClusterDown(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := closed.Addr().String()
+	closed.Close()
+	silent, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := silent.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c) // never answered
+		}
+	}()
+	for _, c := range []struct {
+		url    string
+		within time.Duration
+	}{
+		{"http://" + refused + "/wiki", 5 * time.Second},
+		{"http://" + silent.Addr().String() + "/wiki?timeout=2s", 6 * time.Second},
+	} {
+		for _, f := range []func() error{
+			func() error { _, err := OpenAt(c.url); return err },
+			func() error {
+				_, err := Build(BuildOptions{Articles: filepath.Join("..", "corpus-sample", "articles"), Index: c.url})
+				return err
+			},
+		} {
+			t0 := time.Now()
+			err := f()
+			took := time.Since(t0)
+			host := strings.SplitN(c.url, "/wiki", 2)[0]
+			if err == nil || !strings.Contains(err.Error(), host) || !errors.Is(err, opensearch.ErrUnreachable) || took > c.within {
+				t.Errorf("%s: %v after %v, want an error naming %s within %v", c.url, err, took, host, c.within)
+			}
+		}
 	}
 }
