@@ -32,7 +32,7 @@ import (
 // within DefaultReloadEvery, with the article pages and the live run made
 // from it (Assembly.Watch).
 type ServeConfig struct {
-	Index    string   // the index folder; "" means no search and no live run
+	Index    string   // the index: a folder or a URL (index.OpenAt); "" means no search and no live run
 	Articles string   // the articles folder; "" means the one the index was built from
 	Qrels    string   // judgments; "" means no simulation view and no race
 	Topics   string   // topics: titles, the live run, the study's topics
@@ -456,7 +456,8 @@ func (a *Assembly) Watch(ctx context.Context, every time.Duration, logf func(str
 var errClosed = errors.New("the server is closed")
 
 // reload switches to the build of the index now in its folder when it is
-// another (index.Index.Reopen), with the pages, search and live run made
+// another (index.Searcher.Rebuilt: a folder rebuilt, a cluster's alias
+// moved), with the pages, search and live run made
 // from it. It reports whether it switched.
 func (a *Assembly) reload(ctx context.Context, logf func(string, ...any)) (bool, error) {
 	a.mu.Lock()
