@@ -81,5 +81,12 @@ var DefaultElements = build.DefaultElements
 
 // Build indexes the articles of opt.Articles into opt.Index
 // (build.Build): a new index built beside and renamed into place, or an
-// update of the new and changed articles.
-func Build(opt BuildOptions) (*BuildResult, error) { return build.Build(opt) }
+// update of the new and changed articles. An opt.Index that is a URL
+// (IsURL) is an index on an OpenSearch cluster, built whole and published
+// (buildCluster).
+func Build(opt BuildOptions) (*BuildResult, error) {
+	if IsURL(opt.Index) {
+		return buildCluster(opt)
+	}
+	return build.Build(opt)
+}

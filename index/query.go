@@ -168,44 +168,52 @@ func (x *snapshot) titleCount(key string) (uint64, error) {
 // prepared returns q with the snapshot's element statistics: q itself when
 // it has them, else a copy.
 func (x *snapshot) prepared(q *Query) (*Query, error) {
-	if q.gen == x.gen {
+	return withElemStats(q, x.gen, x.elemDF, x.elemN, x.elemAvg)
+}
+
+// withElemStats returns q with the element statistics of the build gen
+// (the element frequencies df, n elements of average length avg): q
+// itself when it has them, else a copy. Both backends keep the element
+// frequencies as an FST (store.ElemDFName).
+func withElemStats(q *Query, gen uint64, df *vellum.FST, n, avg float64) (*Query, error) {
+	if q.gen == gen {
 		return q, nil
 	}
-	pq := &Query{Text: q.Text, Terms: q.Terms, Title: q.Title, gen: x.gen, stats: ElemStats{N: x.elemN, AvgLen: x.elemAvg, DF: map[string]float64{}}}
+	pq := &Query{Text: q.Text, Terms: q.Terms, Title: q.Title, gen: gen, stats: ElemStats{N: n, AvgLen: avg, DF: map[string]float64{}}}
 	for _, t := range q.Terms {
-		df, err := x.elemDFOf(t)
+		f, err := elemDFOf(df, n, t)
 		if err != nil {
 			return nil, fmt.Errorf("index: %s: %w; run readsim index --rebuild", store.ElemDFName, err)
 		}
-		pq.stats.DF[t.Text] = df
+		pq.stats.DF[t.Text] = f
 	}
 	return pq, nil
 }
 
-// elemDFOf returns the element frequency of a query term: the number of
-// candidate elements holding it. A character term's is the sum of its
-// terms' (charTermRegexp), at most the number of elements: an upper bound,
-// since an element holding two of its bigrams counts twice.
-func (x *snapshot) elemDFOf(t analysis.Term) (float64, error) {
+// elemDFOf returns the element frequency of a query term in df: the
+// number of candidate elements holding it. A character term's is the sum
+// of its terms' (charTermRegexp), at most the number of elements n: an
+// upper bound, since an element holding two of its bigrams counts twice.
+func elemDFOf(df *vellum.FST, n float64, t analysis.Term) (float64, error) {
 	if !t.Char {
-		df, _, err := x.elemDF.Get([]byte(t.Text))
-		return float64(df), err
+		v, _, err := df.Get([]byte(t.Text))
+		return float64(v), err
 	}
 	re, err := vregexp.New(analysis.CharTermRegexp(t.Text))
 	if err != nil {
 		return 0, err
 	}
-	it, err := x.elemDF.Search(re, nil, nil)
+	it, err := df.Search(re, nil, nil)
 	var sum float64
 	for err == nil {
-		_, df := it.Current()
-		sum += float64(df)
+		_, v := it.Current()
+		sum += float64(v)
 		err = it.Next()
 	}
 	if err != vellum.ErrIteratorDone {
 		return 0, err
 	}
-	return math.Min(sum, x.elemN), nil
+	return math.Min(sum, n), nil
 }
 
 // Fetch returns the k best articles for q by BM25 over title and text,

@@ -95,7 +95,7 @@ const maxWorkers = 1024
 
 func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	articles := fs.String("articles", "", "the folder of articles (`DIR`, searched recursively)")
-	idx := fs.String("index", "", "the index folder to build or update (`IDX`)")
+	idx := fs.String("index", "", "the index folder to build or update (`IDX`), or an index on an OpenSearch cluster, http(s)://HOST:PORT[,HOST:PORT…]/NAME")
 	elements := fs.String("elements", strings.Join(index.DefaultElements, ","), "candidate element names for browse, comma-separated")
 	rebuild := fs.Bool("rebuild", false, "build from scratch even if IDX is an up-to-date index")
 	workers := fs.Int("workers", 0, "parsing goroutines (0: one per CPU)")
@@ -147,7 +147,7 @@ type retrievalFlags struct {
 
 func addRetrievalFlags(fs *flag.FlagSet, k int) *retrievalFlags {
 	r := &retrievalFlags{}
-	fs.StringVar(&r.idx, "index", "", "the index folder (`IDX`) built by readsim index")
+	fs.StringVar(&r.idx, "index", "", "the index built by readsim index: its folder (`IDX`), or http(s)://HOST:PORT[,HOST:PORT…]/NAME on an OpenSearch cluster")
 	fs.IntVar(&r.k, "k", k, "number of articles to fetch per query")
 	fs.Float64Var(&r.titleBoost, "title-boost", 2, "weight of the title field in fetch")
 	fs.Float64Var(&r.textBoost, "text-boost", 1, "weight of the text field in fetch")
@@ -192,7 +192,7 @@ func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usagef("no query")
 	}
 	text := strings.Join(pos, " ")
-	x, err := index.Open(rf.idx)
+	x, err := index.OpenAt(rf.idx)
 	if err != nil {
 		return err
 	}
@@ -255,7 +255,7 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return inputError{err}
 	}
-	x, err := index.Open(rf.idx)
+	x, err := index.OpenAt(rf.idx)
 	if err != nil {
 		return err
 	}

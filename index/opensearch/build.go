@@ -71,7 +71,9 @@ func (c *Client) NewBuild(ctx context.Context, name string, s Settings) (*Build,
 		index: name + buildPrefix + time.Now().UTC().Format("20060102-150405.000000000"),
 		m: meta{Layout: Layout, Norms: s.Norms, Alias: name,
 			Extra: map[string]string{"replicas": fmt.Sprint(s.Replicas)}}}
-	if err := c.call(ctx, "PUT", "/"+b.index, settingsBody(s.Shards, &b.m), nil); err != nil {
+	// an attempt that timed out may have created it: the name is this
+	// build's alone (its time stamp), so it exists because of this call
+	if err := c.call(ctx, "PUT", "/"+b.index, settingsBody(s.Shards, &b.m), nil); err != nil && !isType(err, "resource_already_exists_exception") {
 		return nil, fmt.Errorf("creating %s: %w", b.index, err)
 	}
 	return b, nil
@@ -205,12 +207,17 @@ func docLang(l string) string {
 // splits on: a token may hold no white space and be at most MaxTokenBytes.
 func joinTokens(id string, toks []string) (string, error) {
 	for _, t := range toks {
-		if t == "" || len(t) > MaxTokenBytes || strings.IndexFunc(t, unicode.IsSpace) >= 0 {
+		if t == "" || len(t) > MaxTokenBytes || strings.IndexFunc(t, splits) >= 0 {
 			return "", fmt.Errorf("opensearch: document %s: token %.40q is empty, longer than %d bytes or holds white space", id, t, MaxTokenBytes)
 		}
 	}
 	return strings.Join(toks, " "), nil
 }
+
+// splits reports whether the cluster's whitespace tokenizer (Java's
+// Character.isWhitespace) or Go's unicode.IsSpace takes r for white space:
+// U+001C–U+001F are Java's and not Go's.
+func splits(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
 
 // addLangs checks the documents' languages and, for NormsFields, maps the
 // fields of languages the build has not seen.

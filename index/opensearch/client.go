@@ -212,3 +212,15 @@ func (c *Client) statusError(method, path string, status int, data []byte) error
 	}
 	return fmt.Errorf("opensearch %s: %s %s: %w", c.where(), method, path, ae)
 }
+
+// DataNodes returns the number of the cluster's data nodes (a build's
+// replicas are at most one fewer: a copy is never on its primary's node).
+func (c *Client) DataNodes(ctx context.Context) (int, error) {
+	var health struct {
+		N int `json:"number_of_data_nodes"`
+	}
+	if err := c.call(ctx, "GET", "/_cluster/health", nil, &health); err != nil {
+		return 0, err
+	}
+	return health.N, nil
+}

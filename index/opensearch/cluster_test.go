@@ -5,26 +5,17 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/readsim/readsim/index/opensearch/clustertest"
 )
 
-// clusterURLs returns the nodes of the test cluster, READSIM_OPENSEARCH
-// (comma-separated URLs, set by .ci/run), or skips saying how to start one;
-// under CI (the variable CI set) a missing cluster fails the test.
+// clusterURLs returns the nodes of the test cluster (clustertest.URLs).
 func clusterURLs(tb testing.TB) []string {
 	tb.Helper()
-	v := os.Getenv("READSIM_OPENSEARCH")
-	if v == "" {
-		msg := "READSIM_OPENSEARCH is not set: no OpenSearch cluster to test on (.ci/opensearch-cluster DIR 3 starts one and prints its URLs)"
-		if os.Getenv("CI") != "" {
-			tb.Fatal(msg + "; under CI, .ci/run must start it")
-		}
-		tb.Skip(msg)
-	}
-	return strings.Split(v, ",")
+	return clustertest.URLs(tb)
 }
 
 // testClient returns a client of the test cluster and a fresh index name,

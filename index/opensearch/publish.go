@@ -82,6 +82,8 @@ func (b *Build) waitGreen(ctx context.Context, replicas int) error {
 func (b *Build) stats(ctx context.Context) (map[string]*Lang, int64, error) {
 	body := map[string]any{
 		"size": 0, "track_total_hits": true,
+		// the documents with a language: not the blobs (PutBlob)
+		"query": map[string]any{"exists": map[string]any{"field": "lang"}},
 		"aggs": map[string]any{"langs": map[string]any{
 			"terms": map[string]any{"field": "lang", "size": MaxLangs + 1},
 			"aggs": map[string]any{
@@ -159,6 +161,25 @@ func (b *Build) Abort(ctx context.Context) error {
 	err := b.c.call(ctx, "DELETE", "/"+b.index, nil, nil)
 	if err != nil && !isType(err, "index_not_found_exception") {
 		return err
+	}
+	return nil
+}
+
+// Drop deletes every build of the index name that readsim made, and so
+// the index (an index or alias of the name that is not readsim's is
+// ErrForeign, and left alone). A name with no build is not an error.
+func (c *Client) Drop(ctx context.Context, name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	bs, err := c.builds(ctx, name)
+	if err != nil {
+		return err
+	}
+	for _, o := range bs {
+		if err := c.call(ctx, "DELETE", "/"+o.name, nil, nil); err != nil && !isType(err, "index_not_found_exception") {
+			return fmt.Errorf("dropping %s: %w", o.name, err)
+		}
 	}
 	return nil
 }

@@ -256,7 +256,7 @@ func (r *Reader) Payloads(ctx context.Context, ids []string) ([][]byte, error) {
 	out := make([][]byte, len(ids))
 	for i, d := range docs {
 		if !d.Found {
-			return nil, fmt.Errorf("opensearch %s: %s holds no document %s", r.c.where(), r.index, ids[i])
+			return nil, fmt.Errorf("opensearch %s: %s holds no document %s: %w", r.c.where(), r.index, ids[i], ErrNoDoc)
 		}
 		if len(d.Fields.Payload) == 1 {
 			p, err := base64.StdEncoding.DecodeString(d.Fields.Payload[0])

@@ -98,6 +98,7 @@ func (w *Writer) Abort() { w.f.Close() }
 type File struct {
 	Index, Path string // the index (for errors) and the file
 	data        []byte
+	heap        bool // data is in memory, not mapped (Held)
 }
 
 // Open maps the records file p of the index idx, after checking it
@@ -177,7 +178,22 @@ func (f *File) Close() error {
 	if f == nil || f.data == nil {
 		return nil
 	}
+	if f.heap {
+		f.data = nil
+		return nil
+	}
 	err := unmapFile(f.data)
 	f.data = nil
 	return err
+}
+
+// Held returns a records file holding the one record rec, in memory, and
+// the record's place in it: a record read from elsewhere than a shard's
+// file (an index on an OpenSearch cluster keeps each article's record as
+// its document's payload). idx and name name it in errors (the index and
+// the document).
+func Held(idx, name string, rec []byte) (*File, Place) {
+	data := make([]byte, 0, len(Magic)+len(rec))
+	data = append(append(data, Magic...), rec...)
+	return &File{Index: idx, Path: name, data: data, heap: true}, Place{Off: int64(len(Magic)), N: uint32(len(rec))}
 }

@@ -32,7 +32,7 @@ import (
 // within DefaultReloadEvery, with the article pages and the live run made
 // from it (Assembly.Watch).
 type ServeConfig struct {
-	Index    string   // the index folder; "" means no search and no live run
+	Index    string   // the index: a folder or a URL (index.OpenAt); "" means no search and no live run
 	Articles string   // the articles folder; "" means the one the index was built from
 	Qrels    string   // judgments; "" means no simulation view and no race
 	Topics   string   // topics: titles, the live run, the study's topics
@@ -129,7 +129,7 @@ type Assembly struct {
 	cur     atomic.Pointer[collection]
 	mu      sync.Mutex // serialises switching and closing
 	closed  bool
-	pending *index.Index // a build opened but not yet served (its pages failed)
+	pending index.Searcher // a build opened but not yet served (its pages failed)
 }
 
 // collection is what one build of the index serves: the index, the article
@@ -142,7 +142,7 @@ type collection struct {
 	// refs counts the assembly's own reference and the requests using the
 	// collection; the last one out closes its index.
 	refs     atomic.Int64
-	x        *index.Index // nil without an index
+	x        index.Searcher // nil without an index
 	pages    web.Pages
 	search   *Search  // nil without an index
 	replays  *Replays // nil without judgments
@@ -179,10 +179,10 @@ func (a *Assembly) acquire() *collection {
 func Assemble(cfg ServeConfig) (*Assembly, error) {
 	cfg = cfg.withDefaults()
 	a := &Assembly{cfg: cfg, Options: web.Options{ArticleCSS: CSS()}}
-	var x *index.Index
+	var x index.Searcher
 	if cfg.Index != "" {
 		var err error
-		if x, err = index.Open(cfg.Index); err != nil {
+		if x, err = index.OpenAt(cfg.Index); err != nil {
 			return nil, err
 		}
 	}
@@ -244,7 +244,7 @@ func Assemble(cfg ServeConfig) (*Assembly, error) {
 // collection makes what the build x of the index serves (x nil: no
 // index): the article pages, the search and the replays with x's live run.
 // warn tells of a live run that cannot be made.
-func (a *Assembly) collection(ctx context.Context, x *index.Index, warn func(string)) (*collection, error) {
+func (a *Assembly) collection(ctx context.Context, x index.Searcher, warn func(string)) (*collection, error) {
 	c := &collection{x: x, pages: NoArticles{}}
 	c.refs.Store(1)
 	folder := a.cfg.Articles
@@ -540,7 +540,8 @@ func (a *Assembly) Watch(ctx context.Context, every time.Duration, logf func(str
 var errClosed = errors.New("the server is closed")
 
 // reload switches to the build of the index now in its folder when it is
-// another (index.Index.Reopen), with the pages, search and live run made
+// another (index.Searcher.Rebuilt: a folder rebuilt, a cluster's alias
+// moved), with the pages, search and live run made
 // from it. It reports whether it switched.
 func (a *Assembly) reload(ctx context.Context, logf func(string, ...any)) (bool, error) {
 	a.mu.Lock()
@@ -553,7 +554,7 @@ func (a *Assembly) reload(ctx context.Context, logf func(string, ...any)) (bool,
 	if a.pending != nil {
 		from = a.pending
 	}
-	x, err := from.Reopen()
+	x, err := from.Rebuilt()
 	if err != nil {
 		return false, err
 	}

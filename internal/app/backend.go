@@ -19,7 +19,7 @@ import (
 
 // Search is the live system: fetch and browse over an index.
 type Search struct {
-	X   *index.Index
+	X   index.Searcher
 	Opt index.Options
 }
 
@@ -367,7 +367,7 @@ func (r *Replays) Relevant(topic, doc string) []effort.Span {
 // LiveRun is the live system's own run over the topics: relevant in context
 // (the fetched articles with their passages), k articles per topic, built
 // from the index's hits (MakeRun).
-func LiveRun(ctx context.Context, x *index.Index, ts []inex.Topic, k int, runID string) (*inex.Run, error) {
+func LiveRun(ctx context.Context, x index.Searcher, ts []inex.Topic, k int, runID string) (*inex.Run, error) {
 	tq := scenario.TopicQueries(ts, []string{"title"})
 	run, err := MakeRun(ctx, x, tq, MakeRunOptions{Task: "ric", K: k, RunID: runID})
 	if err != nil {

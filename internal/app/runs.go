@@ -61,7 +61,7 @@ func (o MakeRunOptions) Check() error {
 // An article none of whose candidate elements matches (the query terms are
 // only in its title, say) gets the whole article as its passage in ric and
 // bic and nothing in focused. Topics are searched on every core.
-func MakeRun(ctx context.Context, x *index.Index, topics []scenario.TopicQuery, opt MakeRunOptions) (*inex.Run, error) {
+func MakeRun(ctx context.Context, x index.Searcher, topics []scenario.TopicQuery, opt MakeRunOptions) (*inex.Run, error) {
 	if err := opt.Check(); err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func MakeRun(ctx context.Context, x *index.Index, topics []scenario.TopicQuery, 
 }
 
 // runTopic retrieves one topic's results.
-func runTopic(ctx context.Context, x *index.Index, t scenario.TopicQuery, opt MakeRunOptions) (*inex.RunTopic, string, error) {
+func runTopic(ctx context.Context, x index.Searcher, t scenario.TopicQuery, opt MakeRunOptions) (*inex.RunTopic, string, error) {
 	rt := &inex.RunTopic{ID: t.ID}
 	q, err := x.Prepare(t.Text)
 	if errors.Is(err, index.ErrNoTerms) {
