@@ -278,7 +278,7 @@ func (x *snapshot) loadStats() {
 	}
 	x.BM25 = &bsearch.BM25Stats{
 		DocCount:         float64(x.articles),
-		FieldCardinality: map[string]int{"title": t.TitleLen, "text": t.TextLen},
+		FieldCardinality: map[string]int{"title": t.TitleLen, "text": t.TextLen, store.AuxField: t.AuxLen},
 	}
 }
 

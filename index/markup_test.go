@@ -49,10 +49,12 @@ func TestMarkupUnshown(t *testing.T) {
 		{"Daegu", nil, ""},
 		{"religion", nil, ""},
 		{"Canberra", nil, ""},
-		{"coat", []string{"4689264"}, "The [coat] of arms of Australia Australia is a country in the Southern Hemisphere."},
+		// the caption is a line of its own: a separator after it
+		{"coat", []string{"4689264"}, "The [coat] of arms of Australia · Australia is a country in the Southern Hemisphere."},
 		{"dollar", []string{"4689264"}, "Kimchi > History of the [dollar]."},
-		// a title-only hit: the snippet from the first text shown
-		{"oz", []string{"4689264"}, "The coat of arms of Australia Australia is a country in the Southern Hemisphere. Kimchi > History of the dollar."},
+		// a title-only hit: the snippet of its lead, the first
+		// paragraph shown
+		{"oz", []string{"4689264"}, "The coat of arms of Australia · Australia is a country in the Southern Hemisphere."},
 		{"kim", []string{"152967"}, "[Kim] Dae-jung was President of South Korea."},
 	} {
 		res := search(t, x, tc.q)

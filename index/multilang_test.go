@@ -254,9 +254,10 @@ func TestTitleSearch(t *testing.T) {
 			t.Errorf("%q: %v, want %v", tc.q, got, tc.hits)
 			continue
 		}
-		// no passage: the snippet starts at the body, not the header
-		if len(res[0].Passages) != 0 || !strings.HasPrefix(res[0].Snippet, tc.snippet) {
-			t.Errorf("%q: passages %v, snippet %q; want none, from %q", tc.q, res[0].Passages, res[0].Snippet, tc.snippet)
+		// no term to browse for: the passage is the lead, marked, and
+		// the snippet starts at the body, not the header
+		if len(res[0].Passages) != 1 || !res[0].Passages[0].NoMatch || !strings.HasPrefix(res[0].Snippet, tc.snippet) {
+			t.Errorf("%q: passages %v, snippet %q; want the lead, from %q", tc.q, res[0].Passages, res[0].Snippet, tc.snippet)
 		}
 	}
 	for _, q := range []string{"the", "who", "this is", "!?"} {
@@ -315,7 +316,8 @@ func TestHeaderMetadata(t *testing.T) {
 		{"987654", nil, nil},
 		{"2011", nil, nil},
 		{"zebra", []string{"b"}, []span{{5, 20, "/article[1]/bdy[1]/p[1]"}}},
-		{"lighthouses", []string{"42"}, nil}, // a category: no candidate element holds it
+		// a category: no candidate element holds it, the passage is the lead
+		{"lighthouses", []string{"42"}, []span{{61, 90, "/article[1]/bdy[1]/p[1]"}}},
 		{"harbour", []string{"42"}, []span{{61, 90, "/article[1]/bdy[1]/p[1]"}}},
 	} {
 		res := search(t, x, tc.q)

@@ -83,10 +83,11 @@ func (o Options) boosts() (float64, float64) {
 }
 
 // fetchQuery is what a fetch needs of q (fetch.Query), with the boosts
-// of opt.
+// of opt: the auxiliary text's is the text's times records.AuxWeight
+// (docs/search.md, "Auxiliary text").
 func (q *Query) fetchQuery(opt Options) fetch.Query {
 	tb, xb := opt.boosts()
-	return fetch.Query{Terms: q.Terms, Title: q.Title, TitleBoost: tb, TextBoost: xb}
+	return fetch.Query{Terms: q.Terms, Title: q.Title, TitleBoost: tb, TextBoost: xb, AuxBoost: xb * records.AuxWeight}
 }
 
 // Query is an analyzed query with the element statistics of its terms,

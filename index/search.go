@@ -41,8 +41,9 @@ func (x *snapshot) matchesOf(ctx context.Context, d *StoredArticle, terms []anal
 // Passages is one article page's retrieval: the best passages of article
 // id for the query q (Prepare, Article and Browse in one), all from one
 // build of the index, even when Reload switches meanwhile. A query without
-// terms is ErrNoTerms; an article the index does not have has no passages.
-// A cancelled context stops it.
+// terms is ErrNoTerms (but a title search); an article the index does not
+// have has no passages; one in which nothing matches has its lead
+// (browse.Lead). A cancelled context stops it.
 func (x *Index) Passages(ctx context.Context, q, id string, opt Options) ([]Passage, error) {
 	return withSnapshot(x, func(s *snapshot) ([]Passage, error) { return s.passages(ctx, q, id, opt) })
 }
@@ -52,9 +53,6 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 	pq, err := x.prepare(q)
 	if err != nil {
 		return nil, err
-	}
-	if len(pq.Terms) == 0 {
-		return nil, nil // a title search: nothing in the text to browse
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -73,6 +71,7 @@ func (x *snapshot) passages(ctx context.Context, q, id string, opt Options) ([]P
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// a title search has no terms to read: its passage is the lead
 	if err := records.LoadMatches(ctx, records.NewStoredReader(r), []*StoredArticle{sd}, []uint64{doc}, pq.Terms); err != nil {
 		return nil, err
 	}
@@ -87,12 +86,14 @@ func browseDoc(d *StoredArticle, q *Query, opt Options) []Passage {
 // SearchResult is a fetched article with its passages and a snippet.
 type SearchResult struct {
 	Hit
-	Doc      *StoredArticle
+	Doc *StoredArticle
+	// Passages are never empty: an article in which no candidate element
+	// holds a query term (a title search's hits, an article matching only
+	// in its title or categories) has its lead, marked NoMatch
+	// (browse.Lead).
 	Passages []Passage
 	// Snippet is about Options.SnippetWidth characters around the first
-	// query term of the first passage (when it has none, of the article
-	// from its first candidate element on: a title search's hits, an
-	// article matching only in its title or categories).
+	// query term of the first passage.
 	Snippet string
 }
 
@@ -124,7 +125,10 @@ type HitResult struct {
 	Hit
 	Len      int // the article's length in characters
 	Passages []effort.Span
-	Snippet  string
+	// NoMatch is true when no candidate element holds a query term: the
+	// one passage is the article's lead (browse.Lead), not a match.
+	NoMatch bool
+	Snippet string
 }
 
 // Hits is Search for a result list: the same hits, passages (as spans)
@@ -141,6 +145,7 @@ func (x *Index) Hits(ctx context.Context, q *Query, k int, opt Options) ([]HitRe
 			h := HitResult{Hit: r.Hit, Len: r.Doc.Len, Snippet: r.Snippet, Passages: make([]effort.Span, len(r.Passages))}
 			for i, p := range r.Passages {
 				h.Passages[i] = p.Span
+				h.NoMatch = p.NoMatch
 			}
 			if off, err := r.Doc.BlocksErr(); err != nil {
 				f := s.Recs[store.ShardOf(r.ID, len(s.Recs))]
@@ -172,16 +177,7 @@ func (x *snapshot) browseHits(ctx context.Context, q *Query, k int, opt Options,
 	rs := make([]SearchResult, min(k, x.articles, docs))
 	f, err := x.Fetch(ctx, q.fetchQuery(opt), k, how, func(i int, d *StoredArticle) error {
 		r := SearchResult{Doc: d, Passages: browseDoc(d, q, opt)}
-		p := Passage{Span: effort.Span{Start: 0, End: d.Len}}
-		if len(d.Elems) > 0 {
-			// from the first candidate element on: not the header's
-			// title, ids and categories again
-			p.Start = d.Elems[0].Start
-		}
-		if len(r.Passages) > 0 {
-			p = r.Passages[0]
-		}
-		r.Snippet = Snippet(d, p, q, opt.snippetWidth(d.Lang))
+		r.Snippet = Snippet(d, r.Passages[0], q, opt.snippetWidth(d.Lang))
 		if i >= len(rs) {
 			// the manifest lies: damage, naming it
 			return &DamagedError{Index: x.Recs[0].Index, File: store.ManifestPath(x.stamp.dir), Err: fmt.Errorf("more hits than its %d articles", x.articles)}

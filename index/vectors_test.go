@@ -187,7 +187,8 @@ func TestBrowseStoredSame(t *testing.T) {
 // TestOldLayoutRefused: an index of the layout before the record store
 // (manifest version 9: the text in Bleve's stored fields, no records
 // files; 10 and 11 had records without titles or without the elements'
-// kinds, and were never part of a release) is never read: Open refuses
+// kinds, and were never part of a release; 12 had no auxiliary text
+// field) is never read: Open refuses
 // it, naming the fix, and the next build rebuilds it from scratch,
 // saying why.
 func TestOldLayoutRefused(t *testing.T) {
@@ -197,9 +198,9 @@ func TestOldLayoutRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := strings.Replace(string(b), `"version": 12,`, `"version": 9,`, 1)
+	old := strings.Replace(string(b), `"version": 13,`, `"version": 9,`, 1)
 	if old == string(b) {
-		t.Fatalf("no version 12 in %s", b)
+		t.Fatalf("no version 13 in %s", b)
 	}
 	for i := 0; ; i++ {
 		// a layout-9 shard has no records file
@@ -216,14 +217,14 @@ func TestOldLayoutRefused(t *testing.T) {
 		t.Fatal("an index of layout 9 opened")
 	}
 	var ie *InputError
-	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "layout 9, want 12") || !strings.Contains(err.Error(), "rebuild with readsim index") {
-		t.Errorf("error %v (%T), want an InputError naming layouts 9 and 12 and the rebuild", err, err)
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "layout 9, want 13") || !strings.Contains(err.Error(), "rebuild with readsim index") {
+		t.Errorf("error %v (%T), want an InputError naming layouts 9 and 13 and the rebuild", err, err)
 	}
 	res, err := Build(BuildOptions{Articles: articles, Index: idx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Rebuilt, "layout 9, now 12") {
+	if !strings.Contains(res.Rebuilt, "layout 9, now 13") {
 		t.Errorf("rebuilt %q, want the layouts named", res.Rebuilt)
 	}
 	openTest(t, idx)

@@ -242,6 +242,9 @@ func QueryTerms(q string, langs ...string) []Term {
 	}
 	var out []Term
 	pos := map[string]int{}
+	// the words of the query, by their bytes in it: the terms two kinds
+	// make of one word are its variants (Term.Word)
+	words := map[[2]int]int{}
 	for _, kind := range []string{kindEN, kindCJK} {
 		if !kinds[kind] {
 			continue
@@ -257,8 +260,13 @@ func QueryTerms(q string, langs ...string) []Term {
 				out[i].N = max(out[i].N, n[t])
 				continue
 			}
+			w, ok := words[[2]int{tok.Start, tok.End}]
+			if !ok {
+				w = len(out)
+				words[[2]int{tok.Start, tok.End}] = w
+			}
 			pos[t] = len(out)
-			out = append(out, Term{Text: t, N: n[t], Char: isCJKChar(t)})
+			out = append(out, Term{Text: t, N: n[t], Char: isCJKChar(t), Word: w})
 		}
 	}
 	return out
@@ -274,6 +282,14 @@ type Term struct {
 	// holding the character: the character alone and the bigrams it is
 	// the first or the second character of (see CharTermRegexp).
 	Char bool
+	// Word is the index among the query's terms of the first term made
+	// of the same word of the query: the terms two analysis kinds make
+	// of one word (history: histori in English, history in Chinese,
+	// Japanese and Korean articles) are its variants, and have the same
+	// Word; any other term's Word is its own index. Fetch counts the
+	// variants' document frequencies as one term's (docs/search.md,
+	// "One word, one idf").
+	Word int
 }
 
 // isCJKChar reports whether a term is one CJK character (Han, kana or

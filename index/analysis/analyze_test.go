@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -203,7 +204,38 @@ func TestQueryTerms(t *testing.T) {
 		{"ｶ", []string{"ja"}, []Term{{Text: "カ", N: 1, Char: true}}},
 		{"물 x", []string{"ko"}, []Term{{Text: "물", N: 1, Char: true}, {Text: "x", N: 1}}},
 	} {
-		if got := QueryTerms(tc.q, tc.langs...); !reflect.DeepEqual(got, tc.want) {
+		got := QueryTerms(tc.q, tc.langs...)
+		for i := range got {
+			got[i].Word = 0 // TestQueryWords has them
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q %v: %v, want %v", tc.q, tc.langs, got, tc.want)
+		}
+	}
+}
+
+// TestQueryWords checks the variants of one query word (Term.Word): the
+// terms two analysis kinds make of one word share the index of the
+// first; every other term has its own index. Worked by hand: English
+// stems history to histori, the CJK kind keeps it.
+func TestQueryWords(t *testing.T) {
+	for _, tc := range []struct {
+		q     string
+		langs []string
+		want  []string // text:word
+	}{
+		{"kimchi history", []string{"en", "ko"}, []string{"kimchi:0", "histori:1", "history:1"}},
+		{"kimchi history", []string{"en"}, []string{"kimchi:0", "histori:1"}},
+		{"kimchi history", []string{"zh"}, []string{"kimchi:0", "history:1"}},
+		{"movies 意大利", []string{"zh", "en"}, []string{"movi:0", "意大:1", "大利:2", "movies:0"}},
+		{"running dogs", []string{"en", "ja"}, []string{"run:0", "dog:1", "running:0", "dogs:1"}},
+		{"the history", []string{"en", "ko"}, []string{"histori:0", "history:0"}},
+	} {
+		var got []string
+		for _, term := range QueryTerms(tc.q, tc.langs...) {
+			got = append(got, fmt.Sprintf("%s:%d", term.Text, term.Word))
+		}
+		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q %v: %v, want %v", tc.q, tc.langs, got, tc.want)
 		}
 	}

@@ -17,6 +17,9 @@ type Passage struct {
 	effort.Span
 	XPaths []string // the merged elements, in document order
 	Score  float64  // the best score among them
+	// NoMatch marks the passage given to an article in which no candidate
+	// element holds a query term (Lead): its lead, scored 0.
+	NoMatch bool
 }
 
 // Stats are the collection statistics browse scores elements with: the
@@ -172,6 +175,9 @@ func scoreElems(toks []analysis.Token, lens []int, elems []records.Elem, terms [
 			}
 			score += float64(t.N) * idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
 		}
+		if el.Aux() {
+			score *= records.AuxWeight // docs/search.md, "Auxiliary text"
+		}
 		if score > 0 {
 			cands = append(cands, scoredElem{k, score, held})
 		}
@@ -208,7 +214,8 @@ func capCaptions(elems []records.Elem, cands []scoredElem) float64 {
 }
 
 // leadOf returns the index among cands of the article's lead when it holds
-// a query term, or -1. The lead is the article's first candidate element
+// a query term, or -1; with cands nil, the lead's index among elems, or
+// -1 when the article has none. The lead is the article's first candidate element
 // with text that is analysed (lens: at least one token; an infobox's
 // remains are not analysed) when it is the body's own text or a paragraph
 // of the body itself (the INEX converters leave the lead there); captions
@@ -225,8 +232,8 @@ func leadOf(elems []records.Elem, lens []int, cands []scoredElem) int {
 		}
 		break
 	}
-	if lead < 0 {
-		return -1
+	if lead < 0 || cands == nil {
+		return lead
 	}
 	for k, c := range cands {
 		if c.e == lead {
@@ -294,10 +301,45 @@ func choose(gap func(k int) int, elems []records.Elem, cands []scoredElem, min f
 }
 
 // Article returns the best passages of the stored article d for the
-// query terms (Passages), scored against the element statistics st.
+// query terms (Passages), scored against the element statistics st. An
+// article none of whose candidate elements holds a query term (it
+// matched in its title or categories only, or the query has no terms: a
+// title search) has one passage all the same, its lead (Lead).
 func Article(d *records.StoredArticle, terms []analysis.Term, st *Stats, opt Options) []Passage {
-	if len(terms) == 0 {
-		return nil // no term to analyse the article for
+	if len(terms) > 0 {
+		if ps := Passages(d.SpaceAfter, d.QueryTokens(terms), d.Lens(), d.Elems, terms, st, opt); len(ps) > 0 {
+			return ps
+		}
 	}
-	return Passages(d.SpaceAfter, d.QueryTokens(terms), d.Lens(), d.Elems, terms, st, opt)
+	return []Passage{Lead(d.Elems, d.Lens(), d.Len)}
+}
+
+// Lead returns the passage of an article in which no candidate element
+// holds a query term (docs/search.md, "A passage for every hit"): the
+// article's lead as leadOf finds it (its first candidate with analysed
+// text, captions passed over, when it is the body's own text or a
+// paragraph of the body), else its first candidate with analysed text
+// that is not a caption, else its first candidate, else its whole text
+// (n characters). It is marked NoMatch and scored 0.
+func Lead(elems []records.Elem, lens []int, n int) Passage {
+	pick := -1
+	if k := leadOf(elems, lens, nil); k >= 0 {
+		pick = k
+	}
+	for e := 0; e < len(elems) && pick < 0; e++ {
+		if !elems[e].Caption() && e < len(lens) && lens[e] > 0 {
+			pick = e
+		}
+	}
+	if pick < 0 && len(elems) > 0 {
+		pick = 0
+	}
+	if pick < 0 {
+		return Passage{Span: effort.Span{Start: 0, End: n}, NoMatch: true}
+	}
+	p := Passage{Span: elems[pick].Span, NoMatch: true}
+	if elems[pick].XPath != "" {
+		p.XPaths = []string{elems[pick].XPath}
+	}
+	return p
 }

@@ -167,7 +167,9 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	a.ID = f.id
 	title, headerID := a.Title, a.HeaderID
 	kind := analysis.Kind(a.Lang)
-	brk, quiet := breaks(a), unshown(a)
+	markup := wikimarkup.Find(a)
+	brk, quiet := breaks(a), wikimarkup.Union(unshown(a, markup), footnoteMarks(a))
+	aux := auxiliary(a)
 	bytesOf := func(cs []int) []int {
 		out := make([]int, len(cs))
 		for i, c := range cs {
@@ -179,21 +181,10 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	an, release := analysis.Memo(kind)
 	toks := analysis.AnalyzeText(an, a.Text, bytesOf(brk), bytesOf(quiet))
 	release()
+	body, auxToks := splitTokens(toks, bytesOf(aux))
 	elems := Candidates(a, names)
 
-	doc := document.NewDocument(a.ID)
-	titleToks := analysis.AnalyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
-	doc.AddField(newAnalyzedField("title", []byte(title), titleToks, bindex.IndexField))
-	// the text keeps where each token is (term vectors, see textFreqs):
-	// browse and snippets read the query terms' occurrences from them
-	// instead of analysing the article again
-	// (no value: the text is not stored in Bleve, and a batch waiting to
-	// be indexed need not hold it)
-	doc.AddField(&analyzedField{name: "text", length: len(toks), freqs: textFreqs(a.Text, toks), options: textOptions})
-	if keys := analysis.TitleKeys(title); len(keys) > 0 {
-		doc.AddField(newKeywordField(store.TitleKeyField, keys))
-	}
-	doc.AddField(newKeywordField(store.LangField, []string{a.Lang}))
+	doc, titleToks := newDoc(a, title, body, auxToks)
 
 	ids := newInternTerms(len(toks))
 	starts := make([]int, len(toks))
@@ -219,10 +210,11 @@ func parseOne(rd *article.Reader, f srcFile, names map[string]bool) parsed {
 	// the record: what browse, snippets and pages read (index/records); its
 	// place in the shard's records file is added to the document when it
 	// is written (shardWriter.feed)
-	rec := records.Encode(nil, title, a.Lang, f.rel, a.Text, a.Len, elems, lens, quiet, brk)
+	rec := records.Encode(nil, title, a.Lang, f.rel, a.Text, a.Len, elems, lens,
+		records.Spans{Quiet: quiet, Breaks: brk, Aux: aux, Seps: snippetSeps(a, quiet, wikimarkup.Captions(markup))})
 	p := parsed{f: f, doc: doc, rec: rec,
 		entry: store.Entry{ID: f.id, Size: f.size, MTime: f.mt, Elems: len(elems), Lang: a.Lang,
-			TitleLen: len(titleToks), TextLen: len(toks), ElemLen: elemLen, Rec: int64(len(rec))},
+			TitleLen: len(titleToks), TextLen: len(body), AuxLen: len(auxToks), ElemLen: elemLen, Rec: int64(len(rec))},
 		elemDF: termCounts{ids.terms, df}.nonZero(),
 	}
 	if headerID != "" && headerID != article.BaseID(f.id) {
@@ -305,10 +297,53 @@ func metadata(a *article.Article) []int {
 
 // unshown returns the character spans the index does not analyse: the
 // header's metadata, the wiki markup a reader does not see (hidden, or
-// shown as another character) and the templates (infoboxes), which the
-// page folds (docs/articles.md). No snippet shows them.
-func unshown(a *article.Article) []int {
-	return wikimarkup.Union(metadata(a), wikimarkup.Quiet(wikimarkup.Find(a)), wikimarkup.Templates(a))
+// shown as another character: of markup, wikimarkup.Find's ranges) and
+// the templates (infoboxes), which the page folds (docs/articles.md). No
+// snippet shows them.
+func unshown(a *article.Article, markup []wikimarkup.Range) []int {
+	return wikimarkup.Union(metadata(a), wikimarkup.Quiet(markup), wikimarkup.Templates(a))
+}
+
+// newDoc returns the Bleve document of the article a: its title (and
+// the title's tokens), its body's and auxiliary text's tokens, its title
+// keys and its language.
+func newDoc(a *article.Article, title string, body, auxToks banalysis.TokenStream) (*document.Document, banalysis.TokenStream) {
+	doc := document.NewDocument(a.ID)
+	titleToks := analysis.AnalyzerOf(a.Lang).Analyze([]byte(title)) // on a copy: the analyzer lower-cases in place
+	doc.AddField(newAnalyzedField("title", []byte(title), titleToks, bindex.IndexField))
+	// the text keeps where each token is (term vectors, see textFreqs):
+	// browse and snippets read the query terms' occurrences from them
+	// instead of analysing the article again
+	// (no value: the text is not stored in Bleve, and a batch waiting to
+	// be indexed need not hold it)
+	doc.AddField(&analyzedField{name: "text", length: len(body), freqs: textFreqs(a.Text, body), options: textOptions})
+	// the auxiliary text, a field of its own that fetch weighs less
+	// (docs/search.md, "Auxiliary text"), kept as the text is
+	doc.AddField(&analyzedField{name: store.AuxField, length: len(auxToks), freqs: textFreqs(a.Text, auxToks), options: textOptions})
+	if keys := analysis.TitleKeys(title); len(keys) > 0 {
+		doc.AddField(newKeywordField(store.TitleKeyField, keys))
+	}
+	doc.AddField(newKeywordField(store.LangField, []string{a.Lang}))
+	return doc, titleToks
+}
+
+// splitTokens splits an article's tokens (in text order) into those of
+// its body text and those starting in its auxiliary text (aux: byte
+// spans, start and end pairs, in order).
+func splitTokens(toks banalysis.TokenStream, aux []int) (body, auxToks banalysis.TokenStream) {
+	if len(aux) == 0 {
+		return toks, nil
+	}
+	body = make(banalysis.TokenStream, 0, len(toks))
+	for _, t := range toks {
+		k := sort.Search(len(aux)/2, func(k int) bool { return aux[2*k+1] > t.Start })
+		if k < len(aux)/2 && aux[2*k] <= t.Start {
+			auxToks = append(auxToks, t)
+		} else {
+			body = append(body, t)
+		}
+	}
+	return body, auxToks
 }
 
 // isInline reports whether an element's boundaries are not word

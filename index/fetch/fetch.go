@@ -50,28 +50,38 @@ type Shards struct {
 	// DocLangs are, per shard, each document's language as an index of
 	// LangAvg (DocLangs); nil when the index has one language
 	DocLangs [][]uint8
-	// LangAvg are the title's and the text's average lengths in tokens
-	// (rounded up, as Bleve rounds them) of each language's articles
-	LangAvg [][2]float64
+	// LangAvg are the title's, the text's and the auxiliary text's
+	// average lengths in tokens (rounded up, as Bleve rounds them) of
+	// each language's articles
+	LangAvg [][3]float64
 	// bm25 are the collection's statistics: its number of articles and
 	// the fields' lengths summed over them (the manifest's)
 	BM25 *bsearch.BM25Stats
 }
 
 // Query is what a fetch needs of a query: its terms, or the title
-// of a title search, and the boosts of the title and text fields.
+// of a title search, and the boosts of the title, text and auxiliary
+// text fields.
 type Query struct {
-	Terms                 []analysis.Term
-	Title                 string
-	TitleBoost, TextBoost float64
+	Terms                           []analysis.Term
+	Title                           string
+	TitleBoost, TextBoost, AuxBoost float64
 }
 
 // FieldTerm is one term of one field of a fetch query, with its global
 // statistics and weights.
 type FieldTerm struct {
-	Term   []byte
-	char   bool // a character term (Term.Char): its postings are charPostings'
-	Field  string
+	Term  []byte
+	char  bool // a character term (Term.Char): its postings are charPostings'
+	Field string
+	// word is the query word the term is a variant of (Term.Word), whose
+	// variants' document frequencies in a field add up
+	word int
+	// clause is the clause the term counts for in the coordination
+	// factor: its own (its place in FieldTerms' order), but for an
+	// auxiliary text term, which counts for its word's text term (aux)
+	clause int
+	aux    bool // a term of the auxiliary text: outside the query norm
 	boost  float64
 	df     uint64  // documents holding the term in the field, over all shards
 	idf    float64 // Bleve's BM25 idf (TF-IDF idf when avgLen is 0)
@@ -79,8 +89,17 @@ type FieldTerm struct {
 	avgLen float64 // the field's average length in tokens, rounded up
 }
 
-// FieldTerms returns the terms of q, for the title and the text, with their
-// boosts, in Bleve's order (term by term, title then text).
+// FieldTerms returns the terms of q, for the title, the text and the
+// auxiliary text, with their boosts, in Bleve's order (term by term,
+// title, text, then auxiliary text).
+//
+// The auxiliary text's terms (docs/search.md, "Auxiliary text") add to
+// the text's: each scores as a term of its own field (BM25 with that
+// field's statistics, boosted by AuxBoost) but stays out of the query
+// norm and counts, in the coordination factor, for the text term of
+// its word. So an index without auxiliary text scores exactly as Bleve's
+// disjunction of title and text terms, and an article whose term is in
+// both its text and its auxiliary text is not counted as matching twice.
 //
 // A title search (Query.Title, no terms) is one term, the title key, of
 // the title key field: an article with that title scores its TF-IDF idf,
@@ -92,17 +111,44 @@ func FieldTerms(q Query) []FieldTerm {
 	if len(q.Terms) == 0 && q.Title != "" {
 		return []FieldTerm{{Term: []byte(q.Title), Field: store.TitleKeyField, boost: 1}}
 	}
-	tb, xb := q.TitleBoost, q.TextBoost
 	var out []FieldTerm
 	for _, t := range q.Terms {
-		for _, f := range [2]struct {
+		for _, f := range [3]struct {
 			field string
 			boost float64
-		}{{"title", tb}, {"text", xb}} {
-			out = append(out, FieldTerm{Term: []byte(t.Text), char: t.Char, Field: f.field, boost: f.boost * float64(t.N)})
+		}{{"title", q.TitleBoost}, {"text", q.TextBoost}, {store.AuxField, q.AuxBoost}} {
+			ft := FieldTerm{Term: []byte(t.Text), char: t.Char, Field: f.field, word: t.Word, clause: len(out), boost: f.boost * float64(t.N)}
+			if f.field == store.AuxField {
+				ft.aux, ft.clause = true, len(out)-1 // the text term, just before
+			}
+			out = append(out, ft)
 		}
 	}
 	return out
+}
+
+// blendDF gives each term the document frequency of its word in its
+// field: the sum of those of the word's variants (Term.Word: the terms
+// two analysis kinds make of one word, held by articles of different
+// kinds, so the sum counts each article once). One variant alone would
+// count only the articles of its own kind: in a collection of English,
+// Chinese and Korean articles, "history" in a Korean article (history,
+// unstemmed) had an idf far above "history" in an English one
+// (histori), and an English word met once in a Korean reference list
+// outranked the English articles about it (docs/search.md, "One word,
+// one idf").
+func blendDF(ts []FieldTerm) {
+	type key struct {
+		word  int
+		field string
+	}
+	sum := map[key]uint64{}
+	for _, t := range ts {
+		sum[key{t.word, t.Field}] += t.df
+	}
+	for i := range ts {
+		ts[i].df = sum[key{ts[i].word, ts[i].Field}]
+	}
 }
 
 // weigh computes the terms' idf and query weights from their document
@@ -118,12 +164,14 @@ func weigh(ts []FieldTerm, st *bsearch.BM25Stats) {
 			t.avgLen = math.Ceil(float64(card) / n)
 		}
 		if t.avgLen > 0 {
-			t.idf = math.Log(1 + (n-float64(t.df)+0.5)/(float64(t.df)+0.5))
+			t.idf = math.Log(1 + (n-math.Min(float64(t.df), n)+0.5)/(math.Min(float64(t.df), n)+0.5))
 		} else {
 			t.idf = 1.0 + math.Log(n/float64(t.df+1.0))
 		}
-		w := t.boost * t.idf
-		sumSq += w * w
+		if !t.aux {
+			w := t.boost * t.idf
+			sumSq += w * w
+		}
 	}
 	norm := 1.0 / math.Sqrt(sumSq)
 	for i := range ts {
@@ -173,7 +221,7 @@ type shardSearch struct {
 	shard  int
 	ranks  []uint32     // IDRanks
 	langs  []uint8      // each document's language (DocLangs), or nil
-	avg    [][2]float64 // snapshot.LangAvg
+	avg    [][3]float64 // snapshot.LangAvg
 	r      bindex.IndexReader
 	tfrs   []bindex.TermFieldReader
 	stored records.StoredReader
@@ -414,6 +462,7 @@ func (f *Fetched) rank(ctx context.Context, x *Shards, ts []FieldTerm, k int) er
 	for i := range perm {
 		perm[i] = i
 	}
+	blendDF(ts)
 	sort.Sort(byDF{ts, perm})
 	weigh(ts, x.BM25)
 	for _, s := range ss {

@@ -231,7 +231,16 @@ func (s *shardSearch) topK(ctx context.Context, ts []FieldTerm, k int) ([]candid
 		}
 	}
 	h := &best{k: k, ranks: s.ranks}
-	total := float64(len(ts))
+	// the coordination factor: the clauses a document matches (an
+	// auxiliary text term counts for its word's text term: FieldTerms)
+	// over the clauses of title and text
+	total := 0.0
+	seen := make([]int, len(ts)) // by clause, the last document (n+1) matching it
+	for _, t := range ts {
+		if !t.aux {
+			total++
+		}
+	}
 	for n := 0; ; n++ {
 		if n&4095 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -263,7 +272,10 @@ func (s *shardSearch) topK(ctx context.Context, ts []FieldTerm, k int) ([]candid
 				}
 			}
 			sum += ts[i].scoreAvg(c.tfd.Freq, c.tfd.Norm, avg)
-			matched++
+			if cl := ts[i].clause; seen[cl] != n+1 {
+				seen[cl] = n + 1
+				matched++
+			}
 			if err := next(i); err != nil {
 				return nil, err
 			}

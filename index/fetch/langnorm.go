@@ -28,13 +28,15 @@ func fieldSlot(field string) int {
 		return 0
 	case "text":
 		return 1
+	case store.AuxField:
+		return 2
 	}
 	return -1
 }
 
 // LangAverages returns the languages of an index's totals (sorted) and
-// the average title and text length of each, rounded up.
-func LangAverages(t store.Totals) ([]string, [][2]float64) {
+// the average title, text and auxiliary text length of each, rounded up.
+func LangAverages(t store.Totals) ([]string, [][3]float64) {
 	var names []string
 	for l, n := range t.Langs {
 		if n > 0 {
@@ -45,10 +47,12 @@ func LangAverages(t store.Totals) ([]string, [][2]float64) {
 	if len(names) > 255 {
 		names = names[:0] // more than DocLangs can number: one average
 	}
-	avg := make([][2]float64, len(names))
+	avg := make([][3]float64, len(names))
 	for i, l := range names {
 		n, lens := float64(t.Langs[l]), t.LangLens[l]
-		avg[i] = [2]float64{math.Ceil(float64(lens[0]) / n), math.Ceil(float64(lens[1]) / n)}
+		for f := range avg[i] {
+			avg[i][f] = math.Ceil(float64(lens[f]) / n)
+		}
 	}
 	return names, avg
 }

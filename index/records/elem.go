@@ -1,6 +1,7 @@
 package records
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/readsim/readsim/effort"
@@ -24,6 +25,7 @@ const (
 	kindKnown    elemKind = 1 << iota // the other bits are set
 	kindCaption                       // IsCaption
 	kindBodyText                      // IsBodyText
+	kindAux                           // in auxiliary text (Spans.Aux)
 )
 
 // kindOf is an element's kind from its XPath. A build stores it in each
@@ -56,6 +58,24 @@ func (e *Elem) BodyText() bool {
 		return e.kind&kindBodyText != 0
 	}
 	return IsBodyText(e.XPath)
+}
+
+// AuxWeight is the weight of auxiliary text (Spans.Aux) against body
+// text: fetch boosts the auxiliary text's field by the text's boost times
+// AuxWeight, and browse multiplies an auxiliary element's score by it
+// (docs/search.md, "Auxiliary text").
+const AuxWeight = 0.5
+
+// Aux reports whether the element is auxiliary text: it starts in a
+// reference list, a bibliography or a list of links elsewhere
+// (Spans.Aux). Only an element read from a record knows it.
+func (e *Elem) Aux() bool { return e.kind&kindAux != 0 }
+
+// inSpans reports whether the offset c lies in one of the spans (start,
+// end pairs, in order).
+func inSpans(spans []int, c int) bool {
+	k := sort.Search(len(spans)/2, func(k int) bool { return spans[2*k+1] > c })
+	return k < len(spans)/2 && spans[2*k] <= c
 }
 
 // IsCaption reports whether a candidate's XPath names a caption.

@@ -24,7 +24,8 @@ import (
 // search's snippet needs some 200 characters of it. A shard's records file
 // holds, per article, a small head that a search reads whole — the
 // text's length, each candidate element's span, length in tokens and the
-// white space after it, the spans a page does not show, the word breaks —
+// white space after it, the spans a page does not show, the word breaks,
+// the places where a snippet separates two blocks —
 // and the text in snappy blocks of about recordBlock bytes, of which a
 // snippet decompresses the one or two it shows. The elements' XPaths are
 // one more snappy block, read when an article is read whole or browsed
@@ -40,9 +41,11 @@ import (
 //	n {start len tokens gap kind}×n  the candidate elements; gap is the white
 //	                                 space after the element, in characters,
 //	                                 kind what browse needs of its XPath
-//	                                 (elemKind: a caption, the body's text)
+//	                                 and place (elemKind: a caption, the
+//	                                 body's text, auxiliary text)
 //	q quiet×q                        Article's quiet spans (start, end pairs)
 //	k breaks×k                       the word breaks
+//	s seps×s                         the snippet separators (Spans.Seps)
 //	xraw xlen xpaths[xlen]           the XPaths, "\n"-joined, snappy
 //	b {chars raw clen}×b             the text blocks' lengths
 //	block×b                          each block, snappy
@@ -98,10 +101,31 @@ func PlaceOf(b []byte) (Place, bool) {
 // allocated (recordReader.count).
 const maxRecordText = 1 << 31
 
+// Spans are the lists of character offsets a record keeps beside its
+// elements, each increasing.
+type Spans struct {
+	// Quiet are the spans a page does not show as they stand and the
+	// footnote marks (start, end pairs): not analysed, left out of
+	// snippets.
+	Quiet []int
+	// Breaks are the word breaks between block elements that touch.
+	Breaks []int
+	// Aux are the spans of auxiliary text (start, end pairs: reference
+	// lists, bibliographies, links elsewhere; docs/search.md,
+	// "Auxiliary text"): an element starting in one is auxiliary
+	// (Elem.Aux). The record keeps them in its elements' kinds.
+	Aux []int
+	// Seps are the places where a snippet writes a separator between
+	// two blocks (a heading and its first sentence, a caption and the
+	// paragraph after it, two list items): block boundaries that no
+	// sentence punctuation already marks (docs/search.md, "Snippets").
+	Seps []int
+}
+
 // Encode appends the record of an article to b: its title,
 // language and path, its text (nchars characters), candidate elements,
-// their lengths in tokens, quiet spans and word breaks.
-func Encode(b []byte, title, lang, path, text string, nchars int, elems []Elem, lens []int, quiet, brk []int) []byte {
+// their lengths in tokens, and its spans.
+func Encode(b []byte, title, lang, path, text string, nchars int, elems []Elem, lens []int, sp Spans) []byte {
 	for _, f := range [3]string{title, lang, path} {
 		b = binary.AppendUvarint(b, uint64(len(f)))
 		b = append(b, f...)
@@ -121,9 +145,13 @@ func Encode(b []byte, title, lang, path, text string, nchars int, elems []Elem, 
 		}
 		b = binary.AppendUvarint(b, uint64(n))
 		b = binary.AppendUvarint(b, uint64(chars.SpaceAfter(ci, el.End)))
-		b = append(b, byte(kindOf(el.XPath)))
+		k := kindOf(el.XPath)
+		if inSpans(sp.Aux, el.Start) {
+			k |= kindAux
+		}
+		b = append(b, byte(k))
 	}
-	for _, list := range [2][]int{quiet, brk} {
+	for _, list := range [3][]int{sp.Quiet, sp.Breaks, sp.Seps} {
 		b = binary.AppendUvarint(b, uint64(len(list)))
 		for _, v := range list {
 			b = binary.AppendUvarint(b, uint64(max(v, 0)))
@@ -189,7 +217,7 @@ type Record struct {
 	Elems             []Elem // without XPaths (xpaths)
 	lens              []int
 	gaps              []int // white space after each element, characters
-	quiet, brk        []int
+	quiet, brk, seps  []int
 	xraw              int
 	xz                []byte // the XPaths, compressed
 	Blocks            []Block
@@ -283,14 +311,14 @@ func Decode(b []byte, head bool, arena *Arena) (*Record, error) {
 			end := start + r.uint(maxRecordText)
 			d.lens[k] = r.uint(maxRecordText)
 			d.gaps[k] = r.uint(maxRecordText)
-			kind := elemKind(r.uint(int(kindKnown | kindCaption | kindBodyText)))
+			kind := elemKind(r.uint(int(kindKnown | kindCaption | kindBodyText | kindAux)))
 			if start < 0 || end > d.chars || kind&kindKnown == 0 {
 				r.err = errRecord
 			}
 			d.Elems[k] = Elem{Span: effort.Span{Start: start, End: end}, kind: kind}
 		}
 	}
-	for _, list := range [2]*[]int{&d.quiet, &d.brk} {
+	for _, list := range [3]*[]int{&d.quiet, &d.brk, &d.seps} {
 		if n := r.count(1); n > 0 {
 			*list = arena.takeInts(n)
 			for i := range n {

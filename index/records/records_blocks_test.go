@@ -9,14 +9,14 @@ import (
 )
 
 // blocksRecord writes by hand a record with no title, language, path,
-// element, quiet span, break nor XPath, a text of bytes bytes (ASCII:
+// element, quiet span, break, separator nor XPath, a text of bytes bytes (ASCII:
 // as many characters), and the text blocks given as raw lengths, each
 // block the snappy of that many 'a's.
 func blocksRecord(bytes int, raws []int) []byte {
 	b := []byte{0, 0, 0} // title, lang, path
 	b = binary.AppendUvarint(b, uint64(bytes))
 	b = binary.AppendUvarint(b, uint64(bytes))
-	b = append(b, 0, 0, 0, 0, 0) // elements, quiet, breaks, XPaths raw and compressed
+	b = append(b, 0, 0, 0, 0, 0, 0) // elements, quiet, breaks, separators, XPaths raw and compressed
 	b = binary.AppendUvarint(b, uint64(len(raws)))
 	var zs [][]byte
 	for _, n := range raws {

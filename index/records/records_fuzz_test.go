@@ -16,7 +16,7 @@ func recordSeeds() [][]byte {
 	var out [][]byte
 	for _, text := range []string{"", "a", "Fresnel lens &amp; light", strings.Repeat("a", 2047) + "é", strings.Repeat("中 ", 1500), strings.Repeat("😀", 700)} {
 		c := randomParts(rng, text)
-		out = append(out, Encode(nil, c.title, c.lang, c.path, c.text, utf8.RuneCountInString(c.text), c.elems, c.lens, c.quiet, c.breaks))
+		out = append(out, Encode(nil, c.title, c.lang, c.path, c.text, utf8.RuneCountInString(c.text), c.elems, c.lens, Spans{Quiet: c.quiet, Breaks: c.breaks}))
 	}
 	return out
 }

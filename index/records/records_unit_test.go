@@ -129,7 +129,7 @@ func checkRoundTrip(t *testing.T, name string, c recordCase, rng *rand.Rand, ran
 	t.Helper()
 	runes := []rune(c.text)
 	n := len(runes)
-	enc := Encode(nil, c.title, c.lang, c.path, c.text, n, c.elems, c.lens, c.quiet, c.breaks)
+	enc := Encode(nil, c.title, c.lang, c.path, c.text, n, c.elems, c.lens, Spans{Quiet: c.quiet, Breaks: c.breaks})
 	h, err := Decode(enc, true, nil)
 	if err != nil || h.title != c.title || h.lang != c.lang || h.path != c.path {
 		t.Fatalf("%s: head %+v (%v), want %q %q %q", name, h, err, c.title, c.lang, c.path)
@@ -302,7 +302,7 @@ func TestShowsPieces(t *testing.T) {
 	for _, tc := range tests {
 		s := text(tc.at)
 		runes := []rune(s)
-		d, err := Decode(Encode(nil, "", "en", "", s, len(runes), nil, nil, tc.quiet, nil), false, nil)
+		d, err := Decode(Encode(nil, "", "en", "", s, len(runes), nil, nil, Spans{Quiet: tc.quiet}), false, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -324,7 +324,7 @@ func TestShowsPieces(t *testing.T) {
 func TestSnippetKeepsNoArena(t *testing.T) {
 	text := strings.Repeat("Fresnel lens 中文 ", 400)
 	n := utf8.RuneCountInString(text)
-	d, err := Decode(Encode(nil, "", "en", "", text, n, nil, nil, nil, nil), false, nil)
+	d, err := Decode(Encode(nil, "", "en", "", text, n, nil, nil, Spans{}), false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

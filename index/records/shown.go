@@ -94,7 +94,10 @@ func Marker(terms []analysis.Term) func(t analysis.Token) (start, end int, ok bo
 // bigrams 意大 and 大利 of 意大利 mark [意大利]; a character term marks its
 // character alone (塔 in 电视塔 is 电视[塔]). An ellipsis marks a cut. The
 // cuts fall between characters, never inside one; runs of white space
-// become one space.
+// become one space. Footnote marks are left out (they are quiet), and
+// two blocks that no punctuation separates (a heading and its first
+// sentence, a caption and its paragraph, two list items or cells) are
+// written with a Separator between them (docs/search.md, "Snippets").
 func (d *StoredArticle) Snippet(p effort.Span, terms []analysis.Term, width int) string {
 	toks := d.QueryTokens(terms)
 	mark := Marker(terms)
@@ -137,29 +140,85 @@ func (d *StoredArticle) Snippet(p effort.Span, terms []analysis.Term, width int)
 		if !ok || me > e {
 			continue
 		}
-		if n := len(marks); n > 0 && ms <= marks[n-1][1] {
+		if n := len(marks); n > 0 && ms <= marks[n-1][1] && !d.sepIn(marks[n-1][0], ms) {
 			marks[n-1][1] = max(marks[n-1][1], me)
 			continue
 		}
 		marks = append(marks, [2]int{ms, me})
 	}
-	// runs of white space become one space as the snippet is written
-	// (chars.SpaceWriter: chars.OneSpace of the whole)
-	b := chars.NewSpaceWriter(3*max(e-s, 0)/2 + 16) // e < s: an inverted passage
+	return d.writeSnippet(s, e, marks, cut, e < p.End && Shows(ci, d.Quiet, e, p.End))
+}
+
+// sepIn reports whether a snippet separator lies in (s, e]: two marked
+// words on either side of it are marked apart (two cells of a row).
+func (d *StoredArticle) sepIn(s, e int) bool {
+	i := sort.SearchInts(d.seps, s+1)
+	return i < len(d.seps) && d.seps[i] <= e
+}
+
+// Separator is what a snippet writes between two blocks that no sentence
+// punctuation separates (Spans.Seps): a heading and the sentence after
+// it, a caption and the paragraph it stands in, two list items.
+const Separator = " · "
+
+// writeSnippet writes the snippet of the characters [s, e) with the
+// marked ranges marks, an ellipsis before when cut and after when more,
+// a Separator at each of the article's separators inside the window
+// that shown text follows. Runs of white space become one space as the
+// snippet is written (chars.SpaceWriter: chars.OneSpace of the whole).
+func (d *StoredArticle) writeSnippet(s, e int, marks [][2]int, cut, more bool) string {
+	w := snippetWriter{b: chars.NewSpaceWriter(3*max(e-s, 0)/2 + 16)} // e < s: an inverted passage
 	if cut {
-		b.WriteString("…")
+		w.b.WriteString("…")
+	}
+	seps := d.seps[sort.SearchInts(d.seps, s+1):]
+	ci := d.Chars()
+	// shown writes [from, to), a separator pending at each of seps in
+	// it, and at one at to when at is true (text, not a mark, ends
+	// there: the separator goes before the mark's bracket)
+	shown := func(from, to int, at bool) {
+		for len(seps) > 0 && seps[0] < e && (seps[0] < to || at && seps[0] == to) {
+			if seps[0] > from {
+				w.write(ShownText(ci, d.Quiet, from, seps[0]))
+				from = seps[0]
+			}
+			w.sep = w.wrote
+			seps = seps[1:]
+		}
+		w.write(ShownText(ci, d.Quiet, from, to))
 	}
 	at := s
 	for _, m := range marks {
-		b.WriteString(ShownText(ci, d.Quiet, at, m[0]))
-		b.WriteString("[")
-		b.WriteString(ShownText(ci, d.Quiet, m[0], m[1]))
-		b.WriteString("]")
+		shown(at, m[0], true)
+		w.write("[")
+		shown(m[0], m[1], false)
+		w.write("]")
 		at = m[1]
 	}
-	b.WriteString(ShownText(ci, d.Quiet, at, e))
-	if e < p.End && Shows(ci, d.Quiet, e, p.End) {
-		b.WriteString("…")
+	shown(at, e, false)
+	w.sep = false
+	if more {
+		w.b.WriteString("…")
 	}
-	return b.String()
+	return w.b.String()
+}
+
+// snippetWriter writes a snippet, a pending separator before the next
+// shown text.
+type snippetWriter struct {
+	b     *chars.SpaceWriter
+	sep   bool // a separator is pending
+	wrote bool // shown text is written
+}
+
+// write writes s, after the pending separator when s shows anything.
+func (w *snippetWriter) write(s string) {
+	if !chars.Blank(s) {
+		if w.sep {
+			w.b.WriteString(Separator)
+			w.sep = false
+		}
+		w.wrote = true
+	}
+	w.b.WriteString(s)
 }

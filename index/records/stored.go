@@ -23,6 +23,8 @@ type StoredArticle struct {
 	Elems []Elem
 	// breaks are the word breaks between block elements, characters
 	breaks []int
+	// seps are where a snippet separates two blocks (Spans.Seps)
+	seps []int
 	// quiet are the spans a page does not show as they stand (start, end
 	// pairs, characters): the header's metadata, leftover wiki markup and
 	// templates (unshown); they are not analysed, and snippets leave them
@@ -182,7 +184,7 @@ func (out *StoredArticle) ReadRecord(rf *File, p Place, how ReadHow, arena *Aren
 		return nil
 	}
 	out.Len, out.Elems, out.elemLens, out.gaps = r.chars, r.Elems, r.lens, r.gaps
-	out.Quiet, out.breaks = r.quiet, r.brk
+	out.Quiet, out.breaks, out.seps = r.quiet, r.brk, r.seps
 	if how != ReadHit {
 		xp, err := r.xpaths()
 		if err != nil {

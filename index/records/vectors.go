@@ -12,6 +12,7 @@ import (
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
 	"github.com/readsim/readsim/index/analysis"
+	"github.com/readsim/readsim/index/store"
 )
 
 // Browse and snippets without analysis.
@@ -31,10 +32,10 @@ import (
 // that hold a query term, so browse's passages and scores and the snippets
 // are the same as with the article analysed again (TestBrowseStoredSame).
 
-// vectorTerms returns the terms of the text field whose occurrences browse
-// needs for the query terms: each term, and for a character term every
-// term of r's dictionary holding its character (charTermRegexp), each
-// once.
+// vectorTerms returns the terms of the text fields (textFields) whose
+// occurrences browse needs for the query terms: each term, and for a
+// character term every term of r's dictionaries holding its character
+// (charTermRegexp), each once.
 func vectorTerms(r bindex.IndexReader, terms []analysis.Term) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
@@ -53,25 +54,31 @@ func vectorTerms(r bindex.IndexReader, terms []analysis.Term) ([]string, error) 
 		if !ok {
 			return nil, fmt.Errorf("index: a shard has no term dictionary search (%T)", r)
 		}
-		dict, err := rr.FieldDictRegexp("text", analysis.CharTermRegexp(t.Text))
-		if err != nil {
-			return nil, err
-		}
-		for {
-			e, err := dict.Next()
+		for _, field := range textFields {
+			dict, err := rr.FieldDictRegexp(field, analysis.CharTermRegexp(t.Text))
 			if err != nil {
-				dict.Close()
 				return nil, err
 			}
-			if e == nil {
-				break
+			for {
+				e, err := dict.Next()
+				if err != nil {
+					dict.Close()
+					return nil, err
+				}
+				if e == nil {
+					break
+				}
+				add(e.Term)
 			}
-			add(e.Term)
+			dict.Close()
 		}
-		dict.Close()
 	}
 	return out, nil
 }
+
+// textFields are the fields an article's tokens are in, each with a
+// location per token: its body text and its auxiliary text.
+var textFields = [2]string{"text", store.AuxField}
 
 // readVectors returns, for each of the documents docs of a shard
 // (internal numbers, increasing), the occurrences in its text of the terms
@@ -112,7 +119,17 @@ func readVectors(ctx context.Context, sr StoredReader, docs []uint64, terms []st
 // alone: a term field reader would look it up in every segment of the
 // shard, and build a vector per location.
 func segmentVectors(ctx context.Context, seg *scorch.SegmentSnapshot, docs []uint64, off uint64, terms []string, out [][]analysis.Token) error {
-	dict, err := seg.Segment().Dictionary("text")
+	for _, field := range textFields {
+		if err := fieldVectors(ctx, seg, field, docs, off, terms, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fieldVectors is segmentVectors in one field.
+func fieldVectors(ctx context.Context, seg *scorch.SegmentSnapshot, field string, docs []uint64, off uint64, terms []string, out [][]analysis.Token) error {
+	dict, err := seg.Segment().Dictionary(field)
 	if err != nil {
 		return err
 	}
@@ -153,11 +170,21 @@ func segmentVectors(ctx context.Context, seg *scorch.SegmentSnapshot, docs []uin
 
 // readerVectors is readVectors through term field readers, into out.
 func readerVectors(ctx context.Context, r bindex.IndexReader, docs []uint64, terms []string, out [][]analysis.Token) error {
+	for _, field := range textFields {
+		if err := readerFieldVectors(ctx, r, field, docs, terms, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readerFieldVectors is readerVectors in one field.
+func readerFieldVectors(ctx context.Context, r bindex.IndexReader, field string, docs []uint64, terms []string, out [][]analysis.Token) error {
 	for _, term := range terms {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		tfr, err := r.TermFieldReader(ctx, []byte(term), "text", false, false, true)
+		tfr, err := r.TermFieldReader(ctx, []byte(term), field, false, false, true)
 		if err != nil {
 			return err
 		}

@@ -15,3 +15,9 @@ const LangField = "langkey"
 // RecField is the field of an article's record place (recPlace), indexed
 // as one term and stored.
 const RecField = "rec"
+
+// AuxField is the field of an article's auxiliary text (reference lists,
+// bibliographies, links elsewhere: docs/search.md, "Auxiliary text"),
+// analysed as the text and kept out of the "text" field, with a location
+// per token as the text has; fetch weighs it less than the text.
+const AuxField = "aux"

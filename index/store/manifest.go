@@ -18,7 +18,7 @@ import (
 
 // Version changes whenever the index layout changes; an index of
 // another version is rebuilt from scratch.
-const Version = 12
+const Version = 13
 
 const (
 	// ManifestName is the manifest's file in the index folder, written
@@ -64,24 +64,26 @@ type Totals struct {
 	Articles int            `json:"articles"`
 	TitleLen int            `json:"title_len"` // tokens
 	TextLen  int            `json:"text_len"`
+	AuxLen   int            `json:"aux_len"`  // the auxiliary text's
 	Elems    int            `json:"elems"`    // candidate elements
 	ElemLen  int            `json:"elem_len"` // their summed length in tokens
 	Langs    map[string]int `json:"langs"`    // articles by language
-	// LangLens are the title and text lengths in tokens summed by
-	// language (fetch normalises an article's field length by its
-	// language's average)
-	LangLens map[string][2]int `json:"lang_lens"`
+	// LangLens are the title, text and auxiliary text lengths in tokens
+	// summed by language (fetch normalises an article's field length by
+	// its language's average)
+	LangLens map[string][3]int `json:"lang_lens"`
 }
 
 // Sum returns the totals of the articles.
 func Sum(articles map[string]Entry) Totals {
-	t := Totals{Articles: len(articles), Langs: map[string]int{}, LangLens: map[string][2]int{}}
+	t := Totals{Articles: len(articles), Langs: map[string]int{}, LangLens: map[string][3]int{}}
 	for _, e := range articles {
 		t.Langs[e.Lang]++
 		l := t.LangLens[e.Lang]
-		t.LangLens[e.Lang] = [2]int{l[0] + e.TitleLen, l[1] + e.TextLen}
+		t.LangLens[e.Lang] = [3]int{l[0] + e.TitleLen, l[1] + e.TextLen, l[2] + e.AuxLen}
 		t.TitleLen += e.TitleLen
 		t.TextLen += e.TextLen
+		t.AuxLen += e.AuxLen
 		t.Elems += e.Elems
 		t.ElemLen += e.ElemLen
 	}
@@ -107,10 +109,12 @@ type Entry struct {
 	MTime int64  `json:"mtime"` // Unix nanoseconds
 	Elems int    `json:"elems"` // number of candidate elements
 	Lang  string `json:"lang"`  // the article's language (article.Article.Lang)
-	// Field lengths in tokens, as Bleve counts them: the title, the text,
-	// and the candidate elements' lengths summed (see stats.go).
+	// Field lengths in tokens, as Bleve counts them: the title, the text
+	// (its body text), the auxiliary text (AuxField), and the candidate
+	// elements' lengths summed (see stats.go).
 	TitleLen int `json:"title_len"`
 	TextLen  int `json:"text_len"`
+	AuxLen   int `json:"aux_len"`
 	ElemLen  int `json:"elem_len"`
 	// Rec is the length of the article's record in its shard's records
 	// file (index/records), in bytes.
@@ -136,7 +140,7 @@ func (m *Manifest) Validate(idx, dir string) error {
 		return bad("articles folder %q is not an absolute path", m.Source)
 	case m.Built.IsZero():
 		return bad("no build time")
-	case t.Articles < 0 || t.TitleLen < 0 || t.TextLen < 0 || t.Elems < 0 || t.ElemLen < 0:
+	case t.Articles < 0 || t.TitleLen < 0 || t.TextLen < 0 || t.AuxLen < 0 || t.Elems < 0 || t.ElemLen < 0:
 		return bad("negative totals %+v", t)
 	case len(m.Records) != m.Shards:
 		return bad("%d records files for %d shards", len(m.Records), m.Shards)
