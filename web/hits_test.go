@@ -28,6 +28,10 @@ func TestHitsLanguages(t *testing.T) {
 			[]string{"0 matching", "日本語</span><span>"}},
 		{"one language", []Hit{{Rank: 1, ID: "1", Title: "Kimchi", Lang: "en", Passages: []effort.Span{{Start: 3, End: 4}}}, {Rank: 2, ID: "2", Title: "Tea", Lang: "en"}},
 			[]string{"1 matching passage, 1 characters to read"}, []string{`class="lang"`, "0 matching"}},
+		// a hit found by its title alone: its one passage is the opening,
+		// which holds no query word, so it is not called matching
+		{"title only", []Hit{{Rank: 1, ID: "1", Title: "Kimchi", Lang: "en", Lead: true, Passages: []effort.Span{{Start: 0, End: 1240}}}},
+			[]string{"no passage holds the words: the opening, 1,240 characters to read"}, []string{"matching passage"}},
 	} {
 		var b bytes.Buffer
 		data := map[string]any{"Title": "x", "Q": "x", "Hits": tc.hits, "K": 20, "Langs": severalLangs(tc.hits)}

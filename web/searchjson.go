@@ -76,6 +76,9 @@ func appendHitJSON(b []byte, h *Hit) ([]byte, error) {
 		b = append(b, `,"lang":`...)
 		b = appendJSONString(b, h.Lang)
 	}
+	if h.Lead {
+		b = append(b, `,"lead":true`...)
+	}
 	return append(b, '}'), nil
 }
 

@@ -27,7 +27,8 @@ func TestSearchJSON(t *testing.T) {
 		{"passages and lang", "ring", []Hit{
 			{Rank: 1, ID: "12", Title: "Saturn", Snippet: "s", Score: 12.5, Passages: []effort.Span{{Start: 3, End: 10}, {Start: 20, End: 20}}, Lang: "en"},
 			{Rank: 2, ID: "13", Score: 1e-7, Passages: []effort.Span{}},
-			{Rank: 3, ID: "14", Score: 1e21, Lang: "zh"},
+			{Rank: 3, ID: "14", Score: 1e21, Lang: "zh", Lead: true, Passages: []effort.Span{{Start: 0, End: 5}}},
+			{Rank: 10, ID: "21", Lead: true},
 			{Rank: 4, ID: "15", Score: -2.5e-10},
 			{Rank: 5, ID: "16", Score: 0},
 			{Rank: 6, ID: "17", Score: math.Copysign(0, -1)},
@@ -57,7 +58,7 @@ func FuzzSearchJSON(f *testing.F) {
 	f.Add("<&>", "a\x00", "\u2028", "\xff\xfe", "", 1e-9, 0, 0)
 	f.Add("", "", "", "", "zh", 1e22, -1, 5)
 	f.Fuzz(func(t *testing.T, q, id, title, snippet, lang string, score float64, start, end int) {
-		hits := []Hit{{Rank: 1, ID: id, Title: title, Snippet: snippet, Score: score, Lang: lang,
+		hits := []Hit{{Rank: 1, ID: id, Title: title, Snippet: snippet, Score: score, Lang: lang, Lead: start > end,
 			Passages: []effort.Span{{Start: start, End: end}}}, {Rank: 2, ID: title}}
 		want, werr := marshalSearchRef(q, hits)
 		got, gerr := appendSearchJSON(nil, q, hits)

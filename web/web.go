@@ -23,6 +23,10 @@ type Hit struct {
 	// Lang is the article's language (BCP 47: "en", "ja", "zh"…), for the
 	// result's lang attribute; empty when unknown.
 	Lang string `json:"lang,omitempty"`
+	// Lead is true when no passage of the article holds a query word (it
+	// matched by its title alone, say): its one passage is the article's
+	// opening, where the reader starts.
+	Lead bool `json:"lead,omitempty"`
 }
 
 // Searcher is the live retrieval system: fetch (ranked articles) and browse

@@ -46,7 +46,7 @@ func (s *Search) Search(ctx context.Context, q string, k int) ([]web.Hit, error)
 	}
 	hits := make([]web.Hit, 0, len(rs))
 	for i, r := range rs {
-		hits = append(hits, web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Lang: r.Lang, Score: r.Score, Passages: r.Passages, Snippet: wordSnippet(r.Snippet)})
+		hits = append(hits, web.Hit{Rank: i + 1, ID: r.ID, Title: r.Title, Lang: r.Lang, Score: r.Score, Passages: r.Passages, Lead: r.NoMatch, Snippet: wordSnippet(r.Snippet)})
 	}
 	return hits, nil
 }
