@@ -91,3 +91,22 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("compat9"):
             item.add_marker(skip)
+
+
+def readme_eval(measure):
+    """The value README.md shows for MEASURE in its `readsim eval` of
+    corpus-sample/runs/ric.fol (the README's own example, whose output a Go
+    testscript keeps equal to what the program prints)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("$ readsim eval --qrels corpus-sample/judgments.qrels corpus-sample/runs/ric.fol\n", 1)[1]
+    for line in block.split("```", 1)[0].splitlines():
+        fields = line.split("\t")
+        if len(fields) == 3 and fields[0] == measure and fields[1] == "all":
+            return float(fields[2])
+    raise LookupError(f"README.md: no line for {measure} in the eval of ric.fol")
+
+
+def run_lines(path):
+    """The white-space fields of each line of a run file, read here
+    without readsim."""
+    return [l.split() for l in Path(path).read_text().splitlines() if l.strip()]

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 import readsim
+from conftest import run_lines
 
 
 def test_fol_qrels_rows(sample):
@@ -40,11 +41,14 @@ def test_trec_qrels_rows(tmp_path, text, want):
 def test_runs_keep_line_order(tmp_path, sample):
     r = readsim.read_run(sample / "runs" / "ric.fol")
     assert list(r.columns) == ["query_id", "doc_id", "rank", "score", "run_id", "start", "length"]
-    assert len(r) == 379
-    assert r.iloc[0].tolist() == ["2026001", "1001", 1, 2.835335, "readsim-ric", 76, 544]
+    lines = run_lines(sample / "runs" / "ric.fol")
+    assert len(r) == len(lines)
+    q, _, doc, rank, score, tag, start, length = lines[0]
+    assert r.iloc[0].tolist() == [q, doc, int(rank), float(score), tag, int(start), int(length)]
     d = readsim.read_run(sample / "runs" / "doc.trec")
     assert list(d.columns) == ["query_id", "doc_id", "rank", "score", "run_id"]
-    assert d.iloc[1].tolist() == ["2026001", "1006", 2, 1.117325, "readsim-doc"]
+    q, _, doc, rank, score, tag = run_lines(sample / "runs" / "doc.trec")[1]
+    assert d.iloc[1].tolist() == [q, doc, int(rank), float(score), tag]
     # rank and score against the line order: the rows keep the lines' order
     path = tmp_path / "r.fol"
     path.write_text("5 Q0 b 2 0.1 x 10 5\n5 Q0 a 1 0.30000000000000004 x 0 3\n")
