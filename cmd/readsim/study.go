@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sort"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/readsim/readsim/internal/cli"
@@ -69,141 +66,55 @@ func runStudy(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	switch action {
 	case "list":
-		return studyList(e, dir)
+		ps, err := web.ReadStudyFolder(dir)
+		if err != nil {
+			return inputError{err}
+		}
+		return web.WriteStudyList(e.Stdout, ps)
 	case "clear":
 		if *expired {
-			return studyClearExpired(e, dir)
-		}
-		gone, err := web.ClearUnrecorded(dir, time.Now().Add(-*older))
-		for _, id := range gone {
-			fmt.Fprintf(e.Stderr, "readsim: cleared %s: consented, never recorded a reading\n", id)
-		}
-		if err != nil {
+			rep, err := web.ClearExpired(dir, time.Now())
+			if rep != nil {
+				say(e, rep.Lines(err == nil))
+			}
 			return studyError(err)
 		}
-		fmt.Fprintf(e.Stderr, "readsim: %d consent(s) without a recording cleared\n", len(gone))
+		gone, err := web.ClearUnrecorded(dir, time.Now().Add(-*older))
+		ls := web.ClearedLines(gone)
+		if err != nil {
+			say(e, ls[:len(ls)-1])
+			return studyError(err)
+		}
+		say(e, ls)
 	case "repair":
-		return studyRepair(e, dir)
+		rep, err := web.RepairTorn(dir)
+		if rep != nil {
+			say(e, rep.Lines(err == nil))
+		}
+		return studyError(err)
 	case "export":
-		return studyExport(e, dir, *out, web.ExportOptions{RedactQueries: *redact})
+		opt := web.ExportOptions{RedactQueries: *redact}
+		rep, err := web.ExportStudy(dir, *out, opt)
+		if err != nil {
+			return inputError{err}
+		}
+		say(e, rep.Lines(*out, opt))
 	}
 	return nil
 }
 
-// studyList prints the participants of the study folder dir.
-func studyList(e *cli.Env, dir string) error {
-	ps, err := web.ReadStudyFolder(dir)
-	if err != nil {
-		return inputError{err}
+// say writes each line on standard error after the program's name.
+func say(e *cli.Env, lines []string) {
+	for _, l := range lines {
+		fmt.Fprintf(e.Stderr, "readsim: %s\n", l)
 	}
-	tw := tabwriter.NewWriter(e.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "participant\tconsented\tconsent text\ttopics\tdone\tevents\tstate")
-	for _, p := range ps {
-		when, text := "", ""
-		if !p.Consented.IsZero() {
-			when = p.Consented.UTC().Format(time.RFC3339)
-		}
-		if p.ConsentSHA256 != "" {
-			text = p.ConsentSHA256[:min(16, len(p.ConsentSHA256))]
-		}
-		var state []string
-		switch {
-		case !p.Withdrawn.IsZero():
-			state = append(state, "withdrawn "+p.Withdrawn.UTC().Format(time.RFC3339))
-		case p.NoKey && p.ConsentOnRecord:
-			state = append(state, "a recording without a key (its consent on record in audit.jsonl)")
-		case p.NoKey:
-			state = append(state, "a recording without a key or a consent on record: export leaves it out")
-		case !p.Recorded:
-			state = append(state, "no recording")
-		case p.Finished():
-			state = append(state, "finished")
-		default:
-			state = append(state, "reading")
-		}
-		if p.TornBytes > 0 {
-			state = append(state, fmt.Sprintf("torn last line (%d bytes: study repair cuts it)", p.TornBytes))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\n", p.ID, when, text, p.Topics, p.Done, p.Events, strings.Join(state, "; "))
-	}
-	return tw.Flush()
 }
 
-// studyClearExpired deletes what is past its retention date and says what.
-func studyClearExpired(e *cli.Env, dir string) error {
-	rep, err := web.ClearExpired(dir, time.Now())
-	if rep != nil {
-		for _, id := range rep.Cleared {
-			fmt.Fprintf(e.Stderr, "readsim: cleared %s: past the retention date of the consent text agreed to\n", id)
-		}
-		var texts []string
-		for h := range rep.NoDate {
-			texts = append(texts, h)
-		}
-		sort.Strings(texts)
-		for _, h := range texts {
-			fmt.Fprintf(e.Stderr, "readsim: warning: consent-%s.txt gives no retention date (YYYY-MM-DD in its Retention field, or its copy is missing): its %d participant(s) are kept\n", h, len(rep.NoDate[h]))
-		}
-	}
-	if err != nil {
-		return studyError(err)
-	}
-	fmt.Fprintf(e.Stderr, "readsim: %d participant(s) past their retention date cleared\n", len(rep.Cleared))
-	return nil
-}
-
-// studyRepair cuts torn last lines and names the recordings without a key.
-func studyRepair(e *cli.Env, dir string) error {
-	rep, err := web.RepairTorn(dir)
-	if rep != nil {
-		var ids []string
-		for id := range rep.Cut {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			fmt.Fprintf(e.Stderr, "readsim: %s.jsonl: cut its torn last line (%d bytes)\n", id, rep.Cut[id])
-		}
-		for _, id := range rep.NoKeyOnRecord {
-			fmt.Fprintf(e.Stderr, "readsim: warning: %s.jsonl: a recording without a key (its participant can neither add to it nor withdraw by code); its consent is on record in audit.jsonl, so export keeps it\n", id)
-		}
-		for _, id := range rep.NoConsent {
-			fmt.Fprintf(e.Stderr, "readsim: warning: %s.jsonl: a recording without a key and without a consent on record: export leaves it out; delete it if no one agreed to it\n", id)
-		}
-	}
-	if err != nil {
-		return studyError(err)
-	}
-	fmt.Fprintf(e.Stderr, "readsim: %d recording(s) repaired, %d without a key\n", len(rep.Cut), len(rep.NoKeyOnRecord)+len(rep.NoConsent))
-	return nil
-}
-
-// studyExport exports the study and says what it left out.
-func studyExport(e *cli.Env, dir, out string, opt web.ExportOptions) error {
-	rep, err := web.ExportStudy(dir, out, opt)
-	if err != nil {
-		return inputError{err}
-	}
-	for _, id := range rep.NoKey {
-		fmt.Fprintf(e.Stderr, "readsim: warning: %s.jsonl: a recording without a key, exported on its consent on record in audit.jsonl\n", id)
-	}
-	for _, id := range rep.NoConsent {
-		fmt.Fprintf(e.Stderr, "readsim: warning: %s.jsonl: left out: a recording without a key and without a consent on record\n", id)
-	}
-	redacted := ""
-	if opt.RedactQueries {
-		redacted = " (queries redacted)"
-	}
-	fmt.Fprintf(e.Stderr, "readsim: exported %d reading(s)%s to %s with participants.csv and data-dictionary.md; left out %d withdrawn participant(s)\n",
-		len(rep.Exported), redacted, out, len(rep.Withdrawn))
-	return nil
-}
-
-// studyError is an error of the study's folder: bad input (status 2) but
-// a folder in use by another process (status 1: a failure the message
-// explains; run the command again once it has stopped).
+// studyError is an error of the study's folder (nil for none): bad input
+// (status 2) but a folder in use by another process (status 1: a failure
+// the message explains; run the command again once it has stopped).
 func studyError(err error) error {
-	if errors.Is(err, web.ErrStudyLocked) {
+	if err == nil || errors.Is(err, web.ErrStudyLocked) {
 		return err
 	}
 	return inputError{err}
