@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,10 +13,6 @@ import (
 	"github.com/readsim/readsim/scenario/inex"
 )
 
-// maxPermutations bounds --permutations: 10⁷ random sign assignments of
-// 120 topics take seconds per measure; more would look like a hang.
-const maxPermutations = 10_000_000
-
 // runCompare implements `readsim compare` (measures.md §9, for N runs):
 // scenario.Compare (scenario.CompareReadings with --readings), reported by
 // scenario.Comparison.Write, charted by scenario.ComparisonCharts.
@@ -26,7 +23,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of runs instead of each run with the baseline")
 	allTopics := fs.Bool("c", false, "compare over every judged topic; a topic missing from a run scores 0")
 	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of every run, per-topic differences sorted", tableFormats...)
-	perms := fs.Int("permutations", scenario.DefaultPermutations, fmt.Sprintf("random sign assignments of the randomization test (1 to %d)", maxPermutations))
+	perms := fs.Int("permutations", scenario.DefaultPermutations, fmt.Sprintf("random sign assignments of the randomization test (1 to %d)", scenario.MaxPermutations))
 	seed := fs.Uint64("seed", scenario.DefaultSeed, "seed of the randomization test")
 	test := fs.String("test", scenario.TestRand, "the test corrected for multiple comparisons and marked: rand (randomization) or t")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the marks")
@@ -50,13 +47,8 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case *perms < 1 || *perms > maxPermutations:
-		return cli.Usagef("--permutations must be from 1 to %d", maxPermutations)
-	case *test != scenario.TestRand && *test != scenario.TestT:
-		return cli.Usagef("--test %q: rand or t", *test)
-	case !(*alpha > 0 && *alpha < 1):
-		return cli.Usagef("--alpha must be between 0 and 1")
+	if err := (scenario.CompareOptions{Permutations: *perms, Test: *test, Alpha: *alpha}).CheckParams(); err != nil {
+		return cli.Usage(err)
 	}
 	if *readings {
 		sf.Use = scenario.UseRecordedPerTopic
@@ -78,61 +70,33 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	copt := scenario.CompareOptions{Eval: eopt, DocBaseline: *docBaseline, AllPairs: *allPairs, Permutations: *perms, Seed: *seed, Test: *test, Alpha: *alpha}
 	if *readings {
-		return compareReadings(e, q, pos, *baseline, copt, rf, f)
-	}
-	return compareRuns(e, q, pos, *baseline, copt, rf, f)
-}
-
-// compareRuns compares the runs of files, the baseline named by baseline
-// ("" for the last), and charts them with --plot.
-func compareRuns(e *cli.Env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf *reportFlags, f scenario.ReportFormat) error {
-	runs := make([]*inex.Run, len(files))
-	for i, p := range files {
-		var err error
-		ro := inex.RunOptions{Warn: copt.Eval.Warn, TopicRead: scenario.GroupCheck(q, p, copt.Eval.Measures, copt.Eval.Group, copt.Eval.MergeOverlaps)}
-		if runs[i], err = inex.OpenRun(p, ro); err != nil {
-			return err
+		cmp, err := scenario.CompareReadingFiles(q, pos, *baseline, copt)
+		if err != nil {
+			return baselineUsage(err)
 		}
+		return rf.write(e, cmp, f)
 	}
-	copt.Baseline = -1
-	if baseline != "" {
-		if copt.Baseline = scenario.FindRun(baseline, files, runs); copt.Baseline < 0 {
-			return cli.Usagef("--baseline %q is none of the runs (give a run id, a file or a position)", baseline)
-		}
-	}
-	cmp, err := scenario.Compare(q, runs, copt)
+	cmp, runs, err := scenario.CompareRunFiles(q, pos, *baseline, copt)
 	if err != nil {
-		return err
+		return baselineUsage(err)
 	}
 	if err := rf.write(e, cmp, f); err != nil || rf.plot == "" {
 		return err
 	}
-	ev := copt.Eval
-	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Config: ev.Config, Group: ev.Group, MergeOverlaps: ev.MergeOverlaps})
+	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Config: cfg, Group: sf.group, MergeOverlaps: sf.merge})
 	if err != nil {
 		return err
 	}
 	return writeCharts(e, rf.plot, charts)
 }
 
-// compareReadings compares recorded readings (compare --readings), the
-// baseline named by baseline ("" for the last).
-func compareReadings(e *cli.Env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf *reportFlags, f scenario.ReportFormat) error {
-	rds, err := scenario.OpenReadings(files)
-	if err != nil {
-		return err
+// baselineUsage is err, a usage error when it names an unknown baseline.
+func baselineUsage(err error) error {
+	var be *scenario.BaselineError
+	if errors.As(err, &be) {
+		return cli.Usage(err)
 	}
-	copt.Baseline = -1
-	if baseline != "" {
-		if copt.Baseline = scenario.FindReading(baseline, files, rds); copt.Baseline < 0 {
-			return cli.Usagef("--baseline %q is none of the readings", baseline)
-		}
-	}
-	cmp, err := scenario.CompareReadings(q, rds, copt)
-	if err != nil {
-		return err
-	}
-	return rf.write(e, cmp, f)
+	return err
 }
 
 // runFidelity implements `readsim fidelity` (scenario.md, "Fidelity
@@ -208,9 +172,8 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, sf.Qrels, *run); err != nil {
 		return cli.Usage(err)
 	}
-	if rd.T2I < 0 || rd.Screen < 1 || rd.NR < 1 || rd.Depth < 0 ||
-		rd.T2I > effort.MaxParam || rd.Screen > effort.MaxParam || rd.NR > effort.MaxParam || rd.Depth > inex.MaxRank {
-		return cli.Usagef("--t2i must be from 0 to %d, --screen and --nr from 1 to %d (the bound of measure parameters), --depth from 0 to %d", effort.MaxParam, effort.MaxParam, inex.MaxRank)
+	if err := rd.CheckParams(); err != nil {
+		return cli.Usage(err)
 	}
 	if rd.Config, rd.Measures, err = sf.Check(nil); err != nil {
 		return err
