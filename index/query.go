@@ -37,6 +37,14 @@ type Options struct {
 // nor both zero, the threshold must be in (0, 1]; the errors name the
 // flags that give them.
 func NewOptions(titleBoost, textBoost, threshold float64) (Options, error) {
+	for _, v := range []struct {
+		flag string
+		x    float64
+	}{{"--title-boost", titleBoost}, {"--text-boost", textBoost}, {"--threshold", threshold}} {
+		if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
+			return Options{}, fmt.Errorf("%s %v: want a finite number", v.flag, v.x)
+		}
+	}
 	if threshold <= 0 || threshold > 1 {
 		return Options{}, errors.New("--threshold must be in (0, 1]")
 	}

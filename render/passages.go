@@ -7,6 +7,21 @@ import (
 	"github.com/readsim/readsim/effort"
 )
 
+// ParsePassages reads passages as a person gives them (readsim render's
+// --passage), OFFSET:LENGTH in characters each; its error names the bad
+// one.
+func ParsePassages(specs []string) ([]effort.Span, error) {
+	var ps []effort.Span
+	for _, s := range specs {
+		p, err := effort.ParseSpan(s, 1<<40)
+		if err != nil {
+			return nil, fmt.Errorf("bad --passage %q: %v (want OFFSET:LENGTH, e.g. 120:45)", s, err)
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
 // CheckPassages checks the passages asked for on article id of n characters
 // before its page is made (readsim render): a passage that starts at or
 // past the end is an error; one that runs past the end is clipped, and

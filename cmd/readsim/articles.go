@@ -7,10 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
-	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/app"
@@ -40,8 +38,10 @@ func addArticleFlags(fs *flag.FlagSet) *articleFlags {
 // single files) that warns on e.Stderr, once, when a DTD is missing.
 func (f *articleFlags) reader(e *cli.Env, cmd, root string) (*article.Reader, error) {
 	lang := strings.TrimSpace(*f.lang)
-	if lang != "" && (!article.ValidLang(lang) || !knownLang(lang)) {
-		return nil, cli.Usagef("--lang %q: want the code of a language (ISO 639-1, with a region or not) such as en, zh, ja, ko or pt-BR", lang)
+	if lang != "" {
+		if err := article.CheckLang(lang); err != nil {
+			return nil, cli.Usage(err)
+		}
 	}
 	return &article.Reader{
 		Root: root,
@@ -74,19 +74,6 @@ func openCollection(e *cli.Env, cmd, dir string, rd *article.Reader) (*article.D
 		warn(w)
 	}
 	return d, nil
-}
-
-// knownLang tells whether lang's first subtag is a language code of
-// Wikipedia's largest editions (article.LangFolder), or one of the codes
-// that are English words (as, be, is, my, no, to), which the folders do
-// not take.
-func knownLang(lang string) bool {
-	code, _, _ := strings.Cut(strings.ToLower(lang), "-")
-	switch code {
-	case "as", "be", "is", "my", "no", "to":
-		return true
-	}
-	return article.LangFolder(code) != ""
 }
 
 // maxWorkers bounds --workers: more goroutines than this parse no faster
@@ -162,14 +149,6 @@ func (r *retrievalFlags) options() (index.Options, error) {
 		return index.Options{}, cli.Usagef("--index is required")
 	case r.k <= 0:
 		return index.Options{}, cli.Usagef("--k must be positive")
-	}
-	for _, v := range []struct {
-		flag string
-		x    float64
-	}{{"--title-boost", r.titleBoost}, {"--text-boost", r.textBoost}, {"--threshold", r.threshold}} {
-		if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
-			return index.Options{}, cli.Usagef("%s %v: want a finite number", v.flag, v.x)
-		}
 	}
 	o, err := index.NewOptions(r.titleBoost, r.textBoost, r.threshold)
 	if err != nil {
@@ -315,13 +294,9 @@ func runRender(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if !article.WellFormedID(id) {
 		return cli.Usagef("bad article id %q: an id is a file name without .xml, or a path below --articles without .xml (en/3951)", id)
 	}
-	var ps []effort.Span
-	for _, s := range passages {
-		p, err := effort.ParseSpan(s, 1<<40)
-		if err != nil {
-			return cli.Usagef("bad --passage %q: %v (want OFFSET:LENGTH, e.g. 120:45)", s, err)
-		}
-		ps = append(ps, p)
+	ps, err := render.ParsePassages(passages)
+	if err != nil {
+		return cli.Usage(err)
 	}
 	rd, err := af.reader(e, "render", *dir)
 	if err != nil {

@@ -1,6 +1,7 @@
 package article
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -257,4 +258,22 @@ func ValidLang(s string) bool {
 		}
 	}
 	return true
+}
+
+// CheckLang checks a language given by a person (readsim's --lang): a
+// tag ValidLang takes whose first subtag is a language of Wikipedia's
+// largest editions (LangFolder) or one of the codes that are English
+// words (as, be, is, my, no, to), which folder names do not take. Its
+// error names the flag.
+func CheckLang(lang string) error {
+	code, _, _ := strings.Cut(strings.ToLower(lang), "-")
+	known := LangFolder(code) != ""
+	switch code {
+	case "as", "be", "is", "my", "no", "to":
+		known = true
+	}
+	if !ValidLang(lang) || !known {
+		return fmt.Errorf("--lang %q: want the code of a language (ISO 639-1, with a region or not) such as en, zh, ja, ko or pt-BR", lang)
+	}
+	return nil
 }
