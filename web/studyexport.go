@@ -25,7 +25,7 @@ import (
 //     event without its q (the words typed), its time kept;
 //   - participants.csv: one row per participant, withdrawn ones included
 //     (their consent stays on record): the columns of participantsHeader;
-//   - data-dictionary.md: what each file, column and event field means;
+//   - the data dictionary (dictionaryFile): what each file, column and event field means;
 //   - consent-….txt: the consent texts agreed to.
 //
 // A recording without a key (its key deleted under a running server) is
