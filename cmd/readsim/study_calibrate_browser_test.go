@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,65 +158,86 @@ func TestBrowserStudyCalibrate(t *testing.T) {
 	}
 	truth := map[string]int{} // participant → tolerance (0: reads everything)
 	var files []string
-	for k, r := range []scriptedReader{
-		{X: 600, Step: 0.5, Topics: 4, Articles: 5},
-		{X: 1000, Step: 0.5, Topics: 4, Articles: 5},
-		{X: 2500, Step: 0.5, Topics: 5, Articles: 5},
-		{X: 0, Step: 1, Topics: 3, Articles: 5},
-	} {
-		name := fmt.Sprintf("x=%d", r.X)
-		if r.X == 0 {
-			name = "reads everything"
-		}
-		start := time.Now().UTC().Truncate(time.Second)
-		file, visits, atEnd := r.take(t, base, dir, q, k)
-		truth[strings.TrimSuffix(filepath.Base(file), ".jsonl")] = r.X
-		files = append(files, file)
-		// the consent on record: its time and the text's hash in the key,
-		// the text in the folder
-		var key struct {
-			Consented     time.Time `json:"consented"`
-			ConsentSHA256 string    `json:"consent_sha256"`
-		}
-		b, _ := os.ReadFile(strings.TrimSuffix(file, "l"))
-		if err := json.Unmarshal(b, &key); err != nil || key.ConsentSHA256 != hex.EncodeToString(sum[:]) || key.Consented.Before(start) || key.Consented.After(time.Now()) {
-			t.Errorf("%s: the key %s (%v): want the consent's time and the SHA-256 of the text", name, b, err)
-		}
-		if got, _ := os.ReadFile(filepath.Join(dir, "consent-"+hex.EncodeToString(sum[:8])+".txt")); string(got) != text {
-			t.Errorf("the consent text's copy: %q", got)
-		}
-		rd, err := scenario.OpenReading(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := scenario.Calibrate(q, []*scenario.Reading{rd}, scenario.CalibrateOptions{Bootstrap: 1000, Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: T2I %v [%v, %v] (observed %v), screen %d, %d visits, %d censored (%d saw the end)", name, c.T2I, c.T2ILow, c.T2IHigh, c.T2IBounded, c.Screen, c.Visits, c.Censored, atEnd)
-		if c.Visits != visits || c.Censored != atEnd {
-			t.Errorf("%s: %d visits, %d right-censored; want %d and %d (those that saw the end)", name, c.Visits, c.Censored, visits, atEnd)
-		}
-		x := float64(r.X)
-		if r.X > 0 {
-			if !c.T2IBounded || c.T2ILow > x || c.T2IHigh < x || c.T2ILow <= x/2 || c.T2IHigh >= 2*x {
-				t.Errorf("%s: T2I %v, 95%% interval [%v, %v] (observed %v): want an interval holding %v, within (%v, %v)", name, c.T2I, c.T2ILow, c.T2IHigh, c.T2IBounded, x, x/2, 2*x)
+	var mu sync.Mutex
+	// the participants read at once, each in a browser of its own: the
+	// test waits on the recorder's pauses far more than it computes
+	t.Run("participants", func(t *testing.T) {
+		for k, r := range []scriptedReader{
+			{X: 600, Step: 0.5, Topics: 4, Articles: 5},
+			{X: 1000, Step: 0.5, Topics: 4, Articles: 5},
+			{X: 2500, Step: 0.5, Topics: 5, Articles: 5},
+			{X: 0, Step: 1, Topics: 3, Articles: 5},
+		} {
+			name := fmt.Sprintf("x=%d", r.X)
+			if r.X == 0 {
+				name = "reads everything"
 			}
-			continue
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				file := r.calibrated(t, name, base, dir, qrelsFile, q, k, sum, text)
+				mu.Lock()
+				defer mu.Unlock()
+				truth[strings.TrimSuffix(filepath.Base(file), ".jsonl")] = r.X
+				files = append(files, file)
+			})
 		}
-		if c.T2IBounded || c.T2I <= 2500 {
-			t.Errorf("%s: T2I %v (observed %v), want more than 2500", name, c.T2I, c.T2IBounded)
-		}
-		status, out, errs := runCLI("calibrate", "--qrels", qrelsFile, "--format", "json", "--bootstrap", "200", file)
-		if status != 0 || !strings.Contains(out, `"t2i": null`) || !strings.Contains(out, `"t2i_more_than": `) || !strings.Contains(out, `"t2i_high": null`) {
-			t.Errorf("calibrate --format json: %d\n%s%s", status, out, errs)
-		}
-		status, out, _ = runCLI("calibrate", "--qrels", qrelsFile, "--bootstrap", "200", file)
-		if status != 0 || !strings.Contains(out, "more than ") || strings.Contains(out, "Inf") {
-			t.Errorf("calibrate: %d\n%s", status, out)
-		}
+	})
+	if t.Failed() {
+		return
 	}
 	checkByParticipant(t, qrelsFile, files, truth)
+}
+
+// calibrated runs the scripted participant r (the k-th to consent) through
+// the study and checks its consent on record (the text's hash sum and
+// copy) and what calibrate recovers from its recording, which it returns.
+func (r scriptedReader) calibrated(t *testing.T, name, base, dir, qrelsFile string, q *inex.Qrels, k int, sum [32]byte, text string) string {
+	start := time.Now().UTC().Truncate(time.Second)
+	file, visits, atEnd := r.take(t, base, dir, q, k)
+	// the consent on record: its time and the text's hash in the key,
+	// the text in the folder
+	var key struct {
+		Consented     time.Time `json:"consented"`
+		ConsentSHA256 string    `json:"consent_sha256"`
+	}
+	b, _ := os.ReadFile(strings.TrimSuffix(file, "l"))
+	if err := json.Unmarshal(b, &key); err != nil || key.ConsentSHA256 != hex.EncodeToString(sum[:]) || key.Consented.Before(start) || key.Consented.After(time.Now()) {
+		t.Errorf("%s: the key %s (%v): want the consent's time and the SHA-256 of the text", name, b, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "consent-"+hex.EncodeToString(sum[:8])+".txt")); string(got) != text {
+		t.Errorf("the consent text's copy: %q", got)
+	}
+	rd, err := scenario.OpenReading(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := scenario.Calibrate(q, []*scenario.Reading{rd}, scenario.CalibrateOptions{Bootstrap: 1000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: T2I %v [%v, %v] (observed %v), screen %d, %d visits, %d censored (%d saw the end)", name, c.T2I, c.T2ILow, c.T2IHigh, c.T2IBounded, c.Screen, c.Visits, c.Censored, atEnd)
+	if c.Visits != visits || c.Censored != atEnd {
+		t.Errorf("%s: %d visits, %d right-censored; want %d and %d (those that saw the end)", name, c.Visits, c.Censored, visits, atEnd)
+	}
+	x := float64(r.X)
+	if r.X > 0 {
+		if !c.T2IBounded || c.T2ILow > x || c.T2IHigh < x || c.T2ILow <= x/2 || c.T2IHigh >= 2*x {
+			t.Errorf("%s: T2I %v, 95%% interval [%v, %v] (observed %v): want an interval holding %v, within (%v, %v)", name, c.T2I, c.T2ILow, c.T2IHigh, c.T2IBounded, x, x/2, 2*x)
+		}
+		return file
+	}
+	if c.T2IBounded || c.T2I <= 2500 {
+		t.Errorf("%s: T2I %v (observed %v), want more than 2500", name, c.T2I, c.T2IBounded)
+	}
+	status, out, errs := runCLI("calibrate", "--qrels", qrelsFile, "--format", "json", "--bootstrap", "200", file)
+	if status != 0 || !strings.Contains(out, `"t2i": null`) || !strings.Contains(out, `"t2i_more_than": `) || !strings.Contains(out, `"t2i_high": null`) {
+		t.Errorf("calibrate --format json: %d\n%s%s", status, out, errs)
+	}
+	status, out, _ = runCLI("calibrate", "--qrels", qrelsFile, "--bootstrap", "200", file)
+	if status != 0 || !strings.Contains(out, "more than ") || strings.Contains(out, "Inf") {
+		t.Errorf("calibrate: %d\n%s", status, out)
+	}
+	return file
 }
 
 // checkByParticipant: calibrate --by participant over the scripted
