@@ -99,6 +99,7 @@ func do(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.V
 // result, follow ↓ twice, go back to the results; then watches a replay and
 // checks the final scores against readsim eval.
 func TestBrowserPhone(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	ctx := browser(t)
 	d := startDemo(t)
 

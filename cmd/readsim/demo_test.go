@@ -74,9 +74,10 @@ func demoSetup(t *testing.T, stdout, stderr *syncBuffer) (cfg app.ServeConfig, e
 		t.Fatal(err)
 	}
 	tmp = t.TempDir()
-	t.Setenv("READSIM_DEMO_INDEX", filepath.Join(tmp, "idx"))
 	e = &cli.Env{Stdout: stdout, Stderr: stderr}
-	if cfg, err = app.IndexDemo(sample, app.DemoIndexPath(), e.Stderr, false); err != nil {
+	// the index where READSIM_DEMO_INDEX would put it, given directly so
+	// that tests calling this one can run in parallel
+	if cfg, err = app.IndexDemo(sample, filepath.Join(tmp, "idx"), e.Stderr, false); err != nil {
 		t.Fatalf("%v\n%s", err, e.Stderr)
 	}
 	return cfg, e, tmp

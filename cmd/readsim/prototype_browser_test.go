@@ -19,6 +19,7 @@ import (
 // labelled metadata (2009 and 2006 formats), the site's 404 page and the
 // icon of every page; every page fits the screen with 48-px targets.
 func TestBrowserPrototype(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	ctx := browser(t)
 	d := startDemo(t)
 	start := time.Now()

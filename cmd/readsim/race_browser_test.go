@@ -141,6 +141,7 @@ func noCutText(t *testing.T, ctx context.Context, page string) {
 // race at normal speed: the readers stay within one screen of characters of
 // each other, the controls say what they will do, the frames take no taps.
 func TestBrowserRace(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	ctx := browser(t)
 	d := startDemo(t)
 	start := time.Now()
@@ -348,6 +349,7 @@ func startINEX(t *testing.T) *inexServer {
 // longest title of the set still shows the frames and the whole board in
 // the first screen, its title whole on a line of its own.
 func TestBrowserRaceINEX(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	ctx := browser(t)
 	x := startINEX(t)
 	for _, want := range []string{"run bertric: 11582 of its 11582 articles have no text", "run indri: 11682 of its 11682 articles have no text"} {
@@ -396,6 +398,7 @@ func TestBrowserRaceINEX(t *testing.T) {
 // counters, the topic's scores and the line saying that the articles have
 // no text are all in the first screen; with the set's longest title too.
 func TestBrowserSimulateINEX(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	ctx := browser(t)
 	x := startINEX(t)
 	inView := []string{"#reader", "#status", "#lane .screen", ".legend", ".counters", "#scores"}

@@ -107,6 +107,7 @@ type recLine struct {
 // screens (by the test's own reckoning from data-o, not the recorder's), and
 // scores as the judged passages say.
 func TestBrowserStudy(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	ctx := browser(t)
 	// 1.5 device pixels per CSS pixel: the README's screenshots (540×960)
 	do(t, ctx, chromedp.EmulateViewport(360, 640, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(1.5)))

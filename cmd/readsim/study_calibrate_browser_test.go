@@ -73,6 +73,7 @@ const endOnScreenJS = `(() => {
 // when that paragraph is; with the paragraph scrolled out of view, it is
 // not.
 func TestEndOnScreenReckoning(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
@@ -142,6 +143,7 @@ type scriptedReader struct {
 // its own consent text: each participant's key holds the time of consent
 // and the text's hash, and the folder the text.
 func TestBrowserStudyCalibrate(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	if testing.Short() {
 		t.Skip("starts browsers")
 	}

@@ -40,6 +40,7 @@ func clearCookies() chromedp.Action[chromedp.Void] {
 // form posted from elsewhere) is refused and shown again; a second tab's
 // form still works. Screenshots of each page (READSIM_SCREENSHOTS).
 func TestBrowserStudyRecruited(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	ctx := browser(t)
 	var hitsMu sync.Mutex
 	var hits []string
