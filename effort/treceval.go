@@ -26,6 +26,10 @@ const (
 	TrecUnjudged = -2
 )
 
+// MaxTrecRelevance is the highest relevance readsim trec_eval reads (1,024
+// levels, 0 to 1,023): the measures count judgments level by level.
+const MaxTrecRelevance = 1023
+
 // TrecJudgment is one judged document of a topic.
 type TrecJudgment struct {
 	Docno string
@@ -48,6 +52,10 @@ type TrecConfig struct {
 	MaxDocs int
 	// JudgedOnly is -J: unjudged documents are dropped after ranking.
 	JudgedOnly bool
+	// Compat is the trec_eval version whose rules apply where versions
+	// differ: 10 (or 0) for trec_eval 10, 9 for trec_eval 9 (--compat 9;
+	// TrecCompat9Measures lists what it changes).
+	Compat int
 }
 
 // TrecRels is a topic's ranking as trec_eval's measures see it.

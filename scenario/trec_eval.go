@@ -305,6 +305,9 @@ func (e *trecEvaluator) write(w io.Writer, runFile, runID string) error {
 	}
 	if !opt.NoSummary {
 		effort.TrecSummary(opt.Measures, sum, len(topics))
+		if opt.Complete {
+			effort.TrecCompleteNumRel(opt.Measures, sum, e.q.NumRelAbove0())
+		}
 		for i, m := range opt.Measures {
 			switch {
 			case m.IsRelString():

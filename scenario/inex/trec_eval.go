@@ -38,8 +38,8 @@ type TrecEvalQrels struct {
 // OpenTrecEvalPrefs reads preferences as trec_eval does: with -R prefs
 // (qrels false) a line is "topic group subgroup document level"; with -R
 // qrels_prefs (qrels true) TREC qrels "topic group document level", every
-// line in subgroup "0". The level is C's atof of its column. No comment,
-// no blank line (docs/trec_eval.md).
+// line in subgroup "0". The level is C's atof of its column. A line
+// starting with # is a comment; no blank line (docs/trec_eval.md).
 func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
 	r, closeFn, name, err := openNamed(path)
 	if err != nil {
@@ -54,6 +54,9 @@ func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
 	var a arena
 	var fs [][]byte
 	err = trecLines(name, r, func(n int, b []byte) error {
+		if len(b) > 0 && b[0] == '#' {
+			return nil
+		}
 		fs = cFields(fs, b)
 		if len(fs) != want {
 			return errorf(name, n, "%d columns, want %d: %s (trec_eval.%s: Malformed line)", len(fs), want, form, cname)
@@ -87,8 +90,9 @@ func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
 
 // OpenTrecEvalQrelsJG reads judgment groups (trec_eval's -R qrels_jg) as
 // trec_eval does: a line is "topic group document relevance", each group a
-// set of judgments of the topic (one assessor's); no comment, no blank
-// line; a document judged twice in a group is refused.
+// set of judgments of the topic (one assessor's); a line starting with #
+// is a comment; no blank line; a document judged twice in a group, or a
+// relevance past effort.MaxTrecRelevance, is refused.
 func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
 	r, closeFn, name, err := openNamed(path)
 	if err != nil {
@@ -105,16 +109,23 @@ func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
 	var a arena
 	var fs [][]byte
 	err = trecLines(name, r, func(n int, b []byte) error {
+		if len(b) > 0 && b[0] == '#' {
+			return nil
+		}
 		fs = cFields(fs, b)
 		if len(fs) != 4 {
 			return errorf(name, n, "%d columns, want 4: topic group document relevance (trec_eval: Malformed line)", len(fs))
+		}
+		rel, err := trecRelevance(name, n, fs[3])
+		if err != nil {
+			return err
 		}
 		topic := string(fs[0])
 		if _, ok := byTopic[topic]; !ok {
 			topic = a.str(fs[0])
 			q.IDs = append(q.IDs, topic)
 		}
-		byTopic[topic] = append(byTopic[topic], line{a.str(fs[1]), effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])}, n})
+		byTopic[topic] = append(byTopic[topic], line{a.str(fs[1]), effort.TrecJudgment{Docno: a.str(fs[2]), Rel: rel}, n})
 		return nil
 	})
 	if err != nil {
@@ -145,6 +156,28 @@ func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
 		q.Groups[id] = groups
 	}
 	return q, nil
+}
+
+// NumRelAbove0 counts the judgments above 0 of every topic and judgment
+// group: num_rel's summary under -c (effort.TrecCompleteNumRel).
+func (q *TrecEvalQrels) NumRelAbove0() int {
+	n := 0
+	count := func(js []effort.TrecJudgment) {
+		for _, j := range js {
+			if j.Rel > 0 {
+				n++
+			}
+		}
+	}
+	for _, js := range q.Judged {
+		count(js)
+	}
+	for _, gs := range q.Groups {
+		for _, js := range gs {
+			count(js)
+		}
+	}
+	return n
 }
 
 // TrecEvalRun is a TREC run as trec_eval reads it.
@@ -364,7 +397,12 @@ func readQrelsPart(name string, r io.Reader) qrelsPart {
 				js = make([]effort.TrecJudgment, 0, 64)
 			}
 		}
-		js = append(js, effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])})
+		rel, err := trecRelevance(name, n, fs[3])
+		if err != nil {
+			p.errLine = n
+			return err
+		}
+		js = append(js, effort.TrecJudgment{Docno: a.str(fs[2]), Rel: rel})
 		return nil
 	})
 	if js != nil {
@@ -507,6 +545,17 @@ func cAtol(b []byte) int {
 		return -n
 	}
 	return n
+}
+
+// trecRelevance is the relevance of line n, b, read as trec_eval reads it
+// (C's atol), refused past effort.MaxTrecRelevance: the measures keep a
+// count per level, and a level of millions would cost megabytes a topic.
+func trecRelevance(name string, n int, b []byte) (int, error) {
+	rel := cAtol(b)
+	if rel > effort.MaxTrecRelevance {
+		return 0, errorf(name, n, "relevance %s is past %d, the highest level readsim reads", b, effort.MaxTrecRelevance)
+	}
+	return rel, nil
 }
 
 // cAtofBytes is C's atof of b: a plain decimal number fast, anything else
