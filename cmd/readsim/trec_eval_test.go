@@ -137,6 +137,9 @@ func TestTrecEvalRefusals(t *testing.T) {
 	mustWriteFile(t, filepath.Join(dir, "zero.prefs"), "1 g s1 a 2\n1 g s1 b 0\n1 g s2 b 1\n1 g s2 c 0\n")
 	mustWriteFile(t, filepath.Join(dir, "twice.qrels"), "1 g a 2\n1 g a 1\n1 g b 0\n")
 	mustWriteFile(t, filepath.Join(dir, "abc.run"), "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 c 3 1 r\n")
+	// relevance past effort.MaxTrecRelevance (1,023), refused at its line
+	mustWriteFile(t, filepath.Join(dir, "high.qrels"), "1 0 a 1\n1 0 b 1023\n1 0 c 1024\n")
+	mustWriteFile(t, filepath.Join(dir, "high.jg"), "# groups\n1 g a 1\n1 g b 99999999999\n")
 	// -Z files trec_eval refuses (a line of 3 or 5 fields, a blank line,
 	// an empty file) and those readsim refuses where trec_eval reads 0 or
 	// keeps either line
@@ -163,6 +166,8 @@ func TestTrecEvalRefusals(t *testing.T) {
 			[]string{"dup.run: topic 101: document d1 is retrieved twice"}},
 		{"blank judgment line", []string{filepath.Join(dir, "blank.qrels"), run}, 2, []string{"blank.qrels:2: a blank line"}},
 		{"five columns", []string{filepath.Join(dir, "five.qrels"), run}, 2, []string{"five.qrels:1: 5 columns, want 4"}},
+		{"relevance past 1023", []string{filepath.Join(dir, "high.qrels"), abc}, 2, []string{"high.qrels:3: relevance 1024 is past 1023"}},
+		{"group relevance past 1023", []string{"-R", "qrels_jg", "-m", "qrels_jg", filepath.Join(dir, "high.jg"), abc}, 2, []string{"high.jg:3: relevance 99999999999 is past 1023"}},
 		{"five-column result", []string{q, filepath.Join(dir, "short.run")}, 2, []string{"short.run:2: 5 columns, want 6"}},
 		{"no result", []string{q, filepath.Join(dir, "empty.run")}, 2, []string{"empty.run: no result"}},
 		{"no shared topic", []string{q, filepath.Join(dir, "other.run")}, 2, []string{"other.run: topic 101 is judged in"}},
@@ -297,5 +302,52 @@ func TestTrecEvalQuicktest(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatalf("%s/Makefile: no quicktest line", orig)
+	}
+}
+
+// --compat 9 gives trec_eval 9's interpolated precision, in trec_eval and
+// in eval (under ir_measures' name too), and 10 (the default) trec_eval
+// 10's: R = 4, relevant documents at ranks 1, 2, 6, 10, so that x = 0.6
+// is lround(2.4) = 2 relevant documents (precision 1 from there) against
+// (long)(2.4 + 0.9) = 3 (0.5); x = 0.8 is 3 (0.5) against 4 (0.4);
+// 11pt_avg is (7·1 + 2·0.5 + 2·0.4)/11 = 0.8 against (6·1 + 2·0.5 +
+// 3·0.4)/11 = 0.74545… (effort's TestTrecInterpolationRules).
+func TestTrecEvalCompat9(t *testing.T) {
+	dir := t.TempDir()
+	q, run := filepath.Join(dir, "h.qrels"), filepath.Join(dir, "h.run")
+	mustWriteFile(t, q, "q 0 n0 0\nq 0 r0 1\nq 0 r1 1\nq 0 r2 1\nq 0 r3 1\n")
+	var b strings.Builder
+	for i, d := range strings.Fields("r0 r1 n0 n1 n2 r2 n3 n4 n5 r3") {
+		b.WriteString("q Q0 " + d + " " + strconv.Itoa(i) + " " + strconv.Itoa(10-i) + " run\n")
+	}
+	mustWriteFile(t, run, b.String())
+	nine := 0.0 // summed in m_11pt_avg.c's order, from recall 1 down
+	for _, p := range []float64{0.4, 0.4, 0.4, 0.5, 0.5, 1, 1, 1, 1, 1, 1} {
+		nine += p
+	}
+	te := []string{"trec_eval", "-m", "iprec_at_recall..6,.8", "-m", "11pt_avg"}
+	ev := []string{"eval", "--qrels", q, "-m", "IPrec@0.6,iprec_at_recall_0.80,11pt_avg"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{append(te, q, run), "iprec_at_recall_0.60  \tall\t1.0000\niprec_at_recall_0.80  \tall\t0.5000\n11pt_avg              \tall\t0.8000\n"},
+		{append(te, "--compat", "10", q, run), "iprec_at_recall_0.60  \tall\t1.0000\niprec_at_recall_0.80  \tall\t0.5000\n11pt_avg              \tall\t0.8000\n"},
+		{append(te, "--compat=9", q, run), "iprec_at_recall_0.60  \tall\t0.5000\niprec_at_recall_0.80  \tall\t0.4000\n11pt_avg              \tall\t0.7455\n"},
+		{append(ev, run), "runid\tall\trun\nIPrec@0.6\tall\t1\niprec_at_recall_0.80\tall\t0.5\n11pt_avg\tall\t0.8\n"},
+		{append(ev, "--compat", "9", run), "runid\tall\trun\nIPrec@0.6\tall\t0.5\niprec_at_recall_0.80\tall\t0.4\n11pt_avg\tall\t" + strconv.FormatFloat(nine/11, 'g', -1, 64) + "\n"},
+	} {
+		status, stdout, stderr := runCLI(tc.args...)
+		if status != 0 || stdout != tc.want {
+			t.Errorf("%q: exit %d (%s)\n%s", tc.args, status, stderr, firstDiff(stdout, tc.want))
+		}
+	}
+	for _, bad := range [][]string{
+		append(te, "--compat", "8", q, run),
+		append(te, "--comp", "9", q, run), // readsim's own options are never read from a prefix
+	} {
+		if status, _, stderr := runCLI(bad...); status != 2 || strings.Contains(stderr, "panic") {
+			t.Errorf("%q: exit %d, want 2: %s", bad, status, stderr)
+		}
 	}
 }

@@ -35,6 +35,23 @@ type TrecEvalQrels struct {
 	Prefs map[string][]effort.TrecPref
 }
 
+// TrecEvalFormats are the judgment formats of trec_eval's -R.
+var TrecEvalFormats = []string{"qrels", "qrels_jg", "prefs", "qrels_prefs"}
+
+// OpenTrecEvalJudgments reads judgments in the format -R names (one of
+// TrecEvalFormats): OpenTrecEvalQrels, OpenTrecEvalQrelsJG or
+// OpenTrecEvalPrefs.
+func OpenTrecEvalJudgments(path, format string) (*TrecEvalQrels, error) {
+	switch format {
+	case "qrels_jg":
+		return OpenTrecEvalQrelsJG(path)
+	case "prefs", "qrels_prefs":
+		return OpenTrecEvalPrefs(path, format == "qrels_prefs")
+	default:
+		return OpenTrecEvalQrels(path)
+	}
+}
+
 // OpenTrecEvalPrefs reads preferences as trec_eval does: with -R prefs
 // (qrels false) a line is "topic group subgroup document level"; with -R
 // qrels_prefs (qrels true) TREC qrels "topic group document level", every
