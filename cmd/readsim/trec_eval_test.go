@@ -149,6 +149,9 @@ func TestTrecEvalRefusals(t *testing.T) {
 	mustWriteFile(t, filepath.Join(dir, "empty.z"), "")
 	mustWriteFile(t, filepath.Join(dir, "word.z"), "101 map 0.2 0.1\n101 P_5 mean 0.1\n")
 	mustWriteFile(t, filepath.Join(dir, "twice.z"), "101 map 0.2 0.1\n102 map 0.2 0.1\n101 map 0.3 0.1\n")
+	mustWriteFile(t, filepath.Join(dir, "nan.z"), "101 map 0.2 0.1\n101 P_5 NaN 0.1\n")
+	mustWriteFile(t, filepath.Join(dir, "inf.z"), "101 map 0.2 1e999\n")
+	mustWriteFile(t, filepath.Join(dir, "latin1.z"), "101 map 0.2 0.1\n101 caf\xe9 0.2 0.1\n")
 	abc := filepath.Join(dir, "abc.run")
 	q := filepath.Join(trecEvalDir, "graded.qrels")
 	run := filepath.Join(trecEvalDir, "graded.run")
@@ -195,6 +198,9 @@ func TestTrecEvalRefusals(t *testing.T) {
 		{"empty z-score file", []string{"-Z", filepath.Join(dir, "empty.z"), q, run}, 2, []string{"empty.z: empty z-score file"}},
 		{"z-score mean not a number", []string{"-Z", filepath.Join(dir, "word.z"), q, run}, 2, []string{"word.z:2: mean \"mean\" is not a number"}},
 		{"z-score line twice", []string{"-Z", filepath.Join(dir, "twice.z"), q, run}, 2, []string{"twice.z:3: topic 101 measure map again (first on line 1)"}},
+		{"z-score mean NaN", []string{"-Z", filepath.Join(dir, "nan.z"), q, run}, 2, []string{"nan.z:2: mean \"NaN\" is not a finite number"}},
+		{"z-score deviation past float64", []string{"-Z", filepath.Join(dir, "inf.z"), q, run}, 2, []string{"inf.z:1: stddev \"1e999\" is not a finite number"}},
+		{"z-score line not UTF-8", []string{"-Z", filepath.Join(dir, "latin1.z"), q, run}, 2, []string{"latin1.z:2: not UTF-8 text (byte 8)"}},
 		{"z-score file absent", []string{"-Z", filepath.Join(dir, "absent.z"), q, run}, 2, []string{"absent.z"}},
 		{"one file", []string{q}, 2, []string{"1 file(s) given"}},
 		{"unknown option", []string{"-x", q, run}, 2, []string{"unknown option -x"}},
