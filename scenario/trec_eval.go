@@ -304,27 +304,35 @@ func (e *trecEvaluator) write(w io.Writer, runFile, runID string) error {
 		}
 	}
 	if !opt.NoSummary {
-		effort.TrecSummary(opt.Measures, sum, len(topics))
-		if opt.Complete {
-			effort.TrecCompleteNumRel(opt.Measures, sum, e.q.NumRelAbove0())
-		}
-		for i, m := range opt.Measures {
-			switch {
-			case m.IsRelString():
-				continue
-			case m.IsRunID():
-				line = append(appendName(line[:0], "runid", "all"), runID...)
-				line = append(line, '\n')
-				bw.Write(line)
-				continue
-			}
-			for k, name := range m.Names {
-				line = e.appendValue(appendName(zname(line[:0], z), name, "all"), sum[e.at[i]+k], m.IsCount() && !z)
-				bw.Write(line)
-			}
-		}
+		e.writeSummary(bw, sum, len(topics), runID)
 	}
 	return bw.Flush()
+}
+
+// writeSummary turns sum, the sum of the values of n topics, into the
+// summary and writes its lines ("all"), runID on runid's.
+func (e *trecEvaluator) writeSummary(bw *bufio.Writer, sum []float64, n int, runID string) {
+	opt, z := e.opt, e.opt.Zscores != nil
+	effort.TrecSummary(opt.Measures, sum, n)
+	if opt.Complete {
+		effort.TrecCompleteNumRel(opt.Measures, sum, e.q.NumRelAbove0())
+	}
+	var line []byte
+	for i, m := range opt.Measures {
+		switch {
+		case m.IsRelString():
+			continue
+		case m.IsRunID():
+			line = append(appendName(line[:0], "runid", "all"), runID...)
+			line = append(line, '\n')
+			bw.Write(line)
+			continue
+		}
+		for k, name := range m.Names {
+			line = e.appendValue(appendName(zname(line[:0], z), name, "all"), sum[e.at[i]+k], m.IsCount() && !z)
+			bw.Write(line)
+		}
+	}
 }
 
 // TrecMissingZscore is the z-score trec_eval gives a value whose topic and

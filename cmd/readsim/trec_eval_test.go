@@ -122,10 +122,10 @@ func TestTrecEvalStdin(t *testing.T) {
 	}
 }
 
-// Where trec_eval fails, readsim trec_eval fails, saying why: the file,
-// the line or topic, the problem.
-func TestTrecEvalRefusals(t *testing.T) {
-	dir := t.TempDir()
+// writeRefusalFiles writes into dir the judgments, runs and -Z files that
+// TestTrecEvalRefusals gives readsim trec_eval.
+func writeRefusalFiles(t *testing.T, dir string) {
+	t.Helper()
 	mustWriteFile(t, filepath.Join(dir, "blank.qrels"), "1 0 a 1\n\n1 0 b 0\n")
 	mustWriteFile(t, filepath.Join(dir, "five.qrels"), "1 0 a 1 extra\n")
 	mustWriteFile(t, filepath.Join(dir, "short.run"), "1 Q0 a 1 2.5 r\n1 Q0 b 2 1.5\n")
@@ -152,6 +152,13 @@ func TestTrecEvalRefusals(t *testing.T) {
 	mustWriteFile(t, filepath.Join(dir, "nan.z"), "101 map 0.2 0.1\n101 P_5 NaN 0.1\n")
 	mustWriteFile(t, filepath.Join(dir, "inf.z"), "101 map 0.2 1e999\n")
 	mustWriteFile(t, filepath.Join(dir, "latin1.z"), "101 map 0.2 0.1\n101 caf\xe9 0.2 0.1\n")
+}
+
+// Where trec_eval fails, readsim trec_eval fails, saying why: the file,
+// the line or topic, the problem.
+func TestTrecEvalRefusals(t *testing.T) {
+	dir := t.TempDir()
+	writeRefusalFiles(t, dir)
 	abc := filepath.Join(dir, "abc.run")
 	q := filepath.Join(trecEvalDir, "graded.qrels")
 	run := filepath.Join(trecEvalDir, "graded.run")
@@ -347,6 +354,12 @@ func TestTrecEvalCompat9(t *testing.T) {
 		if status != 0 || stdout != tc.want {
 			t.Errorf("%q: exit %d (%s)\n%s", tc.args, status, stderr, firstDiff(stdout, tc.want))
 		}
+	}
+	// readsim measures says which measures --compat 9 changes, and IPrec@x's rule
+	status, stdout, _ := runCLI("measures")
+	checkText(t, "readsim measures", stdout, []string{"--compat 9 changes iprec_at_recall and 11pt_avg only", "IPrec@x", "x·R rounded as trec_eval 10 (--compat 9: trec_eval 9's x·R + 0.9"}, nil)
+	if status != 0 {
+		t.Errorf("readsim measures: exit %d", status)
 	}
 	for _, bad := range [][]string{
 		append(te, "--compat", "8", q, run),
