@@ -2,6 +2,7 @@ package effort
 
 import (
 	"math"
+	"strings"
 )
 
 // TrecTopicGroups computes the measures ms of one topic judged by groups
@@ -122,15 +123,20 @@ func TrecTopic(c *TrecConfig, r *TrecRels, ms []*TrecMeasure, v []float64) error
 
 // TrecMissing zeroes, in the values v that TrecTopic computed for the
 // placeholder ranking of a judged topic absent from the run (-c), the
-// values trec_eval zeroes there: num_ret, utility, unj_*, rbp_resid.
+// values trec_eval zeroes there, found by the value's name as trec_eval
+// finds them: num_ret, utility, unj_*, rbp_resid (utility_2,-1,0,0 and
+// rbp_resid_p=0.5, whose names carry parameters, are kept).
 func TrecMissing(ms []*TrecMeasure, v []float64) {
 	k := 0
 	for _, m := range ms {
-		switch m.def.name {
-		case "num_ret", "utility", "unj", "rbp_resid":
-			clear(v[k : k+len(m.Names)])
+		for _, name := range m.Names {
+			// trec_eval compares the value's name, parameters and all:
+			// utility_2,-1,0,0 and rbp_resid_p=0.5 keep their values
+			if name == "num_ret" || name == "utility" || name == "rbp_resid" || strings.HasPrefix(name, "unj") {
+				v[k] = 0
+			}
+			k++
 		}
-		k += len(m.Names)
 	}
 }
 

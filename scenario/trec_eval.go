@@ -172,6 +172,9 @@ func newTrecEvaluator(q *inex.TrecEvalQrels, opt TrecEvalOptions) *trecEvaluator
 	e.values, e.relstr = make([]float64, e.nv*n), make([]string, n)
 	e.present, e.errs = make([]bool, n), make([]error, n)
 	e.inherit = trecStaleLevels(q, q.IDs)
+	if q.Groups == nil && q.Prefs == nil && trecRanks(opt.Measures) {
+		trecNegativeTopics(q, e.errs)
+	}
 	for _, m := range opt.Measures {
 		if m.IsRelString() {
 			e.relLen, e.relName = m.RelStringLen(), m.Names[0]
@@ -415,6 +418,42 @@ func trecStaleLevels(q *inex.TrecEvalQrels, topics []string) []*staleLevels {
 		}
 	}
 	return out
+}
+
+// trecRanks tells whether some measure of ms ranks the documents against
+// the judgments (all but runid and num_q).
+func trecRanks(ms []*effort.TrecMeasure) bool {
+	for _, m := range ms {
+		if !m.IsRunID() && m.Name() != "num_q" {
+			return true
+		}
+	}
+	return false
+}
+
+// trecNegativeTopics sets errs[t] for each judged topic t (in trec_eval's
+// order) whose judgments are all negative where trec_eval 10.0 cannot
+// evaluate it: its highest judgment is -2 or less (form_res_rels.c clears
+// max + 1 counts of levels, a negative size: trec_eval crashes), or it is
+// -1 and no topic before it has a judgment of 0 or more (the buffer of
+// counts was never allocated: trec_eval stops, "Can't calculate
+// measure"). readsim refuses both rather than guess.
+func trecNegativeTopics(q *inex.TrecEvalQrels, errs []error) {
+	counted := false
+	for t, id := range q.IDs {
+		maxRel := math.MinInt
+		for _, j := range q.Judged[id] {
+			maxRel = max(maxRel, j.Rel)
+		}
+		switch {
+		case maxRel >= 0:
+			counted = true
+		case maxRel <= -2:
+			errs[t] = &inex.Error{File: q.File, Err: fmt.Errorf("topic %s: every judgment is negative, the highest %d: trec_eval 10.0 crashes on such a topic (it clears %d counts of levels); give one judgment of -1 or more", id, maxRel, maxRel+1)}
+		case !counted:
+			errs[t] = &inex.Error{File: q.File, Err: fmt.Errorf("topic %s: every judgment is negative and no topic before it has one of 0 or more: trec_eval 10.0 cannot compute its measures (Can't calculate measure)", id)}
+		}
+	}
 }
 
 // zname appends the Z that trec_eval's -Z puts before a measure's name

@@ -139,6 +139,11 @@ func writeRefusalFiles(t *testing.T, dir string) {
 	mustWriteFile(t, filepath.Join(dir, "abc.run"), "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 c 3 1 r\n")
 	// relevance past effort.MaxTrecRelevance (1,023), refused at its line
 	mustWriteFile(t, filepath.Join(dir, "high.qrels"), "1 0 a 1\n1 0 b 1023\n1 0 c 1024\n")
+	// topics whose judgments are all negative where trec_eval cannot
+	// evaluate them: the highest -2 (it crashes), or -1 on the first topic
+	mustWriteFile(t, filepath.Join(dir, "minus2.qrels"), "1 0 a 1\n2 0 b -2\n2 0 c -3\n")
+	mustWriteFile(t, filepath.Join(dir, "minus1.qrels"), "1 0 a -1\n2 0 b 1\n")
+	mustWriteFile(t, filepath.Join(dir, "two.run"), "1 Q0 a 1 3 r\n2 Q0 b 1 3 r\n")
 	mustWriteFile(t, filepath.Join(dir, "high.jg"), "# groups\n1 g a 1\n1 g b 99999999999\n")
 	// -Z files trec_eval refuses (a line of 3 or 5 fields, a blank line,
 	// an empty file) and those readsim refuses where trec_eval reads 0 or
@@ -176,6 +181,10 @@ func TestTrecEvalRefusals(t *testing.T) {
 			[]string{"dup.run: topic 101: document d1 is retrieved twice"}},
 		{"blank judgment line", []string{filepath.Join(dir, "blank.qrels"), run}, 2, []string{"blank.qrels:2: a blank line"}},
 		{"five columns", []string{filepath.Join(dir, "five.qrels"), run}, 2, []string{"five.qrels:1: 5 columns, want 4"}},
+		{"topic judged -2 at most", []string{filepath.Join(dir, "minus2.qrels"), filepath.Join(dir, "two.run")}, 2,
+			[]string{"minus2.qrels: topic 2: every judgment is negative, the highest -2: trec_eval 10.0 crashes"}},
+		{"first topic judged -1 at most", []string{"-m", "P.5", filepath.Join(dir, "minus1.qrels"), filepath.Join(dir, "two.run")}, 2,
+			[]string{"minus1.qrels: topic 1: every judgment is negative and no topic before it has one of 0 or more"}},
 		{"relevance past 1023", []string{filepath.Join(dir, "high.qrels"), abc}, 2, []string{"high.qrels:3: relevance 1024 is past 1023"}},
 		{"group relevance past 1023", []string{"-R", "qrels_jg", "-m", "qrels_jg", filepath.Join(dir, "high.jg"), abc}, 2, []string{"high.jg:3: relevance 99999999999 is past 1023"}},
 		{"five-column result", []string{q, filepath.Join(dir, "short.run")}, 2, []string{"short.run:2: 5 columns, want 6"}},

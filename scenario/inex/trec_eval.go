@@ -70,9 +70,10 @@ func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
 	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}, Prefs: map[string][]effort.TrecPref{}}
 	var a arena
 	var fs [][]byte
+	var cm trecComments
 	err = trecLines(name, r, func(n int, b []byte) error {
-		if len(b) > 0 && b[0] == '#' {
-			return nil
+		if skip, err := cm.line(name, n, b); skip || err != nil {
+			return err
 		}
 		fs = cFields(fs, b)
 		if len(fs) != want {
@@ -92,6 +93,9 @@ func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
 		q.Prefs[topic] = append(ps, p)
 		return nil
 	})
+	if err == nil {
+		err = cm.end(name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -125,9 +129,10 @@ func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
 	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}, Groups: map[string][][]effort.TrecJudgment{}}
 	var a arena
 	var fs [][]byte
+	var cm trecComments
 	err = trecLines(name, r, func(n int, b []byte) error {
-		if len(b) > 0 && b[0] == '#' {
-			return nil
+		if skip, err := cm.line(name, n, b); skip || err != nil {
+			return err
 		}
 		fs = cFields(fs, b)
 		if len(fs) != 4 {
@@ -145,6 +150,9 @@ func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
 		byTopic[topic] = append(byTopic[topic], line{a.str(fs[1]), effort.TrecJudgment{Docno: a.str(fs[2]), Rel: rel}, n})
 		return nil
 	})
+	if err == nil {
+		err = cm.end(name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -348,7 +356,14 @@ func OpenTrecEvalQrels(path string) (*TrecEvalQrels, error) {
 	}
 	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}}
 	lines := 0
-	for _, p := range parts {
+	for i, p := range parts {
+		if p.err == nil && i > 0 && p.firstComment && parts[i-1].comments.last {
+			p.err, p.errLine = errorf(name, 1, "%s", errCommentAfterComment), 1
+		}
+		if p.err == nil && i == len(parts)-1 {
+			p.err = p.comments.end(name)
+			p.errLine = p.comments.n
+		}
 		if p.err != nil {
 			if ie, ok := p.err.(*Error); ok && p.errLine > 0 {
 				ie.Line = lines + p.errLine
@@ -380,6 +395,10 @@ type qrelsPart struct {
 	lines   int
 	err     error
 	errLine int // the line of err within the part
+	// comments: whether the part's last line read is a comment; whether
+	// its first is
+	comments     trecComments
+	firstComment bool
 }
 
 // readQrelsPart reads the judgment lines of r (OpenTrecEvalQrels).
@@ -390,7 +409,15 @@ func readQrelsPart(name string, r io.Reader) qrelsPart {
 	var js []effort.TrecJudgment
 	p.err = trecLines(name, r, func(n int, b []byte) error {
 		p.lines = n
-		if len(b) > 0 && b[0] == '#' {
+		skip, err := p.comments.line(name, n, b)
+		if n == 1 {
+			p.firstComment = skip
+		}
+		if err != nil {
+			p.errLine = n
+			return err
+		}
+		if skip {
 			return nil
 		}
 		fs, k := fourColumns(b)
@@ -426,6 +453,39 @@ func readQrelsPart(name string, r io.Reader) qrelsPart {
 		p.judged[cur] = js
 	}
 	return p
+}
+
+// errCommentAfterComment is the refusal of a comment line right after
+// another (trecComments).
+const errCommentAfterComment = "a comment right after a comment: trec_eval 10.0 skips one # line at a time and reads the next as a judgment (Malformed line, or a topic named #); keep one # line, or put a judgment between them"
+
+// trecComments follows the comment lines of judgments as trec_eval 10.0
+// reads them: a line starting with # is skipped, but only one at a time
+// (trec_eval then reads the next line as a judgment, whatever it holds),
+// and not as the file's last line (trec_eval then reads past the end of
+// its buffer and crashes). readsim refuses those two rather than guess.
+type trecComments struct {
+	last bool // the last line read is a comment
+	n    int  // its line
+}
+
+// line tells whether line n, b, is a comment to skip, refusing one that
+// comes right after another.
+func (c *trecComments) line(name string, n int, b []byte) (skip bool, err error) {
+	isComment := len(b) > 0 && b[0] == '#'
+	if isComment && c.last {
+		return true, errorf(name, n, "%s", errCommentAfterComment)
+	}
+	c.last, c.n = isComment, n
+	return isComment, nil
+}
+
+// end refuses a file whose last line is a comment.
+func (c *trecComments) end(name string) error {
+	if c.last {
+		return errorf(name, c.n, "the file ends with a comment: trec_eval 10.0 then reads past the end of the file (it crashes); end it with a judgment")
+	}
+	return nil
 }
 
 // fourColumns finds the columns of a judgment line by their offsets: the
