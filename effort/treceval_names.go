@@ -183,6 +183,13 @@ func parseTrecName(name string) (Measure, bool, error) {
 	return Measure{List: ListTrec, Name: name, trec: &trecValue{name: value, m: tm}}, true, nil
 }
 
+// TrecCompat9 tells whether --compat 9 (Config.TrecCompat 9) changes the
+// measure's value: it is one of TrecCompat9Measures (IPrec@x,
+// iprec_at_recall_x, 11pt_avg).
+func (m Measure) TrecCompat9() bool {
+	return m.trec != nil && slices.Contains(TrecCompat9Measures, m.trec.m.def.name)
+}
+
 // trecListValue is a ListTrec measure's value for the topic of a: the
 // topic's documents ranked as trec_eval ranks them (once per topic), then
 // the measure's computation.

@@ -370,6 +370,12 @@ func TestTrecEvalCompat9(t *testing.T) {
 	if status != 0 {
 		t.Errorf("readsim measures: exit %d", status)
 	}
+	for name, want := range map[string]bool{"IPrec@0.1": true, "iprec_at_recall_0.50": true, "11pt_avg": true, "Rprec_mult_2.00": false, "P@10": false, "AgP": false} {
+		_, stdout, _ := runCLI("measures", "--format", "json", name)
+		if got := strings.Contains(stdout, `"compat9":true`); got != want {
+			t.Errorf("readsim measures %s: %s, want compat9 %v", name, stdout, want)
+		}
+	}
 	for _, bad := range [][]string{
 		append(te, "--compat", "8", q, run),
 		append(te, "--comp", "9", q, run), // readsim's own options are never read from a prefix
