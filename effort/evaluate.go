@@ -90,6 +90,10 @@ type Config struct {
 	DocBaseline bool
 	// CompatINEX repeats gP[n] for k > n, as the official INEX tool.
 	CompatINEX bool
+	// TrecCompat is the trec_eval version whose rules the trec_eval
+	// measures follow where versions differ (TrecConfig.Compat): 9 for
+	// trec_eval 9's (eval --compat 9, pytrec_eval's), 0 for trec_eval 10's.
+	TrecCompat int
 }
 
 // Evaluator computes a list of measures for topics. It is safe for
@@ -303,7 +307,7 @@ func (e *Evaluator) Topic(t *TopicInput, w *Workspace, out []float64) []float64 
 
 func (e *Evaluator) value(m Measure, t *TopicInput, v *DocValues, s []float64, w *Workspace) float64 {
 	f := m.family()
-	return f.value(&valueArgs{m: m, t: t, v: v, s: s, w: w, compat: e.cfg.CompatINEX, byScore: f.byScore})
+	return f.value(&valueArgs{m: m, t: t, v: v, s: s, w: w, compat: e.cfg.CompatINEX, trecCompat: e.cfg.TrecCompat, byScore: f.byScore})
 }
 
 // Aggregate returns the `all` value of m over per-topic values: the sum for

@@ -509,6 +509,7 @@ func CatalogueNotes() []string {
 		`A list score takes a document score D: AgP\T2Ip(300), gP[10]\F(0.25); D omitted is F(0.25) (LE(300,5) for CE, NCE, ANCE).`,
 		"Names are read without regard to case where that leaves one measure; several may be given in one -m, separated by commas; two names of one measure (P@10, P_10) are printed under each.",
 		"The document measures (AP, P[k], RR, Rprec, nDCG, R[k], under any of their names: map, P_10, P@10, recip_rank, ndcg_cut_10, nDCG@10, recall_100, R@100…) rank by score as trec_eval: by score, then document id, both descending (a FOL article: its first line's score), so that AP is map and P[10] is P_10 and P@10. The INEX list scores (AgP, gP, gR, igP, CE, NCE, ANCE…) and the focused measures rank by the run's line order, as the official INEX tool; readsim warns, naming the topics, where the two rankings differ.",
+		TrecCompat9Note(),
 		"R[k] (R@k, recall_k) is trec_eval's recall; gR[k] is the INEX tool's generalized recall, in line order.",
 		`ircl_prn.x is the official INEX tool's -r output (igP[x]\F(0.25)); ircl_prn.x\T2Ip(300) its -i output; its -f output's ircl_prn.x is iP[x].`,
 		"DOCUMENT, PASSAGE, ASPECT and PASSAGE2 are the TREC 2007 Genomics track's, as NIST's trecgen2007_score.py computes them: passages in the order (rank, document, offset, length), a topic missing from the run scoring 0 (eval --compat trecgen writes NIST's output); charAP is PASSAGE2 in the run's line order.",

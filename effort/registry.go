@@ -65,6 +65,8 @@ type valueArgs struct {
 	s      []float64 // the document scores at each rank (nil without one)
 	w      *Workspace
 	compat bool
+	// trecCompat is Config.TrecCompat
+	trecCompat int
 	// byScore: the measure ranks by score (listFamily.byScore)
 	byScore bool
 }

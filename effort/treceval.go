@@ -26,6 +26,24 @@ const (
 	TrecUnjudged = -2
 )
 
+// TrecCompat9Measures are the measures whose values trec_eval 9 and 10
+// compute differently, which TrecConfig.Compat 9 (--compat 9) computes as
+// trec_eval 9: they turn a recall level x into (long)(x·R + 0.9) relevant
+// documents where trec_eval 10 rounds, lround(x·R). ir_measures' IPrec@x
+// is iprec_at_recall_x.
+var TrecCompat9Measures = []string{"iprec_at_recall", "11pt_avg"}
+
+// TrecCompat9Note says what --compat 9 changes (readsim measures).
+func TrecCompat9Note() string {
+	return "iprec_at_recall_x (IPrec@x) and 11pt_avg turn recall level x into lround(x·R) relevant documents, as trec_eval 10; " +
+		"--compat 9 (eval, trec_eval) gives trec_eval 9's (long)(x·R + 0.9), as pytrec_eval and so ir_measures' default provider and PyTerrier do. " +
+		"--compat 9 changes " + strings.Join(TrecCompat9Measures, " and ") + " only (Rprec_mult adds 0.9 in both versions)."
+}
+
+// MaxTrecRelevance is the highest relevance readsim trec_eval reads (1,024
+// levels, 0 to 1,023): the measures count judgments level by level.
+const MaxTrecRelevance = 1023
+
 // TrecJudgment is one judged document of a topic.
 type TrecJudgment struct {
 	Docno string
@@ -48,6 +66,10 @@ type TrecConfig struct {
 	MaxDocs int
 	// JudgedOnly is -J: unjudged documents are dropped after ranking.
 	JudgedOnly bool
+	// Compat is the trec_eval version whose rules apply where versions
+	// differ: 10 (or 0) for trec_eval 10, 9 for trec_eval 9 (--compat 9;
+	// TrecCompat9Measures lists what it changes).
+	Compat int
 }
 
 // TrecRels is a topic's ranking as trec_eval's measures see it.

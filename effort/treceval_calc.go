@@ -2,6 +2,7 @@ package effort
 
 import (
 	"math"
+	"strings"
 )
 
 // TrecTopicGroups computes the measures ms of one topic judged by groups
@@ -122,15 +123,20 @@ func TrecTopic(c *TrecConfig, r *TrecRels, ms []*TrecMeasure, v []float64) error
 
 // TrecMissing zeroes, in the values v that TrecTopic computed for the
 // placeholder ranking of a judged topic absent from the run (-c), the
-// values trec_eval zeroes there: num_ret, utility, unj_*, rbp_resid.
+// values trec_eval zeroes there, found by the value's name as trec_eval
+// finds them: num_ret, utility, unj_*, rbp_resid (utility_2,-1,0,0 and
+// rbp_resid_p=0.5, whose names carry parameters, are kept).
 func TrecMissing(ms []*TrecMeasure, v []float64) {
 	k := 0
 	for _, m := range ms {
-		switch m.def.name {
-		case "num_ret", "utility", "unj", "rbp_resid":
-			clear(v[k : k+len(m.Names)])
+		for _, name := range m.Names {
+			// trec_eval compares the value's name, parameters and all:
+			// utility_2,-1,0,0 and rbp_resid_p=0.5 keep their values
+			if name == "num_ret" || name == "utility" || name == "rbp_resid" || strings.HasPrefix(name, "unj") {
+				v[k] = 0
+			}
+			k++
 		}
-		k += len(m.Names)
 	}
 }
 
@@ -155,6 +161,20 @@ func TrecSummary(ms []*TrecMeasure, sum []float64, n int) {
 		case avgNumQ:
 			v[0] = float64(n)
 		}
+	}
+}
+
+// TrecCompleteNumRel sets num_rel's summary in sum (after TrecSummary) as
+// trec_eval does under -c: numRel, the judgments above 0 of every judged
+// topic and judgment group, whatever -l says (trec_eval counts them again
+// from the judgments, and -Z does not convert the count).
+func TrecCompleteNumRel(ms []*TrecMeasure, sum []float64, numRel int) {
+	k := 0
+	for _, m := range ms {
+		if m.def.name == "num_rel" {
+			sum[k] = float64(numRel)
+		}
+		k += len(m.Names)
 	}
 }
 
@@ -373,11 +393,26 @@ func calcNDCGCut(_ *TrecConfig, r *TrecRels, m *TrecMeasure, v []float64) error 
 }
 
 // recallCutoffs turns the recall levels of m into numbers of relevant
-// documents: trec_eval's (long)(x·R + 0.9).
+// documents as Rprec_mult does in every trec_eval: (long)(x·R + 0.9).
 func recallCutoffs(xs []float64, numRel int) []int {
 	cut := make([]int, len(xs))
 	for i, x := range xs {
 		cut[i] = int(x*float64(numRel) + 0.9)
+	}
+	return cut
+}
+
+// recallLevels turns the recall levels of iprec_at_recall and 11pt_avg
+// into numbers of relevant documents: trec_eval 10 rounds, lround(x·R)
+// (half away from zero); trec_eval 9 and before (c.Compat 9) added 0.9
+// and truncated, (long)(x·R + 0.9).
+func recallLevels(c *TrecConfig, xs []float64, numRel int) []int {
+	if c.Compat == 9 {
+		return recallCutoffs(xs, numRel)
+	}
+	cut := make([]int, len(xs))
+	for i, x := range xs {
+		cut[i] = int(math.Round(x * float64(numRel)))
 	}
 	return cut
 }
@@ -412,7 +447,7 @@ func interpolated(c *TrecConfig, r *TrecRels, cut []int, set func(k int, p float
 }
 
 func calcIprec(c *TrecConfig, r *TrecRels, m *TrecMeasure, v []float64) error {
-	interpolated(c, r, recallCutoffs(m.doubles, r.NumRel), func(k int, p float64) { v[k] = p })
+	interpolated(c, r, recallLevels(c, m.doubles, r.NumRel), func(k int, p float64) { v[k] = p })
 	return nil
 }
 
@@ -421,7 +456,7 @@ func calc11pt(c *TrecConfig, r *TrecRels, m *TrecMeasure, v []float64) error {
 		return &TrecError{"11pt_avg: no cutoff"}
 	}
 	sum := 0.0
-	interpolated(c, r, recallCutoffs(m.doubles, r.NumRel), func(_ int, p float64) { sum += p })
+	interpolated(c, r, recallLevels(c, m.doubles, r.NumRel), func(_ int, p float64) { sum += p })
 	v[0] = sum / float64(len(m.doubles))
 	return nil
 }

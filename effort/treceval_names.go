@@ -32,12 +32,12 @@ var trecEvalNamed = []struct {
 }{
 	{"gm_map", "", "geometric mean over topics of AP (each floored at 0.00001); per topic its logarithm"},
 	{"bpref", "Bpref", "binary preference: for each relevant document, the share of the first R judged non-relevant documents ranked after it"},
-	{"iprec_at_recall", "IPrec@x", "interpolated precision at recall level x (iprec_at_recall_0.50)"},
+	{"iprec_at_recall", "IPrec@x", "interpolated precision at recall level x (iprec_at_recall_0.50); x·R rounded as trec_eval 10 (--compat 9: trec_eval 9's x·R + 0.9, as pytrec_eval)"},
 	{"infAP", "infAP", "inferred AP (Yilmaz & Aslam 2006): AP estimated from a sampled pool (judgments < 0: pooled, not judged)"},
 	{"gm_bpref", "", "geometric mean over topics of bpref (floored at 0.00001); per topic its logarithm"},
 	{"Rprec_mult", "", "precision at x·R documents (Rprec_mult_2.00)"},
 	{"utility", "", "set utility: retrieved relevant − retrieved non-relevant documents"},
-	{"11pt_avg", "", "interpolated precision averaged over the 11 recall levels 0, 0.1… 1"},
+	{"11pt_avg", "", "interpolated precision averaged over the 11 recall levels 0, 0.1… 1; x·R rounded as trec_eval 10 (--compat 9: trec_eval 9's x·R + 0.9)"},
 	{"binG", "", "binary G of trec_eval"},
 	{"G", "", "G of trec_eval: gain discounted by the gain lost so far"},
 	{"ndcg_rel", "", "nDCG averaged over the ranks of the relevant documents"},
@@ -183,6 +183,13 @@ func parseTrecName(name string) (Measure, bool, error) {
 	return Measure{List: ListTrec, Name: name, trec: &trecValue{name: value, m: tm}}, true, nil
 }
 
+// TrecCompat9 tells whether --compat 9 (Config.TrecCompat 9) changes the
+// measure's value: it is one of TrecCompat9Measures (IPrec@x,
+// iprec_at_recall_x, 11pt_avg).
+func (m Measure) TrecCompat9() bool {
+	return m.trec != nil && slices.Contains(TrecCompat9Measures, m.trec.m.def.name)
+}
+
 // trecListValue is a ListTrec measure's value for the topic of a: the
 // topic's documents ranked as trec_eval ranks them (once per topic), then
 // the measure's computation.
@@ -233,7 +240,7 @@ func trecListValue(a *valueArgs) float64 {
 	}
 	w.trecVals = slices.Grow(w.trecVals[:0], len(tv.m.Names))[:len(tv.m.Names)]
 	clear(w.trecVals)
-	if tv.m.def.calc == nil || tv.m.def.calc(&TrecConfig{RelevanceLevel: 1}, &w.trec, tv.m, w.trecVals) != nil {
+	if tv.m.def.calc == nil || tv.m.def.calc(&TrecConfig{RelevanceLevel: 1, Compat: a.trecCompat}, &w.trec, tv.m, w.trecVals) != nil {
 		return 0
 	}
 	return w.trecVals[tv.k]

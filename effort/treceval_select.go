@@ -78,9 +78,10 @@ func TrecSelect(args []string) ([]*TrecMeasure, error) {
 // trecShared are the measures whose parameters trec_eval keeps in one
 // variable: a measure given none prints and computes with those of one
 // before it in the group, and every measure of the group computes with the
-// parameters given last.
+// parameters given last: dcg, ideal_dcg and ndcg, of one file of trec_eval
+// (m_ndcg.c). rbp and rbp_resid each keep their own (m_rbp.c,
+// m_rbp_resid.c).
 var trecShared = map[string]string{
-	"rbp": "rbp", "rbp_resid": "rbp",
 	"dcg": "ndcg", "ideal_dcg": "ndcg", "ndcg": "ndcg",
 }
 

@@ -164,3 +164,47 @@ func TestTrecNamesInLists(t *testing.T) {
 		}
 	}
 }
+
+// Interpolated precision by hand under both trec_eval rules for a recall
+// level x: trec_eval 10 rounds x·R (lround), trec_eval 9 (Compat 9) adds
+// 0.9 and truncates. R = 4, relevant documents at ranks 1, 2, 6, 10: the
+// interpolated precision at k relevant documents is 1, 1, 0.5, 0.4 (k = 0:
+// 1). x = 0.6: 2.4 → 2 (1) against 3.3 → 3 (0.5); x = 0.8: 3.2 → 3 (0.5)
+// against 4.1 → 4 (0.4); the other levels agree. Rprec_mult adds 0.9 under
+// both: x = 0.6 → 3 documents, precision 2/3.
+func TestTrecInterpolationRules(t *testing.T) {
+	judged := "n0:0 r0:1 r1:1 r2:1 r3:1"
+	docs := "r0:10 r1:9 n0:8 n1:7 n2:6 r2:5 n3:4 n4:3 n5:2 r3:1"
+	r := trecRels(t, TrecConfig{}, judged, docs)
+	ten := []float64{1, 1, 1, 1, 1, 1, 1, 0.5, 0.5, 0.4, 0.4}
+	nine := []float64{1, 1, 1, 1, 1, 1, 0.5, 0.5, 0.4, 0.4, 0.4}
+	for _, tc := range []struct {
+		measure string
+		compat  int
+		want    []float64
+	}{
+		{"iprec_at_recall", 0, ten},
+		{"iprec_at_recall", 10, ten},
+		{"iprec_at_recall", 9, nine},
+		{"11pt_avg", 0, []float64{(7*1 + 2*0.5 + 2*0.4) / 11}},
+		{"11pt_avg", 9, []float64{(6*1 + 2*0.5 + 3*0.4) / 11}},
+		{"iprec_at_recall..6,.8", 0, []float64{1, 0.5}},
+		{"iprec_at_recall..6,.8", 9, []float64{0.5, 0.4}},
+		{"Rprec_mult.0.6", 0, []float64{2.0 / 3}},
+		{"Rprec_mult.0.6", 9, []float64{2.0 / 3}},
+	} {
+		ms, err := TrecSelect([]string{tc.measure})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.measure, err)
+		}
+		v := make([]float64, len(tc.want))
+		if err := TrecTopic(&TrecConfig{RelevanceLevel: 1, Compat: tc.compat}, r, ms, v); err != nil {
+			t.Fatal(err)
+		}
+		for i := range v {
+			if math.Abs(v[i]-tc.want[i]) > 1e-12 {
+				t.Errorf("%s (compat %d): %s = %v, want %v", tc.measure, tc.compat, ms[0].Names[i], v[i], tc.want[i])
+			}
+		}
+	}
+}

@@ -83,6 +83,9 @@ type MeasureInfo struct {
 	Ranks       string `json:"ranks"`
 	Passages    bool   `json:"passages"`
 	Lengths     bool   `json:"lengths"`
+	// Compat9: eval --compat 9 changes its value (trec_eval 9's rule,
+	// effort.TrecCompat9Measures).
+	Compat9 bool `json:"compat9"`
 }
 
 // DescribeMeasures parses each name (effort.ParseMeasure: one measure a
@@ -98,7 +101,7 @@ func DescribeMeasures(names []string) ([]MeasureInfo, error) {
 		}
 		info := MeasureInfo{Name: n, Canonical: m.Canonical(), TopicName: m.TopicString(), AllName: m.String(),
 			SummaryOnly: m.SummaryOnly(), Kind: measureKind(m), Better: m.Better().String(),
-			Passages: m.NeedsPassages(), Lengths: m.NeedsLengths()}
+			Passages: m.NeedsPassages(), Lengths: m.NeedsLengths(), Compat9: m.TrecCompat9()}
 		// effort.Aggregate is the one rule of `all`: it tells the sum
 		// (1+2), the mean and the geometric mean of logarithms (gm_map)
 		// apart
@@ -121,6 +124,15 @@ func DescribeMeasures(names []string) ([]MeasureInfo, error) {
 		out = append(out, info)
 	}
 	return out, nil
+}
+
+// compat9Cell is the "compat 9" column of a measure: "changes" when eval
+// --compat 9 changes its value, "—" otherwise.
+func compat9Cell(changes bool) string {
+	if changes {
+		return "changes"
+	}
+	return "—"
 }
 
 // measureKind is the catalogue's kind of a parsed measure (Entry.Kind),
@@ -153,14 +165,14 @@ func WriteMeasureInfo(w io.Writer, infos []MeasureInfo, f ReportFormat) error {
 		}
 		return nil
 	}
-	t := &Table{Columns: []Column{{Name: "name"}, {Name: "canonical"}, {Name: "topic lines"}, {Name: "all line"}, {Name: "kind"}, {Name: "better"}, {Name: "all"}, {Name: "ranks"}, {Name: "passages"}, {Name: "lengths"}}}
+	t := &Table{Columns: []Column{{Name: "name"}, {Name: "canonical"}, {Name: "topic lines"}, {Name: "all line"}, {Name: "kind"}, {Name: "better"}, {Name: "all"}, {Name: "ranks"}, {Name: "passages"}, {Name: "lengths"}, {Name: "compat 9"}}}
 	for _, in := range infos {
 		topic := in.TopicName
 		if in.SummaryOnly {
 			topic = "—"
 		}
 		t.Rows = append(t.Rows, []Cell{Text(in.Name), Text(in.Canonical), Text(topic), Text(in.AllName), Text(in.Kind), Text(in.Better), Text(in.All),
-			Text(in.Ranks), Text(strconv.FormatBool(in.Passages)), Text(strconv.FormatBool(in.Lengths))})
+			Text(in.Ranks), Text(strconv.FormatBool(in.Passages)), Text(strconv.FormatBool(in.Lengths)), Text(compat9Cell(in.Compat9))})
 	}
 	return t.Write(w, f, -1)
 }

@@ -11,10 +11,12 @@ import (
 
 // The --compat modes: CompatINEX reproduces the official INEX tool (gP[k]
 // for k > n repeats gP[n]); CompatTrecGen writes NIST's TREC Genomics
-// output (eval only).
+// output (eval only); CompatTrec9 computes the trec_eval measures with
+// trec_eval 9's rules (effort.TrecCompat9Measures; eval only).
 const (
 	CompatINEX    = "inex"
 	CompatTrecGen = "trecgen"
+	CompatTrec9   = "9"
 )
 
 // MeasureRequest is what a command is asked to measure against which
@@ -70,6 +72,9 @@ func (r *MeasureRequest) Check(defaults []string) (effort.Config, []effort.Measu
 		return cfg, nil, &RequestError{err}
 	}
 	cfg = effort.Config{Order: o, CompatINEX: r.Compat == CompatINEX}
+	if r.Compat == CompatTrec9 {
+		cfg.TrecCompat = 9
+	}
 	compats := r.Compats
 	if compats == nil {
 		compats = []string{CompatINEX}
@@ -79,7 +84,8 @@ func (r *MeasureRequest) Check(defaults []string) (effort.Config, []effort.Measu
 	case len(compats) == 1:
 		return cfg, nil, requestErrorf("unknown --compat %q (only %s)", r.Compat, compats[0])
 	default:
-		return cfg, nil, requestErrorf("unknown --compat %q (%s)", r.Compat, strings.Join(compats, " or "))
+		last := len(compats) - 1
+		return cfg, nil, requestErrorf("unknown --compat %q (%s or %s)", r.Compat, strings.Join(compats[:last], ", "), compats[last])
 	}
 	names := r.Names
 	if len(names) == 0 {

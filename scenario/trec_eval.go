@@ -172,6 +172,9 @@ func newTrecEvaluator(q *inex.TrecEvalQrels, opt TrecEvalOptions) *trecEvaluator
 	e.values, e.relstr = make([]float64, e.nv*n), make([]string, n)
 	e.present, e.errs = make([]bool, n), make([]error, n)
 	e.inherit = trecStaleLevels(q, q.IDs)
+	if q.Groups == nil && q.Prefs == nil && trecRanks(opt.Measures) {
+		trecNegativeTopics(q, e.errs)
+	}
 	for _, m := range opt.Measures {
 		if m.IsRelString() {
 			e.relLen, e.relName = m.RelStringLen(), m.Names[0]
@@ -304,24 +307,35 @@ func (e *trecEvaluator) write(w io.Writer, runFile, runID string) error {
 		}
 	}
 	if !opt.NoSummary {
-		effort.TrecSummary(opt.Measures, sum, len(topics))
-		for i, m := range opt.Measures {
-			switch {
-			case m.IsRelString():
-				continue
-			case m.IsRunID():
-				line = append(appendName(line[:0], "runid", "all"), runID...)
-				line = append(line, '\n')
-				bw.Write(line)
-				continue
-			}
-			for k, name := range m.Names {
-				line = e.appendValue(appendName(zname(line[:0], z), name, "all"), sum[e.at[i]+k], m.IsCount() && !z)
-				bw.Write(line)
-			}
-		}
+		e.writeSummary(bw, sum, len(topics), runID)
 	}
 	return bw.Flush()
+}
+
+// writeSummary turns sum, the sum of the values of n topics, into the
+// summary and writes its lines ("all"), runID on runid's.
+func (e *trecEvaluator) writeSummary(bw *bufio.Writer, sum []float64, n int, runID string) {
+	opt, z := e.opt, e.opt.Zscores != nil
+	effort.TrecSummary(opt.Measures, sum, n)
+	if opt.Complete {
+		effort.TrecCompleteNumRel(opt.Measures, sum, e.q.NumRelAbove0())
+	}
+	var line []byte
+	for i, m := range opt.Measures {
+		switch {
+		case m.IsRelString():
+			continue
+		case m.IsRunID():
+			line = append(appendName(line[:0], "runid", "all"), runID...)
+			line = append(line, '\n')
+			bw.Write(line)
+			continue
+		}
+		for k, name := range m.Names {
+			line = e.appendValue(appendName(zname(line[:0], z), name, "all"), sum[e.at[i]+k], m.IsCount() && !z)
+			bw.Write(line)
+		}
+	}
 }
 
 // TrecMissingZscore is the z-score trec_eval gives a value whose topic and
@@ -404,6 +418,42 @@ func trecStaleLevels(q *inex.TrecEvalQrels, topics []string) []*staleLevels {
 		}
 	}
 	return out
+}
+
+// trecRanks tells whether some measure of ms ranks the documents against
+// the judgments (all but runid and num_q).
+func trecRanks(ms []*effort.TrecMeasure) bool {
+	for _, m := range ms {
+		if !m.IsRunID() && m.Name() != "num_q" {
+			return true
+		}
+	}
+	return false
+}
+
+// trecNegativeTopics sets errs[t] for each judged topic t (in trec_eval's
+// order) whose judgments are all negative where trec_eval 10.0 cannot
+// evaluate it: its highest judgment is -2 or less (form_res_rels.c clears
+// max + 1 counts of levels, a negative size: trec_eval crashes), or it is
+// -1 and no topic before it has a judgment of 0 or more (the buffer of
+// counts was never allocated: trec_eval stops, "Can't calculate
+// measure"). readsim refuses both rather than guess.
+func trecNegativeTopics(q *inex.TrecEvalQrels, errs []error) {
+	counted := false
+	for t, id := range q.IDs {
+		maxRel := math.MinInt
+		for _, j := range q.Judged[id] {
+			maxRel = max(maxRel, j.Rel)
+		}
+		switch {
+		case maxRel >= 0:
+			counted = true
+		case maxRel <= -2:
+			errs[t] = &inex.Error{File: q.File, Err: fmt.Errorf("topic %s: every judgment is negative, the highest %d: trec_eval 10.0 crashes on such a topic (it clears %d counts of levels); give one judgment of -1 or more", id, maxRel, maxRel+1)}
+		case !counted:
+			errs[t] = &inex.Error{File: q.File, Err: fmt.Errorf("topic %s: every judgment is negative and no topic before it has one of 0 or more: trec_eval 10.0 cannot compute its measures (Can't calculate measure)", id)}
+		}
+	}
 }
 
 // zname appends the Z that trec_eval's -Z puts before a measure's name

@@ -158,8 +158,8 @@ func runMeasures(e *cli.Env, fs *flag.FlagSet, args []string) error {
 func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	defer cli.SoftMemoryLimit(evalMemoryLimit)()
 	mf := addMeasureFlags(fs, scenario.UseAll, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(true)+")",
-		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE)").addOverlapFlags(fs).addSpanFlags(fs)
-	mf.Compats = []string{scenario.CompatINEX, scenario.CompatTrecGen}
+		"inex: reproduce the official INEX tool (gP[k] for k > n repeats gP[n]); trecgen: write NIST's TREC Genomics output (RUN MEASURE TOPIC SCORE); 9: trec_eval 9's interpolated precision (IPrec@x, iprec_at_recall, 11pt_avg), as pytrec_eval").addOverlapFlags(fs).addSpanFlags(fs)
+	mf.Compats = []string{scenario.CompatINEX, scenario.CompatTrecGen, scenario.CompatTrec9}
 	perTopic := fs.Bool("q", false, "print every topic's value, in topic order, before the all line")
 	allTopics := fs.Bool("c", false, "average over every judged topic; topics missing from the run score 0")
 	baseline := fs.Bool("doc-baseline", false, "read every retrieved document in full from its start (the run's document baseline)")

@@ -103,7 +103,7 @@ func TestEvalSpanJudgments(t *testing.T) {
 		{"--offsets bytes", []string{"--offsets", "bytes", "-m", "charAP", p("run")}, 0, ""},
 		{"trecgen with another measure", []string{"--compat", "trecgen", "-m", "AP", p("run")}, 2, "--compat trecgen writes NIST's TREC Genomics measures only"},
 		{"trecgen with --format", []string{"--compat", "trecgen", "--format", "json", p("run")}, 2, "--compat trecgen writes NIST's format"},
-		{"unknown compat", []string{"--compat", "trec", p("run")}, 2, `unknown --compat "trec" (inex or trecgen)`},
+		{"unknown compat", []string{"--compat", "trec", p("run")}, 2, `unknown --compat "trec" (inex, trecgen or 9)`},
 		{"judgments as the run", []string{p("qrels")}, 2, p("qrels") + ":2: this looks like judgments"}, // line 1 has a TREC run's shape
 	} {
 		t.Run(tc.name, func(t *testing.T) {

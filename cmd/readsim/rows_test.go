@@ -35,7 +35,7 @@ func TestRowsCommand(t *testing.T) {
 		{[]string{"rows", "--run", bad, "--qrels", bad}, 2, "", "give one of"},
 		{[]string{"rows", "--run", bad, "extra"}, 2, "", "rows takes no argument"},
 		{[]string{"measures", "--format", "json", "map"}, 0,
-			`{"name":"map","canonical":"AP","topic_name":"map","all_name":"map","summary_only":false,"kind":"document","better":"higher","all":"mean","ranks":"score","passages":false,"lengths":false}` + "\n", ""},
+			`{"name":"map","canonical":"AP","topic_name":"map","all_name":"map","summary_only":false,"kind":"document","better":"higher","all":"mean","ranks":"score","passages":false,"lengths":false,"compat9":false}` + "\n", ""},
 		{[]string{"measures", "Agp\\T2Ip(30"}, 2, "", "did you mean"},
 	}
 	for _, c := range cases {

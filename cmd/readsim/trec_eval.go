@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,8 @@ type trecEvalOpt struct {
 	arg   bool
 }
 
-// trecEvalOpts are trec_eval 10.0's options (its getopt_long table).
+// trecEvalOpts are trec_eval 10.0's options (its getopt_long table), then
+// readsim's own (long only, no letter, never read from a prefix).
 var trecEvalOpts = []trecEvalOpt{
 	{'h', "help", false}, {'v', "version", false}, {'q', "query_eval_wanted", false},
 	{'m', "measure", true}, {'c', "complete_rel_info_wanted", false}, {'l', "level_for_rel", true},
@@ -28,13 +30,16 @@ var trecEvalOpts = []trecEvalOpt{
 	{'N', "Number_docs_in_coll", true}, {'M', "Max_retrieved_per_topic", true},
 	{'R', "Rel_info_format", true}, {'T', "Results_format", true},
 	{'o', "Output_old_results_format", false}, {'Z', "Zscore", true},
-	// readsim's own, long only (no letter): values at full precision
-	{fullPrecisionOpt, "full_precision", false},
+	{fullPrecisionOpt, "full_precision", false}, // values at full precision
+	{compatOpt, "compat", true},                 // --compat 9: trec_eval 9's rules
 }
 
-// fullPrecisionOpt stands for --full_precision among the letters: no
-// letter of a command line is it.
-const fullPrecisionOpt = 0
+// fullPrecisionOpt and compatOpt stand for --full_precision and --compat
+// among the letters: no letter of a command line is either.
+const (
+	fullPrecisionOpt = 0
+	compatOpt        = 1
+)
 
 // trecEvalArg is an option given: its letter and argument.
 type trecEvalArg struct {
@@ -50,69 +55,97 @@ type trecEvalArg struct {
 func parseTrecEvalArgs(args []string) (opts []trecEvalArg, files []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		var got []trecEvalArg
 		switch {
 		case a == "--":
 			return opts, append(files, args[i+1:]...), nil
 		case strings.HasPrefix(a, "--"):
-			name, val, hasVal := strings.Cut(a[2:], "=")
-			var o *trecEvalOpt
-			for k := range trecEvalOpts {
-				c := &trecEvalOpts[k]
-				if c.long == name {
-					o = c
-					break
-				}
-				if strings.HasPrefix(c.long, name) {
-					if o != nil {
-						return nil, nil, cli.Usagef("option --%s is ambiguous", name)
-					}
-					o = c
-				}
-			}
-			if o == nil {
-				return nil, nil, cli.Usagef("unknown option --%s", name)
-			}
-			if o.arg && !hasVal {
-				if i+1 >= len(args) {
-					return nil, nil, cli.Usagef("option --%s needs an argument", o.long)
-				}
-				i++
-				val = args[i]
-			} else if !o.arg && hasVal {
-				return nil, nil, cli.Usagef("option --%s takes no argument", o.long)
-			}
-			opts = append(opts, trecEvalArg{o.short, val})
+			got, i, err = parseTrecEvalLong(args, i)
 		case len(a) > 1 && a[0] == '-':
-			for j := 1; j < len(a); j++ {
-				var o *trecEvalOpt
-				for k := range trecEvalOpts {
-					if trecEvalOpts[k].short == a[j] {
-						o = &trecEvalOpts[k]
-					}
-				}
-				if o == nil {
-					return nil, nil, cli.Usagef("unknown option -%c", a[j])
-				}
-				if !o.arg {
-					opts = append(opts, trecEvalArg{o.short, ""})
-					continue
-				}
-				val := a[j+1:]
-				if val == "" {
-					if i+1 >= len(args) {
-						return nil, nil, cli.Usagef("option -%c needs an argument", o.short)
-					}
-					i++
-					val = args[i]
-				}
-				opts = append(opts, trecEvalArg{o.short, val})
-				break
-			}
+			got, i, err = parseTrecEvalShort(args, i)
 		default:
 			files = append(files, a)
 		}
+		if err != nil {
+			return nil, nil, err
+		}
+		opts = append(opts, got...)
 	}
 	return opts, files, nil
+}
+
+// trecEvalLongOpt is the option a long name (or a prefix of trec_eval's
+// own) names.
+func trecEvalLongOpt(name string) (*trecEvalOpt, error) {
+	var o *trecEvalOpt
+	for k := range trecEvalOpts {
+		c := &trecEvalOpts[k]
+		if c.long == name {
+			return c, nil
+		}
+		if c.short > compatOpt && strings.HasPrefix(c.long, name) {
+			if o != nil {
+				return nil, cli.Usagef("option --%s is ambiguous", name)
+			}
+			o = c
+		}
+	}
+	if o == nil {
+		return nil, cli.Usagef("unknown option --%s", name)
+	}
+	return o, nil
+}
+
+// parseTrecEvalLong reads the long option args[i] (and its argument, next
+// when not joined by =); next is the index of the last argument read.
+func parseTrecEvalLong(args []string, i int) (got []trecEvalArg, next int, err error) {
+	name, val, hasVal := strings.Cut(args[i][2:], "=")
+	o, err := trecEvalLongOpt(name)
+	if err != nil {
+		return nil, i, err
+	}
+	if o.arg && !hasVal {
+		if i+1 >= len(args) {
+			return nil, i, cli.Usagef("option --%s needs an argument", o.long)
+		}
+		i++
+		val = args[i]
+	} else if !o.arg && hasVal {
+		return nil, i, cli.Usagef("option --%s takes no argument", o.long)
+	}
+	return []trecEvalArg{{o.short, val}}, i, nil
+}
+
+// parseTrecEvalShort reads the short options of args[i] (and the argument
+// of the last, joined or next); next is the index of the last argument
+// read.
+func parseTrecEvalShort(args []string, i int) (got []trecEvalArg, next int, err error) {
+	a := args[i]
+	for j := 1; j < len(a); j++ {
+		var o *trecEvalOpt
+		for k := range trecEvalOpts {
+			if trecEvalOpts[k].short == a[j] && a[j] > compatOpt {
+				o = &trecEvalOpts[k]
+			}
+		}
+		if o == nil {
+			return nil, i, cli.Usagef("unknown option -%c", a[j])
+		}
+		if !o.arg {
+			got = append(got, trecEvalArg{o.short, ""})
+			continue
+		}
+		val := a[j+1:]
+		if val == "" {
+			if i+1 >= len(args) {
+				return nil, i, cli.Usagef("option -%c needs an argument", o.short)
+			}
+			i++
+			val = args[i]
+		}
+		return append(got, trecEvalArg{o.short, val}), i, nil
+	}
+	return got, i, nil
 }
 
 // trecEvalNumber is C's atol of an option's value, refused when it is no
@@ -125,102 +158,126 @@ func trecEvalNumber(o trecEvalArg) (int, error) {
 	return n, nil
 }
 
+// trecEvalRequest is what the options of readsim trec_eval ask.
+type trecEvalRequest struct {
+	opt      scenario.TrecEvalOptions
+	measures []string
+	format   string // -R
+	zfile    string // -Z
+	help     bool   // -h
+	version  bool   // -v
+}
+
+// setNumber sets the value of -l, -N, -M or -D.
+func (r *trecEvalRequest) setNumber(o trecEvalArg) error {
+	n, err := trecEvalNumber(o)
+	if err != nil {
+		return err
+	}
+	switch o.opt {
+	case 'l':
+		r.opt.Config.RelevanceLevel = n
+	case 'N':
+		r.opt.Config.NumDocsInColl = n
+	case 'M':
+		if n <= 0 {
+			return cli.Usagef("-M %s: the documents kept per topic must be at least 1", o.val)
+		}
+		r.opt.Config.MaxDocs = n
+	case 'D':
+		if n != 0 {
+			return cli.Usagef("-D %s: readsim prints no debugging output (only -D 0)", o.val)
+		}
+	}
+	return nil
+}
+
+// set applies the option o.
+func (r *trecEvalRequest) set(o trecEvalArg) error {
+	switch o.opt {
+	case 'h':
+		r.help = true
+	case 'v':
+		r.version = true
+	case 'q':
+		r.opt.Query = true
+	case fullPrecisionOpt:
+		r.opt.FullPrecision = true
+	case compatOpt:
+		if o.val != "9" && o.val != "10" {
+			return cli.Usagef("--compat %s: the versions are 9 (trec_eval 9's interpolated precision, as pytrec_eval) and 10 (the default)", o.val)
+		}
+		r.opt.Config.Compat, _ = strconv.Atoi(o.val)
+	case 'm':
+		r.measures = append(r.measures, o.val)
+	case 'c':
+		r.opt.Complete = true
+	case 'n':
+		r.opt.NoSummary = true
+	case 'J':
+		r.opt.Config.JudgedOnly = true
+	case 'o':
+		// obsolete in trec_eval 10.0: accepted, no effect
+	case 'l', 'N', 'M', 'D':
+		return r.setNumber(o)
+	case 'R':
+		if !slices.Contains(inex.TrecEvalFormats, o.val) {
+			return cli.Usagef("-R %s: the judgment formats are qrels, qrels_jg, prefs and qrels_prefs", o.val)
+		}
+		r.format = o.val
+	case 'T':
+		if o.val != "trec_results" {
+			return cli.Usagef("-T %s: the only results format is trec_results", o.val)
+		}
+	case 'Z':
+		r.zfile = o.val
+	}
+	return nil
+}
+
 // runTrecEval implements `readsim trec_eval` (docs/trec_eval.md): trec_eval
-// 10.0's options and output, byte for byte, for TREC qrels and TREC runs.
+// 10.0's options and output, byte for byte, for TREC qrels and TREC runs;
+// --compat 9 applies trec_eval 9's rules where the versions differ.
 func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	opts, files, err := parseTrecEvalArgs(args)
 	if err != nil {
 		return err
 	}
-	opt := scenario.TrecEvalOptions{Config: effort.TrecConfig{RelevanceLevel: 1}}
-	var measures []string
-	format, zfile := "qrels", ""
+	r := trecEvalRequest{opt: scenario.TrecEvalOptions{Config: effort.TrecConfig{RelevanceLevel: 1}}, format: "qrels"}
 	for _, o := range opts {
-		switch o.opt {
-		case 'h':
+		if err := r.set(o); err != nil {
+			return err
+		}
+		switch {
+		case r.help:
 			fmt.Fprint(e.Stderr, trecEvalHelp())
 			return nil
-		case 'v':
+		case r.version:
 			fmt.Fprintln(e.Stdout, cli.Version("readsim")+" (trec_eval 10.0's measures and output)")
 			return nil
-		case 'q':
-			opt.Query = true
-		case fullPrecisionOpt:
-			opt.FullPrecision = true
-		case 'm':
-			measures = append(measures, o.val)
-		case 'c':
-			opt.Complete = true
-		case 'n':
-			opt.NoSummary = true
-		case 'J':
-			opt.Config.JudgedOnly = true
-		case 'o':
-			// obsolete in trec_eval 10.0: accepted, no effect
-		case 'l', 'N', 'M', 'D':
-			n, err := trecEvalNumber(o)
-			if err != nil {
-				return err
-			}
-			switch o.opt {
-			case 'l':
-				opt.Config.RelevanceLevel = n
-			case 'N':
-				opt.Config.NumDocsInColl = n
-			case 'M':
-				if n <= 0 {
-					return cli.Usagef("-M %s: the documents kept per topic must be at least 1", o.val)
-				}
-				opt.Config.MaxDocs = n
-			case 'D':
-				if n != 0 {
-					return cli.Usagef("-D %s: readsim prints no debugging output (only -D 0)", o.val)
-				}
-			}
-		case 'R':
-			switch o.val {
-			case "qrels", "qrels_jg", "prefs", "qrels_prefs":
-				format = o.val
-			default:
-				return cli.Usagef("-R %s: the judgment formats are qrels, qrels_jg, prefs and qrels_prefs", o.val)
-			}
-		case 'T':
-			if o.val != "trec_results" {
-				return cli.Usagef("-T %s: the only results format is trec_results", o.val)
-			}
-		case 'Z':
-			zfile = o.val
 		}
 	}
 	if len(files) != 2 {
 		return cli.Usagef("give the judgments and the run (- for standard input): %d file(s) given", len(files))
 	}
-	if opt.Measures, err = effort.TrecSelect(measures); err != nil {
+	if r.opt.Measures, err = effort.TrecSelect(r.measures); err != nil {
 		return cli.Usage(err)
 	}
-	if err := effort.TrecCheckFormat(opt.Measures, format); err != nil {
+	if err := effort.TrecCheckFormat(r.opt.Measures, r.format); err != nil {
 		return cli.Usage(err)
 	}
-	var q *inex.TrecEvalQrels
-	switch format {
-	case "qrels_jg":
-		q, err = inex.OpenTrecEvalQrelsJG(files[0])
-	case "prefs", "qrels_prefs":
-		q, err = inex.OpenTrecEvalPrefs(files[0], format == "qrels_prefs")
-	default:
-		q, err = inex.OpenTrecEvalQrels(files[0])
-	}
+	q, err := inex.OpenTrecEvalJudgments(files[0], r.format)
 	if err != nil {
 		return err
 	}
-	if zfile != "" {
+	if r.zfile != "" {
 		// read before the run (trec_eval reads it after), so that a bad
 		// -Z file is refused before a long run is read
-		if opt.Zscores, err = inex.OpenTrecZscores(zfile); err != nil {
+		if r.opt.Zscores, err = inex.OpenTrecZscores(r.zfile); err != nil {
 			return err
 		}
 	}
-	return scenario.TrecEvalFile(e.Stdout, q, files[1], opt)
+	return scenario.TrecEvalFile(e.Stdout, q, files[1], r.opt)
 }
 
 // trecEvalHelp is the help of readsim trec_eval (on standard error, as every
@@ -246,6 +303,9 @@ against the judgments QRELS, TREC qrels unless -R says otherwise
   -T trec_results                the only results format
   -Z, --Zscore FILE              print z-scores: FILE's lines are
                                  "topic measure mean stddev"
+  --compat 9                     trec_eval 9's rules where versions differ:
+                                 x·R + 0.9 for iprec_at_recall and 11pt_avg
+                                 (pytrec_eval's); 10, the default, rounds
   -h, -v                         this help; the version
 
 Nicknames:`)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/readsim/readsim/index/article/shareddata"
 )
 
 // trecEvalDir holds judgments and runs written for the tests and trec_eval
@@ -120,10 +122,10 @@ func TestTrecEvalStdin(t *testing.T) {
 	}
 }
 
-// Where trec_eval fails, readsim trec_eval fails, saying why: the file,
-// the line or topic, the problem.
-func TestTrecEvalRefusals(t *testing.T) {
-	dir := t.TempDir()
+// writeRefusalFiles writes into dir the judgments, runs and -Z files that
+// TestTrecEvalRefusals gives readsim trec_eval.
+func writeRefusalFiles(t *testing.T, dir string) {
+	t.Helper()
 	mustWriteFile(t, filepath.Join(dir, "blank.qrels"), "1 0 a 1\n\n1 0 b 0\n")
 	mustWriteFile(t, filepath.Join(dir, "five.qrels"), "1 0 a 1 extra\n")
 	mustWriteFile(t, filepath.Join(dir, "short.run"), "1 Q0 a 1 2.5 r\n1 Q0 b 2 1.5\n")
@@ -135,6 +137,14 @@ func TestTrecEvalRefusals(t *testing.T) {
 	mustWriteFile(t, filepath.Join(dir, "zero.prefs"), "1 g s1 a 2\n1 g s1 b 0\n1 g s2 b 1\n1 g s2 c 0\n")
 	mustWriteFile(t, filepath.Join(dir, "twice.qrels"), "1 g a 2\n1 g a 1\n1 g b 0\n")
 	mustWriteFile(t, filepath.Join(dir, "abc.run"), "1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n1 Q0 c 3 1 r\n")
+	// relevance past effort.MaxTrecRelevance (1,023), refused at its line
+	mustWriteFile(t, filepath.Join(dir, "high.qrels"), "1 0 a 1\n1 0 b 1023\n1 0 c 1024\n")
+	// topics whose judgments are all negative where trec_eval cannot
+	// evaluate them: the highest -2 (it crashes), or -1 on the first topic
+	mustWriteFile(t, filepath.Join(dir, "minus2.qrels"), "1 0 a 1\n2 0 b -2\n2 0 c -3\n")
+	mustWriteFile(t, filepath.Join(dir, "minus1.qrels"), "1 0 a -1\n2 0 b 1\n")
+	mustWriteFile(t, filepath.Join(dir, "two.run"), "1 Q0 a 1 3 r\n2 Q0 b 1 3 r\n")
+	mustWriteFile(t, filepath.Join(dir, "high.jg"), "# groups\n1 g a 1\n1 g b 99999999999\n")
 	// -Z files trec_eval refuses (a line of 3 or 5 fields, a blank line,
 	// an empty file) and those readsim refuses where trec_eval reads 0 or
 	// keeps either line
@@ -144,6 +154,16 @@ func TestTrecEvalRefusals(t *testing.T) {
 	mustWriteFile(t, filepath.Join(dir, "empty.z"), "")
 	mustWriteFile(t, filepath.Join(dir, "word.z"), "101 map 0.2 0.1\n101 P_5 mean 0.1\n")
 	mustWriteFile(t, filepath.Join(dir, "twice.z"), "101 map 0.2 0.1\n102 map 0.2 0.1\n101 map 0.3 0.1\n")
+	mustWriteFile(t, filepath.Join(dir, "nan.z"), "101 map 0.2 0.1\n101 P_5 NaN 0.1\n")
+	mustWriteFile(t, filepath.Join(dir, "inf.z"), "101 map 0.2 1e999\n")
+	mustWriteFile(t, filepath.Join(dir, "latin1.z"), "101 map 0.2 0.1\n101 caf\xe9 0.2 0.1\n")
+}
+
+// Where trec_eval fails, readsim trec_eval fails, saying why: the file,
+// the line or topic, the problem.
+func TestTrecEvalRefusals(t *testing.T) {
+	dir := t.TempDir()
+	writeRefusalFiles(t, dir)
 	abc := filepath.Join(dir, "abc.run")
 	q := filepath.Join(trecEvalDir, "graded.qrels")
 	run := filepath.Join(trecEvalDir, "graded.run")
@@ -161,6 +181,12 @@ func TestTrecEvalRefusals(t *testing.T) {
 			[]string{"dup.run: topic 101: document d1 is retrieved twice"}},
 		{"blank judgment line", []string{filepath.Join(dir, "blank.qrels"), run}, 2, []string{"blank.qrels:2: a blank line"}},
 		{"five columns", []string{filepath.Join(dir, "five.qrels"), run}, 2, []string{"five.qrels:1: 5 columns, want 4"}},
+		{"topic judged -2 at most", []string{filepath.Join(dir, "minus2.qrels"), filepath.Join(dir, "two.run")}, 2,
+			[]string{"minus2.qrels: topic 2: every judgment is negative, the highest -2: trec_eval 10.0 crashes"}},
+		{"first topic judged -1 at most", []string{"-m", "P.5", filepath.Join(dir, "minus1.qrels"), filepath.Join(dir, "two.run")}, 2,
+			[]string{"minus1.qrels: topic 1: every judgment is negative and no topic before it has one of 0 or more"}},
+		{"relevance past 1023", []string{filepath.Join(dir, "high.qrels"), abc}, 2, []string{"high.qrels:3: relevance 1024 is past 1023"}},
+		{"group relevance past 1023", []string{"-R", "qrels_jg", "-m", "qrels_jg", filepath.Join(dir, "high.jg"), abc}, 2, []string{"high.jg:3: relevance 99999999999 is past 1023"}},
 		{"five-column result", []string{q, filepath.Join(dir, "short.run")}, 2, []string{"short.run:2: 5 columns, want 6"}},
 		{"no result", []string{q, filepath.Join(dir, "empty.run")}, 2, []string{"empty.run: no result"}},
 		{"no shared topic", []string{q, filepath.Join(dir, "other.run")}, 2, []string{"other.run: topic 101 is judged in"}},
@@ -188,6 +214,9 @@ func TestTrecEvalRefusals(t *testing.T) {
 		{"empty z-score file", []string{"-Z", filepath.Join(dir, "empty.z"), q, run}, 2, []string{"empty.z: empty z-score file"}},
 		{"z-score mean not a number", []string{"-Z", filepath.Join(dir, "word.z"), q, run}, 2, []string{"word.z:2: mean \"mean\" is not a number"}},
 		{"z-score line twice", []string{"-Z", filepath.Join(dir, "twice.z"), q, run}, 2, []string{"twice.z:3: topic 101 measure map again (first on line 1)"}},
+		{"z-score mean NaN", []string{"-Z", filepath.Join(dir, "nan.z"), q, run}, 2, []string{"nan.z:2: mean \"NaN\" is not a finite number"}},
+		{"z-score deviation past float64", []string{"-Z", filepath.Join(dir, "inf.z"), q, run}, 2, []string{"inf.z:1: stddev \"1e999\" is not a finite number"}},
+		{"z-score line not UTF-8", []string{"-Z", filepath.Join(dir, "latin1.z"), q, run}, 2, []string{"latin1.z:2: not UTF-8 text (byte 8)"}},
 		{"z-score file absent", []string{"-Z", filepath.Join(dir, "absent.z"), q, run}, 2, []string{"absent.z"}},
 		{"one file", []string{q}, 2, []string{"1 file(s) given"}},
 		{"unknown option", []string{"-x", q, run}, 2, []string{"unknown option -x"}},
@@ -231,15 +260,20 @@ func TestTrecEvalOptionSpellings(t *testing.T) {
 // quicktestLine is a line of trec_eval's Makefile quicktest target.
 var quicktestLine = regexp.MustCompile(`^\s*\./trec_eval (.*) \| diff - (test/\S+)\s*$`)
 
-// With TREC_EVAL_SRC naming a trec_eval source tree (usnistgov/trec_eval:
-// its Makefile and test/ folder), the test builds trec_eval there and runs
-// every case of the Makefile's quicktest target through readsim trec_eval,
-// comparing the bytes with the expected file and with the built
-// trec_eval's output.
+// TestTrecEvalQuicktest builds trec_eval from its source tree
+// (../shared/data/trec_eval, or the tree TREC_EVAL_SRC names), copied to a
+// temporary folder as the tree may be read-only, and runs every case of
+// its Makefile's quicktest target through readsim trec_eval, comparing
+// the bytes with the expected file and with the built trec_eval's output.
+// Without the tree it skips, saying so; under CI it fails.
 func TestTrecEvalQuicktest(t *testing.T) {
-	src := os.Getenv("TREC_EVAL_SRC")
-	if src == "" {
-		t.Skip("TREC_EVAL_SRC is not set: set it to a trec_eval source tree (usnistgov/trec_eval) to run its quicktest cases through readsim trec_eval")
+	orig := os.Getenv("TREC_EVAL_SRC")
+	if orig == "" {
+		orig = shareddata.TrecEval(t)
+	}
+	src := filepath.Join(t.TempDir(), "trec_eval")
+	if err := os.CopyFS(src, os.DirFS(orig)); err != nil {
+		t.Fatalf("copying %s: %v", orig, err)
 	}
 	mk, err := os.ReadFile(filepath.Join(src, "Makefile"))
 	if err != nil {
@@ -248,7 +282,7 @@ func TestTrecEvalQuicktest(t *testing.T) {
 	build := exec.Command("make", "trec_eval")
 	build.Dir = src
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building trec_eval in %s: %v\n%s", src, err, out)
+		t.Fatalf("building trec_eval from %s: %v\n%s", orig, err, out)
 	}
 	inQuick, n := false, 0
 	for _, l := range strings.Split(string(mk), "\n") {
@@ -289,6 +323,65 @@ func TestTrecEvalQuicktest(t *testing.T) {
 		})
 	}
 	if n == 0 {
-		t.Fatalf("%s/Makefile: no quicktest line", src)
+		t.Fatalf("%s/Makefile: no quicktest line", orig)
+	}
+}
+
+// --compat 9 gives trec_eval 9's interpolated precision, in trec_eval and
+// in eval (under ir_measures' name too), and 10 (the default) trec_eval
+// 10's: R = 4, relevant documents at ranks 1, 2, 6, 10, so that x = 0.6
+// is lround(2.4) = 2 relevant documents (precision 1 from there) against
+// (long)(2.4 + 0.9) = 3 (0.5); x = 0.8 is 3 (0.5) against 4 (0.4);
+// 11pt_avg is (7·1 + 2·0.5 + 2·0.4)/11 = 0.8 against (6·1 + 2·0.5 +
+// 3·0.4)/11 = 0.74545… (effort's TestTrecInterpolationRules).
+func TestTrecEvalCompat9(t *testing.T) {
+	dir := t.TempDir()
+	q, run := filepath.Join(dir, "h.qrels"), filepath.Join(dir, "h.run")
+	mustWriteFile(t, q, "q 0 n0 0\nq 0 r0 1\nq 0 r1 1\nq 0 r2 1\nq 0 r3 1\n")
+	var b strings.Builder
+	for i, d := range strings.Fields("r0 r1 n0 n1 n2 r2 n3 n4 n5 r3") {
+		b.WriteString("q Q0 " + d + " " + strconv.Itoa(i) + " " + strconv.Itoa(10-i) + " run\n")
+	}
+	mustWriteFile(t, run, b.String())
+	nine := 0.0 // summed in m_11pt_avg.c's order, from recall 1 down
+	for _, p := range []float64{0.4, 0.4, 0.4, 0.5, 0.5, 1, 1, 1, 1, 1, 1} {
+		nine += p
+	}
+	te := []string{"trec_eval", "-m", "iprec_at_recall..6,.8", "-m", "11pt_avg"}
+	ev := []string{"eval", "--qrels", q, "-m", "IPrec@0.6,iprec_at_recall_0.80,11pt_avg"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{append(te, q, run), "iprec_at_recall_0.60  \tall\t1.0000\niprec_at_recall_0.80  \tall\t0.5000\n11pt_avg              \tall\t0.8000\n"},
+		{append(te, "--compat", "10", q, run), "iprec_at_recall_0.60  \tall\t1.0000\niprec_at_recall_0.80  \tall\t0.5000\n11pt_avg              \tall\t0.8000\n"},
+		{append(te, "--compat=9", q, run), "iprec_at_recall_0.60  \tall\t0.5000\niprec_at_recall_0.80  \tall\t0.4000\n11pt_avg              \tall\t0.7455\n"},
+		{append(ev, run), "runid\tall\trun\nIPrec@0.6\tall\t1\niprec_at_recall_0.80\tall\t0.5\n11pt_avg\tall\t0.8\n"},
+		{append(ev, "--compat", "9", run), "runid\tall\trun\nIPrec@0.6\tall\t0.5\niprec_at_recall_0.80\tall\t0.4\n11pt_avg\tall\t" + strconv.FormatFloat(nine/11, 'g', -1, 64) + "\n"},
+	} {
+		status, stdout, stderr := runCLI(tc.args...)
+		if status != 0 || stdout != tc.want {
+			t.Errorf("%q: exit %d (%s)\n%s", tc.args, status, stderr, firstDiff(stdout, tc.want))
+		}
+	}
+	// readsim measures says which measures --compat 9 changes, and IPrec@x's rule
+	status, stdout, _ := runCLI("measures")
+	checkText(t, "readsim measures", stdout, []string{"--compat 9 changes iprec_at_recall and 11pt_avg only", "IPrec@x", "x·R rounded as trec_eval 10 (--compat 9: trec_eval 9's x·R + 0.9"}, nil)
+	if status != 0 {
+		t.Errorf("readsim measures: exit %d", status)
+	}
+	for name, want := range map[string]bool{"IPrec@0.1": true, "iprec_at_recall_0.50": true, "11pt_avg": true, "Rprec_mult_2.00": false, "P@10": false, "AgP": false} {
+		_, stdout, _ := runCLI("measures", "--format", "json", name)
+		if got := strings.Contains(stdout, `"compat9":true`); got != want {
+			t.Errorf("readsim measures %s: %s, want compat9 %v", name, stdout, want)
+		}
+	}
+	for _, bad := range [][]string{
+		append(te, "--compat", "8", q, run),
+		append(te, "--comp", "9", q, run), // readsim's own options are never read from a prefix
+	} {
+		if status, _, stderr := runCLI(bad...); status != 2 || strings.Contains(stderr, "panic") {
+			t.Errorf("%q: exit %d, want 2: %s", bad, status, stderr)
+		}
 	}
 }

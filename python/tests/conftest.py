@@ -74,25 +74,6 @@ def readsim_json(*args):
     return [json.loads(l) for l in out.decode().splitlines() if l.strip()]
 
 
-def compat9_available():
-    """Whether this readsim reads eval --compat 9 (trec_eval 9's interpolation)."""
-    exe = os.environ["READSIM_BINARY"]
-    p = subprocess.run([exe, "eval", "--compat", "9", "--qrels", str(SAMPLE / "judgments.qrels"), "-m", "AP",
-                        str(SAMPLE / "runs" / "doc.trec")], capture_output=True)
-    return p.returncode == 0
-
-
-def pytest_collection_modifyitems(config, items):
-    if not any(item.get_closest_marker("compat9") for item in items):
-        return
-    if os.environ.get("READSIM_BINARY") and compat9_available():
-        return
-    skip = pytest.mark.skip(reason="readsim eval --compat 9 (trec_eval 9's interpolation rule) is not in this readsim yet")
-    for item in items:
-        if item.get_closest_marker("compat9"):
-            item.add_marker(skip)
-
-
 def readme_eval(measure):
     """The value README.md shows for MEASURE in its `readsim eval` of
     corpus-sample/runs/ric.fol (the README's own example, whose output a Go

@@ -76,7 +76,7 @@ IPREC = [IPrec @ 0.1, IPrec @ 0.25, IPrec @ 0.5, IPrec @ 0.6, IPrec @ 0.9]
 
 @pytest.mark.compat9
 def test_interpolation_rule_differs():
-    """trec_eval 10 (readsim's rule once eval has --compat 9) rounds x·R;
+    """trec_eval 10 (readsim's default rule) rounds x·R;
     trec_eval 9 (pytrec_eval's, and --compat 9's) adds 0.9 and truncates:
     with R = 4 at x = 0.6, lround(2.4) = 2 relevant documents against
     (long)(2.4 + 0.9) = 3, so the precision interpolated from there differs

@@ -35,11 +35,28 @@ type TrecEvalQrels struct {
 	Prefs map[string][]effort.TrecPref
 }
 
+// TrecEvalFormats are the judgment formats of trec_eval's -R.
+var TrecEvalFormats = []string{"qrels", "qrels_jg", "prefs", "qrels_prefs"}
+
+// OpenTrecEvalJudgments reads judgments in the format -R names (one of
+// TrecEvalFormats): OpenTrecEvalQrels, OpenTrecEvalQrelsJG or
+// OpenTrecEvalPrefs.
+func OpenTrecEvalJudgments(path, format string) (*TrecEvalQrels, error) {
+	switch format {
+	case "qrels_jg":
+		return OpenTrecEvalQrelsJG(path)
+	case "prefs", "qrels_prefs":
+		return OpenTrecEvalPrefs(path, format == "qrels_prefs")
+	default:
+		return OpenTrecEvalQrels(path)
+	}
+}
+
 // OpenTrecEvalPrefs reads preferences as trec_eval does: with -R prefs
 // (qrels false) a line is "topic group subgroup document level"; with -R
 // qrels_prefs (qrels true) TREC qrels "topic group document level", every
-// line in subgroup "0". The level is C's atof of its column. No comment,
-// no blank line (docs/trec_eval.md).
+// line in subgroup "0". The level is C's atof of its column. A line
+// starting with # is a comment; no blank line (docs/trec_eval.md).
 func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
 	r, closeFn, name, err := openNamed(path)
 	if err != nil {
@@ -53,7 +70,11 @@ func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
 	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}, Prefs: map[string][]effort.TrecPref{}}
 	var a arena
 	var fs [][]byte
+	var cm trecComments
 	err = trecLines(name, r, func(n int, b []byte) error {
+		if skip, err := cm.line(name, n, b); skip || err != nil {
+			return err
+		}
 		fs = cFields(fs, b)
 		if len(fs) != want {
 			return errorf(name, n, "%d columns, want %d: %s (trec_eval.%s: Malformed line)", len(fs), want, form, cname)
@@ -72,6 +93,9 @@ func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
 		q.Prefs[topic] = append(ps, p)
 		return nil
 	})
+	if err == nil {
+		err = cm.end(name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +111,9 @@ func OpenTrecEvalPrefs(path string, qrels bool) (*TrecEvalQrels, error) {
 
 // OpenTrecEvalQrelsJG reads judgment groups (trec_eval's -R qrels_jg) as
 // trec_eval does: a line is "topic group document relevance", each group a
-// set of judgments of the topic (one assessor's); no comment, no blank
-// line; a document judged twice in a group is refused.
+// set of judgments of the topic (one assessor's); a line starting with #
+// is a comment; no blank line; a document judged twice in a group, or a
+// relevance past effort.MaxTrecRelevance, is refused.
 func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
 	r, closeFn, name, err := openNamed(path)
 	if err != nil {
@@ -104,19 +129,30 @@ func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
 	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}, Groups: map[string][][]effort.TrecJudgment{}}
 	var a arena
 	var fs [][]byte
+	var cm trecComments
 	err = trecLines(name, r, func(n int, b []byte) error {
+		if skip, err := cm.line(name, n, b); skip || err != nil {
+			return err
+		}
 		fs = cFields(fs, b)
 		if len(fs) != 4 {
 			return errorf(name, n, "%d columns, want 4: topic group document relevance (trec_eval: Malformed line)", len(fs))
+		}
+		rel, err := trecRelevance(name, n, fs[3])
+		if err != nil {
+			return err
 		}
 		topic := string(fs[0])
 		if _, ok := byTopic[topic]; !ok {
 			topic = a.str(fs[0])
 			q.IDs = append(q.IDs, topic)
 		}
-		byTopic[topic] = append(byTopic[topic], line{a.str(fs[1]), effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])}, n})
+		byTopic[topic] = append(byTopic[topic], line{a.str(fs[1]), effort.TrecJudgment{Docno: a.str(fs[2]), Rel: rel}, n})
 		return nil
 	})
+	if err == nil {
+		err = cm.end(name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +181,28 @@ func OpenTrecEvalQrelsJG(path string) (*TrecEvalQrels, error) {
 		q.Groups[id] = groups
 	}
 	return q, nil
+}
+
+// NumRelAbove0 counts the judgments above 0 of every topic and judgment
+// group: num_rel's summary under -c (effort.TrecCompleteNumRel).
+func (q *TrecEvalQrels) NumRelAbove0() int {
+	n := 0
+	count := func(js []effort.TrecJudgment) {
+		for _, j := range js {
+			if j.Rel > 0 {
+				n++
+			}
+		}
+	}
+	for _, js := range q.Judged {
+		count(js)
+	}
+	for _, gs := range q.Groups {
+		for _, js := range gs {
+			count(js)
+		}
+	}
+	return n
 }
 
 // TrecEvalRun is a TREC run as trec_eval reads it.
@@ -298,7 +356,14 @@ func OpenTrecEvalQrels(path string) (*TrecEvalQrels, error) {
 	}
 	q := &TrecEvalQrels{File: name, Judged: map[string][]effort.TrecJudgment{}}
 	lines := 0
-	for _, p := range parts {
+	for i, p := range parts {
+		if p.err == nil && i > 0 && p.firstComment && parts[i-1].comments.last {
+			p.err, p.errLine = errorf(name, 1, "%s", errCommentAfterComment), 1
+		}
+		if p.err == nil && i == len(parts)-1 {
+			p.err = p.comments.end(name)
+			p.errLine = p.comments.n
+		}
 		if p.err != nil {
 			if ie, ok := p.err.(*Error); ok && p.errLine > 0 {
 				ie.Line = lines + p.errLine
@@ -330,6 +395,10 @@ type qrelsPart struct {
 	lines   int
 	err     error
 	errLine int // the line of err within the part
+	// comments: whether the part's last line read is a comment; whether
+	// its first is
+	comments     trecComments
+	firstComment bool
 }
 
 // readQrelsPart reads the judgment lines of r (OpenTrecEvalQrels).
@@ -340,7 +409,15 @@ func readQrelsPart(name string, r io.Reader) qrelsPart {
 	var js []effort.TrecJudgment
 	p.err = trecLines(name, r, func(n int, b []byte) error {
 		p.lines = n
-		if len(b) > 0 && b[0] == '#' {
+		skip, err := p.comments.line(name, n, b)
+		if n == 1 {
+			p.firstComment = skip
+		}
+		if err != nil {
+			p.errLine = n
+			return err
+		}
+		if skip {
 			return nil
 		}
 		fs, k := fourColumns(b)
@@ -364,13 +441,51 @@ func readQrelsPart(name string, r io.Reader) qrelsPart {
 				js = make([]effort.TrecJudgment, 0, 64)
 			}
 		}
-		js = append(js, effort.TrecJudgment{Docno: a.str(fs[2]), Rel: cAtol(fs[3])})
+		rel, err := trecRelevance(name, n, fs[3])
+		if err != nil {
+			p.errLine = n
+			return err
+		}
+		js = append(js, effort.TrecJudgment{Docno: a.str(fs[2]), Rel: rel})
 		return nil
 	})
 	if js != nil {
 		p.judged[cur] = js
 	}
 	return p
+}
+
+// errCommentAfterComment is the refusal of a comment line right after
+// another (trecComments).
+const errCommentAfterComment = "a comment right after a comment: trec_eval 10.0 skips one # line at a time and reads the next as a judgment (Malformed line, or a topic named #); keep one # line, or put a judgment between them"
+
+// trecComments follows the comment lines of judgments as trec_eval 10.0
+// reads them: a line starting with # is skipped, but only one at a time
+// (trec_eval then reads the next line as a judgment, whatever it holds),
+// and not as the file's last line (trec_eval then reads past the end of
+// its buffer and crashes). readsim refuses those two rather than guess.
+type trecComments struct {
+	last bool // the last line read is a comment
+	n    int  // its line
+}
+
+// line tells whether line n, b, is a comment to skip, refusing one that
+// comes right after another.
+func (c *trecComments) line(name string, n int, b []byte) (skip bool, err error) {
+	isComment := len(b) > 0 && b[0] == '#'
+	if isComment && c.last {
+		return true, errorf(name, n, "%s", errCommentAfterComment)
+	}
+	c.last, c.n = isComment, n
+	return isComment, nil
+}
+
+// end refuses a file whose last line is a comment.
+func (c *trecComments) end(name string) error {
+	if c.last {
+		return errorf(name, c.n, "the file ends with a comment: trec_eval 10.0 then reads past the end of the file (it crashes); end it with a judgment")
+	}
+	return nil
 }
 
 // fourColumns finds the columns of a judgment line by their offsets: the
@@ -507,6 +622,17 @@ func cAtol(b []byte) int {
 		return -n
 	}
 	return n
+}
+
+// trecRelevance is the relevance of line n, b, read as trec_eval reads it
+// (C's atol), refused past effort.MaxTrecRelevance: the measures keep a
+// count per level, and a level of millions would cost megabytes a topic.
+func trecRelevance(name string, n int, b []byte) (int, error) {
+	rel := cAtol(b)
+	if rel > effort.MaxTrecRelevance {
+		return 0, errorf(name, n, "relevance %s is past %d, the highest level readsim reads", b, effort.MaxTrecRelevance)
+	}
+	return rel, nil
 }
 
 // cAtofBytes is C's atof of b: a plain decimal number fast, anything else

@@ -7,9 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/readsim/readsim/effort"
 )
 
 // Judgments read in chunks at once are the judgments read whole, and a
@@ -134,5 +137,90 @@ func TestTrecEvalByteOrderMarks(t *testing.T) {
 	}
 	if _, err := OpenTrecEvalRun(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a FIFO as a run: %v", err)
+	}
+}
+
+// A # line is a comment in every judgment format, one at a time, as
+// trec_eval 10.0 reads it: a comment right after another, or as the last
+// line, is refused at its line (trec_eval reads the second as a judgment,
+// and reads past the end of the file after the last).
+func TestTrecEvalComments(t *testing.T) {
+	open := map[string]func(string) (*TrecEvalQrels, error){
+		"qrels":       OpenTrecEvalQrels,
+		"qrels_jg":    OpenTrecEvalQrelsJG,
+		"qrels_prefs": func(p string) (*TrecEvalQrels, error) { return OpenTrecEvalPrefs(p, true) },
+		"prefs":       func(p string) (*TrecEvalQrels, error) { return OpenTrecEvalPrefs(p, false) },
+	}
+	line := map[string]string{"qrels": "1 0 %s 1\n", "qrels_jg": "1 g %s 1\n", "qrels_prefs": "1 g %s 1\n", "prefs": "1 g s %s 1\n"}
+	for format, read := range open {
+		l := func(doc string) string { return fmt.Sprintf(line[format], doc) }
+		for _, tc := range []struct {
+			name, text, err string
+			docs            int
+		}{
+			{"one at a time", "# first\n" + l("a") + "# between\n" + l("b") + "#\n" + l("c"), "", 3},
+			{"two in a row", l("a") + "# one\n# two\n" + l("b"), ":3: a comment right after a comment", 0},
+			{"last line", l("a") + "# end\n", ":2: the file ends with a comment", 0},
+			{"last line without newline", l("a") + "# end", ":2: the file ends with a comment", 0},
+		} {
+			path := filepath.Join(t.TempDir(), format)
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			q, err := read(path)
+			switch {
+			case tc.err != "":
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("%s, %s: %v, want %q", format, tc.name, err, tc.err)
+				}
+			case err != nil:
+				t.Errorf("%s, %s: %v", format, tc.name, err)
+			case len(q.Judged["1"])+len(q.Prefs["1"])+len(flat(q.Groups["1"])) != tc.docs:
+				t.Errorf("%s, %s: %+v, want %d documents", format, tc.name, q, tc.docs)
+			}
+		}
+	}
+}
+
+func flat(gs [][]effort.TrecJudgment) []effort.TrecJudgment {
+	var out []effort.TrecJudgment
+	for _, g := range gs {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// Judgments read in two chunks at once refuse two comments in a row where
+// one chunk ends with one and the next starts with the other.
+func TestTrecEvalCommentsAcrossChunks(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defer func(m int64) { chunkMin = m }(chunkMin)
+	chunkMin = 1
+	const n = 1000
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("100 0 d%04d 1\n", i) // 14 bytes, as the comments
+	}
+	path := filepath.Join(t.TempDir(), "q")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounds := chunkBounds(f, 14*n, 2)
+	f.Close()
+	if len(bounds) != 3 || bounds[1]%14 != 0 {
+		t.Fatalf("bounds %v: want one cut at a line end", bounds)
+	}
+	k := int(bounds[1] / 14) // the first line of the second chunk
+	lines[k-1], lines[k] = "# end of one.\n", "# start of 2.\n"
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(":%d: a comment right after a comment", k+1)
+	if _, err := OpenTrecEvalQrels(path); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v, want %q", err, want)
 	}
 }

@@ -62,3 +62,11 @@ func Genomics(tb testing.TB) string {
 	tb.Helper()
 	return Dir(tb, "genomics07", "gold-standard-07.txt")
 }
+
+// TrecEval returns ../shared/data/trec_eval (trec_eval 10's source tree
+// with its Makefile and test folder), or skips. It is read-only: copy it
+// before building in it.
+func TrecEval(tb testing.TB) string {
+	tb.Helper()
+	return Dir(tb, "trec_eval", "Makefile")
+}
