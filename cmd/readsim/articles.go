@@ -161,7 +161,7 @@ func (r *retrievalFlags) options() (index.Options, error) {
 	case r.idx == "":
 		return index.Options{}, cli.Usagef("--index is required")
 	case r.k <= 0:
-		return index.Options{}, cli.Usagef("--k must be positive")
+		return index.Options{}, cli.Usagef("-k must be positive")
 	}
 	for _, v := range []struct {
 		flag string

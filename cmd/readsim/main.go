@@ -43,7 +43,7 @@ var program = &cli.Program{
 		"search":    {Run: runSearch},
 		"serve":     {Run: runServe, HandlesSignals: true},
 		"study":     {Run: runStudy},
-		"trec_eval": {Run: runTrecEval},
+		"trec_eval": {Run: runTrecEval, OwnHelp: true},
 	},
 	Footer:   "Run 'readsim help COMMAND' (or 'readsim COMMAND -h') for a command's flags; the README has examples.",
 	Status:   exitStatus,
