@@ -195,13 +195,17 @@ func TestVersionLine(t *testing.T) {
 		bi   *debug.BuildInfo
 		want string
 	}{
-		{nil, "tool devel"},
-		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "tool devel"},
+		{nil, "tool devel (no commit recorded)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "tool devel (no commit recorded)"},
 		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "tool v1.2.3"},
 		{&debug.BuildInfo{Settings: set("vcs.revision", "0123456789abcdef0123", "vcs.time", "2026-01-02T03:04:05Z")},
 			"tool devel commit 0123456789ab (2026-01-02T03:04:05Z)"},
 		{&debug.BuildInfo{Settings: set("vcs.revision", "abc", "vcs.modified", "true")}, "tool devel commit abc+changes"},
-		{&debug.BuildInfo{Settings: set("vcs.time", "2026-01-02T03:04:05Z", "vcs.modified", "true")}, "tool devel"},
+		{&debug.BuildInfo{Settings: set("vcs.time", "2026-01-02T03:04:05Z", "vcs.modified", "true")}, "tool devel (no commit recorded)"},
+		// go build in a clone: a pseudo-version and the commit
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20260102030405-0123456789ab+dirty"},
+			Settings: set("vcs.revision", "0123456789abcdef0123", "vcs.modified", "true")},
+			"tool v0.0.0-20260102030405-0123456789ab+dirty commit 0123456789ab+changes"},
 	} {
 		if got := versionLine("tool", tc.bi); got != tc.want {
 			t.Errorf("versionLine = %q, want %q", got, tc.want)
