@@ -3,10 +3,12 @@
 hatchling calls ReadsimBuildHook.initialize before it writes a wheel. The hook
 runs ``go build ./cmd/readsim`` in the Go module that holds this folder (the
 clone's root, one folder up), into a temporary folder outside the clone, and
-adds the binary to the wheel as ``readsim/_bin/readsim``. go stamps the
-binary with the clone's commit as ``go build`` always does, so that
-``python -m readsim version`` prints what ``readsim version`` prints for a
-binary built from the same checkout (docs/python.md, "Install"). The wheel is
+adds the binary to the wheel as ``readsim/_bin/readsim``. It asks go to
+stamp the binary with the clone's commit (``-buildvcs=auto``, go build's
+default, given on the command line so that a GOFLAGS holding
+``-buildvcs=false`` does not drop it), so that ``python -m readsim version``
+prints what ``readsim version`` prints for a binary built from the same
+checkout (docs/python.md, "Install"). The wheel is
 tagged for this platform only (py3-none-PLATFORM): the binary is the same for
 every Python, and is built with CGO_ENABLED=0, so it needs no C library.
 
@@ -64,7 +66,8 @@ class ReadsimBuildHook(BuildHookInterface):
         out = Path(self._tmp) / exe
         env = dict(os.environ, CGO_ENABLED="0")
         self.app.display_info(f"readsim: go build ./cmd/readsim in {root}")
-        subprocess.run([_go(), "build", "-o", str(out), "./cmd/readsim"], cwd=root, env=env, check=True)
+        cmd = [_go(), "build", "-buildvcs=auto", "-o", str(out), "./cmd/readsim"]
+        subprocess.run(cmd, cwd=root, env=env, check=True)
         build_data["force_include"][str(out)] = f"readsim/_bin/{exe}"
         build_data["pure_python"] = False
         build_data["tag"] = f"py3-none-{_platform_tag()}"

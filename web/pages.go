@@ -134,7 +134,7 @@ func (s *Server) examples() []string {
 func (s *Server) handleHome(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, s.pages.home, map[string]any{
 		"Title": "readsim", "HasSearch": s.opt.Searcher != nil, "HasSim": s.opt.Replayer != nil,
-		"Examples": s.examples(), "RaceURL": s.raceURL(), "Study": s.inStudy(r),
+		"Examples": s.examples(), "RaceURL": s.raceURL(), "Study": s.inStudy(r), "HasStudy": s.study != nil,
 	})
 }
 

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // studyTopics are the fake study's topics.
@@ -648,6 +650,38 @@ func TestStudyPages(t *testing.T) {
 	plain.ServeHTTP(w, r)
 	if w.Code != 404 {
 		t.Errorf("/study/consent without a study: %d", w.Code)
+	}
+}
+
+// TestHomeLinksToStudy: a server that runs a study (as the demo does)
+// links to it from its start page, and the link leads to the study's page
+// (200), for a visitor and for a participant; a server without a study has
+// no such link.
+func TestHomeLinksToStudy(t *testing.T) {
+	s := newStudyServer(t, t.TempDir(), nil)
+	c := consent(t, s)
+	for _, who := range []struct {
+		name   string
+		cookie *http.Cookie
+	}{{"visitor", nil}, {"participant", c}} {
+		doc := parseDoc(t, getWith(s, who.cookie, "/"))
+		links := doc.Find(`main a[href]`).FilterFunction(func(_ int, a *goquery.Selection) bool {
+			h, _ := a.Attr("href")
+			u, err := url.Parse(h)
+			return err == nil && u.Path == "/study"
+		})
+		if links.Length() != 1 || strings.TrimSpace(links.Text()) != "Open the reading study" {
+			t.Errorf("%s: the start page's links to /study: %d, %q", who.name, links.Length(), links.Text())
+			continue
+		}
+		h, _ := links.Attr("href")
+		if w := getWith(s, who.cookie, h); w.Code != http.StatusOK {
+			t.Errorf("%s: %s answers %d", who.name, h, w.Code)
+		}
+	}
+	plain, _, _ := newTestServer(t, nil)
+	if body := get(t, plain, "/").Body.String(); strings.Contains(body, `href="/study`) {
+		t.Error("a server without a study links to /study")
 	}
 }
 

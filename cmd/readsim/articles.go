@@ -148,7 +148,7 @@ func (r *retrievalFlags) options() (index.Options, error) {
 	case r.idx == "":
 		return index.Options{}, cli.Usagef("--index is required")
 	case r.k <= 0:
-		return index.Options{}, cli.Usagef("--k must be positive")
+		return index.Options{}, cli.Usagef("-k must be positive")
 	}
 	o, err := index.NewOptions(r.titleBoost, r.textBoost, r.threshold)
 	if err != nil {

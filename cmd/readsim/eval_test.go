@@ -187,7 +187,6 @@ func TestEvalSmall(t *testing.T) {
 		{"bad compat", []string{"--qrels", p("q"), "--compat", "trec", p("r1")}, 2, "", []string{"unknown --compat"}},
 		{"missing file", []string{"--qrels", p("nope"), p("r1")}, 2, "", []string{p("nope")}},
 		{"bad qrels", []string{"--qrels", p("r1"), p("r1")}, 2, "", []string{p("r1") + `:1: this looks like a run, not judgments`}},
-		{"help", []string{"-h"}, 0, "", []string{"--doc-baseline"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, stderr := runEvalCmd(t, tc.args...)

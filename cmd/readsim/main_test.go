@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -48,17 +49,47 @@ func TestEveryCommandAnswersHelp(t *testing.T) {
 				if status != 0 {
 					t.Errorf("exit %d, want 0; stderr:\n%s", status, stderr)
 				}
-				if !strings.Contains(stderr, "usage: readsim "+name) {
-					t.Errorf("stderr has no usage line:\n%s", stderr)
+				if !strings.HasPrefix(stdout, "usage: readsim "+name) {
+					t.Errorf("stdout has no usage line:\n%s", stdout)
 				}
-				if stdout != "" {
-					t.Errorf("help went to stdout: %q", stdout)
+				if stderr != "" {
+					t.Errorf("help went to stderr: %q", stderr)
 				}
 			})
 		}
 	}
 	if len(program.Commands) != len(cliCommands) {
 		t.Errorf("%d commands registered, want the %d of cli.md, assess, measures, calibrate, study, trec_eval and rows", len(program.Commands), len(cliCommands))
+	}
+}
+
+// A command's usage line and its list of flags spell each flag the same
+// way (cli.FlagName: -m, --qrels), and the usage line names only flags the
+// command has. trec_eval, which parses trec_eval's options itself, is
+// checked by its own tests.
+func TestUsageSpellsFlagsAsTheList(t *testing.T) {
+	flagWord := regexp.MustCompile(`(?:^|[\s\[(|])(--?[A-Za-z][\w-]*)`)
+	for _, name := range cliCommands {
+		if name == "trec_eval" {
+			continue
+		}
+		_, stdout, _ := runCLI("help", name)
+		usage, list, _ := strings.Cut(stdout, "\nflags:\n")
+		usage, _, _ = strings.Cut(usage, "\n")
+		listed := map[string]bool{}
+		for _, line := range strings.Split(list, "\n") {
+			if f, ok := strings.CutPrefix(line, "  -"); ok {
+				listed["-"+strings.FieldsFunc(f, func(r rune) bool { return r == ' ' || r == '\t' })[0]] = true
+			}
+		}
+		if len(listed) == 0 {
+			t.Errorf("help %s lists no flags:\n%s", name, stdout)
+		}
+		for _, m := range flagWord.FindAllStringSubmatch(usage, -1) {
+			if !listed[m[1]] {
+				t.Errorf("%s: the usage line's %s is not in the list of flags %v", name, m[1], listed)
+			}
+		}
 	}
 }
 
@@ -79,21 +110,21 @@ func TestHelpContents(t *testing.T) {
 		want, not []string
 	}{
 		// eval's defaults are listed, from the registry
-		{"eval", append(append(append([]string{"-q\tprint every topic's value", "-digits N", "N from 0 to 17"}, effort.DefaultNames...), effort.DocumentNames...), effort.GenomicsNames...),
+		{"eval", append(append(append([]string{"\n  -q\tprint every topic's value", "\n  --digits N", "--doc-baseline\n", "N from 0 to 17"}, effort.DefaultNames...), effort.DocumentNames...), effort.GenomicsNames...),
 			[]string{"-q all", "the eleven"}},
-		{"compare", append([]string{"-digits N"}, effort.DefaultNames...), []string{"the eleven", "num_rel_ret"}},
+		{"compare", append([]string{"\n  --digits N"}, effort.DefaultNames...), []string{"the eleven", "num_rel_ret"}},
 		// assess describes the highlights format
 		{"assess", []string{"topic 2026001", "article 1001", "> an exact quote", `"A ... B"`, "judged non-relevant", "offset:length"}, nil},
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
-			_, _, stderr := runCLI("help", tc.cmd)
-			checkText(t, "help "+tc.cmd, stderr, tc.want, tc.not)
+			_, stdout, _ := runCLI("help", tc.cmd)
+			checkText(t, "help "+tc.cmd, stdout, tc.want, tc.not)
 		})
 	}
 	for _, name := range cliCommands {
-		_, _, stderr := runCLI("help", name)
+		_, stdout, _ := runCLI("help", name)
 		for _, doc := range []string{"cli.md", "measures.md", "formats.md", "scenario.md"} {
-			if strings.Contains(stderr, doc) {
+			if strings.Contains(stdout, doc) {
 				t.Errorf("help %s refers to %s, which is not in the repository", name, doc)
 			}
 		}
@@ -101,14 +132,27 @@ func TestHelpContents(t *testing.T) {
 }
 
 func TestTopLevelUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help"}, "usage: readsim COMMAND"},
+		{[]string{"-h"}, "usage: readsim COMMAND"},
+		{[]string{"help", "compare"}, "usage: readsim compare"},
+		{[]string{"trec_eval", "-h"}, "usage: readsim trec_eval"},
+		{[]string{"help", "trec_eval"}, "usage: readsim trec_eval"},
+	} {
+		status, stdout, stderr := runCLI(tc.args...)
+		if status != 0 || !strings.HasPrefix(stdout, tc.want) || stderr != "" {
+			t.Errorf("readsim %v: exit %d, stdout %.40q, stderr %q; want exit 0, stdout starting %q", tc.args, status, stdout, stderr, tc.want)
+		}
+	}
 	tests := []struct {
 		args   []string
 		status int
 		want   string
 	}{
 		{nil, 2, "usage: readsim COMMAND"},
-		{[]string{"help"}, 0, "commands:"},
-		{[]string{"help", "compare"}, 0, "usage: readsim compare"},
 		{[]string{"help", "nosuch"}, 2, `unknown command "nosuch"`},
 		{[]string{"nosuch"}, 2, `unknown command "nosuch"`},
 		{[]string{"inspect"}, 2, "want exactly one article file"},
@@ -117,9 +161,9 @@ func TestTopLevelUsage(t *testing.T) {
 		{[]string{"assess", "h.txt"}, 2, "want --articles DIR"},
 	}
 	for _, tc := range tests {
-		status, _, stderr := runCLI(tc.args...)
-		if status != tc.status || !strings.Contains(stderr, tc.want) {
-			t.Errorf("readsim %v: exit %d, stderr %q; want exit %d containing %q", tc.args, status, stderr, tc.status, tc.want)
+		status, stdout, stderr := runCLI(tc.args...)
+		if status != tc.status || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("readsim %v: exit %d, stdout %.40q, stderr %q; want exit %d, nothing on stdout, stderr containing %q", tc.args, status, stdout, stderr, tc.status, tc.want)
 		}
 	}
 }

@@ -1,18 +1,24 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/readsim/readsim/web"
 )
 
 // TestMain lets the test binary run as the readsim command inside the
@@ -63,24 +69,53 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"example": runExample,
 		},
+		Condition: scriptCondition,
 	})
+}
+
+// scriptCondition gives the scripts' own conditions: [port-free:N] holds
+// when TCP port N can be listened on, on every interface, now; [lan] when
+// the machine has an address besides loopback (web.LANIP), which the
+// demo's LAN line shows.
+func scriptCondition(cond string) (bool, error) {
+	if port, ok := strings.CutPrefix(cond, "port-free:"); ok {
+		l, err := net.Listen("tcp", ":"+port)
+		if err != nil {
+			return false, nil
+		}
+		return true, l.Close()
+	}
+	if cond == "lan" {
+		return web.LANIP() != "", nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // envKey keys the script's environment in testscript.Env.Values.
 type envKey struct{}
 
-// runExample is the script command "example FILE": FILE (a section of the
-// script) is a console example exactly as the documentation shows it. Each
-// line "$ COMMAND" (continued on the next line after a trailing backslash)
-// runs in sh, in the script's work folder ("$ cd DIR" moves there for the
-// lines after it), with standard error and standard output in one stream as
-// a terminal shows them; the lines after it, up to the next "$ ", are what
-// it must print. In those lines a line "…" stands for any number of lines,
-// and "…" inside a line for any text. The exit status is not checked: a
-// script checks it, where it matters, with exec.
+// runExample is the script command "example [-interrupt] FILE": FILE (a
+// section of the script) is a console example exactly as the
+// documentation shows it. Each line "$ COMMAND" (continued on the next
+// line after a trailing backslash) runs in sh, in the script's work
+// folder ("$ cd DIR" moves there for the lines after it), with standard
+// error and standard output in one stream as a terminal shows them; the
+// lines after it, up to the next "$ ", are what it must print. In those
+// lines a line "…" stands for any number of lines, and "…" inside a line
+// for any text. The exit status is not checked: a script checks it, where
+// it matters, with exec. With -interrupt, for a command that runs until
+// stopped (a server), each command is interrupted as Ctrl-C does (SIGINT
+// to its process group) as soon as what it printed is what the example
+// shows (or once it printed a line the example's last line matches), and
+// what it prints after is not compared; one that has not printed it
+// within exampleWait fails the script (unix only).
 func runExample(ts *testscript.TestScript, neg bool, args []string) {
+	interrupt := len(args) == 2 && args[0] == "-interrupt"
+	if interrupt {
+		args = args[1:]
+	}
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: example FILE")
+		ts.Fatalf("usage: example [-interrupt] FILE")
 	}
 	env, _ := ts.Value(envKey{}).([]string)
 	dir := ts.MkAbs(".")
@@ -89,15 +124,14 @@ func runExample(ts *testscript.TestScript, neg bool, args []string) {
 	for _, s := range steps {
 		cmd := exec.Command("sh", "-c", s.command)
 		cmd.Dir, cmd.Env = dir, env
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		if _, exit := err.(*exec.ExitError); err != nil && !exit {
-			ts.Fatalf("$ %s: %v", s.command, err)
+		var got []string
+		if interrupt {
+			got, err = runUntilShown(cmd, s.want)
+		} else {
+			got, err = runWhole(cmd)
 		}
-		got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-		if out.Len() == 0 {
-			got = nil
+		if _, exit := err.(*exec.ExitError); err != nil && !exit {
+			ts.Fatalf("$ %s: %v\nprinted:\n%s", s.command, err, strings.Join(got, "\n"))
 		}
 		if !matchLines(s.want, got) {
 			ts.Fatalf("$ %s\nprinted:\n%s\nthe example shows:\n%s", s.command, strings.Join(got, "\n"), strings.Join(s.want, "\n"))
@@ -106,6 +140,98 @@ func runExample(ts *testscript.TestScript, neg bool, args []string) {
 			dir = filepath.Join(dir, strings.TrimSpace(d))
 		}
 		ts.Logf("$ %s: as shown (%d lines)", s.command, len(got))
+	}
+}
+
+// runWhole runs cmd to its end and returns the lines it printed on
+// standard output and standard error, in one stream.
+func runWhole(cmd *exec.Cmd) ([]string, error) {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if out.Len() == 0 {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"), err
+}
+
+// exampleWait bounds how long example -interrupt waits for a command to
+// print what its example shows, and then for it to stop.
+const exampleWait = 2 * time.Minute
+
+// runUntilShown runs cmd in a process group of its own, reading what it
+// prints (standard output and standard error in one stream) line by line
+// until the lines match want, or until a line matches want's last (past
+// which the example shows nothing), then interrupts the group as Ctrl-C
+// does and waits for it to end. It returns the lines read up to then, or
+// every line with an error when the command ended or exampleWait passed
+// first.
+func runUntilShown(cmd *exec.Cmd, want []string) ([]string, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	cmd.Stdout, cmd.Stderr = w, w
+	inGroup(cmd)
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return nil, err
+	}
+	lines := make(chan *string) // nil: the end of the output
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			l := sc.Text()
+			lines <- &l
+		}
+		lines <- nil
+	}()
+	var got []string
+	timeout := time.After(exampleWait)
+	for {
+		select {
+		case l := <-lines:
+			if l == nil {
+				return got, errors.Join(errors.New("it ended before it printed what the example shows"), cmd.Wait())
+			}
+			got = append(got, *l)
+			last := len(want) > 0 && matchLine(want[len(want)-1], *l)
+			if !last && !matchLines(want, got) {
+				continue
+			}
+			if err := interruptGroup(cmd); err != nil {
+				return got, err
+			}
+			go func() { // what it prints as it stops
+				for l := <-lines; l != nil; l = <-lines {
+				}
+			}()
+			return got, waitStopped(cmd, exampleWait)
+		case <-timeout:
+			killGroup(cmd)
+			cmd.Wait()
+			return got, fmt.Errorf("it did not print what the example shows in %v", exampleWait)
+		}
+	}
+}
+
+// waitStopped waits for cmd to end, killing its process group after d. A
+// command that ends by the interrupt (an exit status) is no error.
+func waitStopped(cmd *exec.Cmd, d time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if _, exit := err.(*exec.ExitError); exit {
+			return nil
+		}
+		return err
+	case <-time.After(d):
+		killGroup(cmd)
+		<-done
+		return fmt.Errorf("it did not stop within %v of the interrupt", d)
 	}
 }
 

@@ -60,7 +60,7 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	switch {
 	case cfg.LiveK < 1:
-		return cli.Usagef("--k must be at least 1")
+		return cli.Usagef("-k must be at least 1")
 	case cfg.StudyTopics < 1:
 		return cli.Usagef("--study-topics must be at least 1")
 	case *rate < 0 || math.IsNaN(*rate) || math.IsInf(*rate, 0):

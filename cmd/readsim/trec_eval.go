@@ -19,7 +19,7 @@ func runTrecEval(e *cli.Env, _ *flag.FlagSet, args []string) error {
 	case err != nil:
 		return err
 	case r.Help:
-		fmt.Fprint(e.Stderr, scenario.TrecEvalHelp())
+		fmt.Fprint(e.Stdout, scenario.TrecEvalHelp())
 		return nil
 	case r.Version:
 		fmt.Fprintln(e.Stdout, cli.Version("readsim")+" (trec_eval 10.0's measures and output)")

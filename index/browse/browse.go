@@ -105,7 +105,45 @@ type scoredElem struct {
 // scoreElems scores the candidate elements with BM25 (see browse) and
 // returns those scoring above zero, and the best score.
 func scoreElems(toks []analysis.Token, lens []int, elems []records.Elem, terms []analysis.Term, st *Stats) ([]scoredElem, float64) {
-	// positions of each query term
+	qpos := termPositions(toks, terms)
+	idf := termIDFs(terms, st)
+	avg := st.AvgLen
+	if avg <= 0 {
+		avg = 1
+	}
+	count := func(pos []int, s, e int) int {
+		return sort.SearchInts(pos, e) - sort.SearchInts(pos, s)
+	}
+	var cands []scoredElem
+	for k, el := range elems {
+		var score float64
+		var held uint64
+		dl := float64(lens[k])
+		for i, t := range terms {
+			tf := float64(count(qpos[i], el.Start, el.End))
+			if tf == 0 {
+				continue
+			}
+			if i < 64 {
+				held |= 1 << i
+			}
+			score += float64(t.N) * idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
+		}
+		if el.Aux() {
+			score *= records.AuxWeight // docs/search.md, "Auxiliary text"
+		}
+		if score > 0 {
+			cands = append(cands, scoredElem{k, score, held})
+		}
+	}
+	return cands, capCaptions(elems, cands)
+}
+
+// termPositions returns the start of each occurrence of each query term
+// among the article's tokens, in the tokens' order: a token equal to the
+// term, or, for a character term (Term.Char), a token holding its
+// character.
+func termPositions(toks []analysis.Token, terms []analysis.Term) [][]int {
 	qpos := make([][]int, len(terms))
 	// a query has a few terms: a map would cost more than a look along
 	// them, for every hit of every search
@@ -146,44 +184,19 @@ func scoreElems(toks []analysis.Token, lens []int, elems []records.Elem, terms [
 			}
 		}
 	}
+	return qpos
+}
+
+// termIDFs returns each query term's BM25 idf among the candidate
+// elements (Stats.N elements, Stats.DF holding the term).
+func termIDFs(terms []analysis.Term, st *Stats) []float64 {
 	idf := make([]float64, len(terms))
 	for i, t := range terms {
 		df := st.DF[t.Text]
 		n := math.Max(st.N, df)
 		idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
-	avg := st.AvgLen
-	if avg <= 0 {
-		avg = 1
-	}
-	count := func(pos []int, s, e int) int {
-		return sort.SearchInts(pos, e) - sort.SearchInts(pos, s)
-	}
-	var cands []scoredElem
-	best := 0.0
-	for k, el := range elems {
-		var score float64
-		var held uint64
-		dl := float64(lens[k])
-		for i, t := range terms {
-			tf := float64(count(qpos[i], el.Start, el.End))
-			if tf == 0 {
-				continue
-			}
-			if i < 64 {
-				held |= 1 << i
-			}
-			score += float64(t.N) * idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
-		}
-		if el.Aux() {
-			score *= records.AuxWeight // docs/search.md, "Auxiliary text"
-		}
-		if score > 0 {
-			cands = append(cands, scoredElem{k, score, held})
-		}
-	}
-	best = capCaptions(elems, cands)
-	return cands, best
+	return idf
 }
 
 // capCaptions applies the caption rule of browse to the scored candidates

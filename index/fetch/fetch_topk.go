@@ -201,32 +201,53 @@ func (matchAll) CanMatch(int) bool        { return true }
 func (matchAll) WillAlwaysMatch(int) bool { return true }
 func (matchAll) Accept(int, byte) int     { return 0 }
 
+// postingCursor is topK's place in one term's postings: the posting it
+// is on and its document number, or done past the last.
+type postingCursor struct {
+	tfd  *bindex.TermFieldDoc
+	doc  uint64
+	done bool
+}
+
+// next moves cursor i of cur, on the postings of s.tfrs[i], to the next
+// posting.
+func (s *shardSearch) next(cur []postingCursor, i int) error {
+	c := &cur[i]
+	d, err := s.tfrs[i].Next(c.tfd.Reset())
+	if err != nil {
+		return err
+	}
+	if d == nil {
+		c.done = true
+		return nil
+	}
+	c.tfd = d
+	c.doc = binary.BigEndian.Uint64(d.ID)
+	return nil
+}
+
+// fieldAvg is the average length of t's field that doc's score divides
+// by: that of the document's language when the shard keeps one per
+// language, else t's.
+func (s *shardSearch) fieldAvg(t *FieldTerm, doc uint64) float64 {
+	avg := t.avgLen
+	if s.langs != nil && avg > 0 {
+		if f := fieldSlot(t.Field); f >= 0 && doc < uint64(len(s.langs)) {
+			if a := s.avg[s.langs[doc]][f]; a > 0 {
+				avg = a
+			}
+		}
+	}
+	return avg
+}
+
 // topK walks the shard's postings of every term document by document and
 // returns its k best documents, their ids read.
 func (s *shardSearch) topK(ctx context.Context, ts []FieldTerm, k int) ([]candidate, error) {
-	type cursor struct {
-		tfd  *bindex.TermFieldDoc
-		doc  uint64
-		done bool
-	}
-	cur := make([]cursor, len(ts))
-	next := func(i int) error {
-		c := &cur[i]
-		d, err := s.tfrs[i].Next(c.tfd.Reset())
-		if err != nil {
-			return err
-		}
-		if d == nil {
-			c.done = true
-			return nil
-		}
-		c.tfd = d
-		c.doc = binary.BigEndian.Uint64(d.ID)
-		return nil
-	}
+	cur := make([]postingCursor, len(ts))
 	for i := range cur {
 		cur[i].tfd = &bindex.TermFieldDoc{}
-		if err := next(i); err != nil {
+		if err := s.next(cur, i); err != nil {
 			return nil, err
 		}
 	}
@@ -263,20 +284,12 @@ func (s *shardSearch) topK(ctx context.Context, ts []FieldTerm, k int) ([]candid
 			if c.done || c.doc != doc {
 				continue
 			}
-			avg := ts[i].avgLen
-			if s.langs != nil && avg > 0 {
-				if f := fieldSlot(ts[i].Field); f >= 0 && doc < uint64(len(s.langs)) {
-					if a := s.avg[s.langs[doc]][f]; a > 0 {
-						avg = a
-					}
-				}
-			}
-			sum += ts[i].scoreAvg(c.tfd.Freq, c.tfd.Norm, avg)
+			sum += ts[i].scoreAvg(c.tfd.Freq, c.tfd.Norm, s.fieldAvg(&ts[i], doc))
 			if cl := ts[i].clause; seen[cl] != n+1 {
 				seen[cl] = n + 1
 				matched++
 			}
-			if err := next(i); err != nil {
+			if err := s.next(cur, i); err != nil {
 				return nil, err
 			}
 		}

@@ -31,22 +31,16 @@ func DemoIndexPath() string {
 func DemoStudyPath() string { return filepath.Join(filepath.Dir(DemoIndexPath()), "demo-study") }
 
 // IndexDemo indexes the sample into idx (IndexSample), saying on w what
-// it does: the articles indexed so far (redrawn on one line when w is a
-// terminal, said once otherwise), then the build's summary
+// it does: "readsim demo: indexing the sample (N articles)" (on a
+// terminal, the count of articles indexed so far redrawn on that line
+// meanwhile, then the line drawn over it, so that the screen shows what
+// any other output does), then the build's summary
 // (index.BuildResult.Summary) or that the index of an unchanged sample is
 // reused. It returns the sample with its Index set to idx. An error that
 // is not the sample's (a folder that cannot be made) says which index.
 func IndexDemo(sample ServeConfig, idx string, w io.Writer, terminal bool) (ServeConfig, error) {
-	started := false
-	res, err := IndexSample(sample, idx, func(p index.Progress) {
-		switch {
-		case terminal:
-			fmt.Fprintf(w, "\rreadsim demo: indexing the sample: %d/%d articles", p.Done, p.Total)
-		case !started:
-			fmt.Fprintf(w, "readsim demo: indexing the sample (%d articles)", p.Total)
-		}
-		started = true
-	})
+	var p demoProgress
+	res, err := IndexSample(sample, idx, func(pr index.Progress) { p.draw(w, terminal, pr) })
 	var ie *index.InputError
 	var ae *article.Error
 	if err != nil && !errors.As(err, &ie) && !errors.As(err, &ae) {
@@ -55,9 +49,7 @@ func IndexDemo(sample ServeConfig, idx string, w io.Writer, terminal bool) (Serv
 	if err != nil {
 		return sample, err
 	}
-	if started {
-		fmt.Fprintln(w)
-	}
+	p.finish(w, terminal)
 	if res.Indexed > 0 || res.Removed > 0 {
 		for _, l := range res.Summary(idx) {
 			fmt.Fprintf(w, "readsim index: %s\n", l)
@@ -67,6 +59,46 @@ func IndexDemo(sample ServeConfig, idx string, w io.Writer, terminal bool) (Serv
 	}
 	sample.Index = idx
 	return sample, nil
+}
+
+// demoProgress is IndexDemo's line about the indexing: the total of
+// articles and the width of the counter last drawn on a terminal.
+type demoProgress struct {
+	started bool
+	total   int
+	drawn   int
+}
+
+// line is what the indexing says once it is done, or off a terminal.
+func (p *demoProgress) line() string {
+	return fmt.Sprintf("readsim demo: indexing the sample (%d articles)", p.total)
+}
+
+// draw says how far the build is: on a terminal the counter, drawn over
+// itself; otherwise the line, once.
+func (p *demoProgress) draw(w io.Writer, terminal bool, pr index.Progress) {
+	p.total = pr.Total
+	switch {
+	case terminal:
+		s := fmt.Sprintf("readsim demo: indexing the sample: %d/%d articles", pr.Done, pr.Total)
+		p.drawn = max(p.drawn, len(s))
+		fmt.Fprint(w, "\r"+s)
+	case !p.started:
+		fmt.Fprint(w, p.line())
+	}
+	p.started = true
+}
+
+// finish ends the line, when one was started: on a terminal the counter
+// is replaced by the line, padded with spaces over what it was longer.
+func (p *demoProgress) finish(w io.Writer, terminal bool) {
+	if !p.started {
+		return
+	}
+	if terminal {
+		fmt.Fprintf(w, "\r%-*s", p.drawn, p.line())
+	}
+	fmt.Fprintln(w)
 }
 
 // IndexSample builds the index of the sample's articles (SampleConfig) at

@@ -93,26 +93,26 @@ func (p *Program) Main() {
 }
 
 // Run runs the command line args (without the program's name) and returns
-// the exit status: with no argument, the list of commands on e.Stderr and
-// 2; with help, -h or --help, the list and 0; with help COMMAND, the
-// command's help (COMMAND -h); with version, --version or -version, the
-// version line (Version) on e.Stdout; an unknown command is reported with
-// the list, status 2. A command's -h is status 0; a UsageError (or an
-// error p.BadUsage tells is bad usage) is reported as "NAME COMMAND:
-// problem" and the command's usage line, status 2; any
-// other error as "NAME COMMAND: error", with the status p.Status gives it.
+// the exit status. Help asked for is on e.Stdout, status 0: help, -h or
+// --help the list of commands, help COMMAND or COMMAND -h the command's
+// help. With no argument the list is on e.Stderr, status 2, as is an
+// unknown command's. version, --version or -version print the version
+// line (Version) on e.Stdout. A UsageError (or an error p.BadUsage tells
+// is bad usage) is reported on e.Stderr as "NAME COMMAND: problem" and the
+// command's usage line, status 2; any other error as "NAME COMMAND:
+// error", with the status p.Status gives it.
 func (p *Program) Run(e *Env, args []string) int {
 	if len(args) == 2 && args[0] == "help" {
 		args = []string{args[1], "-h"}
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	switch {
+	case len(args) == 0:
 		p.printCommands(e.Stderr)
-		if len(args) == 0 {
-			return 2
-		}
+		return 2
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
+		p.printCommands(e.Stdout)
 		return 0
-	}
-	if args[0] == "version" || args[0] == "--version" || args[0] == "-version" {
+	case args[0] == "version" || args[0] == "--version" || args[0] == "-version":
 		fmt.Fprintln(e.Stdout, Version(p.Name))
 		return 0
 	}
@@ -122,7 +122,12 @@ func (p *Program) Run(e *Env, args []string) int {
 		p.printCommands(e.Stderr)
 		return 2
 	}
-	err := c.Run(e, p.flags(e, c), args[1:])
+	return p.status(e, c, c.Run(e, p.flags(e, c), args[1:]))
+}
+
+// status reports the error err that command c returned on e.Stderr (none
+// for nil or flag.ErrHelp) and returns the exit status (Run).
+func (p *Program) status(e *Env, c *Command, err error) int {
 	var ue *UsageError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -158,21 +163,21 @@ func (p *Program) printCommands(w io.Writer) {
 }
 
 // flags returns a flag set for c whose usage message, the command's help,
-// prints c's synopsis, summary, details and flags to e.Stderr.
+// prints c's synopsis, summary, details and flags (PrintFlags) to
+// e.Stdout: it is printed only when asked for (Parse prints no help for a
+// bad flag). Whatever else the flag package would print goes to e.Stderr.
 func (p *Program) flags(e *Env, c *Command) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(e.Stderr, "usage: %s %s %s\n\n%s\n", p.Name, c.Name, c.Synopsis, c.Summary)
+		fmt.Fprintf(e.Stdout, "usage: %s %s %s\n\n%s\n", p.Name, c.Name, c.Synopsis, c.Summary)
 		if c.Details != "" {
-			fmt.Fprintf(e.Stderr, "\n%s\n", c.Details)
+			fmt.Fprintf(e.Stdout, "\n%s\n", c.Details)
 		}
 		var b strings.Builder
-		fs.SetOutput(&b)
-		fs.PrintDefaults()
-		fs.SetOutput(e.Stderr)
+		PrintFlags(&b, fs)
 		if b.Len() > 0 {
-			fmt.Fprintf(e.Stderr, "\nflags:\n%s", b.String())
+			fmt.Fprintf(e.Stdout, "\nflags:\n%s", b.String())
 		}
 	}
 	return fs

@@ -58,13 +58,17 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// testProgram has two commands: "greet [-loud] NAME" and "fail KIND".
+// testProgram has three commands: "greet [--loud] [-n N] NAME", "fail
+// KIND" and "own [-h]", which parses its arguments itself and prints its
+// help on Env.Stdout.
 func testProgram() *Program {
 	p := &Program{
 		Name: "tool",
 		Commands: map[string]*Command{
 			"greet": {Details: "Greets by name.", Run: func(e *Env, fs *flag.FlagSet, args []string) error {
 				loud := fs.Bool("loud", false, "shout")
+				fs.Int("n", 1, "greet `N` times")
+				fs.String("to", "world", "whom to greet")
 				pos, err := Parse(fs, args)
 				if err != nil {
 					return err
@@ -82,6 +86,14 @@ func testProgram() *Program {
 			"fail": {Run: func(e *Env, fs *flag.FlagSet, args []string) error {
 				return errors.New(args[0])
 			}},
+			"own": {Run: func(e *Env, _ *flag.FlagSet, args []string) error {
+				if len(args) > 0 && args[0] == "-h" {
+					io.WriteString(e.Stdout, "own's help\n")
+					return nil
+				}
+				io.WriteString(e.Stderr, "own: working\n")
+				return nil
+			}},
 		},
 		Footer: "See the manual.",
 		Status: func(err error) int {
@@ -92,7 +104,7 @@ func testProgram() *Program {
 		},
 		BadUsage: func(err error) bool { return err.Error() == "bad request" },
 	}
-	if err := p.Describe("# the commands\ngreet [-loud] NAME\n\tsay hello\n\nfail KIND\n\tfail as told\n"); err != nil {
+	if err := p.Describe("# the commands\ngreet [--loud] [-n N] NAME\n\tsay hello\n\nfail KIND\n\tfail as told\nown [-h]\n\tits own help\n"); err != nil {
 		panic(err)
 	}
 	return p
@@ -102,25 +114,43 @@ func TestRun(t *testing.T) {
 	const list = "usage: tool COMMAND [flags] [arguments]\n\ncommands:\n" +
 		"  fail      fail as told\n" +
 		"  greet     say hello\n" +
+		"  own       its own help\n" +
 		"  help      tool help COMMAND: a command's arguments and flags\n" +
 		"  version   tool's version, commit and Go version\n" +
 		"\nSee the manual.\n"
-	const greetHelp = "usage: tool greet [-loud] NAME\n\nsay hello\n\nGreets by name.\n\nflags:\n  -loud\n    \tshout\n"
+	// the flags in the order of their names, each spelt as in the usage
+	// line (--loud, -n), the defaults that are not zero values (a string
+	// quoted), a placeholder in back quotes named in the list
+	const greetHelp = "usage: tool greet [--loud] [-n N] NAME\n\nsay hello\n\nGreets by name.\n\nflags:\n" +
+		"  --loud\n    \tshout\n" +
+		"  -n N\n    \tgreet N times (default 1)\n" +
+		"  --to string\n    \twhom to greet (default \"world\")\n"
+	const usageLine = "usage: tool greet [--loud] [-n N] NAME\n"
 	for _, tc := range []struct {
 		args           []string
 		status         int
 		stdout, stderr string
 	}{
+		// help asked for is on standard output; the list that answers no
+		// command or an unknown one on standard error
 		{nil, 2, "", list},
-		{[]string{"help"}, 0, "", list},
-		{[]string{"--help"}, 0, "", list},
+		{[]string{"help"}, 0, list, ""},
+		{[]string{"--help"}, 0, list, ""},
+		{[]string{"-h"}, 0, list, ""},
 		{[]string{"nosuch"}, 2, "", "tool: unknown command \"nosuch\"\n\n" + list},
-		{[]string{"help", "greet"}, 0, "", greetHelp},
-		{[]string{"greet", "-h"}, 0, "", greetHelp},
+		{[]string{"help", "nosuch"}, 2, "", "tool: unknown command \"nosuch\"\n\n" + list},
+		{[]string{"help", "greet"}, 0, greetHelp, ""},
+		{[]string{"greet", "-h"}, 0, greetHelp, ""},
+		{[]string{"greet", "ann", "--help"}, 0, greetHelp, ""},
+		// a command that prints its own help: on standard output when asked
+		{[]string{"help", "own"}, 0, "own's help\n", ""},
+		{[]string{"own", "-h"}, 0, "own's help\n", ""},
+		{[]string{"own"}, 0, "", "own: working\n"},
+		{[]string{"own", "--", "-h"}, 0, "", "own: working\n"},
 		{[]string{"greet", "ann", "-loud"}, 0, "HELLO ANN\n", ""},
-		{[]string{"greet"}, 2, "", "tool greet: want one NAME, not 0\nusage: tool greet [-loud] NAME\n"},
+		{[]string{"greet"}, 2, "", "tool greet: want one NAME, not 0\n" + usageLine},
 		// a bad flag is said once, with the usage line (not the whole help)
-		{[]string{"greet", "-x", "ann"}, 2, "", "tool greet: flag provided but not defined: -x\nusage: tool greet [-loud] NAME\n"},
+		{[]string{"greet", "-x", "ann"}, 2, "", "tool greet: flag provided but not defined: -x\n" + usageLine},
 		{[]string{"fail", "broken"}, 1, "", "tool fail: broken\n"},
 		{[]string{"fail", "bad input"}, 2, "", "tool fail: bad input\n"},
 		// an error BadUsage tells is bad usage gets the usage line too
@@ -165,13 +195,17 @@ func TestVersionLine(t *testing.T) {
 		bi   *debug.BuildInfo
 		want string
 	}{
-		{nil, "tool devel"},
-		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "tool devel"},
+		{nil, "tool devel (no commit recorded)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "tool devel (no commit recorded)"},
 		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "tool v1.2.3"},
 		{&debug.BuildInfo{Settings: set("vcs.revision", "0123456789abcdef0123", "vcs.time", "2026-01-02T03:04:05Z")},
 			"tool devel commit 0123456789ab (2026-01-02T03:04:05Z)"},
 		{&debug.BuildInfo{Settings: set("vcs.revision", "abc", "vcs.modified", "true")}, "tool devel commit abc+changes"},
-		{&debug.BuildInfo{Settings: set("vcs.time", "2026-01-02T03:04:05Z", "vcs.modified", "true")}, "tool devel"},
+		{&debug.BuildInfo{Settings: set("vcs.time", "2026-01-02T03:04:05Z", "vcs.modified", "true")}, "tool devel (no commit recorded)"},
+		// go build in a clone: a pseudo-version and the commit
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20260102030405-0123456789ab+dirty"},
+			Settings: set("vcs.revision", "0123456789abcdef0123", "vcs.modified", "true")},
+			"tool v0.0.0-20260102030405-0123456789ab+dirty commit 0123456789ab+changes"},
 	} {
 		if got := versionLine("tool", tc.bi); got != tc.want {
 			t.Errorf("versionLine = %q, want %q", got, tc.want)

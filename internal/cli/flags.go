@@ -90,3 +90,51 @@ func (s *Strings) String() string { return strings.Join(*s, ",") }
 
 // Set adds v.
 func (s *Strings) Set(v string) error { *s = append(*s, v); return nil }
+
+// FlagName is a flag's name as usage lines and flag lists spell it: "-x"
+// for a one-letter name (as trec_eval and most tools spell -m, -q, -c),
+// "--name" for a longer one. Parse reads either spelling of either.
+func FlagName(name string) string {
+	if len([]rune(name)) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// PrintFlags writes fs's flags to w in the order of their names, as
+// flag.PrintDefaults does but spelt by FlagName: a line with the name and
+// the value's placeholder (a word in back quotes in the flag's usage, or
+// its type), then the usage, indented, with the default when it is not
+// the zero value.
+func PrintFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		line := "  " + FlagName(f.Name)
+		arg, usage := flag.UnquoteUsage(f)
+		if arg != "" {
+			line += " " + arg
+		}
+		if len(line) <= 4 { // a one-letter flag with no value: usage on its line
+			line += "\t"
+		} else {
+			line += "\n    \t"
+		}
+		line += strings.ReplaceAll(usage, "\n", "\n    \t")
+		if d, ok := flagDefault(f); ok {
+			line += " (default " + d + ")"
+		}
+		fmt.Fprintln(w, line)
+	})
+}
+
+// flagDefault is f's default as a flag list shows it (a string quoted),
+// and false when it is the zero value of its type, which the list omits.
+func flagDefault(f *flag.Flag) (string, bool) {
+	switch f.DefValue {
+	case "", "0", "false", "0s", "[]":
+		return "", false
+	}
+	if fmt.Sprintf("%T", f.Value) == "*flag.stringValue" {
+		return fmt.Sprintf("%q", f.DefValue), true
+	}
+	return f.DefValue, true
+}

@@ -8,8 +8,12 @@ import (
 // Version is the program's version line: "NAME VERSION", with the commit
 // and its time when the binary was built from a checkout ("+changes" when
 // the checkout had uncommitted changes), then Go's version, OS and
-// architecture. VERSION is the module's version, or "devel" for a build
-// that is no released module.
+// architecture. VERSION is the module's version (a pseudo-version naming
+// the commit for a go build in a clone), or "devel" for a build that is no
+// released module. A devel build that recorded no commit says "(no commit
+// recorded)": go records one with -buildvcs=true, or with go build's
+// default -buildvcs=auto in a clone whose .git is a folder (not a git
+// worktree's), unless GOFLAGS holds -buildvcs=false (docs/cli.md).
 func Version(name string) string {
 	bi, _ := debug.ReadBuildInfo()
 	return versionLine(name, bi) + ", " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
@@ -35,6 +39,9 @@ func versionLine(name string, bi *debug.BuildInfo) string {
 		}
 	}
 	line := name + " " + v
+	if rev == "" && v == "devel" {
+		return line + " (no commit recorded)"
+	}
 	if rev != "" {
 		if len(rev) > 12 {
 			rev = rev[:12]

@@ -44,7 +44,8 @@ def test_wheel_installs_offline(tmp_path):
     got = subprocess.run([str(vpy), "-m", "readsim", "version"], capture_output=True, text=True, check=True,
                          env=clean, cwd=tmp_path).stdout
     ref = tmp_path / "readsim-ref"
-    subprocess.run([go, "build", "-o", str(ref), "./cmd/readsim"], cwd=ROOT, check=True)
+    # built as the wheel's hook builds it (-buildvcs=auto: the commit, whatever GOFLAGS says)
+    subprocess.run([go, "build", "-buildvcs=auto", "-o", str(ref), "./cmd/readsim"], cwd=ROOT, check=True)
     want = subprocess.run([str(ref), "version"], capture_output=True, text=True, check=True).stdout
     assert got == want
     # the measures work from the installed package, with its own binary
