@@ -13,68 +13,12 @@ import (
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/internal/cli/flaggroup"
 	"github.com/readsim/readsim/internal/ground/durable"
 	"github.com/readsim/readsim/render"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
-
-// articleFlags are the flags of every command that reads articles: where
-// their DTD is when it is not where the articles say, and their language.
-type articleFlags struct {
-	dtd  *string
-	lang *string
-}
-
-// addArticleFlags defines --dtd and --lang on fs.
-func addArticleFlags(fs *flag.FlagSet) *articleFlags {
-	return &articleFlags{
-		dtd:  fs.String("dtd", "", "the collection's DTD `FILE`, used when an article's DOCTYPE names a DTD that is neither beside it nor at the collection root (without one, the XHTML entities are built in)"),
-		lang: fs.String("lang", "", "the articles' language (`en`, zh, ja, ko…) instead of detecting it per article"),
-	}
-}
-
-// reader returns an article reader for the collection rooted at root ("" for
-// single files) that warns on e.Stderr, once, when a DTD is missing.
-func (f *articleFlags) reader(e *cli.Env, cmd, root string) (*article.Reader, error) {
-	lang := strings.TrimSpace(*f.lang)
-	if lang != "" {
-		if err := article.CheckLang(lang); err != nil {
-			return nil, cli.Usage(err)
-		}
-	}
-	return &article.Reader{
-		Root: root,
-		DTD:  *f.dtd,
-		Lang: lang,
-		Warn: func(msg string) { fmt.Fprintf(e.Stderr, "readsim %s: warning: %s\n", cmd, msg) },
-	}, nil
-}
-
-// openCollection lists the articles folder dir for the command cmd
-// (article.OpenDir) with rd as its reader, or, when rd is nil, one that
-// warns on e.Stderr (no --dtd, no --lang); it warns of each entry named like
-// an article that is none (a FIFO, a socket, a device, a file named .xml)
-// and of the file names several articles have.
-func openCollection(e *cli.Env, cmd, dir string, rd *article.Reader) (*article.Dir, error) {
-	d, err := article.OpenDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	warn := func(s string) { fmt.Fprintf(e.Stderr, "readsim %s: warning: %s\n", cmd, s) }
-	if rd == nil {
-		rd = &article.Reader{Warn: warn}
-	}
-	rd.Root = dir
-	d.Reader = rd
-	for _, s := range d.Skipped() {
-		warn("skipped " + s)
-	}
-	if w := article.ClashWarning(d.Clashes()); w != "" {
-		warn(w)
-	}
-	return d, nil
-}
 
 // maxWorkers bounds --workers: more goroutines than this parse no faster
 // on any machine readsim runs on.
@@ -87,7 +31,7 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	rebuild := fs.Bool("rebuild", false, "build from scratch even if IDX is an up-to-date index")
 	workers := fs.Int("workers", 0, "parsing goroutines (0: one per CPU)")
 	shards := fs.Int("shards", 0, fmt.Sprintf("number of shards, built concurrently and searched in parallel (1–%d; 0: the index's own, or for a new index one per CPU but at most one per 8 MB of XML); a change rebuilds the index", index.MaxShards))
-	af := addArticleFlags(fs)
+	af := flaggroup.AddArticles(fs)
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
@@ -102,7 +46,7 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	// one reader for the whole collection: each DTD read once, a missing
 	// one reported once
-	rd, err := af.reader(e, "index", *articles)
+	rd, err := af.Reader(e, "index", *articles)
 	if err != nil {
 		return err
 	}
@@ -125,45 +69,13 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// retrievalFlags are the flags search and run share.
-type retrievalFlags struct {
-	idx                              string
-	k                                int
-	titleBoost, textBoost, threshold float64
-}
-
-func addRetrievalFlags(fs *flag.FlagSet, k int) *retrievalFlags {
-	r := &retrievalFlags{}
-	fs.StringVar(&r.idx, "index", "", "the index built by readsim index: its folder (`IDX`), or http(s)://HOST:PORT[,HOST:PORT…]/NAME on an OpenSearch cluster")
-	fs.IntVar(&r.k, "k", k, "number of articles to fetch per query")
-	fs.Float64Var(&r.titleBoost, "title-boost", 2, "weight of the title field in fetch")
-	fs.Float64Var(&r.textBoost, "text-boost", 1, "weight of the text field in fetch")
-	fs.Float64Var(&r.threshold, "threshold", index.DefaultThreshold, "browse keeps the elements scoring at least this fraction of the best one (0 < t ≤ 1)")
-	return r
-}
-
-// options checks the flags and returns the search options they give.
-func (r *retrievalFlags) options() (index.Options, error) {
-	switch {
-	case r.idx == "":
-		return index.Options{}, cli.Usagef("--index is required")
-	case r.k <= 0:
-		return index.Options{}, cli.Usagef("-k must be positive")
-	}
-	o, err := index.NewOptions(r.titleBoost, r.textBoost, r.threshold)
-	if err != nil {
-		return o, cli.Usage(err)
-	}
-	return o, nil
-}
-
 func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	rf := addRetrievalFlags(fs, 10)
+	rf := flaggroup.AddRetrieval(fs, 10)
 	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
-	opt, err := rf.options()
+	opt, err := rf.Options()
 	if err != nil {
 		return err
 	}
@@ -171,7 +83,7 @@ func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usagef("no query")
 	}
 	text := strings.Join(pos, " ")
-	x, err := index.OpenAt(rf.idx)
+	x, err := index.OpenAt(rf.Index)
 	if err != nil {
 		return err
 	}
@@ -184,7 +96,7 @@ func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	// a signal ends the process (cli.ExitOnSignal): no context to cancel
-	res, err := x.Search(context.Background(), q, rf.k, opt)
+	res, err := x.Search(context.Background(), q, rf.K, opt)
 	if err != nil {
 		return err
 	}
@@ -199,7 +111,7 @@ func runSearch(e *cli.Env, fs *flag.FlagSet, args []string) error {
 }
 
 func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	rf := addRetrievalFlags(fs, 100)
+	rf := flaggroup.AddRetrieval(fs, 100)
 	topicsFile := fs.String("topics", "", "the topic `FILE` (INEX 2009 or 2006 XML, or plain text \"id title…\" lines; gzip or not)")
 	task := fs.String("task", "ric", "ric, focused, bic (FOL text) or doc (TREC document run)")
 	runID := fs.String("run-id", "", "the run id column (default readsim-TASK)")
@@ -208,7 +120,7 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	search, err := rf.options()
+	search, err := rf.Options()
 	if err != nil {
 		return err
 	}
@@ -218,10 +130,10 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutput(*out, *topicsFile); err != nil {
 		return cli.Usage(err)
 	}
-	if err := scenario.CheckOutsideFolders(*out, scenario.InputFolder{What: "the index folder", Dir: rf.idx}); err != nil {
+	if err := scenario.CheckOutsideFolders(*out, scenario.InputFolder{What: "the index folder", Dir: rf.Index}); err != nil {
 		return cli.Usage(err)
 	}
-	opt := app.MakeRunOptions{Task: *task, K: rf.k, RunID: *runID, Search: search,
+	opt := app.MakeRunOptions{Task: *task, K: rf.K, RunID: *runID, Search: search,
 		Warn: func(s string) { fmt.Fprintf(e.Stderr, "readsim run: %s\n", s) }}
 	if err := opt.Check(); err != nil {
 		return err
@@ -232,9 +144,9 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	ts, err := inex.OpenTopics(*topicsFile)
 	if err != nil {
-		return inputError{err}
+		return cli.InputError{Err: err}
 	}
-	x, err := index.OpenAt(rf.idx)
+	x, err := index.OpenAt(rf.Index)
 	if err != nil {
 		return err
 	}
@@ -248,7 +160,7 @@ func runRun(e *cli.Env, fs *flag.FlagSet, args []string) error {
 
 // runInspect prints an article's length and elements (Article.WriteElements).
 func runInspect(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	af := addArticleFlags(fs)
+	af := flaggroup.AddArticles(fs)
 	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
@@ -256,7 +168,7 @@ func runInspect(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if len(pos) != 1 {
 		return cli.Usagef("want exactly one article file")
 	}
-	rd, err := af.reader(e, "inspect", "")
+	rd, err := af.Reader(e, "inspect", "")
 	if err != nil {
 		return err
 	}
@@ -279,7 +191,7 @@ func runRender(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	var passages cli.Strings
 	fs.Var(&passages, "passage", "a passage to anchor and highlight, `OFFSET:LENGTH` in characters (repeatable)")
 	noHighlight := fs.Bool("no-highlight", false, "start with the passage highlight switched off")
-	af := addArticleFlags(fs)
+	af := flaggroup.AddArticles(fs)
 	pos, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
@@ -298,11 +210,11 @@ func runRender(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return cli.Usage(err)
 	}
-	rd, err := af.reader(e, "render", *dir)
+	rd, err := af.Reader(e, "render", *dir)
 	if err != nil {
 		return err
 	}
-	d, err := openCollection(e, "render", *dir, rd)
+	d, err := flaggroup.OpenCollection(e, "render", *dir, rd)
 	if err != nil {
 		return err
 	}
@@ -314,7 +226,7 @@ func runRender(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	id = a.ID
 	warnings, err := render.CheckPassages(ps, id, a.Len)
 	if err != nil {
-		return inputError{err}
+		return cli.InputError{Err: err}
 	}
 	for _, w := range warnings {
 		warn(w)
@@ -344,7 +256,7 @@ func runAssess(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutsideFolders(*out, scenario.InputFolder{What: "the articles folder", Dir: *dir}); err != nil {
 		return cli.Usage(err)
 	}
-	d, err := openCollection(e, "assess", *dir, nil)
+	d, err := flaggroup.OpenCollection(e, "assess", *dir, nil)
 	if err != nil {
 		return err
 	}

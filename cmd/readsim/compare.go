@@ -8,6 +8,7 @@ import (
 
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/internal/cli/flaggroup"
 	"github.com/readsim/readsim/internal/ground/durable"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
@@ -17,12 +18,12 @@ import (
 // scenario.Compare (scenario.CompareReadings with --readings), reported by
 // scenario.Comparison.Write, charted by scenario.ComparisonCharts.
 func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	sf := addMeasureFlags(fs, scenario.UsePerTopic, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", compatUsage).addOverlapFlags(fs).addSpanFlags(fs)
+	sf := flaggroup.AddMeasures(fs, scenario.UsePerTopic, "a `MEASURE` name or several, comma-separated, or all; repeatable; readsim measures lists them ("+effort.DefaultsUsage(false)+")", flaggroup.CompatUsage).AddOverlaps(fs).AddSpans(fs)
 	docBaseline := fs.Bool("doc-baseline", false, "add the document baseline of the first run (same ranking, every article read in full) as the baseline")
 	baseline := fs.String("baseline", "", "the baseline: a run id, a run file or a position from 1 (default: the last run)")
 	allPairs := fs.Bool("all-pairs", false, "compare every pair of runs instead of each run with the baseline")
 	allTopics := fs.Bool("c", false, "compare over every judged topic; a topic missing from a run scores 0")
-	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of every run, per-topic differences sorted", tableFormats...)
+	rf := flaggroup.AddReport(fs, flaggroup.TableUsage, flaggroup.DigitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of every run, per-topic differences sorted", flaggroup.TableFormats...)
 	perms := fs.Int("permutations", scenario.DefaultPermutations, fmt.Sprintf("random sign assignments of the randomization test (1 to %d)", scenario.MaxPermutations))
 	seed := fs.Uint64("seed", scenario.DefaultSeed, "seed of the randomization test")
 	test := fs.String("test", scenario.TestRand, "the test corrected for multiple comparisons and marked: rand (randomization) or t")
@@ -37,13 +38,13 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return cli.Usagef("give the runs to compare")
 	case len(pos) == 1 && !*docBaseline:
 		return cli.Usagef("give two runs or more, or one run and --doc-baseline")
-	case *readings && (*docBaseline || rf.plot != ""):
+	case *readings && (*docBaseline || rf.Plot != ""):
 		return cli.Usagef("--readings compares readings: no --doc-baseline or --plot")
 	}
 	if err := scenario.CheckInputs(append([]string{sf.Qrels}, pos...)); err != nil {
 		return cli.Usage(err)
 	}
-	f, err := rf.parse()
+	f, err := rf.Parse()
 	if err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	eopt := scenario.EvalOptions{Config: cfg, Group: sf.group, MergeOverlaps: sf.merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
+	eopt := scenario.EvalOptions{Config: cfg, Group: sf.Group, MergeOverlaps: sf.Merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
 	q, err := sf.Judgments(eopt.Warn)
 	if err != nil {
 		return err
@@ -65,7 +66,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if eopt.Measures, err = sf.Select(q, eopt.Warn); err != nil {
 		return err
 	}
-	if rf.plot != "" && !q.Lengths() {
+	if rf.Plot != "" && !q.Lengths() {
 		return cli.Usagef("--plot charts gP and NCE over ranks, which simulate reading: %s gives no document lengths (give --lengths FILE)", sf.Qrels)
 	}
 	copt := scenario.CompareOptions{Eval: eopt, DocBaseline: *docBaseline, AllPairs: *allPairs, Permutations: *perms, Seed: *seed, Test: *test, Alpha: *alpha}
@@ -74,20 +75,20 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		if err != nil {
 			return baselineUsage(err)
 		}
-		return rf.write(e, cmp, f)
+		return rf.Write(e, cmp, f)
 	}
 	cmp, runs, err := scenario.CompareRunFiles(q, pos, *baseline, copt)
 	if err != nil {
 		return baselineUsage(err)
 	}
-	if err := rf.write(e, cmp, f); err != nil || rf.plot == "" {
+	if err := rf.Write(e, cmp, f); err != nil || rf.Plot == "" {
 		return err
 	}
-	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Config: cfg, Group: sf.group, MergeOverlaps: sf.merge})
+	charts, err := scenario.ComparisonCharts(q, runs, cmp, scenario.SimulatedReader{Config: cfg, Group: sf.Group, MergeOverlaps: sf.Merge})
 	if err != nil {
 		return err
 	}
-	return writeCharts(e, rf.plot, charts)
+	return flaggroup.WriteCharts(e, rf.Plot, charts)
 }
 
 // baselineUsage is err, a usage error when it names an unknown baseline.
@@ -102,13 +103,13 @@ func baselineUsage(err error) error {
 // runFidelity implements `readsim fidelity` (scenario.md, "Fidelity
 // suite"): scenario.RunFidelity, reported by scenario.Fidelity.Write.
 func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	sf := addMeasureFlags(fs, scenario.UseSimulatedPerTopic, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", compatUsage)
+	sf := flaggroup.AddMeasures(fs, scenario.UseSimulatedPerTopic, "measure(s), repeatable and comma-separated; readsim measures lists them (default: the eleven of eval)", flaggroup.CompatUsage)
 	articles := fs.String("articles", "", "article folder: adds the element answer sets SL, SS and SST")
-	rf := addReportFlags(fs, tableUsage, digitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", tableFormats...)
+	rf := flaggroup.AddReport(fs, flaggroup.TableUsage, flaggroup.DigitsUsage, "write SVG charts into DIR: mean gP[r] and NCE[r] over ranks of the answer sets and rankings, per-topic differences sorted", flaggroup.TableFormats...)
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	f, err := rf.parse()
+	f, err := rf.Parse()
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := scenario.CheckOutsideFolders(rf.plot, scenario.InputFolder{What: "the articles folder", Dir: *articles}); err != nil {
+	if err := scenario.CheckOutsideFolders(rf.Plot, scenario.InputFolder{What: "the articles folder", Dir: *articles}); err != nil {
 		return cli.Usage(err)
 	}
 	opt := scenario.FidelityOptions{Measures: ms, Config: cfg, Warn: cli.Warner(e.Stderr)}
@@ -125,7 +126,7 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if *articles != "" {
-		if opt.Articles, err = openCollection(e, "fidelity", *articles, nil); err != nil {
+		if opt.Articles, err = flaggroup.OpenCollection(e, "fidelity", *articles, nil); err != nil {
 			return err
 		}
 	}
@@ -133,10 +134,10 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := rf.write(e, fid, f); err != nil || rf.plot == "" {
+	if err := rf.Write(e, fid, f); err != nil || rf.Plot == "" {
 		return err
 	}
-	return writeCharts(e, rf.plot, scenario.FidelityCharts(fid, cfg.CompatINEX))
+	return flaggroup.WriteCharts(e, rf.Plot, scenario.FidelityCharts(fid, cfg.CompatINEX))
 }
 
 // runReplay implements `readsim replay`: the trace of scenario.md as JSON
@@ -145,7 +146,7 @@ func runFidelity(e *cli.Env, fs *flag.FlagSet, args []string) error {
 // the configured reader (with --t2i X they include AgP\T2Ip(X)); the
 // `score` events hold the distinct document scores of those measures.
 func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	sf := addMeasureFlags(fs, scenario.UseSimulated, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", compatUsage).addOverlapFlags(fs)
+	sf := flaggroup.AddMeasures(fs, scenario.UseSimulated, "a list score of the done events, repeatable ("+effort.ReplayUsage()+")", flaggroup.CompatUsage).AddOverlaps(fs)
 	run := fs.String("run", "", "the run to replay (FOL, TREC or INEX XML; gzip or not)")
 	var topics cli.Strings
 	fs.Var(&topics, "topic", "replay only this topic, repeatable (default: every topic of the run in the judgments)")
@@ -178,7 +179,7 @@ func runReplay(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if rd.Config, rd.Measures, err = sf.Check(nil); err != nil {
 		return err
 	}
-	rd.DocBaseline, rd.Group, rd.MergeOverlaps = *baseline, sf.group, sf.merge
+	rd.DocBaseline, rd.Group, rd.MergeOverlaps = *baseline, sf.Group, sf.Merge
 	warn := cli.Warner(e.Stderr)
 	q, err := sf.Judgments(warn)
 	if err != nil {
@@ -217,7 +218,7 @@ func runCalibrate(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	qrels := fs.String("qrels", "", "judgments, INEX FOL (gzip or not)")
 	by := fs.String("by", "", "participant: each participant's tolerance with its interval, and the spread across participants (`WHAT`)")
 	fs.Bool("readings", true, "the files are recorded readings (the only kind calibrate reads; accepted for symmetry with eval)")
-	rf := addReportFlags(fs, plainUsage, "decimals in tables", "", plainFormats...)
+	rf := flaggroup.AddReport(fs, flaggroup.PlainUsage, "decimals in tables", "", flaggroup.PlainFormats...)
 	boot := fs.Int("bootstrap", 1000, "resamples of the tolerance's interval (1 to 100000)")
 	seed := fs.Uint64("seed", 1, "seed of the resamples")
 	pos, err := cli.Parse(fs, args)
@@ -234,7 +235,7 @@ func runCalibrate(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	case *by != "" && *by != "participant":
 		return cli.Usagef("--by %q: calibrate goes by participant (--by participant) or pools every reading (no --by)", *by)
 	}
-	f, err := rf.parse()
+	f, err := rf.Parse()
 	if err != nil {
 		return err
 	}
@@ -250,13 +251,13 @@ func runCalibrate(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if *by == "participant" {
 		b, err := scenario.CalibrateByParticipant(q, rds, opt)
 		if err != nil {
-			return inputError{err}
+			return cli.InputError{Err: err}
 		}
-		return rf.write(e, b, f)
+		return rf.Write(e, b, f)
 	}
 	c, err := scenario.Calibrate(q, rds, opt)
 	if err != nil {
-		return inputError{err}
+		return cli.InputError{Err: err}
 	}
-	return rf.write(e, c, f)
+	return rf.Write(e, c, f)
 }

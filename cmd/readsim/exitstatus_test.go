@@ -8,6 +8,7 @@ import (
 	"github.com/readsim/readsim/index"
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/app"
+	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario/inex"
 )
 
@@ -27,12 +28,12 @@ func TestExitStatusKinds(t *testing.T) {
 		{"index.InputError", &index.InputError{Msg: "bad"}, 2},
 		{"index.DamagedError", &index.DamagedError{Index: "ix", File: "f", Err: cause}, 2},
 		{"app.InputError", &app.InputError{Err: cause}, 2},
-		{"inputError", inputError{cause}, 2},
+		{"cli.InputError", cli.InputError{Err: cause}, 2},
 		{"wrapped inex.Error", fmt.Errorf("eval: %w", &inex.Error{File: "run", Err: cause}), 2},
 		{"plain error", cause, 1},
 		{"wrapped plain error", fmt.Errorf("eval: %w", cause), 1},
 	} {
-		if got := exitStatus(c.err); got != c.want {
+		if got := cli.InputStatus(c.err); got != c.want {
 			t.Errorf("%s: exit status %d, want %d", c.name, got, c.want)
 		}
 	}

@@ -96,8 +96,8 @@ func TestDamagedIndexCommands(t *testing.T) {
 				checkText(t, args[0], stderr, []string{"is damaged", seg, "readsim index"}, []string{"panic", "no article"})
 			}
 			err := startServeErr(t, app.ServeConfig{Index: idx})
-			if err == nil || exitStatus(err) != 2 || !strings.Contains(err.Error(), seg) {
-				t.Errorf("serve: %v (exit %d), want exit 2 naming %s", err, exitStatus(err), seg)
+			if err == nil || cli.InputStatus(err) != 2 || !strings.Contains(err.Error(), seg) {
+				t.Errorf("serve: %v (exit %d), want exit 2 naming %s", err, cli.InputStatus(err), seg)
 			}
 			status, _, stderr := runCLI("index", "--articles", filepath.Join(dir, "articles"), "--index", idx)
 			if status != 0 {

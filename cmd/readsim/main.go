@@ -7,8 +7,14 @@
 // library packages (effort, scenario, index, render, web), the command-line
 // plumbing in internal/cli. Errors become exit statuses in one place, this
 // file (badUsage: a library's bad usage, reported with the usage line;
-// exitStatus: every other error): 0 success, 1 a failure it explains, 2
-// bad usage or bad input naming the file, the line and the problem.
+// cli.InputStatus: every other error): 0 success, 1 a failure it
+// explains, 2 bad usage or bad input naming the file, the line and the
+// problem. Bad input is a judgments, run or topics file (inex.Error), an
+// article or its DTD (article.Error, article.DTDError), an article id
+// several articles have (article.AmbiguousError), an articles folder or
+// index (index.InputError), a damaged index (index.DamagedError), what a
+// server is asked to serve (app.InputError), or any other file readsim
+// cannot read or parse (cli.InputError).
 package main
 
 import (
@@ -46,7 +52,7 @@ var program = &cli.Program{
 		"trec_eval": {Run: runTrecEval},
 	},
 	Footer:   "Run 'readsim help COMMAND' (or 'readsim COMMAND -h') for a command's flags; the README has examples.",
-	Status:   exitStatus,
+	Status:   cli.InputStatus,
 	BadUsage: badUsage,
 	Stop:     durable.RemoveTempFiles,
 }
@@ -73,38 +79,3 @@ func badUsage(err error) bool {
 	var me *scenario.MeasureError
 	return errors.As(err, &re) || errors.As(err, &me)
 }
-
-// exitStatus is the exit status of a command's error that is no bad usage
-// (a cli.UsageError or what badUsage tells: cli.Program.Run reports those,
-// status 2): 2 for a problem with the user's input, which every library
-// error of that family tells by a BadInput method (badInput): a judgments,
-// run or topics file (inex.Error), an article or its DTD (article.Error,
-// article.DTDError), an article id several articles have
-// (article.AmbiguousError), an articles folder or index
-// (index.InputError), a damaged index (index.DamagedError: building it
-// again repairs it), what a server is asked to serve (app.InputError), or
-// any other file readsim cannot read or parse (inputError); 1 for any
-// other failure.
-func exitStatus(err error) int {
-	var b badInput
-	if errors.As(err, &b) && b.BadInput() {
-		return 2
-	}
-	return 1
-}
-
-// badInput is an error that is bad input (docs/cli.md, "Exit status").
-type badInput interface {
-	error
-	BadInput() bool
-}
-
-// inputError is bad input no library error type names (a file that cannot
-// be read): exit status 2. The message names the file and the problem.
-type inputError struct{ err error }
-
-// BadInput reports that the error is bad input.
-func (e inputError) BadInput() bool { return true }
-
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }

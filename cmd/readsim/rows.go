@@ -5,6 +5,7 @@ import (
 
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/internal/cli"
+	"github.com/readsim/readsim/internal/cli/flaggroup"
 	"github.com/readsim/readsim/scenario"
 	"github.com/readsim/readsim/scenario/inex"
 )
@@ -15,9 +16,9 @@ import (
 // by the readers eval uses, written as tab-separated rows
 // (scenario.WriteQrelsRows, scenario.WriteRunRows).
 func runRows(e *cli.Env, fs *flag.FlagSet, args []string) error {
-	mf := &measureFlags{}
+	mf := &flaggroup.Measures{}
 	fs.StringVar(&mf.Qrels, "qrels", "", "judgments: INEX FOL, TREC qrels, span judgments or the TREC Genomics gold standard (gzip or not; - for standard input)")
-	mf.addSpanFlags(fs)
+	mf.AddSpans(fs)
 	runPath := fs.String("run", "", "a run: FOL, TREC, INEX XML or span run (gzip or not; - for standard input)")
 	articles := fs.String("articles", "", "article folder, to resolve element paths of INEX XML submissions")
 	pos, err := cli.Parse(fs, args)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/readsim/readsim/internal/app"
+	"github.com/readsim/readsim/internal/cli"
 )
 
 // A collection holding a FIFO named like an article and a file named .xml
@@ -168,8 +169,8 @@ func TestServeTopicsWithoutQrels(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err %v, want one naming %q", err, tc.want)
 			}
-			if exitStatus(err) != 2 {
-				t.Errorf("exit status %d, want 2", exitStatus(err))
+			if cli.InputStatus(err) != 2 {
+				t.Errorf("exit status %d, want 2", cli.InputStatus(err))
 			}
 		})
 	}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
 	"net"
-	"strings"
 
 	"github.com/readsim/readsim/internal/app"
 	"github.com/readsim/readsim/internal/cli"
@@ -42,7 +40,7 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if err := checkAddr(l.Addr); err != nil {
+	if err := app.CheckAddr(l.Addr); err != nil {
 		return err
 	}
 	if err := cfg.Check(); err != nil {
@@ -51,24 +49,14 @@ func runServe(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := scenario.CheckOutsideFolders(cfg.Study, scenario.InputFolder{What: "the articles folder", Dir: cfg.Articles}, scenario.InputFolder{What: "the index folder", Dir: cfg.Index}); err != nil {
 		return cli.Usage(err)
 	}
-	for _, v := range proxies {
-		n, err := web.ParseTrustedProxy(v)
-		if err != nil {
-			return cli.Usagef("--trusted-proxy: %v", err)
-		}
-		l.TrustedProxies = append(l.TrustedProxies, n)
-	}
 	switch {
-	case cfg.LiveK < 1:
+	case cfg.LiveK < 1: // 0 would be app's default
 		return cli.Usagef("-k must be at least 1")
 	case cfg.StudyTopics < 1:
 		return cli.Usagef("--study-topics must be at least 1")
-	case *rate < 0 || math.IsNaN(*rate) || math.IsInf(*rate, 0):
-		return cli.Usagef("--rate-limit must be a number of requests per second, 0 for no limit")
 	}
-	l.RatePerSecond = *rate
-	if *rate == 0 {
-		l.RatePerSecond = -1 // app.Listen: below 0, no limit
+	if err := l.SetClientRules(*rate, proxies); err != nil {
+		return err
 	}
 	return serve(context.Background(), e, cfg, l)
 }
@@ -103,7 +91,7 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err := cli.ParseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	if err := checkAddr(l.Addr); err != nil {
+	if err := app.CheckAddr(l.Addr); err != nil {
 		return err
 	}
 	sample, err := app.SampleConfig(*dir)
@@ -123,21 +111,4 @@ func runDemo(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	cfg.Study, cfg.Demo = *study, true
 	return serve(context.Background(), e, cfg, l)
-}
-
-// checkAddr refuses a listen address that is not host:port (the host may
-// be empty, for every interface; the port a number from 0 to 65535 or a
-// service name) as bad input, before anything is read or listened on.
-func checkAddr(addr string) error {
-	host, port, err := net.SplitHostPort(addr)
-	if err == nil && strings.ContainsAny(host, " \t/\\") {
-		err = fmt.Errorf("host %q is not a host name or an address", host)
-	}
-	if err == nil {
-		_, err = net.LookupPort("tcp", port)
-	}
-	if err != nil {
-		return cli.Usagef("--addr %q: want host:port, such as localhost:8080 or :8080 (%v)", addr, err)
-	}
-	return nil
 }

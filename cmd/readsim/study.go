@@ -57,7 +57,7 @@ func runStudy(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		if err == nil {
 			err = errors.New("not a folder")
 		}
-		return inputError{fmt.Errorf("%s: %v", dir, unwrapPath(err))}
+		return cli.InputError{Err: fmt.Errorf("%s: %v", dir, unwrapPath(err))}
 	}
 	if action == "export" {
 		if err := scenario.CheckOutsideFolders(*out, scenario.InputFolder{What: "the study folder", Dir: dir}); err != nil {
@@ -68,7 +68,7 @@ func runStudy(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	case "list":
 		ps, err := web.ReadStudyFolder(dir)
 		if err != nil {
-			return inputError{err}
+			return cli.InputError{Err: err}
 		}
 		return web.WriteStudyList(e.Stdout, ps)
 	case "clear":
@@ -96,7 +96,7 @@ func runStudy(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		opt := web.ExportOptions{RedactQueries: *redact}
 		rep, err := web.ExportStudy(dir, *out, opt)
 		if err != nil {
-			return inputError{err}
+			return cli.InputError{Err: err}
 		}
 		say(e, rep.Lines(*out, opt))
 	}
@@ -117,7 +117,7 @@ func studyError(err error) error {
 	if err == nil || errors.Is(err, web.ErrStudyLocked) {
 		return err
 	}
-	return inputError{err}
+	return cli.InputError{Err: err}
 }
 
 // unwrapPath is an error without its path (the message names it).

@@ -1,4 +1,4 @@
-package main
+package flaggroup
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 func TestDigits(t *testing.T) {
 	for _, tc := range []struct {
 		s    string
-		want digitsFlag
+		want Digits
 		err  string
 	}{
 		{"0", 0, ""},
@@ -22,7 +22,7 @@ func TestDigits(t *testing.T) {
 		{"-1", 4, `"-1": want an integer from 0 to 17`},
 		{"two", 4, `"two": want an integer from 0 to 17`},
 	} {
-		d := digitsFlag(scenario.DefaultDigits)
+		d := Digits(scenario.DefaultDigits)
 		err := d.Set(tc.s)
 		if d != tc.want || (err == nil) != (tc.err == "") || err != nil && err.Error() != tc.err {
 			t.Errorf("Set(%q): %d, %v; want %d, %q", tc.s, d, err, tc.want, tc.err)
