@@ -82,28 +82,7 @@ func trecFormPrefs(c *TrecConfig, prefs []TrecPref, docs []TrecDoc) (*trecPrefCo
 		}
 		seen[x.Docno] = true
 	}
-	judged := make(map[string]int, len(prefs))
-	for _, p := range prefs {
-		judged[p.Docno] = -1
-	}
-	njr := 0
-	for _, x := range d {
-		if r, ok := judged[x.Docno]; ok && r < 0 {
-			judged[x.Docno] = njr
-			njr++
-		}
-	}
-	var unret []string
-	for name, r := range judged {
-		if r < 0 {
-			unret = append(unret, name)
-		}
-	}
-	slices.Sort(unret)
-	for i, name := range unret {
-		judged[name] = njr + i
-	}
-	nj := njr + len(unret)
+	judged, nj, njr := trecPrefRanks(prefs, d)
 	par := make([]trecPrefRanked, len(prefs))
 	for i, p := range prefs {
 		par[i] = trecPrefRanked{p, judged[p.Docno]}
@@ -145,6 +124,35 @@ func trecFormPrefs(c *TrecConfig, prefs []TrecPref, docs []TrecDoc) (*trecPrefCo
 		start = end
 	}
 	return pc, nil
+}
+
+// trecPrefRanks numbers the judged documents of prefs as trec_eval's
+// form_prefs_counts does: those retrieved (in d) first, in ranking order,
+// then the others by name. It returns each document's number, how many
+// are judged (nj) and how many of them are retrieved (njr).
+func trecPrefRanks(prefs []TrecPref, d []TrecDoc) (judged map[string]int, nj, njr int) {
+	judged = make(map[string]int, len(prefs))
+	for _, p := range prefs {
+		judged[p.Docno] = -1
+	}
+	njr = 0
+	for _, x := range d {
+		if r, ok := judged[x.Docno]; ok && r < 0 {
+			judged[x.Docno] = njr
+			njr++
+		}
+	}
+	var unret []string
+	for name, r := range judged {
+		if r < 0 {
+			unret = append(unret, name)
+		}
+	}
+	slices.Sort(unret)
+	for i, name := range unret {
+		judged[name] = njr + i
+	}
+	return judged, njr + len(unret), njr
 }
 
 // formEC counts a group of one subgroup (trec_eval's form_jg_ec and
