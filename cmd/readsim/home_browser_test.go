@@ -13,6 +13,7 @@ import (
 // box of its own (not hidden), and tapping it opens the study's consent
 // page.
 func TestBrowserHomeLinksToStudy(t *testing.T) {
+	t.Parallel() // a browser test waits more than it computes
 	ctx := browser(t)
 	url, _, _ := startStudyDemo(t)
 	do(t, ctx, chromedp.Navigate(url+"/"))
