@@ -107,7 +107,7 @@ func TestNodeKilled(t *testing.T) {
 	defer c.Close()
 	r := publish(t, c, "faults", Settings{Shards: 3, Replicas: 1}, manyDocs(600, "A"))
 	ctx := context.Background()
-	q := Query{Terms: []Term{{"alpha", 1}, {"theta", 2}}}
+	q := Query{Terms: []Term{{Text: "alpha", N: 1}, {Text: "theta", N: 2}}}
 	want, err := r.Search(ctx, q, 20)
 	if err != nil || len(want) != 20 {
 		t.Fatalf("before the kill: %d hits, %v", len(want), err)

@@ -89,6 +89,7 @@ func (b *Build) stats(ctx context.Context) (map[string]*Lang, int64, error) {
 			"aggs": map[string]any{
 				"title": map[string]any{"sum": map[string]any{"field": "title_len"}},
 				"text":  map[string]any{"sum": map[string]any{"field": "text_len"}},
+				"aux":   map[string]any{"sum": map[string]any{"field": "aux_len"}},
 			},
 		}},
 	}
@@ -109,6 +110,9 @@ func (b *Build) stats(ctx context.Context) (map[string]*Lang, int64, error) {
 					Text struct {
 						Value float64 `json:"value"`
 					} `json:"text"`
+					Aux struct {
+						Value float64 `json:"value"`
+					} `json:"aux"`
 				} `json:"buckets"`
 			} `json:"langs"`
 		} `json:"aggregations"`
@@ -118,7 +122,7 @@ func (b *Build) stats(ctx context.Context) (map[string]*Lang, int64, error) {
 	}
 	langs := map[string]*Lang{}
 	for _, k := range res.Aggs.Langs.Buckets {
-		langs[k.Key] = &Lang{Docs: k.Count, TitleLen: int64(k.Title.Value), TextLen: int64(k.Text.Value)}
+		langs[k.Key] = &Lang{Docs: k.Count, TitleLen: int64(k.Title.Value), TextLen: int64(k.Text.Value), AuxLen: int64(k.Aux.Value)}
 	}
 	return langs, res.Hits.Total.Value, nil
 }

@@ -18,7 +18,7 @@ func TestUpdateAtomic(t *testing.T) {
 	c, name := testClient(t)
 	ctx := context.Background()
 	rA := publish(t, c, name, Settings{Shards: 2, Replicas: 1}, manyDocs(300, "A"))
-	q := Query{Terms: []Term{{"alpha", 1}, {"beta", 1}}}
+	q := Query{Terms: []Term{{Text: "alpha", N: 1}, {Text: "beta", N: 1}}}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	seen := make([]map[string]int, 3)
