@@ -17,7 +17,9 @@ import (
 func TestUpdateAtomic(t *testing.T) {
 	c, name := testClient(t)
 	ctx := context.Background()
-	rA := publish(t, c, name, Settings{Shards: 2, Replicas: 1}, manyDocs(300, "A"))
+	// no replicas: what is atomic is the alias's move, whatever the
+	// copies, and a publication waits for its replicas (seconds each)
+	rA := publish(t, c, name, Settings{Shards: 2}, manyDocs(100, "A"))
 	q := Query{Terms: []Term{{Text: "alpha", N: 1}, {Text: "beta", N: 1}}}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -43,11 +45,11 @@ func TestUpdateAtomic(t *testing.T) {
 		}()
 	}
 	for _, p := range []string{"B", "C"} {
-		docs := manyDocs(200, p)
+		docs := manyDocs(60, p)
 		if p == "C" {
-			docs = manyDocs(400, p)
+			docs = manyDocs(120, p)
 		}
-		publish(t, c, name, Settings{Shards: 2, Replicas: 1}, docs)
+		publish(t, c, name, Settings{Shards: 2}, docs)
 		if p == "B" {
 			if err := expectBuild(ctx, rA, q, "A"); err != nil {
 				t.Errorf("the reader of A after B was published: %v", err)
@@ -67,7 +69,7 @@ func TestUpdateAtomic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := expectBuild(ctx, r, q, "C"); err != nil || r.Docs() != 400 {
+	if err := expectBuild(ctx, r, q, "C"); err != nil || r.Docs() != 120 {
 		t.Errorf("a reader opened after C: %d documents, %v", r.Docs(), err)
 	}
 }
