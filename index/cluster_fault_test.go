@@ -23,8 +23,10 @@ import (
 // every answer equals the one before the kill. The node, started again,
 // rejoins, the cluster is green with three nodes, and the answers are
 // still the same. The cluster is the test's own (clustertest.Own), so
-// that the kill disturbs no other test.
+// that the kill disturbs no other test, and the test runs beside the
+// others.
 func TestClusterNodeKilled(t *testing.T) {
+	t.Parallel() // its cluster is its own: the other tests go on meanwhile
 	t0 := time.Now()
 	dir, urls := clustertest.Own(t, 3)
 	t.Logf("own cluster green in %v", time.Since(t0).Round(time.Millisecond))
