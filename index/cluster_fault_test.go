@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/readsim/readsim/index/opensearch"
 	"github.com/readsim/readsim/index/opensearch/clustertest"
 )
 
@@ -22,7 +24,8 @@ import (
 // killed (SIGKILL) under four clients searching: no search fails and
 // every answer equals the one before the kill. The node, started again,
 // rejoins, the cluster is green with three nodes, and the answers are
-// still the same. The cluster is the test's own (clustertest.Own), so
+// still the same. At last every node is killed: a search then fails
+// within the URL's timeout, naming the nodes. The cluster is the test's own (clustertest.Own), so
 // that the kill disturbs no other test, and the test runs beside the
 // others.
 func TestClusterNodeKilled(t *testing.T) {
@@ -97,6 +100,33 @@ func TestClusterNodeKilled(t *testing.T) {
 		if err := sameAnswer(x, q, want[q]); err != nil {
 			t.Errorf("after the restart, %q: %v", q, err)
 		}
+	}
+	clusterGone(t, dir, strings.Replace(u, "timeout=60s", "timeout=3s", 1), urls[0])
+}
+
+// clusterGone opens the index at u (whose timeout is 3 s), kills every
+// node of the cluster in dir, and checks that a search then fails within
+// the timeout (and a little), naming the nodes' URLs (node is one):
+// a server whose cluster went down answers with an error, never hangs.
+func clusterGone(t *testing.T, dir, u, node string) {
+	y, err := OpenAt(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Close()
+	q, err := y.Prepare("bridge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		clustertest.Kill(t, dir, i)
+	}
+	t0 := time.Now()
+	_, err = y.Search(context.Background(), q, 10, Options{})
+	took := time.Since(t0)
+	t.Logf("every node killed: a search failed after %v: %v", took.Round(time.Millisecond), err)
+	if err == nil || !errors.Is(err, opensearch.ErrUnreachable) || !strings.Contains(err.Error(), node) || took > 6*time.Second {
+		t.Errorf("a search once every node was killed: %v after %v, want ErrUnreachable naming %s within 6 s", err, took, node)
 	}
 }
 
