@@ -110,7 +110,8 @@ type Hit struct {
 // A search of terms (NormsScript) is two requests: the first counts the
 // documents holding each term in each field over the whole build (so a
 // word's variants can share one idf, and the query norm is known), the
-// second scores with the idfs computed from them (docs/cluster.md).
+// second scores with the idfs computed from them (docs/cluster.md). Both
+// together, their retries included, are bounded by the client's timeout.
 func (r *Reader) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
 	if k <= 0 || k > MaxK {
 		return nil, fmt.Errorf("opensearch: %d hits asked: 1 to %d", k, MaxK)
@@ -118,6 +119,8 @@ func (r *Reader) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
 	if err := r.check(q); err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, r.c.timeout)
+	defer cancel()
 	body := searchBody(k)
 	path := "/" + r.index + "/_search?allow_partial_search_results=false"
 	factor := 1.0
@@ -189,8 +192,8 @@ func (c *Client) retry(ctx context.Context, what string, fn func(context.Context
 		case <-time.After(time.Duration(min(attempt+1, 5)) * 100 * time.Millisecond):
 		}
 	}
-	if last == nil {
-		return ctx.Err()
+	if last == nil { // no time was left for a first try
+		return fmt.Errorf("opensearch %s: %s: %w", c.where(), what, ctx.Err())
 	}
 	return fmt.Errorf("opensearch %s: %s: no complete answer within %v: %w", c.where(), what, c.timeout, last)
 }
