@@ -72,6 +72,9 @@ type meta struct {
 	Docs     int64             `json:"docs"`
 	Langs    map[string]*Lang  `json:"langs,omitempty"`
 	Extra    map[string]string `json:"extra,omitempty"`
+	// Replaced is when the alias left the build (Unix seconds), 0 while
+	// it names it or never did
+	Replaced int64 `json:"replaced,omitempty"`
 }
 
 // Lang is what a build holds of one language: its documents and the

@@ -7,14 +7,18 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestUpdateAtomic publishes builds B and C of an index while clients open
 // it, search and read payloads: each answer is wholly one build's (its
 // hits and payloads all A, all B or all C), a reader keeps its build
 // through the next publication, and a reader two publications behind gets
-// ErrGone rather than another build's documents.
+// ErrGone rather than another build's documents once its build is deleted
+// (here at once: keepReplaced 0).
 func TestUpdateAtomic(t *testing.T) {
+	defer func(k time.Duration) { keepReplaced = k }(keepReplaced)
+	keepReplaced = 0
 	c, name := testClient(t)
 	ctx := context.Background()
 	// no replicas: what is atomic is the alias's move, whatever the
@@ -71,6 +75,29 @@ func TestUpdateAtomic(t *testing.T) {
 	}
 	if err := expectBuild(ctx, r, q, "C"); err != nil || r.Docs() != 120 {
 		t.Errorf("a reader opened after C: %d documents, %v", r.Docs(), err)
+	}
+}
+
+// TestReplacedKept: a build the alias left less than keepReplaced ago
+// stays, so a reader two publications behind (a server that had not
+// switched yet) still answers wholly from its build; once that is longer
+// ago, the next publication deletes it and the reader gets ErrGone.
+func TestReplacedKept(t *testing.T) {
+	defer func(k time.Duration) { keepReplaced = k }(keepReplaced)
+	c, name := testClient(t)
+	ctx := context.Background()
+	q := Query{Terms: []Term{{Text: "alpha", N: 1}}}
+	rA := publish(t, c, name, Settings{}, manyDocs(20, "A"))
+	publish(t, c, name, Settings{}, manyDocs(20, "B"))
+	publish(t, c, name, Settings{}, manyDocs(20, "C"))
+	if err := expectBuild(ctx, rA, q, "A"); err != nil {
+		t.Errorf("the reader of A two publications later: %v", err)
+	}
+	keepReplaced = time.Second
+	time.Sleep(1100 * time.Millisecond)
+	publish(t, c, name, Settings{}, manyDocs(20, "D"))
+	if _, err := rA.Search(ctx, q, 10); !errors.Is(err, ErrGone) {
+		t.Errorf("the reader of A once A was replaced over a second ago: %v, want ErrGone", err)
 	}
 }
 
