@@ -171,9 +171,9 @@ func (x *clusterIndex) fetch(ctx context.Context, q *Query, k int, opt Options) 
 		return nil, &InputError{Msg: fmt.Sprintf("index %s: %d articles asked: an index on a cluster returns at most %d", x.url, k, opensearch.MaxK)}
 	}
 	tb, xb := opt.boosts()
-	oq := opensearch.Query{TitleKey: q.Title, TitleBoost: tb, TextBoost: xb}
+	oq := opensearch.Query{TitleKey: q.Title, TitleBoost: tb, TextBoost: xb, AuxBoost: xb * records.AuxWeight}
 	for _, t := range q.Terms {
-		oq.Terms = append(oq.Terms, opensearch.Term{Text: t.Text, N: t.N})
+		oq.Terms = append(oq.Terms, opensearch.Term{Text: t.Text, N: t.N, Word: t.Word + 1})
 	}
 	return x.r.Search(ctx, oq, k)
 }

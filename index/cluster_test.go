@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,6 +61,7 @@ func clusterIndexURL(t *testing.T, what string) string {
 func TestClusterSameAsEmbedded(t *testing.T) {
 	for _, name := range []string{"sample", "wikipedia"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // one builds while the other searches
 			dir := filepath.Join("..", "corpus-sample", "articles")
 			if name == "wikipedia" {
 				dir = shareddata.Wikipedia(t)
@@ -70,6 +72,7 @@ func TestClusterSameAsEmbedded(t *testing.T) {
 				if _, err := Build(BuildOptions{Articles: dir, Index: where, Reader: &article.Reader{Root: dir}}); err != nil {
 					t.Fatalf("building %s: %v", where, err)
 				}
+
 			}
 			emb := openTest(t, folder)
 			cl, err := OpenAt(u)
@@ -89,75 +92,109 @@ func TestClusterSameAsEmbedded(t *testing.T) {
 }
 
 // compareTitles searches every article's title in emb and cl and
-// compares the results (TestClusterSameAsEmbedded).
+// compares the results (TestClusterSameAsEmbedded), four titles at a
+// time: the cluster answers several requests at once, and a test that
+// waits for each in turn spends most of its time waiting.
 func compareTitles(t *testing.T, emb *Index, cl Searcher) {
-	ctx := context.Background()
 	ids := emb.articleIDs(t)
+	outs := make([]titleOutcome, len(ids))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				outs[i] = compareTitle(t, emb, cl, ids[i])
+			}
+		}()
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	var refused, compared, same, maxRel = 0, 0, 0, 0.0
-	for _, id := range ids {
-		d, err := emb.Article(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := d.Title
-		eq, err := emb.Prepare(q)
-		if errors.Is(err, ErrNoTerms) {
-			continue
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		cq, err := cl.Prepare(q)
-		if errors.Is(err, ErrCharTerm) {
-			refused++
-			if !strings.Contains(err.Error(), "lone") {
-				t.Errorf("%q: %v, want it to name the lone character", q, err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		er, err := emb.Search(ctx, eq, 10, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cr, err := cl.Search(ctx, cq, 10, Options{})
-		if err != nil {
-			t.Fatalf("%q on the cluster: %v", q, err)
-		}
-		compared++
-		if len(er) == 0 || len(cr) == 0 || er[0].ID != cr[0].ID {
-			t.Errorf("%q: first article %v embedded, %v on the cluster", q, firstIDs(er), firstIDs(cr))
-			continue
-		}
-		same++
-		byID := map[string]SearchResult{}
-		for _, r := range er {
-			byID[r.ID] = r
-		}
-		for _, c := range cr {
-			e, ok := byID[c.ID]
-			if !ok {
-				continue
-			}
-			if !reflect.DeepEqual(e.Passages, c.Passages) || e.Snippet != c.Snippet || e.Title != c.Title || e.Lang != c.Lang {
-				t.Errorf("%q, article %s: passages %v, snippet %q embedded; %v, %q on the cluster", q, c.ID, e.Passages, e.Snippet, c.Passages, c.Snippet)
-			}
-			if rel := math.Abs(e.Score-c.Score) / e.Score; rel > maxRel {
-				maxRel = rel
-			}
-		}
-		ep, err1 := emb.Passages(ctx, q, er[0].ID, Options{})
-		cp, err2 := cl.Passages(ctx, q, er[0].ID, Options{})
-		if err1 != nil || err2 != nil || !reflect.DeepEqual(ep, cp) {
-			t.Errorf("%q, Passages of %s: %v (%v) embedded, %v (%v) on the cluster", q, er[0].ID, ep, err1, cp, err2)
-		}
+	for _, o := range outs {
+		refused += o.refused
+		compared += o.compared
+		same += o.same
+		maxRel = math.Max(maxRel, o.maxRel)
 	}
 	t.Logf("%d titles compared, %d with the same first article, %d refused (a lone CJK character); largest relative score difference %.4f", compared, same, refused, maxRel)
 	if compared == 0 || maxRel > 0.1 {
 		t.Errorf("%d titles compared; largest relative score difference %.4f, want at most 0.1", compared, maxRel)
 	}
+}
+
+// titleOutcome is what compareTitle found of one title: counts (0 or 1)
+// and the largest relative score difference.
+type titleOutcome struct {
+	refused, compared, same int
+	maxRel                  float64
+}
+
+// compareTitle searches the title of article id in emb and cl and
+// compares the results: the same first article, and for every article
+// both return, the same passages, snippet, title and language.
+func compareTitle(t *testing.T, emb *Index, cl Searcher, id string) (out titleOutcome) {
+	ctx := context.Background()
+	d, err := emb.Article(id)
+	if err != nil {
+		t.Error(err)
+		return out
+	}
+	q := d.Title
+	eq, err := emb.Prepare(q)
+	if errors.Is(err, ErrNoTerms) {
+		return out
+	}
+	if err != nil {
+		t.Errorf("%q: %v", q, err)
+		return out
+	}
+	cq, err := cl.Prepare(q)
+	if errors.Is(err, ErrCharTerm) {
+		if !strings.Contains(err.Error(), "lone") {
+			t.Errorf("%q: %v, want it to name the lone character", q, err)
+		}
+		return titleOutcome{refused: 1}
+	}
+	er, err1 := emb.Search(ctx, eq, 10, Options{})
+	var cr []SearchResult
+	if err == nil {
+		cr, err = cl.Search(ctx, cq, 10, Options{})
+	}
+	if err1 != nil || err != nil {
+		t.Errorf("%q: %v embedded, %v on the cluster", q, err1, err)
+		return out
+	}
+	out.compared = 1
+	if len(er) == 0 || len(cr) == 0 || er[0].ID != cr[0].ID {
+		t.Errorf("%q: first article %v embedded, %v on the cluster", q, firstIDs(er), firstIDs(cr))
+		return out
+	}
+	out.same = 1
+	byID := map[string]SearchResult{}
+	for _, r := range er {
+		byID[r.ID] = r
+	}
+	for _, c := range cr {
+		e, ok := byID[c.ID]
+		if !ok {
+			continue
+		}
+		if !reflect.DeepEqual(e.Passages, c.Passages) || e.Snippet != c.Snippet || e.Title != c.Title || e.Lang != c.Lang {
+			t.Errorf("%q, article %s: passages %v, snippet %q embedded; %v, %q on the cluster", q, c.ID, e.Passages, e.Snippet, c.Passages, c.Snippet)
+		}
+		out.maxRel = math.Max(out.maxRel, math.Abs(e.Score-c.Score)/e.Score)
+	}
+	ep, err1 := emb.Passages(ctx, q, er[0].ID, Options{})
+	cp, err2 := cl.Passages(ctx, q, er[0].ID, Options{})
+	if err1 != nil || err2 != nil || !reflect.DeepEqual(ep, cp) {
+		t.Errorf("%q, Passages of %s: %v (%v) embedded, %v (%v) on the cluster", q, er[0].ID, ep, err1, cp, err2)
+	}
+	return out
 }
 
 // articleIDs returns the ids of the index's articles, sorted.

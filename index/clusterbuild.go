@@ -148,7 +148,7 @@ func loadCluster(ctx context.Context, b *opensearch.Build, l *build.Listing) (*c
 		for i, t := range p.ElemTerms {
 			st.df[t] += int64(p.ElemDF[i])
 		}
-		batch = append(batch, opensearch.Doc{ID: p.ID, Lang: p.Lang, Title: p.Title, Text: p.Text, TitleKeys: p.TitleKeys, Payload: p.Record})
+		batch = append(batch, opensearch.Doc{ID: p.ID, Lang: p.Lang, Title: p.Title, Text: p.Text, Aux: p.Aux, TitleKeys: p.TitleKeys, Payload: p.Record})
 		if len(batch) < clusterBatch {
 			return nil
 		}

@@ -26,9 +26,11 @@ type Parsed struct {
 	Size int64
 	// Title and Text are the article's terms as the build analyses them,
 	// each as many times as it occurs (sorted: the order of the words is
-	// not kept); TitleKeys its title keys (analysis.TitleKeys).
-	Title, Text []string
-	TitleKeys   []string
+	// not kept); Aux the terms of its auxiliary text (store.AuxField,
+	// docs/search.md), likewise; TitleKeys its title keys
+	// (analysis.TitleKeys).
+	Title, Text, Aux []string
+	TitleKeys        []string
 	// Record is its record (index/records).
 	Record []byte
 	// Elems is its number of candidate elements, ElemLen their length in
@@ -156,6 +158,8 @@ func (p *parsed) export() *Parsed {
 			out.Title = flatTerms(af)
 		case "text":
 			out.Text = flatTerms(af)
+		case store.AuxField:
+			out.Aux = flatTerms(af)
 		case store.TitleKeyField:
 			for k := range af.freqs {
 				out.TitleKeys = append(out.TitleKeys, k)

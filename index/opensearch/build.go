@@ -20,13 +20,14 @@ type Settings struct {
 }
 
 // Doc is one article to load: its id, language, readsim's tokens of its
-// title and text (in order, repeats kept), its title keys (each one term)
-// and an opaque payload returned by Reader.Payloads.
+// title, text and auxiliary text (in order, repeats kept), its title keys
+// (each one term) and an opaque payload returned by Reader.Payloads.
 type Doc struct {
 	ID        string
 	Lang      string
 	Title     []string
 	Text      []string
+	Aux       []string
 	TitleKeys []string
 	Payload   []byte
 }
@@ -173,16 +174,26 @@ func (b *Build) docLines(d *Doc) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	aux, err := joinTokens(d.ID, d.Aux)
+	if err != nil {
+		return nil, err
+	}
 	lang := docLang(d.Lang)
 	src := map[string]any{
 		"id": d.ID, "lang": lang, "titlekey": d.TitleKeys,
-		"title_len": len(d.Title), "text_len": len(d.Text),
+		"title_len": len(d.Title), "text_len": len(d.Text), "aux_len": len(d.Aux),
 		"payload": base64.StdEncoding.EncodeToString(d.Payload),
 	}
 	if b.m.Norms == NormsFields {
 		src["title_"+lang], src["text_"+lang] = title, text
+		if aux != "" {
+			src["aux_"+lang] = aux
+		}
 	} else {
 		src["title"], src["text"] = title, text
+		if aux != "" {
+			src["aux"] = aux
+		}
 	}
 	head, err := json.Marshal(map[string]any{"index": map[string]any{"_id": d.ID}})
 	if err != nil {

@@ -21,14 +21,19 @@
 //     sends at white space and changes nothing (CJK bigrams, folding and
 //     stemming stay readsim's), so the cluster scores readsim's terms.
 //   - Length norms per language (Norms): NormsScript, the default, scores
-//     with a Painless scripted similarity shaped as readsim's fetch (Bleve's
-//     BM25: √tf, idf of the whole index, each language's average length
-//     passed in the query) and readsim's coordination factor; NormsFields
+//     as readsim's fetch (Bleve's BM25: √tf, idf of the whole index, each
+//     language's average length passed in the query, readsim's
+//     coordination factor), title, text and auxiliary text; NormsFields
 //     gives each language fields of its own scored by Lucene's stock BM25
 //     (each language's average length, but also its own idf).
-//   - Searches use dfs_query_then_fetch, so term statistics are the whole
-//     index's, not a shard's, and refuse partial results: a search whose
-//     shards failed (a node died under it) is tried again.
+//   - A search of NormsScript is two requests: the first counts each
+//     term's documents per field over the whole build (an aggregation, so
+//     not a shard's statistics), from which readsim computes the idfs (a
+//     word's variants summed: one idf per word) and the query norm; the
+//     second scores with them, a Painless scripted similarity giving the
+//     part of BM25 that depends on the document. A title search uses
+//     dfs_query_then_fetch. Searches refuse partial results: a search
+//     whose shards failed (a node died under it) is tried again.
 //   - Every call is bounded by Config.Timeout; a cluster that does not
 //     answer gives an error naming its URLs.
 package opensearch

@@ -7,28 +7,33 @@ import (
 	"testing"
 )
 
-// FuzzParseSearch feeds arbitrary answers to the search answer's reader:
-// it never panics, and what it returns is finite hits with ids.
+// FuzzParseSearch feeds arbitrary answers to the readers of a search's
+// answer and of the document frequencies: they never panic; what the
+// first returns is finite hits with ids, what the second returns is one
+// count per clause, each in [0, n].
 func FuzzParseSearch(f *testing.F) {
 	f.Add([]byte(`{"hits":{"hits":[{"_id":"d1","_score":1.5,"fields":{"lang":["en"]}}]},"aggregations":{"df":{"buckets":{"c0":{"doc_count":1},"c1":{"doc_count":2}}}}}`), 2)
 	f.Add([]byte(`{"_shards":{"failed":1}}`), 0)
 	f.Add([]byte(`{"hits":{"hits":[{"_id":"x","_score":1e308}]}}`), 0)
 	f.Fuzz(func(t *testing.T, data []byte, clauses int) {
-		sc := scaling{total: 1, n: 10}
-		if clauses > 0 {
-			sc.total = float64(clauses % 8)
-			sc.boosts = make([]float64, clauses%8)
-			for i := range sc.boosts {
-				sc.boosts[i] = 1
+		if hits, err := parseSearch(data, 0.5); err == nil {
+			for _, h := range hits {
+				if h.ID == "" || math.IsNaN(h.Score) || math.IsInf(h.Score, 0) {
+					t.Fatalf("hit %+v", h)
+				}
 			}
 		}
-		hits, err := parseSearch(data, sc)
+		n := clauses & 7
+		dfs, err := parseDocFreqs(data, n, 10)
 		if err != nil {
 			return
 		}
-		for _, h := range hits {
-			if h.ID == "" || math.IsNaN(h.Score) || math.IsInf(h.Score, 0) {
-				t.Fatalf("hit %+v", h)
+		if len(dfs) != n {
+			t.Fatalf("%d counts for %d clauses", len(dfs), n)
+		}
+		for _, df := range dfs {
+			if !(df >= 0 && df <= 10) {
+				t.Fatalf("count %g", df)
 			}
 		}
 	})

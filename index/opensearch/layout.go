@@ -8,8 +8,10 @@ import (
 
 // Layout is the version of the index layout this package writes and
 // reads: the fields, their analysis and similarities, the _meta marker.
-// An index of another layout is refused (ErrLayout).
-const Layout = 1
+// An index of another layout is refused (ErrLayout). Layout 2 added the
+// auxiliary text (a field "aux" and its length) and moved the idf out of
+// the similarity into the query (one idf per word of the query).
+const Layout = 2
 
 // Norms is how a build normalises field lengths by language.
 type Norms string
@@ -70,14 +72,18 @@ type meta struct {
 	Docs     int64             `json:"docs"`
 	Langs    map[string]*Lang  `json:"langs,omitempty"`
 	Extra    map[string]string `json:"extra,omitempty"`
+	// Replaced is when the alias left the build (Unix seconds), 0 while
+	// it names it or never did
+	Replaced int64 `json:"replaced,omitempty"`
 }
 
 // Lang is what a build holds of one language: its documents and the
-// total lengths in tokens of their titles and texts.
+// total lengths in tokens of their titles, texts and auxiliary texts.
 type Lang struct {
 	Docs     int64 `json:"docs"`
 	TitleLen int64 `json:"title_len"`
 	TextLen  int64 `json:"text_len"`
+	AuxLen   int64 `json:"aux_len"`
 }
 
 // langRe is what a language name may be: it becomes part of field names.
@@ -95,14 +101,15 @@ func checkName(name string) error {
 	return nil
 }
 
-// Painless sources of the similarities. idf squared and √tf follow
-// Bleve's TermQueryScorer as readsim's fetch uses it (docs/cluster.md);
-// query.boost carries the average length of the clause's language.
+// Painless sources of the similarities. bm25Score is the part of a
+// term's score in readsim's fetch (Bleve's BM25) that depends on the
+// document: √tf over the length norm, query.boost carrying the average
+// length of the clause's language; the idf² and the boosts are the
+// query's (scriptQuery), so that the variants of a word share one idf.
+// There is no weight script: the weight is 1.
 const (
-	bm25Weight = `double n = field.docCount; double df = term.docFreq;
-double idf = Math.log(1.0 + (n - df + 0.5) / (df + 0.5)); return idf * idf;`
 	bm25Score = `double tf = Math.sqrt(doc.freq);
-return weight * tf * 1.2 / (tf + 1.2 * (0.25 + 0.75 * doc.length / query.boost));`
+return tf * 1.2 / (tf + 1.2 * (0.25 + 0.75 * doc.length / query.boost));`
 	// title keys: TF-IDF idf 1 + ln(N/(df+1)) times 1/√(number of keys)
 	keyWeight = `double n = field.docCount; return 1.0 + Math.log(n / (term.docFreq + 1.0));`
 	keyScore  = `return weight / Math.sqrt(doc.length);`
@@ -118,6 +125,7 @@ func settingsBody(shards int, m *meta) map[string]any {
 		"lang":      map[string]any{"type": "keyword"},
 		"title_len": map[string]any{"type": "integer", "index": false},
 		"text_len":  map[string]any{"type": "integer", "index": false},
+		"aux_len":   map[string]any{"type": "integer", "index": false},
 		"payload":   map[string]any{"type": "binary", "store": true},
 		"titlekey": map[string]any{"type": "text", "analyzer": "readsim_key",
 			"similarity": "readsim_key", "index_options": "freqs"},
@@ -125,6 +133,7 @@ func settingsBody(shards int, m *meta) map[string]any {
 	if m.Norms == NormsScript {
 		props["title"] = tokenField("readsim_bm25")
 		props["text"] = tokenField("readsim_bm25")
+		props["aux"] = tokenField("readsim_bm25")
 	}
 	return map[string]any{
 		"settings": map[string]any{"index": map[string]any{
@@ -140,8 +149,7 @@ func settingsBody(shards int, m *meta) map[string]any {
 				},
 			},
 			"similarity": map[string]any{
-				"readsim_bm25": map[string]any{"type": "scripted",
-					"weight_script": script(bm25Weight), "script": script(bm25Score)},
+				"readsim_bm25": map[string]any{"type": "scripted", "script": script(bm25Score)},
 				"readsim_key": map[string]any{"type": "scripted",
 					"weight_script": script(keyWeight), "script": script(keyScore)},
 			},
@@ -166,5 +174,6 @@ func langFields(lang string) map[string]any {
 	return map[string]any{
 		"title_" + lang: tokenField("BM25"),
 		"text_" + lang:  tokenField("BM25"),
+		"aux_" + lang:   tokenField("BM25"),
 	}
 }

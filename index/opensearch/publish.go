@@ -11,7 +11,8 @@ import (
 // waits until every copy is allocated, writes its statistics into its
 // marker, then moves the alias to it in one atomic request (readers of
 // the alias see the old build or the new one, never a mix). The build it
-// replaces is kept for readers still on it; older builds of the name are
+// replaces is kept for readers still on it, and so are the builds
+// replaced less than ten minutes ago; older builds of the name are
 // deleted.
 func (b *Build) Publish(ctx context.Context) (map[string]*Lang, error) {
 	replicas, _ := strconv.Atoi(b.m.Extra["replicas"])
@@ -89,6 +90,7 @@ func (b *Build) stats(ctx context.Context) (map[string]*Lang, int64, error) {
 			"aggs": map[string]any{
 				"title": map[string]any{"sum": map[string]any{"field": "title_len"}},
 				"text":  map[string]any{"sum": map[string]any{"field": "text_len"}},
+				"aux":   map[string]any{"sum": map[string]any{"field": "aux_len"}},
 			},
 		}},
 	}
@@ -109,6 +111,9 @@ func (b *Build) stats(ctx context.Context) (map[string]*Lang, int64, error) {
 					Text struct {
 						Value float64 `json:"value"`
 					} `json:"text"`
+					Aux struct {
+						Value float64 `json:"value"`
+					} `json:"aux"`
 				} `json:"buckets"`
 			} `json:"langs"`
 		} `json:"aggregations"`
@@ -118,13 +123,20 @@ func (b *Build) stats(ctx context.Context) (map[string]*Lang, int64, error) {
 	}
 	langs := map[string]*Lang{}
 	for _, k := range res.Aggs.Langs.Buckets {
-		langs[k.Key] = &Lang{Docs: k.Count, TitleLen: int64(k.Title.Value), TextLen: int64(k.Text.Value)}
+		langs[k.Key] = &Lang{Docs: k.Count, TitleLen: int64(k.Title.Value), TextLen: int64(k.Text.Value), AuxLen: int64(k.Aux.Value)}
 	}
 	return langs, res.Hits.Total.Value, nil
 }
 
-// swap moves the alias to the build and deletes the builds older than
-// the one it replaces.
+// keepReplaced is how long a build the alias left stays for the readers
+// still on it. A server switches within seconds of a publication; minutes
+// also cover one that was still making the collection of the next build
+// while two more were published. Tests set it to 0.
+var keepReplaced = 10 * time.Minute
+
+// swap moves the alias to the build, marks the build it replaces with the
+// time, and deletes the older builds replaced more than keepReplaced ago
+// (and the unfinished ones older than this build).
 func (b *Build) swap(ctx context.Context) error {
 	c := b.c
 	olds, err := c.builds(ctx, b.name)
@@ -132,19 +144,29 @@ func (b *Build) swap(ctx context.Context) error {
 		return fmt.Errorf("publishing %s: %w", b.index, err)
 	}
 	actions := []any{map[string]any{"add": map[string]any{"index": b.index, "alias": b.name}}}
-	keep := ""
+	var replaced []builtIndex
 	for _, o := range olds {
 		if o.aliased && o.name != b.index {
 			actions = append(actions, map[string]any{"remove": map[string]any{"index": o.name, "alias": b.name}})
-			keep = o.name
+			replaced = append(replaced, o)
 		}
 	}
 	if err := c.call(ctx, "POST", "/_aliases", map[string]any{"actions": actions}, nil); err != nil {
 		return fmt.Errorf("publishing %s: moving alias %s: %w", b.index, b.name, err)
 	}
+	now := time.Now()
+	for _, o := range replaced {
+		m := *o.meta
+		m.Replaced = now.Unix()
+		mapping := map[string]any{"_meta": map[string]any{"readsim": &m}}
+		if err := c.call(ctx, "PUT", "/"+o.name+"/_mapping", mapping, nil); err != nil {
+			return fmt.Errorf("published %s, but marking the build it replaced, %s: %w", b.index, o.name, err)
+		}
+	}
 	for _, o := range olds {
-		if o.name == b.index || o.name == keep || o.name > b.index {
-			continue // this build, the one just replaced, or a newer one being built
+		kept := o.meta.Replaced > 0 && now.Sub(time.Unix(o.meta.Replaced, 0)) < keepReplaced
+		if o.name == b.index || o.aliased || o.name > b.index || kept {
+			continue // this build, the one just replaced, a newer one being built, or one replaced lately
 		}
 		if err := c.call(ctx, "DELETE", "/"+o.name, nil, nil); err != nil && !isType(err, "index_not_found_exception") {
 			return fmt.Errorf("published %s, but deleting the old build %s: %w", b.index, o.name, err)

@@ -18,8 +18,8 @@ type Reader struct {
 	name  string
 	index string
 	m     meta
-	langs []string              // the build's languages, sorted
-	avg   map[string][2]float64 // each language's average title and text length, rounded up
+	langs []string                    // the build's languages, sorted
+	avg   map[string][nFields]float64 // each language's average title, text and auxiliary text length, rounded up
 }
 
 // Open opens the build the alias name points to. A name that is no alias
@@ -49,14 +49,14 @@ func (c *Client) Open(ctx context.Context, name string) (*Reader, error) {
 	if !m.Complete || (m.Norms != NormsScript && m.Norms != NormsFields) {
 		return nil, fmt.Errorf("opensearch %s: %s (%s) is not a complete build: rebuild with readsim index", c.where(), name, cur.name)
 	}
-	r := &Reader{c: c, name: name, index: cur.name, m: *m, avg: map[string][2]float64{}}
+	r := &Reader{c: c, name: name, index: cur.name, m: *m, avg: map[string][nFields]float64{}}
 	for l, s := range m.Langs {
 		if s.Docs <= 0 {
 			continue
 		}
 		r.langs = append(r.langs, l)
 		n := float64(s.Docs)
-		r.avg[l] = [2]float64{math.Ceil(float64(s.TitleLen) / n), math.Ceil(float64(s.TextLen) / n)}
+		r.avg[l] = [nFields]float64{math.Ceil(float64(s.TitleLen) / n), math.Ceil(float64(s.TextLen) / n), math.Ceil(float64(s.AuxLen) / n)}
 	}
 	sort.Strings(r.langs)
 	return r, nil
@@ -106,21 +106,73 @@ type Hit struct {
 // Search returns the k best documents for q (k at most MaxK), by score,
 // ties by id. A search that failed on some shards (a node died under it)
 // or found no node is tried again within the client's timeout.
+//
+// A search of terms (NormsScript) is two requests: the first counts the
+// documents holding each term in each field over the whole build (so a
+// word's variants can share one idf, and the query norm is known), the
+// second scores with the idfs computed from them (docs/cluster.md). Both
+// together, their retries included, are bounded by the client's timeout.
 func (r *Reader) Search(ctx context.Context, q Query, k int) ([]Hit, error) {
 	if k <= 0 || k > MaxK {
 		return nil, fmt.Errorf("opensearch: %d hits asked: 1 to %d", k, MaxK)
 	}
-	body, sc, err := r.searchBody(q, k)
-	if err != nil {
+	if err := r.check(q); err != nil {
 		return nil, err
 	}
-	path := "/" + r.index + "/_search?search_type=dfs_query_then_fetch&allow_partial_search_results=false"
+	ctx, cancel := context.WithTimeout(ctx, r.c.timeout)
+	defer cancel()
+	body := searchBody(k)
+	path := "/" + r.index + "/_search?allow_partial_search_results=false"
+	factor := 1.0
+	switch {
+	case len(q.Terms) == 0:
+		// the title key's idf is the similarity's, over the whole build
+		body["query"] = map[string]any{"term": map[string]any{"titlekey": q.TitleKey}}
+		path += "&search_type=dfs_query_then_fetch"
+	case r.m.Norms == NormsFields:
+		body["query"] = r.fieldsQuery(q)
+		path += "&search_type=dfs_query_then_fetch"
+	default:
+		p := planOf(q)
+		dfs, err := r.docFreqs(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		factor = p.weigh(dfs, float64(r.m.Docs))
+		query := r.scriptQuery(p)
+		if query == nil {
+			return nil, nil // no document holds any term
+		}
+		body["query"] = query
+	}
 	var hits []Hit
-	err = r.c.retry(ctx, "searching "+r.index, func(ctx context.Context) error {
-		hits, err = r.searchOnce(ctx, path, body, sc)
+	err := r.c.retry(ctx, "searching "+r.index, func(ctx context.Context) error {
+		var err error
+		hits, err = r.searchOnce(ctx, path, body, factor)
 		return err
 	})
 	return hits, r.gone(err)
+}
+
+// docFreqs counts the documents of the build holding each clause's term
+// in its field.
+func (r *Reader) docFreqs(ctx context.Context, p *plan) ([]float64, error) {
+	body := map[string]any{"size": 0, "track_total_hits": false,
+		"aggs": map[string]any{"df": map[string]any{"filters": map[string]any{"filters": p.dfFilters()}}}}
+	path := "/" + r.index + "/_search?allow_partial_search_results=false"
+	var dfs []float64
+	err := r.c.retry(ctx, "counting terms in "+r.index, func(ctx context.Context) error {
+		var raw json.RawMessage
+		if err := r.c.call(ctx, "POST", path, body, &raw); err != nil {
+			return err
+		}
+		var err error
+		if dfs, err = parseDocFreqs(raw, len(p.clauses), float64(r.m.Docs)); err != nil {
+			return fmt.Errorf("opensearch %s: counting terms in %s: %w", r.c.where(), r.index, err)
+		}
+		return nil
+	})
+	return dfs, r.gone(err)
 }
 
 // retry calls fn until it succeeds, fails in a way another try cannot
@@ -140,8 +192,8 @@ func (c *Client) retry(ctx context.Context, what string, fn func(context.Context
 		case <-time.After(time.Duration(min(attempt+1, 5)) * 100 * time.Millisecond):
 		}
 	}
-	if last == nil {
-		return ctx.Err()
+	if last == nil { // no time was left for a first try
+		return fmt.Errorf("opensearch %s: %s: %w", c.where(), what, ctx.Err())
 	}
 	return fmt.Errorf("opensearch %s: %s: no complete answer within %v: %w", c.where(), what, c.timeout, last)
 }
@@ -169,36 +221,41 @@ func (r *Reader) gone(err error) error {
 }
 
 // searchOnce sends a search once and reads its hits (parseSearch).
-func (r *Reader) searchOnce(ctx context.Context, path string, body map[string]any, sc scaling) ([]Hit, error) {
+func (r *Reader) searchOnce(ctx context.Context, path string, body map[string]any, factor float64) ([]Hit, error) {
 	var raw json.RawMessage
 	if err := r.c.call(ctx, "POST", path, body, &raw); err != nil {
 		return nil, err
 	}
-	hits, err := parseSearch(raw, sc)
+	hits, err := parseSearch(raw, factor)
 	if err != nil {
 		return nil, fmt.Errorf("opensearch %s: searching %s: %w", r.c.where(), r.index, err)
 	}
 	return hits, nil
 }
 
-// parseSearch reads a search's answer: its hits, their scores scaled
-// (scaling) with the document frequencies of the aggregation "df". An
-// answer from only some shards is errPartial.
-func parseSearch(raw []byte, sc scaling) ([]Hit, error) {
+// shardsAnswer is the part of a search's answer that says whether every
+// shard answered.
+type shardsAnswer struct {
+	TimedOut bool `json:"timed_out"`
+	Shards   struct {
+		Failed int `json:"failed"`
+	} `json:"_shards"`
+}
+
+// partial is errPartial when some shards failed or the search timed out.
+func (a *shardsAnswer) partial() error {
+	if a.Shards.Failed > 0 || a.TimedOut {
+		return fmt.Errorf("%d shard(s) failed: %w", a.Shards.Failed, errPartial)
+	}
+	return nil
+}
+
+// parseDocFreqs reads the document frequencies of an answer's
+// aggregation "df" (buckets c0 … c(clauses-1)), each in [0, n]. An answer
+// from only some shards is errPartial.
+func parseDocFreqs(raw []byte, clauses int, n float64) ([]float64, error) {
 	var res struct {
-		TimedOut bool `json:"timed_out"`
-		Shards   struct {
-			Failed int `json:"failed"`
-		} `json:"_shards"`
-		Hits struct {
-			Hits []struct {
-				ID     string  `json:"_id"`
-				Score  float64 `json:"_score"`
-				Fields struct {
-					Lang []string `json:"lang"`
-				} `json:"fields"`
-			} `json:"hits"`
-		} `json:"hits"`
+		shardsAnswer
 		Aggs struct {
 			DF struct {
 				Buckets map[string]struct {
@@ -210,21 +267,44 @@ func parseSearch(raw []byte, sc scaling) ([]Hit, error) {
 	if err := json.Unmarshal(raw, &res); err != nil {
 		return nil, err
 	}
-	if res.Shards.Failed > 0 || res.TimedOut {
-		return nil, fmt.Errorf("%d shard(s) failed: %w", res.Shards.Failed, errPartial)
+	if err := res.partial(); err != nil {
+		return nil, err
 	}
-	dfs := make([]float64, len(sc.boosts))
+	dfs := make([]float64, clauses)
 	for i := range dfs {
 		bk, ok := res.Aggs.DF.Buckets[fmt.Sprintf("c%d", i)]
-		if !ok || bk.Count < 0 || bk.Count > sc.n {
-			return nil, fmt.Errorf("the answer has no document frequency for clause %d, or one out of [0, %g]", i, sc.n)
+		if !ok || !(bk.Count >= 0 && bk.Count <= n) {
+			return nil, fmt.Errorf("the answer has no document frequency for clause %d, or one out of [0, %g]", i, n)
 		}
 		dfs[i] = bk.Count
 	}
-	f := sc.factor(dfs)
+	return dfs, nil
+}
+
+// parseSearch reads a search's answer: its hits, their scores multiplied
+// by factor. An answer from only some shards is errPartial.
+func parseSearch(raw []byte, factor float64) ([]Hit, error) {
+	var res struct {
+		shardsAnswer
+		Hits struct {
+			Hits []struct {
+				ID     string  `json:"_id"`
+				Score  float64 `json:"_score"`
+				Fields struct {
+					Lang []string `json:"lang"`
+				} `json:"fields"`
+			} `json:"hits"`
+		} `json:"hits"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, err
+	}
+	if err := res.partial(); err != nil {
+		return nil, err
+	}
 	hits := make([]Hit, len(res.Hits.Hits))
 	for i, h := range res.Hits.Hits {
-		hits[i] = Hit{ID: h.ID, Score: h.Score * f}
+		hits[i] = Hit{ID: h.ID, Score: h.Score * factor}
 		if math.IsNaN(hits[i].Score) || math.IsInf(hits[i].Score, 0) || h.ID == "" {
 			return nil, fmt.Errorf("hit %d: id %q, score %g", i, h.ID, h.Score)
 		}

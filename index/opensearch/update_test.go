@@ -7,18 +7,24 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestUpdateAtomic publishes builds B and C of an index while clients open
 // it, search and read payloads: each answer is wholly one build's (its
 // hits and payloads all A, all B or all C), a reader keeps its build
 // through the next publication, and a reader two publications behind gets
-// ErrGone rather than another build's documents.
+// ErrGone rather than another build's documents once its build is deleted
+// (here at once: keepReplaced 0).
 func TestUpdateAtomic(t *testing.T) {
+	defer func(k time.Duration) { keepReplaced = k }(keepReplaced)
+	keepReplaced = 0
 	c, name := testClient(t)
 	ctx := context.Background()
-	rA := publish(t, c, name, Settings{Shards: 2, Replicas: 1}, manyDocs(300, "A"))
-	q := Query{Terms: []Term{{"alpha", 1}, {"beta", 1}}}
+	// no replicas: what is atomic is the alias's move, whatever the
+	// copies, and a publication waits for its replicas (seconds each)
+	rA := publish(t, c, name, Settings{Shards: 2}, manyDocs(100, "A"))
+	q := Query{Terms: []Term{{Text: "alpha", N: 1}, {Text: "beta", N: 1}}}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	seen := make([]map[string]int, 3)
@@ -43,11 +49,11 @@ func TestUpdateAtomic(t *testing.T) {
 		}()
 	}
 	for _, p := range []string{"B", "C"} {
-		docs := manyDocs(200, p)
+		docs := manyDocs(60, p)
 		if p == "C" {
-			docs = manyDocs(400, p)
+			docs = manyDocs(120, p)
 		}
-		publish(t, c, name, Settings{Shards: 2, Replicas: 1}, docs)
+		publish(t, c, name, Settings{Shards: 2}, docs)
 		if p == "B" {
 			if err := expectBuild(ctx, rA, q, "A"); err != nil {
 				t.Errorf("the reader of A after B was published: %v", err)
@@ -67,8 +73,31 @@ func TestUpdateAtomic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := expectBuild(ctx, r, q, "C"); err != nil || r.Docs() != 400 {
+	if err := expectBuild(ctx, r, q, "C"); err != nil || r.Docs() != 120 {
 		t.Errorf("a reader opened after C: %d documents, %v", r.Docs(), err)
+	}
+}
+
+// TestReplacedKept: a build the alias left less than keepReplaced ago
+// stays, so a reader two publications behind (a server that had not
+// switched yet) still answers wholly from its build; once that is longer
+// ago, the next publication deletes it and the reader gets ErrGone.
+func TestReplacedKept(t *testing.T) {
+	defer func(k time.Duration) { keepReplaced = k }(keepReplaced)
+	c, name := testClient(t)
+	ctx := context.Background()
+	q := Query{Terms: []Term{{Text: "alpha", N: 1}}}
+	rA := publish(t, c, name, Settings{}, manyDocs(20, "A"))
+	publish(t, c, name, Settings{}, manyDocs(20, "B"))
+	publish(t, c, name, Settings{}, manyDocs(20, "C"))
+	if err := expectBuild(ctx, rA, q, "A"); err != nil {
+		t.Errorf("the reader of A two publications later: %v", err)
+	}
+	keepReplaced = time.Second
+	time.Sleep(1100 * time.Millisecond)
+	publish(t, c, name, Settings{}, manyDocs(20, "D"))
+	if _, err := rA.Search(ctx, q, 10); !errors.Is(err, ErrGone) {
+		t.Errorf("the reader of A once A was replaced over a second ago: %v, want ErrGone", err)
 	}
 }
 

@@ -19,8 +19,10 @@ import (
 // on answering while the index is built again twice (readsim index into
 // the same URL), each answer wholly one build's — the articles of one
 // version, every snippet of that version — and, once the server has
-// switched, the last build's articles are all found (nothing lost).
-// Version v has articles 1 … 3+v, each "zorblax versionV".
+// switched, the last build's articles are all found (nothing lost). A
+// client never gets an older build's answer after a newer one. Version v
+// has articles 1 … 3+v, each "zorblax versionV". The builds have no
+// replicas: the switch is the alias's, whatever the copies.
 func TestServeFollowsCluster(t *testing.T) {
 	urls := clustertest.URLs(t)
 	var hosts []string
@@ -28,7 +30,7 @@ func TestServeFollowsCluster(t *testing.T) {
 		hosts = append(hosts, strings.TrimPrefix(strings.TrimRight(u, "/"), "http://"))
 	}
 	name := fmt.Sprintf("readsim-test-serve-%d", time.Now().UnixNano())
-	u := "http://" + strings.Join(hosts, ",") + "/" + name
+	u := "http://" + strings.Join(hosts, ",") + "/" + name + "?replicas=0"
 	t.Cleanup(func() {
 		c, err := opensearch.New(opensearch.Config{URLs: urls})
 		if err == nil {
@@ -64,6 +66,7 @@ func TestServeFollowsCluster(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			last := 0
 			for ctx.Err() == nil {
 				hits, err := a.Options.Searcher.Search(context.Background(), "zorblax", 20)
 				if err != nil {
@@ -84,6 +87,11 @@ func TestServeFollowsCluster(t *testing.T) {
 					t.Errorf("version %d answered with %d articles %v, want %d", v, len(ids), ids, 3+v)
 					return
 				}
+				if v < last {
+					t.Errorf("version %d answered after version %d", v, last)
+					return
+				}
+				last = v
 				mu.Lock()
 				seen[v]++
 				mu.Unlock()

@@ -24,20 +24,26 @@ import org.opensearch.transport.Netty4Plugin;
  * ended (SIGTERM closes it cleanly).
  *
  * <p>Arguments: home folder, node name, HTTP port, transport port, the
- * seed hosts (host:port, comma-separated) and the names of the nodes that
- * elect the first cluster manager (comma-separated).
+ * seed hosts (host:port, comma-separated), the names of the nodes that
+ * elect the first cluster manager (comma-separated) and the cluster's
+ * name. The name is unique per cluster (the script draws it), so a node
+ * never joins another cluster that happens to listen on a seed's port.
+ *
+ * <p>A node that cannot start (a port taken meanwhile) ends the JVM with
+ * status 1 at once: the threads the node had started must not keep a
+ * half-started process alive.
  */
 public final class ReadsimNode {
     private ReadsimNode() {}
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 6) {
-            System.err.println("usage: ReadsimNode HOME NAME HTTP_PORT TRANSPORT_PORT SEEDS MANAGERS");
+        if (args.length != 7) {
+            System.err.println("usage: ReadsimNode HOME NAME HTTP_PORT TRANSPORT_PORT SEEDS MANAGERS CLUSTER");
             System.exit(2);
         }
         Path home = Path.of(args[0]).toAbsolutePath();
         Settings settings = Settings.builder()
-            .put("cluster.name", "readsim-test")
+            .put("cluster.name", args[6])
             .put("node.name", args[1])
             .put("path.home", home.toString())
             .put("path.data", home.resolve("data").toString())
@@ -66,7 +72,13 @@ public final class ReadsimNode {
                 closed.countDown();
             }
         }));
-        node.start();
+        try {
+            node.start();
+        } catch (Throwable e) {
+            System.err.println("readsim node " + args[1] + " did not start: " + e);
+            e.printStackTrace();
+            Runtime.getRuntime().halt(1);
+        }
         closed.await();
     }
 }
