@@ -83,8 +83,10 @@ type MeasureInfo struct {
 	Ranks       string `json:"ranks"`
 	Passages    bool   `json:"passages"`
 	Lengths     bool   `json:"lengths"`
-	// Compat9: eval --compat 9 changes its value (trec_eval 9's rule,
-	// effort.TrecCompat9Measures).
+	// Compat9: eval --compat 9 computes it by trec_eval 9's rule (the
+	// families effort.TrecCompat9Measures); its value differs from
+	// trec_eval 10's where a recall level x·R has a fraction from 0.1 to
+	// below 0.5 (never at x = 0.5).
 	Compat9 bool `json:"compat9"`
 }
 

@@ -510,9 +510,16 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 			}
 		}
 	}
-	if !n.focused {
-		return docs, nil
+	if n.focused {
+		focusedInput(in, j, t, n)
 	}
+	return docs, nil
+}
+
+// focusedInput sets the focused passages of in, one per result of t in
+// line order, each with its relevant characters by j; with n.merge, only
+// the part of a result not returned earlier for its article counts.
+func focusedInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic, n inputNeeds) {
 	var seen map[string]effort.Spans
 	if n.merge {
 		seen = map[string]effort.Spans{}
@@ -522,7 +529,6 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 		jd := j.Docs[p.Article]
 		s := resultSpan(p, jd, n.lengths)
 		if n.merge {
-			// Only the part not returned earlier for the article counts.
 			prev := seen[p.Article]
 			tmp = effort.AppendDifference(tmp[:0], effort.Spans{s}, prev)
 			seen[p.Article] = effort.Union(prev, effort.Spans{s})
@@ -539,7 +545,6 @@ func buildInput(in *effort.TopicInput, j *inex.TopicJudgments, t *inex.RunTopic,
 		}
 		in.Passages = append(in.Passages, ps)
 	}
-	return docs, nil
 }
 
 // resultSpan is the text of result p of a document judged jd (nil: not

@@ -99,7 +99,10 @@ func TestDescribeMeasures(t *testing.T) {
 		{"DOCUMENT", MeasureInfo{Canonical: "DOCUMENT", TopicName: "DOCUMENT", AllName: "DOCUMENT", Kind: "passages", Better: "higher", All: "mean, every judged topic"}},
 		{"num_nonrel_judged_ret", MeasureInfo{Canonical: "num_nonrel_judged_ret", TopicName: "num_nonrel_judged_ret", AllName: "num_nonrel_judged_ret", Kind: "trec_eval", Better: "higher", All: "sum", Ranks: "score"}},
 		{"gm_map", MeasureInfo{Canonical: "gm_map", TopicName: "gm_map", AllName: "gm_map", Kind: "trec_eval", Better: "higher", All: "geometric mean", Ranks: "score"}},
-		{"IPrec@0.5", MeasureInfo{Canonical: "iprec_at_recall_0.50", TopicName: "IPrec@0.5", AllName: "IPrec@0.5", Kind: "trec_eval", Better: "higher", All: "mean", Ranks: "score"}},
+		// --compat 9 computes the family by trec_eval 9's rule: at
+		// recall 0.6 and R = 4, (long)(2.4 + 0.9) = 3 relevant documents
+		// against lround(2.4) = 2 (docs/trec_eval.md)
+		{"IPrec@0.6", MeasureInfo{Canonical: "iprec_at_recall_0.60", TopicName: "IPrec@0.6", AllName: "IPrec@0.6", Kind: "trec_eval", Better: "higher", All: "mean", Ranks: "score", Compat9: true}},
 	}
 	for _, c := range cases {
 		got, err := DescribeMeasures([]string{c.name})
