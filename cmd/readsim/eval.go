@@ -9,6 +9,7 @@ import (
 	"github.com/readsim/readsim/effort"
 	"github.com/readsim/readsim/internal/cli"
 	"github.com/readsim/readsim/scenario"
+	"github.com/readsim/readsim/scenario/inex"
 )
 
 // measureFlags are the flags of scenario.MeasureRequest, shared by eval,
@@ -194,7 +195,7 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	cfg.DocBaseline = *baseline
 	opt := scenario.EvalOptions{Config: cfg, Group: mf.group, MergeOverlaps: mf.merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
-	q, err := mf.Judgments(opt.Warn)
+	st, q, err := evalJudgments(mf, *readings, opt.Warn)
 	if err != nil {
 		return err
 	}
@@ -212,7 +213,7 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if *readings {
 		return scenario.EvalReadingFiles(e.Stdout, q, runs, opt, report, *figures)
 	}
-	results, err := scenario.EvaluateFiles(q, runs, opt)
+	results, err := scenario.EvaluateJudged(st, q, runs, opt)
 	if err != nil {
 		return err
 	}
@@ -227,3 +228,20 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 // collector keeps the heap near this instead of letting it double (a 1.2
 // million-line run: 170 MB resident instead of 220, no slower).
 const evalMemoryLimit = 160 << 20
+
+// evalJudgments opens the judgments of eval: a large file of runs' judgments
+// to be read a topic at a time (scenario.MeasureRequest.JudgmentStream,
+// with q the judgments read so far), otherwise every judgment (st nil).
+func evalJudgments(mf *measureFlags, readings bool, warn func(string)) (*inex.QrelsStream, *inex.Qrels, error) {
+	if !readings {
+		st, err := mf.JudgmentStream(warn)
+		if err != nil || st != nil {
+			if err != nil {
+				return nil, nil, err
+			}
+			return st, st.Qrels(), nil
+		}
+	}
+	q, err := mf.Judgments(warn)
+	return nil, q, err
+}
