@@ -119,7 +119,7 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd, Elements: cli.CommaList(*elements)}
+	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd, Elements: elementNames(*elements)}
 	if len(opt.Elements) == 0 {
 		return cli.Usagef("--elements names no element")
 	}
@@ -135,7 +135,24 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	for _, l := range res.Summary(*idx) {
 		fmt.Fprintf(e.Stderr, "readsim index: %s\n", l)
 	}
+	if res.Elements == 0 && res.Articles > 0 {
+		fmt.Fprintf(e.Stderr, "readsim index: warning: no article has a candidate element (--elements %s): browse finds no element, only whole articles\n", strings.Join(opt.Elements, ","))
+	}
 	return nil
+}
+
+// elementNames splits --elements on commas, keeping an empty name between
+// two commas for the build to refuse by its place; nil when s names
+// nothing.
+func elementNames(s string) []string {
+	if strings.TrimSpace(s) == "" || strings.Trim(s, ", \t") == "" {
+		return nil
+	}
+	names := strings.Split(strings.TrimRight(strings.TrimSpace(s), ","), ",")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	return names
 }
 
 // retrievalFlags are the flags search and run share.

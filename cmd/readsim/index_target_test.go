@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -166,4 +167,23 @@ func keys(m map[string]string) string {
 		ks = append(ks, k)
 	}
 	return strings.Join(ks, " ")
+}
+
+// --elements keeps an empty name between commas for the build to refuse by
+// its place; a list of nothing is nil.
+func TestElementNames(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"p,sec", []string{"p", "sec"}},
+		{" p , sec ,", []string{"p", "sec"}},
+		{"p,,sec", []string{"p", "", "sec"}},
+		{"", nil},
+		{" , ,", nil},
+	} {
+		if got := elementNames(tc.in); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("elementNames(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"time"
+	"unicode"
 
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/store"
@@ -187,6 +188,9 @@ func (opt Options) withDefaults() (Options, error) {
 	if opt.Elements == nil {
 		opt.Elements = DefaultElements
 	}
+	if err := checkElementNames(opt.Elements); err != nil {
+		return opt, err
+	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -302,4 +306,37 @@ func planBuild(opt Options, idx string, files []srcFile, dtds []store.FileStamp,
 	}
 	sort.Slice(p.del, func(i, j int) bool { return p.del[i].ID < p.del[j].ID })
 	return p, nil
+}
+
+// checkElementNames refuses candidate element names that no element can
+// have: none at all, an empty one (two commas in a row) or one that is not
+// an XML name ("<p>", "sec p", "1p"), naming it. Such a name used to build
+// an index without a word, its elements never found.
+func checkElementNames(names []string) error {
+	if len(names) == 0 {
+		return &store.InputError{Msg: "--elements names no element"}
+	}
+	for i, n := range names {
+		if n == "" {
+			return &store.InputError{Msg: fmt.Sprintf("--elements: name %d of %d is empty (two commas in a row?)", i+1, len(names))}
+		}
+		if !xmlName(n) {
+			return &store.InputError{Msg: fmt.Sprintf("--elements: %q is not an element name (a letter or _ first, then letters, digits, _, - or .)", n)}
+		}
+	}
+	return nil
+}
+
+// xmlName tells whether s is an XML name without a colon: a letter or _
+// first, then letters, digits, _, - and . (XML 1.0, section 2.3).
+func xmlName(s string) bool {
+	for i, r := range s {
+		switch {
+		case r == '_' || unicode.IsLetter(r):
+		case i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)):
+		default:
+			return false
+		}
+	}
+	return s != ""
 }
