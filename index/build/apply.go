@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"sync"
 	"time"
@@ -46,10 +47,16 @@ func (p *plan) apply() error {
 		p.next.Records, err = ss.finishRecords()
 	}
 	ss.abortRecords()
+	if err == nil {
+		p.next.Segments, err = stampSegments(tmp, len(ss))
+	}
 	if err != nil {
 		return err
 	}
 	if err := store.WriteElemDF(tmp, p.idx, oldDF, ss.delta()); err != nil {
+		return err
+	}
+	if p.next.ElemDF, err = store.StampFile(filepath.Join(tmp, store.ElemDFName)); err != nil {
 		return err
 	}
 	p.next.Built = time.Now().UTC()
@@ -540,4 +547,21 @@ func (pf *parsedFiles) stop() {
 // Bleve goroutines), and that no single goroutine bounds the build.
 func stage(name string, f func()) {
 	pprof.Do(context.Background(), pprof.Labels("stage", name), func(context.Context) { f() })
+}
+
+// stampSegments returns the segment stamps of the n closed shards of the
+// index being built in dir, for its manifest.
+func stampSegments(dir string, n int) ([][]store.SegmentStamp, error) {
+	out := make([][]store.SegmentStamp, n)
+	for i := range out {
+		segs, err := store.ShardSegments(store.ShardDir(dir, i))
+		if err != nil {
+			return nil, fmt.Errorf("index %s: shard %d: %w", dir, i, err)
+		}
+		if segs == nil {
+			segs = []store.SegmentStamp{}
+		}
+		out[i] = segs
+	}
+	return out, nil
 }

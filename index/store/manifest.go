@@ -49,6 +49,16 @@ type Manifest struct {
 	Built time.Time   `json:"built"`
 	// Records are the shards' records files (index/records), in shard order.
 	Records []RecordsStamp `json:"records"`
+	// Segments are, per shard, the segment files of its last snapshot, as
+	// the build left them (ShardSegments): opening the index finds a
+	// segment that is not one of them (copied from another index, its
+	// checksum right) damaged. Empty in an index built before they were
+	// recorded (nothing is compared).
+	Segments [][]SegmentStamp `json:"segments,omitempty"`
+	// ElemDF is the stamp of elements.fst (nil in an index built before it
+	// was recorded): a truncated or replaced file is damage, found when
+	// the index is opened.
+	ElemDF *RecordsStamp `json:"elements_fst,omitempty"`
 	// Totals are the collection statistics summed over the articles:
 	// what opening the index for searching reads.
 	Totals Totals `json:"totals"`
@@ -365,6 +375,15 @@ func ManifestPath(dir string) string { return filepath.Join(dir, ManifestName) }
 // RecordsStamp is what the manifest says of a shard's records file: its
 // size and the CRC-32 (IEEE) of all its bytes.
 type RecordsStamp struct {
+	Size int64  `json:"size"`
+	CRC  uint32 `json:"crc32"`
+}
+
+// SegmentStamp is what the manifest says of one segment file of a shard:
+// its name in the shard's store folder, its size and the CRC-32 its zap
+// footer ends with (that of every byte before it).
+type SegmentStamp struct {
+	Name string `json:"name"`
 	Size int64  `json:"size"`
 	CRC  uint32 `json:"crc32"`
 }
