@@ -115,10 +115,17 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 		// the label
 		stage(fmt.Sprintf("bleve-%d", i), func() {
 			err = store.Guard(p.idx, store.ShardDir(p.idx, i), func() (err error) {
+				// on an error Bleve returns a typed nil (a nil *indexImpl in
+				// the interface), which close would call: w.ai is set only
+				// on success (a full disk made readsim index panic there)
+				var ai bleve.Index
 				if p.old == nil {
-					w.ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
+					ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
 				} else {
-					w.ai, err = bleve.OpenUsing(w.dir, buildConfig())
+					ai, err = bleve.OpenUsing(w.dir, buildConfig())
+				}
+				if err == nil {
+					w.ai = ai
 				}
 				return err
 			})

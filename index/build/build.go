@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
+	"syscall"
 	"time"
 	"unicode"
 
@@ -174,7 +176,7 @@ func Build(opt Options) (*Result, error) {
 	}
 	if p.old == nil || len(p.todo) > 0 || len(p.del) > 0 {
 		if err := p.apply(); err != nil {
-			return nil, err
+			return nil, diskFull(idx, err)
 		}
 	}
 	res.summarise(p.next)
@@ -339,4 +341,19 @@ func xmlName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// diskFull turns an error of a full disk (or an exhausted quota) while
+// building idx into bad input (exit status 2) saying so: the build is
+// removed and the index left as it was. Other errors are returned as
+// they are.
+func diskFull(idx string, err error) error {
+	// Bleve's persister reports a segment it cannot write as text (%v), so
+	// its error is known by its message
+	msg := err.Error()
+	if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) &&
+		!strings.Contains(msg, syscall.ENOSPC.Error()) && !strings.Contains(msg, syscall.EDQUOT.Error()) {
+		return err
+	}
+	return &store.InputError{Msg: fmt.Sprintf("index %s: the disk is full (%v); nothing was replaced: %s is as it was before this build; free some space and build again", idx, err, idx)}
 }
