@@ -88,16 +88,31 @@ func EvaluateStream(st *inex.QrelsStream, paths []string, opt EvalOptions) ([]*E
 	if err := CheckInputs(paths); err != nil {
 		return nil, err
 	}
-	q := st.Qrels()
-	runs := make([]*streamRun, len(paths))
+	runs := make([]*inex.Run, len(paths))
 	for i, p := range paths {
 		ro := opt.Read
 		ro.Warn = opt.Warn
-		run, err := inex.OpenRun(p, ro)
-		if err != nil {
+		var err error
+		if runs[i], err = inex.OpenRun(p, ro); err != nil {
 			return nil, err
 		}
+	}
+	results, err := evaluateStreamRuns(st, runs, opt)
+	if err != nil {
+		return nil, err
+	}
+	NameApart(results, opt.Warn)
+	return results, nil
+}
+
+// evaluateStreamRuns is EvaluateStream of runs already read, without
+// naming them apart.
+func evaluateStreamRuns(st *inex.QrelsStream, rs []*inex.Run, opt EvalOptions) ([]*Evaluation, error) {
+	q := st.Qrels()
+	runs := make([]*streamRun, len(rs))
+	for i, run := range rs {
 		sr := &streamRun{run: run, byID: make(map[string]*inex.RunTopic, len(run.Topics))}
+		var err error
 		if sr.n, sr.allTopics, err = prepareRun(q, run, opt); err != nil {
 			return nil, err
 		}
@@ -120,7 +135,6 @@ func EvaluateStream(st *inex.QrelsStream, paths []string, opt EvalOptions) ([]*E
 		}
 		results[i] = res
 	}
-	NameApart(results, opt.Warn)
 	return results, nil
 }
 
@@ -209,6 +223,32 @@ func evaluateAgain(file string, runs []*streamRun, opt EvalOptions) ([]*Evaluati
 		}
 		sr.run = nil
 	}
-	NameApart(results, opt.Warn)
 	return results, nil
+}
+
+// CompareStream is Compare with the judgments st read a topic at a time
+// (EvaluateStream) when they can be for the measures, otherwise read
+// whole: the runs are evaluated against each topic as it is read. It
+// compares runs only (opt.DocBaseline is Compare's).
+func CompareStream(st *inex.QrelsStream, runs []*inex.Run, opt CompareOptions) (*Comparison, error) {
+	if len(runs) < 2 || opt.DocBaseline || !streams(st, opt.Eval.Measures) {
+		q, err := st.All()
+		if err != nil {
+			return nil, err
+		}
+		return Compare(q, runs, opt)
+	}
+	defer st.Close()
+	ev := opt.Eval
+	ev.Config.DocBaseline = false
+	ev.comparing = true
+	evs, err := evaluateStreamRuns(st, runs, ev)
+	if err != nil {
+		return nil, err
+	}
+	names, files := make([]string, len(runs)), make([]string, len(runs))
+	for i, r := range runs {
+		names[i], files[i] = runName(r), r.File
+	}
+	return CompareEvaluations(evs, names, files, opt)
 }

@@ -66,7 +66,9 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	eopt := scenario.EvalOptions{Config: cfg, Group: sf.group, MergeOverlaps: sf.merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
-	q, err := sf.Judgments(eopt.Warn)
+	// without --plot (which charts from every judgment) and
+	// --doc-baseline, large judgments are read a topic at a time
+	st, q, err := evalJudgments(sf, *readings || rf.plot != "" || *docBaseline, eopt.Warn)
 	if err != nil {
 		return err
 	}
@@ -80,12 +82,20 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if *readings {
 		return compareReadings(e, q, pos, *baseline, copt, rf, f)
 	}
-	return compareRuns(e, q, pos, *baseline, copt, rf, f)
+	return compareRuns(e, judged{q, st}, pos, *baseline, copt, rf, f)
+}
+
+// judged are the judgments of a comparison: q, read whole, or st read a
+// topic at a time (q then holds what was read so far).
+type judged struct {
+	q  *inex.Qrels
+	st *inex.QrelsStream
 }
 
 // compareRuns compares the runs of files, the baseline named by baseline
 // ("" for the last), and charts them with --plot.
-func compareRuns(e *cli.Env, q *inex.Qrels, files []string, baseline string, copt scenario.CompareOptions, rf *reportFlags, f scenario.ReportFormat) error {
+func compareRuns(e *cli.Env, j judged, files []string, baseline string, copt scenario.CompareOptions, rf *reportFlags, f scenario.ReportFormat) error {
+	q := j.q
 	runs := make([]*inex.Run, len(files))
 	for i, p := range files {
 		var err error
@@ -100,7 +110,13 @@ func compareRuns(e *cli.Env, q *inex.Qrels, files []string, baseline string, cop
 			return cli.Usagef("--baseline %q is none of the runs (give a run id, a file or a position)", baseline)
 		}
 	}
-	cmp, err := scenario.Compare(q, runs, copt)
+	var cmp *scenario.Comparison
+	var err error
+	if j.st != nil {
+		cmp, err = scenario.CompareStream(j.st, runs, copt)
+	} else {
+		cmp, err = scenario.Compare(q, runs, copt)
+	}
 	if err != nil {
 		return err
 	}

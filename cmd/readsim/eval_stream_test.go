@@ -9,10 +9,11 @@ import (
 	"github.com/readsim/readsim/scenario"
 )
 
-// eval gives the same report, warnings and status whether its judgments
-// are read a topic at a time (a file past scenario.StreamQrelsBytes) or
-// whole, with INEX judgments and TREC qrels, -q, -c, JSON and the
-// measures that read the judgments whole (span measures).
+// eval and compare give the same report, warnings and status whether
+// their judgments are read a topic at a time (a file past
+// scenario.StreamQrelsBytes) or whole, with INEX judgments and TREC qrels,
+// -q, -c, JSON and the measures that read the judgments whole (span
+// measures).
 func TestEvalStreamedAsWhole(t *testing.T) {
 	sample := "../../corpus-sample/judgments.qrels"
 	te := "../../scenario/testdata/trec_eval/"
@@ -26,8 +27,11 @@ func TestEvalStreamedAsWhole(t *testing.T) {
 		{"eval", "--qrels", sample, "-m", "PASSAGE,AgP", "../../corpus-sample/runs/ric.fol"},
 		{"eval", "--qrels", te + "fol.trec.qrels", "-q", te + "fol.trec.run"},
 		{"eval", "--qrels", bad, te + "fol.trec.run"},
+		{"compare", "--qrels", sample, "-m", "AgP,map", "--permutations", "500", "../../corpus-sample/runs/ric.fol", "../../corpus-sample/runs/doc.trec"},
+		{"compare", "--qrels", sample, "-c", "--format", "json", "--permutations", "500", "../../corpus-sample/runs/doc.trec", "../../corpus-sample/runs/ric.fol"},
+		{"compare", "--qrels", bad, te + "fol.trec.run", te + "fol.trec.run"},
 	} {
-		t.Run(args[len(args)-1], func(t *testing.T) {
+		t.Run(strings.Join(args[:2], " ")+" "+args[len(args)-1], func(t *testing.T) {
 			ws, wo, we := runCLI(args...)
 			defer func(n int64) { scenario.StreamQrelsBytes = n }(scenario.StreamQrelsBytes)
 			scenario.StreamQrelsBytes = 0
