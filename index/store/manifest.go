@@ -154,6 +154,10 @@ func (m *Manifest) Validate(idx, dir string) error {
 		return bad("negative totals %+v", t)
 	case len(m.Records) != m.Shards:
 		return bad("%d records files for %d shards", len(m.Records), m.Shards)
+	case m.Segments != nil && len(m.Segments) != m.Shards:
+		return bad("segments of %d shards for %d shards", len(m.Segments), m.Shards)
+	case m.ElemDF != nil && m.ElemDF.Size < 0:
+		return bad("elements.fst of %d bytes", m.ElemDF.Size)
 	}
 	n := 0
 	for lang, c := range t.Langs {
