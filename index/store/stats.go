@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -148,11 +149,20 @@ func LoadElemDF(dir string) (*vellum.FST, error) {
 // StampFile returns the size and CRC-32 of the file p (elements.fst), for
 // the manifest.
 func StampFile(p string) (*RecordsStamp, error) {
+	// a FIFO in its place would block the open: a regular file only
+	if st, err := os.Stat(p); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: errors.New("not a regular file")}
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: errors.New("not a regular file")}
+	}
 	h := crc32.NewIEEE()
 	n, err := io.Copy(h, f)
 	if err != nil {
