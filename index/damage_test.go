@@ -87,8 +87,8 @@ var damages = []struct {
 		return overwrite(p, st.Size()/2, []byte(strings.Repeat("\xff", 64)))
 	}, firstSegment},
 	{"missing segment", func(t *testing.T, idx string) error { return os.Remove(firstSegment(t, idx)) }, firstSegment},
-	{"segment unreadable with a right checksum", func(t *testing.T, idx string) error { return breakKeepingChecksum(firstSegment(t, idx)) },
-		func(t *testing.T, idx string) string { return store.ShardDir(idx, 0) }},
+	// its checksum right, but not the one the manifest records
+	{"segment unreadable with a right checksum", func(t *testing.T, idx string) error { return breakKeepingChecksum(firstSegment(t, idx)) }, firstSegment},
 	{"garbled root.bolt", func(t *testing.T, idx string) error {
 		return overwrite(filepath.Join(store.ShardDir(idx, 0), "store", "root.bolt"), 0, []byte(strings.Repeat("\x00", 8192)))
 	}, func(t *testing.T, idx string) string {
@@ -104,6 +104,27 @@ var damages = []struct {
 	}, func(t *testing.T, idx string) string { return filepath.Join(store.ShardDir(idx, 0), "index_meta.json") }},
 	// the records file (index/records): checked against its size and CRC-32
 	// in the manifest
+	// a segment's identity, and elements.fst, checked against the manifest
+	{"segment of another index, its checksum right", func(t *testing.T, idx string) error {
+		other := filepath.Join(t.TempDir(), "other")
+		testfs.Write(t, filepath.Join(other, "articles"), testArticles)
+		if _, err := Build(BuildOptions{Articles: filepath.Join(other, "articles"), Index: filepath.Join(other, "idx"), Batch: 1}); err != nil {
+			return err
+		}
+		b, err := os.ReadFile(firstSegment(t, filepath.Join(other, "idx")))
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(firstSegment(t, idx), b, 0o644)
+	}, firstSegment},
+	{"truncated elements.fst", func(t *testing.T, idx string) error {
+		p := filepath.Join(idx, store.ElemDFName)
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		return os.Truncate(p, st.Size()-8)
+	}, func(t *testing.T, idx string) string { return filepath.Join(idx, store.ElemDFName) }},
 	{"missing records", func(t *testing.T, idx string) error { return os.Remove(firstRecords(t, idx)) }, firstRecords},
 	{"truncated records", func(t *testing.T, idx string) error {
 		p := firstRecords(t, idx)

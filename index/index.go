@@ -168,6 +168,9 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 	}
 	s.man = m
 	hook("manifest")
+	if err := store.CheckElemDFStamp(name, dir, m.ElemDF); err != nil {
+		return failed(err)
+	}
 	if err := store.Guard(name, filepath.Join(dir, store.ElemDFName), func() (err error) {
 		s.elemDF, err = store.LoadElemDF(dir)
 		return err
@@ -179,7 +182,7 @@ func openBuild(b buildStamp, name string) (*snapshot, error) {
 		return failed(&InputError{Msg: fmt.Sprintf("index %s: %v; run readsim index again (it rebuilds an index it cannot update)", dir, err)})
 	}
 	hook("elements")
-	if err := store.CheckShards(name, dir, m.Shards); err != nil {
+	if err := store.CheckShards(name, dir, m); err != nil {
 		return failed(err)
 	}
 	if err := s.openShards(name, dir, hook); err != nil {

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"strings"
+
 	"github.com/readsim/readsim/index/analysis"
 	"github.com/readsim/readsim/index/browse"
 	"github.com/readsim/readsim/index/build"
@@ -89,4 +91,18 @@ func Build(opt BuildOptions) (*BuildResult, error) {
 		return buildCluster(opt)
 	}
 	return build.Build(opt)
+}
+
+// ElementNames splits a list of element names as --elements gives it, on
+// commas, keeping an empty name between two commas for the build to
+// refuse by its place; nil when s names nothing.
+func ElementNames(s string) []string {
+	if strings.TrimSpace(s) == "" || strings.Trim(s, ", \t") == "" {
+		return nil
+	}
+	names := strings.Split(strings.TrimRight(strings.TrimSpace(s), ","), ",")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	return names
 }

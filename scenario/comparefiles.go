@@ -55,11 +55,13 @@ func (e *BaselineError) Error() string {
 }
 
 // CompareRunFiles opens the runs of files (each checked topic by topic as
-// it is read: GroupCheck) and compares them (Compare) with the baseline
-// named by baseline (FindRun; "" for the last run or the document
-// baseline). It returns the runs too, for charts. An unknown baseline is
-// a *BaselineError.
-func CompareRunFiles(q *inex.Qrels, files []string, baseline string, opt CompareOptions) (*Comparison, []*inex.Run, error) {
+// it is read: GroupCheck) and compares them with the baseline named by
+// baseline (FindRun; "" for the last run or the document baseline):
+// against the judgments q (Compare) or, when st is not nil, against st's
+// read a topic at a time (CompareStream; q holds those read so far). It
+// returns the runs too, for charts. An unknown baseline is a
+// *BaselineError.
+func CompareRunFiles(q *inex.Qrels, st *inex.QrelsStream, files []string, baseline string, opt CompareOptions) (*Comparison, []*inex.Run, error) {
 	runs := make([]*inex.Run, len(files))
 	ev := opt.Eval
 	for i, p := range files {
@@ -75,7 +77,13 @@ func CompareRunFiles(q *inex.Qrels, files []string, baseline string, opt Compare
 			return nil, nil, &BaselineError{Name: baseline}
 		}
 	}
-	cmp, err := Compare(q, runs, opt)
+	var cmp *Comparison
+	var err error
+	if st != nil {
+		cmp, err = CompareStream(st, runs, opt)
+	} else {
+		cmp, err = Compare(q, runs, opt)
+	}
 	return cmp, runs, err
 }
 

@@ -146,29 +146,9 @@ func evaluateFile(q *inex.Qrels, path string, opt EvalOptions, workers int) (*Ev
 // as with AllTopics, for every measure asked with it (a warning says so
 // when the run misses topics and other measures are asked).
 func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Evaluation, error) {
-	if err := CheckMeasures(opt.Measures, UseAll, q); err != nil {
+	n, allTopics, err := prepareRun(q, run, opt)
+	if err != nil {
 		return nil, err
-	}
-	n := needsOf(opt.Measures, q, run, opt.Group, opt.MergeOverlaps)
-	if opt.Config.DocBaseline && !q.Lengths() {
-		return nil, &MeasureError{Why: fmt.Sprintf("the document baseline reads every document in full, and %s (%s) gives no document lengths: give --lengths FILE", q.File, q.Format)}
-	}
-	if n.passages && !n.lengths {
-		if line := firstFull(run); line > 0 {
-			return nil, &inex.Error{File: run.File, Line: line, Err: fmt.Errorf("a whole-document result, and the judgments %s give no document lengths: its characters are unknown (give --lengths FILE, or ask document measures only: DOCUMENT, AP, map…)", q.File)}
-		}
-	}
-	allTopics := opt.AllTopics
-	for _, m := range opt.Measures {
-		allTopics = allTopics || m.AllTopics()
-	}
-	if run.OrderWarning != "" && opt.Warn != nil {
-		for _, m := range opt.Measures {
-			if m.RanksByLine() {
-				opt.Warn(run.OrderWarning)
-				break
-			}
-		}
 	}
 	byID, err := evalTopics(q, run, opt, allTopics)
 	if err != nil {
@@ -184,6 +164,45 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 	if err != nil {
 		return nil, focusedHint(err, opt.Measures)
 	}
+	finishEvaluation(q, res, flat, opt, allTopics)
+	return res, nil
+}
+
+// prepareRun checks that the measures of opt can evaluate run against q,
+// and returns what they need of it and whether the evaluation covers every
+// judged topic (-c, or a measure that averages over them), giving the
+// run's order warning when a measure ranks by line order.
+func prepareRun(q *inex.Qrels, run *inex.Run, opt EvalOptions) (inputNeeds, bool, error) {
+	if err := CheckMeasures(opt.Measures, UseAll, q); err != nil {
+		return inputNeeds{}, false, err
+	}
+	n := needsOf(opt.Measures, q, run, opt.Group, opt.MergeOverlaps)
+	if opt.Config.DocBaseline && !q.Lengths() {
+		return n, false, &MeasureError{Why: fmt.Sprintf("the document baseline reads every document in full, and %s (%s) gives no document lengths: give --lengths FILE", q.File, q.Format)}
+	}
+	if n.passages && !n.lengths {
+		if line := firstFull(run); line > 0 {
+			return n, false, &inex.Error{File: run.File, Line: line, Err: fmt.Errorf("a whole-document result, and the judgments %s give no document lengths: its characters are unknown (give --lengths FILE, or ask document measures only: DOCUMENT, AP, map…)", q.File)}
+		}
+	}
+	allTopics := opt.AllTopics
+	for _, m := range opt.Measures {
+		allTopics = allTopics || m.AllTopics()
+	}
+	if run.OrderWarning != "" && opt.Warn != nil {
+		for _, m := range opt.Measures {
+			if m.RanksByLine() {
+				opt.Warn(run.OrderWarning)
+				break
+			}
+		}
+	}
+	return n, allTopics, nil
+}
+
+// finishEvaluation sets res's values from flat (measure m of res.Topics[t]
+// at m*len(res.Topics)+t) and its `all` values.
+func finishEvaluation(q *inex.Qrels, res *Evaluation, flat []float64, opt EvalOptions, allTopics bool) {
 	nm := len(opt.Measures)
 	res.Values = make([][]float64, nm)
 	res.All = make([]float64, nm)
@@ -204,7 +223,6 @@ func Evaluate(q *inex.Qrels, run *inex.Run, opt EvalOptions, workers int) (*Eval
 			res.All[m] = float64(s)
 		}
 	}
-	return res, nil
 }
 
 // focusedHint adds to an error of a run's ranked articles (an interleaved
@@ -289,13 +307,7 @@ func scoreTopics(q *inex.Qrels, file string, byID map[string]*inex.RunTopic, top
 	errs := make([]error, len(topics))
 	clipped := make([]clipCount, len(topics))
 	reordered := make([]bool, len(topics)) // trec_eval ranks the topic's articles otherwise
-	// The two rankings differ only for a run asked both kinds of measure.
-	byScore, byLine := false, false
-	for _, m := range opt.Measures {
-		byScore = byScore || m.RanksByScore()
-		byLine = byLine || m.RanksByLine()
-	}
-	byScore = byScore && byLine
+	byScore := ranksBoth(opt.Measures)
 	if workers < 1 {
 		workers = 1
 	}
@@ -334,22 +346,41 @@ func scoreTopics(q *inex.Qrels, file string, byID map[string]*inex.RunTopic, top
 		}
 		cl.add(clipped[i])
 	}
-	if cl.n > 0 && opt.Warn != nil {
-		opt.Warn(cl.warning(file))
-	}
-	if opt.Warn != nil {
-		var ts []string
-		for i, r := range reordered {
-			if r {
-				ts = append(ts, topics[i])
-			}
+	var ts []string
+	for i, r := range reordered {
+		if r {
+			ts = append(ts, topics[i])
 		}
+	}
+	warnScored(opt.Warn, file, cl, ts)
+	return flat, nil
+}
+
+// warnScored gives the warnings of a run file's scoring: the results
+// clipped to their article's end (cl), the topics whose articles the
+// document measures rank otherwise than the line order (ts).
+func warnScored(warn func(string), file string, cl clipCount, ts []string) {
+	if cl.n > 0 && warn != nil {
+		warn(cl.warning(file))
+	}
+	if warn != nil {
 		if len(ts) > 0 {
-			opt.Warn(fmt.Sprintf("%s: warning: in %d topic(s) the articles' scores do not fall strictly down the run's lines (tied or rising scores): the document measures (AP, P[k], RR, Rprec, nDCG, R[k] under any name: map, P_10…) rank them by score, then article id, as trec_eval; AgP, gP, gR and the other INEX measures in line order, as the official INEX tool; the two rankings differ there: %s",
+			warn(fmt.Sprintf("%s: warning: in %d topic(s) the articles' scores do not fall strictly down the run's lines (tied or rising scores): the document measures (AP, P[k], RR, Rprec, nDCG, R[k] under any name: map, P_10…) rank them by score, then article id, as trec_eval; AgP, gP, gR and the other INEX measures in line order, as the official INEX tool; the two rankings differ there: %s",
 				file, len(ts), listTopics(ts, 10)))
 		}
 	}
-	return flat, nil
+}
+
+// ranksBoth tells whether ms rank a topic's articles both by score and by
+// line order: the two rankings differ only for a run asked both kinds of
+// measure.
+func ranksBoth(ms []effort.Measure) bool {
+	byScore, byLine := false, false
+	for _, m := range ms {
+		byScore = byScore || m.RanksByScore()
+		byLine = byLine || m.RanksByLine()
+	}
+	return byScore && byLine
 }
 
 type clipCount struct{ n, first int }

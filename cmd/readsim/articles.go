@@ -50,7 +50,7 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd, Elements: cli.CommaList(*elements)}
+	opt := index.BuildOptions{Articles: *articles, Index: *idx, Rebuild: *rebuild, Workers: *workers, Shards: *shards, Reader: rd, Elements: index.ElementNames(*elements)}
 	if len(opt.Elements) == 0 {
 		return cli.Usagef("--elements names no element")
 	}
@@ -65,6 +65,9 @@ func runIndex(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	for _, l := range res.Summary(*idx) {
 		fmt.Fprintf(e.Stderr, "readsim index: %s\n", l)
+	}
+	if res.Elements == 0 && res.Articles > 0 {
+		fmt.Fprintf(e.Stderr, "readsim index: warning: no article has a candidate element (--elements %s): browse finds no element, only whole articles\n", strings.Join(opt.Elements, ","))
 	}
 	return nil
 }

@@ -59,7 +59,9 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	eopt := scenario.EvalOptions{Config: cfg, Group: sf.Group, MergeOverlaps: sf.Merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
-	q, err := sf.Judgments(eopt.Warn)
+	// without --plot (which charts from every judgment) and
+	// --doc-baseline, large judgments are read a topic at a time
+	st, q, err := sf.OpenJudgments(*readings || rf.Plot != "" || *docBaseline, eopt.Warn)
 	if err != nil {
 		return err
 	}
@@ -77,7 +79,7 @@ func runCompare(e *cli.Env, fs *flag.FlagSet, args []string) error {
 		}
 		return rf.Write(e, cmp, f)
 	}
-	cmp, runs, err := scenario.CompareRunFiles(q, pos, *baseline, copt)
+	cmp, runs, err := scenario.CompareRunFiles(q, st, pos, *baseline, copt)
 	if err != nil {
 		return baselineUsage(err)
 	}

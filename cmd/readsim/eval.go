@@ -85,7 +85,7 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	}
 	cfg.DocBaseline = *baseline
 	opt := scenario.EvalOptions{Config: cfg, Group: mf.Group, MergeOverlaps: mf.Merge, AllTopics: *allTopics, Warn: cli.Warner(e.Stderr)}
-	q, err := mf.Judgments(opt.Warn)
+	st, q, err := mf.OpenJudgments(*readings, opt.Warn)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func runEval(e *cli.Env, fs *flag.FlagSet, args []string) error {
 	if *readings {
 		return scenario.EvalReadingFiles(e.Stdout, q, runs, opt, report, *figures)
 	}
-	results, err := scenario.EvaluateFiles(q, runs, opt)
+	results, err := scenario.EvaluateJudged(st, q, runs, opt)
 	if err != nil {
 		return err
 	}

@@ -167,3 +167,25 @@ func keys(m map[string]string) string {
 	}
 	return strings.Join(ks, " ")
 }
+
+// index refuses by name, exit 2, candidate element names no element can
+// have, before anything is written (they built 0 elements without a word).
+func TestIndexElementsRefused(t *testing.T) {
+	for _, tc := range []struct{ elements, want string }{
+		{"p,,sec", "--elements: name 2 of 3 is empty"},
+		{"<p>", `--elements: "<p>" is not an element name`},
+		{"sec p", `--elements: "sec p" is not an element name`},
+		{" , ", "--elements names no element"},
+	} {
+		t.Run(tc.elements, func(t *testing.T) {
+			idx := filepath.Join(t.TempDir(), "idx")
+			status, _, stderr := runCLI("index", "--articles", "../../corpus-sample/articles", "--index", idx, "--elements", tc.elements)
+			if status != 2 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", status, stderr, tc.want)
+			}
+			if _, err := os.Lstat(idx); err == nil {
+				t.Errorf("%s was written", idx)
+			}
+		})
+	}
+}

@@ -98,7 +98,7 @@ func TestInputBoundsCatalogue(t *testing.T) {
 		{"assess on a FIFO", []string{"assess", "--articles", articles, fifo}, []string{fifo + ": not a regular file"}},
 		{"readings on a FIFO", []string{"eval", "--qrels", p("q"), "--readings", fifo}, []string{fifo + ": not a regular file"}},
 		{"topics on a FIFO", []string{"run", "--index", p("none"), "--topics", fifo}, []string{fifo}},
-		{"inspect a 2 GiB sparse file", []string{"inspect", sparse}, []string{sparse + ": 2147483648 bytes, larger than 64 MiB"}},
+		{"inspect a 2 GiB sparse file", []string{"inspect", sparse}, []string{sparse + ": 2147483648 bytes, larger than 32 MiB"}},
 		{"inspect a FIFO", []string{"inspect", fifo}, []string{fifo + ": not a regular file"}},
 		{"inspect a gzip article", []string{"inspect", p("a.xml.gz")}, []string{p("a.xml.gz") + ": gzip data"}},
 		{"415 MB of readings", []string{"eval", "--qrels", p("q"), "--readings", bigReading}, []string{bigReading + ": 435159040 bytes, larger than 256 MiB"}},

@@ -80,20 +80,21 @@ func manyAttrs(n int) string {
 	return b.String()
 }
 
-// The text entities add counts against the article's bound (64 MiB), as if
-// it stood in the file: in a file of 1 MiB, 16,770 references to 1,000
-// four-byte characters (16.77 M characters, under MaxExpandedChars; 67.08
-// MB) are refused, 16,000 (64 MB) read.
+// The text entities add counts against the article's bound (32 MiB,
+// 33,554,432 bytes), as if it stood in the file: in a file of 1 MiB and
+// some, 8,200 references to 1,000 four-byte characters (8.2 M characters,
+// under MaxExpandedChars; 32.8 MB, 33.85 MB with the file) are refused,
+// 8,000 (32 MB, 33.05 MB with the file) read.
 func TestExpansionCountsAgainstTheArticleBound(t *testing.T) {
 	doc := func(refs int) string {
 		return `<!DOCTYPE article [<!ENTITY k "` + strings.Repeat("\U0001F600", 1000) + `">]>` + "\n<article>" + strings.Repeat("&k;", refs) + "</article><!--" + strings.Repeat("c", 1<<20) + "-->"
 	}
-	if _, err := Parse(strings.NewReader(doc(16000)), "ok.xml"); err != nil {
+	if _, err := Parse(strings.NewReader(doc(8000)), "ok.xml"); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Parse(strings.NewReader(doc(16770)), "big.xml")
+	_, err := Parse(strings.NewReader(doc(8200)), "big.xml")
 	var e *Error
-	if !errors.As(err, &e) || e.Line != 2 || !strings.Contains(e.Msg, "larger than 64 MiB with its entities expanded") {
-		t.Errorf("err = %v, want big.xml:2: larger than 64 MiB with its entities expanded", err)
+	if !errors.As(err, &e) || e.Line != 2 || !strings.Contains(e.Msg, "larger than 32 MiB with its entities expanded") {
+		t.Errorf("err = %v, want big.xml:2: larger than 32 MiB with its entities expanded", err)
 	}
 }

@@ -39,7 +39,7 @@ func TestArticleFileBounds(t *testing.T) {
 		read func() error
 		want string
 	}{
-		{"a 2 GiB sparse article", func() error { _, err := ParseFile(p("sparse.xml")); return err }, "sparse.xml: 2147483648 bytes, larger than 64 MiB: not an article readsim reads"},
+		{"a 2 GiB sparse article", func() error { _, err := ParseFile(p("sparse.xml")); return err }, "sparse.xml: 2147483648 bytes, larger than 32 MiB: not an article readsim reads"},
 		{"a FIFO", func() error { _, err := ParseFile(p("fifo.xml")); return err }, "fifo.xml: not a regular file"},
 		{"a folder", func() error { _, err := ParseFile(dir); return err }, "a folder, not an article file"},
 		{"gzip", func() error { _, err := ParseFile(p("a.xml.gz")); return err }, "a.xml.gz: gzip data: articles are read as XML files"},

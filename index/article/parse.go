@@ -42,10 +42,14 @@ func (e *Error) Error() string {
 // time out of proportion to its size.
 const MaxDepth = 10000
 
-// MaxArticleBytes is the largest article file readsim reads: 64 MiB, 32
-// times the largest Wikipedia article of the INEX collection (under 2 MB);
-// parsing one takes a few times its size in memory.
-const MaxArticleBytes = 64 << 20
+// MaxArticleBytes is the largest article file readsim reads, the text its
+// entities add counted in: 32 MiB, 16 times the largest Wikipedia article
+// of the INEX collection (under 2 MB). Indexing an article takes up to
+// about 151 bytes of memory per byte of it (a text of one-letter words;
+// Chinese 75, Korean 50, English 30: docs/limits.md), so the largest one
+// indexes in about 5 GiB, within a quarter of the 24 GiB machine readsim
+// is measured on; 64 MiB took 10 GB.
+const MaxArticleBytes = 32 << 20
 
 // ParseFile reads and parses the article file at path with the default
 // Reader (no collection root, no --dtd file, warnings discarded). Its id is

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"sync"
 	"time"
@@ -46,10 +47,16 @@ func (p *plan) apply() error {
 		p.next.Records, err = ss.finishRecords()
 	}
 	ss.abortRecords()
+	if err == nil {
+		p.next.Segments, err = stampSegments(tmp, len(ss))
+	}
 	if err != nil {
 		return err
 	}
 	if err := store.WriteElemDF(tmp, p.idx, oldDF, ss.delta()); err != nil {
+		return err
+	}
+	if p.next.ElemDF, err = store.StampFile(filepath.Join(tmp, store.ElemDFName)); err != nil {
 		return err
 	}
 	p.next.Built = time.Now().UTC()
@@ -108,10 +115,17 @@ func (p *plan) openShards(tmp string) (shardSet, *vellum.FST, error) {
 		// the label
 		stage(fmt.Sprintf("bleve-%d", i), func() {
 			err = store.Guard(p.idx, store.ShardDir(p.idx, i), func() (err error) {
+				// on an error Bleve returns a typed nil (a nil *indexImpl in
+				// the interface), which close would call: w.ai is set only
+				// on success (a full disk made readsim index panic there)
+				var ai bleve.Index
 				if p.old == nil {
-					w.ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
+					ai, err = bleve.NewUsing(w.dir, newMapping(), bleve.Config.DefaultIndexType, bleve.Config.DefaultKVStore, buildConfig())
 				} else {
-					w.ai, err = bleve.OpenUsing(w.dir, buildConfig())
+					ai, err = bleve.OpenUsing(w.dir, buildConfig())
+				}
+				if err == nil {
+					w.ai = ai
 				}
 				return err
 			})
@@ -540,4 +554,21 @@ func (pf *parsedFiles) stop() {
 // Bleve goroutines), and that no single goroutine bounds the build.
 func stage(name string, f func()) {
 	pprof.Do(context.Background(), pprof.Labels("stage", name), func(context.Context) { f() })
+}
+
+// stampSegments returns the segment stamps of the n closed shards of the
+// index being built in dir, for its manifest.
+func stampSegments(dir string, n int) ([][]store.SegmentStamp, error) {
+	out := make([][]store.SegmentStamp, n)
+	for i := range out {
+		segs, err := store.ShardSegments(store.ShardDir(dir, i))
+		if err != nil {
+			return nil, fmt.Errorf("index %s: shard %d: %w", dir, i, err)
+		}
+		if segs == nil {
+			segs = []store.SegmentStamp{}
+		}
+		out[i] = segs
+	}
+	return out, nil
 }

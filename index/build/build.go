@@ -8,7 +8,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
+	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/readsim/readsim/index/article"
 	"github.com/readsim/readsim/index/store"
@@ -173,7 +176,7 @@ func Build(opt Options) (*Result, error) {
 	}
 	if p.old == nil || len(p.todo) > 0 || len(p.del) > 0 {
 		if err := p.apply(); err != nil {
-			return nil, err
+			return nil, diskFull(idx, err)
 		}
 	}
 	res.summarise(p.next)
@@ -186,6 +189,9 @@ func Build(opt Options) (*Result, error) {
 func (opt Options) withDefaults() (Options, error) {
 	if opt.Elements == nil {
 		opt.Elements = DefaultElements
+	}
+	if err := checkElementNames(opt.Elements); err != nil {
+		return opt, err
 	}
 	if opt.Workers <= 0 {
 		opt.Workers = runtime.GOMAXPROCS(0)
@@ -302,4 +308,52 @@ func planBuild(opt Options, idx string, files []srcFile, dtds []store.FileStamp,
 	}
 	sort.Slice(p.del, func(i, j int) bool { return p.del[i].ID < p.del[j].ID })
 	return p, nil
+}
+
+// checkElementNames refuses candidate element names that no element can
+// have: none at all, an empty one (two commas in a row) or one that is not
+// an XML name ("<p>", "sec p", "1p"), naming it. Such a name used to build
+// an index without a word, its elements never found.
+func checkElementNames(names []string) error {
+	if len(names) == 0 {
+		return &store.InputError{Msg: "--elements names no element"}
+	}
+	for i, n := range names {
+		if n == "" {
+			return &store.InputError{Msg: fmt.Sprintf("--elements: name %d of %d is empty (two commas in a row?)", i+1, len(names))}
+		}
+		if !xmlName(n) {
+			return &store.InputError{Msg: fmt.Sprintf("--elements: %q is not an element name (a letter or _ first, then letters, digits, _, - or .)", n)}
+		}
+	}
+	return nil
+}
+
+// xmlName tells whether s is an XML name without a colon: a letter or _
+// first, then letters, digits, _, - and . (XML 1.0, section 2.3).
+func xmlName(s string) bool {
+	for i, r := range s {
+		switch {
+		case r == '_' || unicode.IsLetter(r):
+		case i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// diskFull turns an error of a full disk (or an exhausted quota) while
+// building idx into bad input (exit status 2) saying so: the build is
+// removed and the index left as it was. Other errors are returned as
+// they are.
+func diskFull(idx string, err error) error {
+	// Bleve's persister reports a segment it cannot write as text (%v), so
+	// its error is known by its message
+	msg := err.Error()
+	if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) &&
+		!strings.Contains(msg, syscall.ENOSPC.Error()) && !strings.Contains(msg, syscall.EDQUOT.Error()) {
+		return err
+	}
+	return &store.InputError{Msg: fmt.Sprintf("index %s: the disk is full (%v); nothing was replaced: %s is as it was before this build; free some space and build again", idx, err, idx)}
 }

@@ -109,13 +109,16 @@ func stampDTD(p string) (store.FileStamp, error) {
 // are those of the manifest and hold its articles' records, and its Bleve
 // index holds every article of the manifest.
 func checkIndex(dir string, m *store.Manifest) error {
+	if err := store.CheckElemDFStamp(dir, dir, m.ElemDF); err != nil {
+		return err
+	}
 	if err := store.CheckElemDF(dir); err != nil {
 		return err
 	}
 	// a damaged segment would make the update panic in Bleve's own
 	// goroutines (its merger), where it cannot be recovered: the segments
 	// are checked first, and a damaged index is built again
-	if err := store.CheckShards(dir, dir, m.Shards); err != nil {
+	if err := store.CheckShards(dir, dir, m); err != nil {
 		return err
 	}
 	want := make([]uint64, m.Shards)

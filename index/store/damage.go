@@ -64,7 +64,7 @@ const zapVersion = 16
 // matches (verifySegment). Bleve itself would log a segment it cannot
 // open and fall back to an earlier snapshot, or to none (an empty index:
 // every search "no match"), and panic on a truncated one.
-func checkShard(idx, dir string) error {
+func checkShard(idx, dir string, want []SegmentStamp) error {
 	damaged := func(file string, err error) error { return &DamagedError{Index: idx, File: file, Err: err} }
 	meta := filepath.Join(dir, "index_meta.json")
 	b, err := ReadSmall(meta, MaxManifest)
@@ -101,7 +101,66 @@ func checkShard(idx, dir string) error {
 			return damaged(p, err)
 		}
 	}
+	if want == nil {
+		return nil
+	}
+	got, err := segmentStamps(dir, segs)
+	if err != nil {
+		return damaged(root, err)
+	}
+	return sameSegments(idx, dir, got, want)
+}
+
+// sameSegments tells a shard's segments (got) from those its manifest
+// records (want), naming the first that differs.
+func sameSegments(idx, dir string, got, want []SegmentStamp) error {
+	store := filepath.Join(dir, "store")
+	for i, g := range got {
+		p := filepath.Join(store, g.Name)
+		if i >= len(want) {
+			return &DamagedError{Index: idx, File: p, Err: fmt.Errorf("a segment the manifest does not record (it records %d): not this index's", len(want))}
+		}
+		if w := want[i]; g != w {
+			return &DamagedError{Index: idx, File: p, Err: fmt.Errorf("%d bytes with checksum %08x, the manifest records %s, %d bytes with checksum %08x: a segment of another index, or replaced", g.Size, g.CRC, w.Name, w.Size, w.CRC)}
+		}
+	}
+	if len(got) < len(want) {
+		return &DamagedError{Index: idx, File: filepath.Join(store, want[len(got)].Name), Err: fmt.Errorf("the manifest records %d segments, the shard's last snapshot lists %d: not this index's snapshot", len(want), len(got))}
+	}
 	return nil
+}
+
+// ShardSegments returns the stamps of the segment files of the last
+// snapshot of the shard in dir (closed), for the manifest.
+func ShardSegments(dir string) ([]SegmentStamp, error) {
+	segs, err := snapshotSegments(filepath.Join(dir, "store", "root.bolt"))
+	if err != nil {
+		return nil, err
+	}
+	return segmentStamps(dir, segs)
+}
+
+// segmentStamps stamps the segment files segs of the shard in dir: their
+// size and the CRC-32 their footer ends with (verifySegment checks it).
+func segmentStamps(dir string, segs []string) ([]SegmentStamp, error) {
+	out := make([]SegmentStamp, 0, len(segs))
+	for _, s := range segs {
+		f, err := os.Open(filepath.Join(dir, "store", s))
+		if err != nil {
+			return nil, err
+		}
+		st, err := f.Stat()
+		var crc [4]byte
+		if err == nil {
+			_, err = f.ReadAt(crc[:], st.Size()-4)
+		}
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, SegmentStamp{Name: s, Size: st.Size(), CRC: binary.BigEndian.Uint32(crc[:])})
+	}
+	return out, nil
 }
 
 // errBoltLocked means that root.bolt is locked by a process writing it.
@@ -314,9 +373,16 @@ func (p *goroutinePanic) String() string {
 
 // CheckShards checks every shard of the index idx in the folder dir
 // (checkShard).
-func CheckShards(idx, dir string, shards int) error {
-	for i := range max(shards, 1) {
-		if err := checkShard(idx, ShardDir(dir, i)); err != nil {
+func CheckShards(idx, dir string, m *Manifest) error {
+	for i := range max(m.Shards, 1) {
+		var want []SegmentStamp
+		if i < len(m.Segments) {
+			want = m.Segments[i]
+			if want == nil {
+				want = []SegmentStamp{}
+			}
+		}
+		if err := checkShard(idx, ShardDir(dir, i), want); err != nil {
 			return err
 		}
 	}

@@ -16,6 +16,7 @@ func FuzzManifest(f *testing.F) {
 	f.Add([]byte(`{"name":"app","version":"1.0"}`))
 	f.Add([]byte(`{"version":7,"totals":{"articles":-1,"langs":{"en":-1}}}`))
 	f.Add([]byte(`[`))
+	f.Add([]byte(`{"version":7,"elements":["p"],"source":"/a","shards":1,"built":"2026-11-26T10:00:00Z","records":[{"size":1,"crc32":2}],"segments":[[{"name":"a.zap","size":60,"crc32":3}]],"elements_fst":{"size":9,"crc32":4}}`))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		IsIndexManifest(b)
@@ -29,7 +30,8 @@ func FuzzManifest(f *testing.F) {
 		if m.Validate(dir, dir) != nil {
 			return
 		}
-		if m.Shards < 1 || m.Shards > MaxShards || len(m.Elements) == 0 || !filepath.IsAbs(m.Source) || m.Totals.Articles < 0 {
+		if m.Shards < 1 || m.Shards > MaxShards || len(m.Elements) == 0 || !filepath.IsAbs(m.Source) || m.Totals.Articles < 0 ||
+			m.Segments != nil && len(m.Segments) != m.Shards || m.ElemDF != nil && m.ElemDF.Size < 0 {
 			t.Errorf("validate passed %+v", m)
 		}
 	})

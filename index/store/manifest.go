@@ -49,6 +49,16 @@ type Manifest struct {
 	Built time.Time   `json:"built"`
 	// Records are the shards' records files (index/records), in shard order.
 	Records []RecordsStamp `json:"records"`
+	// Segments are, per shard, the segment files of its last snapshot, as
+	// the build left them (ShardSegments): opening the index finds a
+	// segment that is not one of them (copied from another index, its
+	// checksum right) damaged. Empty in an index built before they were
+	// recorded (nothing is compared).
+	Segments [][]SegmentStamp `json:"segments,omitempty"`
+	// ElemDF is the stamp of elements.fst (nil in an index built before it
+	// was recorded): a truncated or replaced file is damage, found when
+	// the index is opened.
+	ElemDF *RecordsStamp `json:"elements_fst,omitempty"`
 	// Totals are the collection statistics summed over the articles:
 	// what opening the index for searching reads.
 	Totals Totals `json:"totals"`
@@ -144,6 +154,10 @@ func (m *Manifest) Validate(idx, dir string) error {
 		return bad("negative totals %+v", t)
 	case len(m.Records) != m.Shards:
 		return bad("%d records files for %d shards", len(m.Records), m.Shards)
+	case m.Segments != nil && len(m.Segments) != m.Shards:
+		return bad("segments of %d shards for %d shards", len(m.Segments), m.Shards)
+	case m.ElemDF != nil && m.ElemDF.Size < 0:
+		return bad("elements.fst of %d bytes", m.ElemDF.Size)
 	}
 	n := 0
 	for lang, c := range t.Langs {
@@ -365,6 +379,15 @@ func ManifestPath(dir string) string { return filepath.Join(dir, ManifestName) }
 // RecordsStamp is what the manifest says of a shard's records file: its
 // size and the CRC-32 (IEEE) of all its bytes.
 type RecordsStamp struct {
+	Size int64  `json:"size"`
+	CRC  uint32 `json:"crc32"`
+}
+
+// SegmentStamp is what the manifest says of one segment file of a shard:
+// its name in the shard's store folder, its size and the CRC-32 its zap
+// footer ends with (that of every byte before it).
+type SegmentStamp struct {
+	Name string `json:"name"`
 	Size int64  `json:"size"`
 	CRC  uint32 `json:"crc32"`
 }

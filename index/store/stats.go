@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 
@@ -140,4 +144,49 @@ func LoadElemDF(dir string) (*vellum.FST, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return f, nil
+}
+
+// StampFile returns the size and CRC-32 of the file p (elements.fst), for
+// the manifest.
+func StampFile(p string) (*RecordsStamp, error) {
+	// a FIFO in its place would block the open: a regular file only
+	if st, err := os.Stat(p); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: errors.New("not a regular file")}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: errors.New("not a regular file")}
+	}
+	h := crc32.NewIEEE()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return nil, err
+	}
+	return &RecordsStamp{Size: n, CRC: h.Sum32()}, nil
+}
+
+// CheckElemDFStamp checks dir/elements.fst against the stamp the manifest
+// gives (nil: an index built before it was recorded, not checked): a
+// truncated or replaced file is an index damaged (*DamagedError).
+func CheckElemDFStamp(idx, dir string, want *RecordsStamp) error {
+	if want == nil {
+		return nil
+	}
+	p := filepath.Join(dir, ElemDFName)
+	got, err := StampFile(p)
+	switch {
+	case err != nil:
+		return &DamagedError{Index: idx, File: p, Err: Unwrap(err)}
+	case got.Size != want.Size:
+		return &DamagedError{Index: idx, File: p, Err: fmt.Errorf("%d bytes, the manifest records %d: truncated or replaced", got.Size, want.Size)}
+	case got.CRC != want.CRC:
+		return &DamagedError{Index: idx, File: p, Err: fmt.Errorf("checksum %08x, the manifest records %08x: overwritten or replaced", got.CRC, want.CRC)}
+	}
+	return nil
 }

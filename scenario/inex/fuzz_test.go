@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -194,6 +195,46 @@ func FuzzReadTopics(f *testing.F) {
 			if got[i].ID != ts[i].ID {
 				t.Fatalf("with a BOM: topic %q, without %q", got[i].ID, ts[i].ID)
 			}
+		}
+	})
+}
+
+// FuzzQrelsStream: judgments read a topic at a time are those ReadQrels
+// reads, topic by topic, or the same error (ErrNotGrouped aside, when
+// ReadQrels reads topics that are not together); never a panic.
+func FuzzQrelsStream(f *testing.F) {
+	for _, s := range []string{folQrels, trecQrels, "1 0 a 1\n2 0 a 1\n1 0 b 1\n", "1 0 a 1\n\n1 0 b x\n", "q 0 d -3\nq 0 e 2\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := t.TempDir() + "/q"
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		whole, werr := ReadQrels(path, bytes.NewReader(b), nil)
+		st, err := OpenQrelsStream(path, nil)
+		var differs []string // topics streamed unlike those read whole
+		for err == nil && st.Streams() {
+			var j *TopicJudgments
+			if j, err = st.Next(); j == nil {
+				break
+			}
+			w := whole.Topics[j.ID]
+			if werr == nil && (w == nil || len(w.Docs) != len(j.Docs) || w.Trel != j.Trel || w.RelChars != j.RelChars || !slices.Equal(w.Ideal, j.Ideal)) {
+				differs = append(differs, j.ID)
+			}
+		}
+		switch {
+		case errors.Is(err, ErrNotGrouped):
+		case len(differs) > 0:
+			t.Fatalf("topics %q streamed differ from those read whole", differs)
+		case (err == nil) != (werr == nil):
+			t.Fatalf("streamed error %v, whole %v", err, werr)
+		case err != nil && err.Error() != werr.Error():
+			t.Fatalf("streamed error %v, whole %v", err, werr)
+		}
+		if st != nil {
+			st.Close()
 		}
 	})
 }

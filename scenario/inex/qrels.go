@@ -193,15 +193,21 @@ func ReadQrels(name string, r io.Reader, warn func(string)) (*Qrels, error) {
 	}
 	SortTopics(q.IDs)
 	for _, t := range q.Topics {
-		for _, j := range t.Docs {
-			if j.Relevant() {
-				t.Ideal = append(t.Ideal, j.Grade)
-			}
-		}
-		sort.Sort(sort.Reverse(sort.IntSlice(t.Ideal)))
+		t.setIdeal()
 	}
 	qr.w.emit(name, warn)
 	return q, nil
+}
+
+// setIdeal sets t.Ideal from its judgments.
+func (t *TopicJudgments) setIdeal() {
+	t.Ideal = t.Ideal[:0]
+	for _, j := range t.Docs {
+		if j.Relevant() {
+			t.Ideal = append(t.Ideal, j.Grade)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(t.Ideal)))
 }
 
 // qrelsReader is the state of ReadQrels between lines.
