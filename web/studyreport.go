@@ -114,8 +114,8 @@ func (r *ExportReport) Lines(out string, opt ExportOptions) []string {
 	if opt.RedactQueries {
 		redacted = " (queries redacted)"
 	}
-	return append(ls, fmt.Sprintf("exported %d reading(s)%s to %s with participants.csv and data-dictionary.md; left out %d withdrawn participant(s)",
-		len(r.Exported), redacted, out, len(r.Withdrawn)))
+	return append(ls, fmt.Sprintf("exported %d reading(s)%s to %s with %s and %s; left out %d withdrawn participant(s)",
+		len(r.Exported), redacted, out, participantsFile, dictionaryFile, len(r.Withdrawn)))
 }
 
 // sortedKeys are m's keys in order.
