@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // Dir returns ../shared/data/set (from the directory of go.mod above the
@@ -18,19 +20,9 @@ import (
 // the test with a message naming the folder and why (fails under CI).
 func Dir(tb testing.TB, set, probe string) string {
 	tb.Helper()
-	dir, err := os.Getwd()
+	dir, err := testfs.ModuleRoot()
 	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("module root (go.mod) not found: no reference data to test on")
-		}
-		dir = parent
+		tb.Skipf("%v: no reference data to test on", err)
 	}
 	d := filepath.Join(dir, "..", "shared", "data", set)
 	if _, err := os.Stat(filepath.Join(d, probe)); err != nil {

@@ -19,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/readsim/readsim/internal/ground/testfs"
 )
 
 // how says how to start a cluster.
@@ -148,18 +150,9 @@ func StartNode(tb testing.TB, dir string, i int) string {
 // (the folder above the test's holding go.mod).
 func script(tb testing.TB) string {
 	tb.Helper()
-	dir, err := os.Getwd()
+	dir, err := testfs.ModuleRoot()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, ".ci", "opensearch-cluster")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatal("module root (go.mod) not found")
-		}
-		dir = parent
-	}
+	return filepath.Join(dir, ".ci", "opensearch-cluster")
 }

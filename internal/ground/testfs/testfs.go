@@ -4,6 +4,7 @@
 package testfs
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -47,5 +48,25 @@ func Replace(tb testing.TB, src, dst string) {
 	}
 	if err := os.RemoveAll(old); err != nil {
 		tb.Fatal(err)
+	}
+}
+
+// ModuleRoot returns the folder of the go.mod above the working folder (a
+// test's is its package's folder): where the repository's own files are,
+// and ../shared beside it. Its error says no go.mod is above.
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("module root (go.mod) not found above the working folder")
+		}
+		dir = parent
 	}
 }

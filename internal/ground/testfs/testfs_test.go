@@ -3,6 +3,7 @@ package testfs
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,18 @@ func TestReplace(t *testing.T) {
 		if tc.want == "" && !os.IsNotExist(err) || tc.want != "" && string(b) != tc.want {
 			t.Errorf("%s: %q %v, want %q", tc.path, b, err, tc.want)
 		}
+	}
+}
+
+// ModuleRoot, from this package's folder (internal/ground/testfs), is the
+// folder three levels up, whose go.mod is readsim's.
+func TestModuleRoot(t *testing.T) {
+	got, err := ModuleRoot()
+	want, _ := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil || got != want {
+		t.Fatalf("ModuleRoot() = %q, %v; want %q", got, err, want)
+	}
+	if b, err := os.ReadFile(filepath.Join(got, "go.mod")); err != nil || !strings.HasPrefix(string(b), "module github.com/readsim/readsim\n") {
+		t.Errorf("%s/go.mod: %v, not readsim's", got, err)
 	}
 }
